@@ -1,0 +1,261 @@
+"""A whole game: read from and written to the file format (GAME_FORMAT.md), checked and scored."""
+from __future__ import annotations
+
+import datetime as _dt
+import json
+from dataclasses import dataclass, field, replace
+from typing import Any, Mapping, Sequence
+
+from .errors import InvalidResult, Problem, RulesError
+from .progression import Progress
+from .records import DealRecord, read_deal
+from .rules import HouseRules
+from .scoring import Scores, add, score_deal, team_result, team_totals, winners
+from .validation import check_deal
+
+FORMAT = "trex-game/1"
+MULTI_FORMAT = "trex-games/1"
+NAME_LIMIT = 40
+TITLE_LIMIT = 120
+_KNOWN = ("format", "title", "played_on", "players", "rules", "first_king", "deals")
+_COMPUTED = ("totals", "team_totals", "team_result")
+
+
+class InvariantError(RuntimeError):
+    """An identity the rules guarantee does not hold: a defect, never the player's mistake."""
+
+
+@dataclass(frozen=True)
+class Game:
+    players: tuple[str, ...]
+    rules: HouseRules
+    first_king: int
+    deals: tuple[DealRecord, ...] = ()
+    title: str = ""
+    played_on: str | None = None
+    rules_given: Mapping[str, Any] | None = None  # the file's own rules object, for round trips
+    extra: tuple[tuple[str, Any], ...] = ()
+
+    def progress(self) -> Progress:
+        return Progress.of(self.rules, self.first_king, self.deals, self.players)
+
+    def score(self) -> GameScore:
+        return score_game(self)
+
+
+@dataclass(frozen=True)
+class GameScore:
+    deals: tuple[Scores, ...]
+    running: tuple[Scores, ...]
+    kingdoms: tuple[tuple[int, Scores, bool], ...]  # (King, subtotal, complete)
+    totals: Scores
+    is_over: bool
+    partnership: bool = False
+    team_totals: tuple[int, int] | None = None
+    team_result: str | None = None
+    winners: tuple[int, ...] = field(default=())
+
+
+def score_game(game: Game) -> GameScore:
+    """Score every deal; check that each complete kingdom sums to zero."""
+    rules = game.rules
+    progress = game.progress()
+    deal_scores = tuple(score_deal(d, rules) for d in game.deals)
+    running: list[Scores] = []
+    total: Scores = (0, 0, 0, 0)
+    for scores in deal_scores:
+        total = add(total, scores)
+        running.append(total)
+    kingdoms = []
+    for kingdom in progress.kingdoms:
+        sub: Scores = (0, 0, 0, 0)
+        for index in kingdom.deals:
+            sub = add(sub, deal_scores[index])
+        if kingdom.is_complete and sum(sub) != 0:
+            raise InvariantError(f"the kingdom of seat {kingdom.king} sums to {sum(sub)}, not 0")
+        kingdoms.append((kingdom.king, sub, kingdom.is_complete))
+    teams = team_totals(total) if rules.partnership else None
+    return GameScore(
+        deals=deal_scores, running=tuple(running), kingdoms=tuple(kingdoms), totals=total,
+        is_over=progress.is_over, partnership=rules.partnership, team_totals=teams,
+        team_result=team_result(total, rules) if rules.partnership else None,
+        winners=winners(total) if progress.is_over else (),
+    )
+
+
+def check_players(value: Any) -> list[Problem]:
+    """Four names, none empty, none too long, none twice."""
+    if not isinstance(value, list) or len(value) != 4:
+        return [Problem("players_not_four", field="players")]
+    problems = []
+    seen: dict[str, int] = {}
+    for seat, name in enumerate(value):
+        if not isinstance(name, str) or not name.strip():
+            problems.append(Problem("player_name_empty", {"seat": seat}, field=f"players.{seat}"))
+        elif len(name) > NAME_LIMIT:
+            problems.append(Problem("player_name_too_long", {"seat": seat, "limit": NAME_LIMIT},
+                                    field=f"players.{seat}"))
+        elif name.strip().casefold() in seen:
+            problems.append(Problem("player_name_twice", {"name": name.strip()},
+                                    field=f"players.{seat}"))
+        else:
+            seen[name.strip().casefold()] = seat
+    return problems
+
+
+def read_game(data: Any) -> Game:
+    """Read and check a ``trex-game/1`` document; raise InvalidResult with every problem."""
+    if not isinstance(data, Mapping):
+        raise InvalidResult([Problem("not_an_object")])
+    problems: list[Problem] = []
+    if data.get("format") != FORMAT:
+        problems.append(Problem("bad_format", {"found": data.get("format")}))
+    problems += check_players(data.get("players"))
+    try:
+        rules = HouseRules.from_dict(data.get("rules"))
+    except RulesError as exc:
+        problems.append(Problem("bad_rules", {"detail": str(exc)}, field="rules"))
+        rules = HouseRules()
+    title = data.get("title", "")
+    if not isinstance(title, str) or len(title) > TITLE_LIMIT:
+        problems.append(Problem("bad_title", {"limit": TITLE_LIMIT}, field="title"))
+    played_on = data.get("played_on")
+    if played_on is not None and not _is_date(played_on):
+        problems.append(Problem("bad_date", field="played_on"))
+    raw_deals = data.get("deals", [])
+    if not isinstance(raw_deals, list):
+        raise InvalidResult(problems + [Problem("deals_not_list", field="deals")])
+    first_king = _first_king(data, raw_deals, problems)
+    if problems:
+        raise InvalidResult(problems)
+    names = tuple(data["players"])
+    deals = _read_deals(raw_deals, rules, first_king, names, problems)
+    if problems:
+        raise InvalidResult(problems)
+    game = Game(players=names, rules=rules, first_king=first_king, deals=tuple(deals),
+                title=title, played_on=played_on, rules_given=data.get("rules"),
+                extra=tuple((k, v) for k, v in data.items() if k not in _KNOWN + _COMPUTED))
+    _check_given_scores(data, raw_deals, game)
+    return game
+
+
+def _is_date(value: Any) -> bool:
+    try:
+        _dt.date.fromisoformat(value)
+    except (TypeError, ValueError):
+        return False
+    return len(value) == 10
+
+
+def _first_king(data: Mapping[str, Any], raw_deals: list[Any], problems: list[Problem]) -> int:
+    value = data.get("first_king")
+    if value is None and raw_deals and isinstance(raw_deals[0], Mapping):
+        value = raw_deals[0].get("king")
+    if value is None:
+        problems.append(Problem("no_first_king", field="first_king"))
+    elif not (isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 3):
+        problems.append(Problem("bad_first_king", field="first_king"))
+    else:
+        return value
+    return 0
+
+
+def _read_deals(raw_deals: list[Any], rules: HouseRules, first_king: int, names: Sequence[str],
+                problems: list[Problem]) -> list[DealRecord]:
+    progress = Progress(rules, first_king, names)
+    deals = []
+    for number, raw in enumerate(raw_deals, start=1):
+        deal, found = read_deal(raw, number, names)
+        if deal is None:
+            problems += found
+            continue
+        found = check_deal(deal, rules, number, names)
+        if not problems:  # the game's order means something only while every deal before is sound
+            found = progress.check(deal, number) + found
+        problems += found
+        if not found:
+            progress.add(deal)
+        deals.append(deal)
+    return deals
+
+
+def _check_given_scores(data: Mapping[str, Any], raw_deals: list[Any], game: Game) -> None:
+    """Scores, totals and team keys are recomputed; where given and different, refuse."""
+    scored = score_game(game)
+    problems = []
+    for number, (raw, scores) in enumerate(zip(raw_deals, scored.deals), start=1):
+        if "scores" in raw and raw["scores"] != list(scores):
+            problems.append(Problem("scores_differ", {"given": raw["scores"],
+                                                      "computed": list(scores)}, number))
+    expected = {"totals": list(scored.totals)}
+    if scored.partnership:
+        expected["team_totals"] = list(scored.team_totals or ())
+        expected["team_result"] = scored.team_result  # type: ignore[assignment]
+    for key, computed in expected.items():
+        if key in data and data[key] != computed:
+            problems.append(Problem(f"{key}_differ", {"given": data[key], "computed": computed}))
+    if problems:
+        raise InvalidResult(problems)
+
+
+def game_to_dict(game: Game, *, with_scores: bool = False) -> dict[str, Any]:
+    """The game as a ``trex-game/1`` document; *with_scores* adds what export adds."""
+    out: dict[str, Any] = {"format": FORMAT}
+    if game.title:
+        out["title"] = game.title
+    if game.played_on:
+        out["played_on"] = game.played_on
+    out["players"] = list(game.players)
+    given = game.rules_given
+    out["rules"] = dict(given) if given is not None else game.rules.changed()
+    out["first_king"] = game.first_king
+    out["deals"] = [d.to_dict() for d in game.deals]
+    out.update(dict(game.extra))
+    if with_scores:
+        scored = score_game(game)
+        for deal, scores in zip(out["deals"], scored.deals):
+            deal["scores"] = list(scores)
+        out["totals"] = list(scored.totals)
+        if scored.partnership:
+            out["team_totals"] = list(scored.team_totals or ())
+            out["team_result"] = scored.team_result
+    return out
+
+
+def read_document(data: Any) -> list[Game]:
+    """Read a ``trex-game/1`` or ``trex-games/1`` document; problems name the game too."""
+    if isinstance(data, Mapping) and data.get("format") == MULTI_FORMAT:
+        games_raw = data.get("games")
+        if not isinstance(games_raw, list):
+            raise InvalidResult([Problem("deals_not_list", field="games")])
+        games, problems = [], []
+        for number, raw in enumerate(games_raw, start=1):
+            try:
+                games.append(read_game(raw))
+            except InvalidResult as exc:
+                problems += [replace(p, game=number) for p in exc.problems]
+        if problems:
+            raise InvalidResult(problems)
+        return games
+    return [read_game(data)]
+
+
+def loads(text: str | bytes) -> list[Game]:
+    """Parse JSON text holding one game or several; bad JSON is one clear problem."""
+    if not text.strip():
+        raise InvalidResult([Problem("empty_file")])
+    try:
+        data = json.loads(text)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise InvalidResult([Problem("not_json", {"detail": str(exc)})]) from None
+    return read_document(data)
+
+
+def dumps(games: Sequence[Game], *, with_scores: bool = True, several: bool = False) -> str:
+    """JSON text of one game, or of several (``several`` forces the multi-game document)."""
+    if len(games) == 1 and not several:
+        doc: dict[str, Any] = game_to_dict(games[0], with_scores=with_scores)
+    else:
+        doc = {"format": MULTI_FORMAT,
+               "games": [game_to_dict(g, with_scores=with_scores) for g in games]}
+    return json.dumps(doc, ensure_ascii=False, indent=2)

@@ -1,0 +1,85 @@
+"""The English text of every problem the engine reports, by message code.
+
+Each template is a ``str.format`` pattern over the problem's parameters. A translating layer maps
+the same codes to its own templates with the same parameters.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+MESSAGES: dict[str, str] = {
+    # structure of a game file
+    "not_json": "the file is not JSON ({detail})",
+    "empty_file": "the file is empty",
+    "not_an_object": "the game must be a JSON object",
+    "bad_format": "the format is {found!r}; expected \"trex-game/1\"",
+    "unknown_key": "unknown field {key!r}",
+    "players_not_four": "there must be four player names",
+    "player_name_empty": "player {seat} has no name",
+    "player_name_too_long": "the name of player {seat} is longer than {limit} characters",
+    "player_name_twice": "{name!r} is named twice; each player needs their own name",
+    "bad_rules": "{detail}",
+    "bad_first_king": "the first King must be a seat from 0 to 3",
+    "no_first_king": "the game does not say who the first King is",
+    "deals_not_list": "the deals must be a list",
+    "deal_not_object": "the deal must be an object",
+    "bad_title": "the title must be text of at most {limit} characters",
+    "bad_date": "the date must be written as YYYY-MM-DD",
+    # one deal's structure
+    "bad_seat": "{what} must be a seat from 0 to 3, not {value!r}",
+    "no_contracts": "the deal names no contract",
+    "unknown_contract": "{value!r} is not a contract",
+    "contract_twice": "{contract} is listed twice",
+    "thrown_in_with_contracts": "a thrown-in deal has no contracts or results",
+    "bad_thrown_in_reason": "the reason for the redeal must be one of {allowed}",
+    "missing_field": "the result is missing",
+    "extra_field": "{key!r} belongs to a contract that this deal did not play",
+    "trex_not_alone": "Trex is always played alone",
+    "combining_off": "these rules play one contract per deal",
+    "complex_needs_all_four": "under Complex a combined deal plays all four negative contracts",
+    # counts
+    "counts_not_four": "give four counts, one per player",
+    "count_not_whole": "the count for {player} must be a whole number, not {value!r}",
+    "count_negative": "the count for {player} cannot be negative",
+    "counts_sum": "the counts add up to {total}, not {expected}",
+    # who took which card
+    "capture_not_object": "say who took {card}",
+    "capture_unknown_key": "{key!r} is not something the table enters for {card}",
+    "doubling_off": "{card} cannot be doubled: doubling is off in this game",
+    "led_by_unneeded": "who led matters only when the holder of a doubled card took it under "
+                       "the leader-credit rule",
+    "led_by_missing": "{card} was doubled and taken by its holder: say who led to that trick",
+    "queens_not_four": "say who took each of the four queens",
+    # finishing order
+    "order_not_four": "give the finishing order of all four players",
+    "order_repeats": "{player} finishes twice in the order",
+    # combined-deal cross-checks (RULES.md "Combined deals")
+    "qd_taker_no_diamond": "{player} took the Q♦, so they took at least one diamond",
+    "no_trick_but_cards": "{player} took no trick, so they cannot have taken {card}",
+    "too_many_cards_for_tricks": "{player} took {cards} penalty cards in {tricks} tricks; a trick "
+                                 "holds only four cards",
+    # the game's progression
+    "game_over": "the game is over after four kingdoms; this deal is one too many",
+    "wrong_king": "this deal belongs to {expected}'s kingdom, not {found}'s",
+    "king_again": "{player} has already been King",
+    "not_next_king": "the next King is {expected}, the player to the right of the last King",
+    "contract_used": "{contract} has already been played in this kingdom",
+    "not_fixed_order": "under the fixed order the next contract is {expected}",
+    "complex_trex_pair": "under Complex a kingdom is one Complex deal and one Trex deal",
+    "first_deal_king": "the first deal must be dealt by the first King, {expected}",
+    "deal_not_found": "there is no deal {number}",
+    # totals that were given in a file and disagree
+    "scores_differ": "the scores given are {given}, but the deal scores {computed}",
+    "totals_differ": "the totals given are {given}, but the game totals are {computed}",
+    "team_totals_differ": "the team totals given are {given}, but they are {computed}",
+    "team_result_differs": "the team result given is {given!r}, but it is {computed!r}",
+}
+
+
+def render(code: str, params: Mapping[str, Any]) -> str:
+    """The English text of a problem; an unknown code renders as itself."""
+    template = MESSAGES.get(code, code)
+    try:
+        return template.format(**params)
+    except (KeyError, IndexError, ValueError):
+        return template

@@ -1,0 +1,185 @@
+"""Where a game stands: whose kingdom it is, what the King has left, what may come next.
+
+:class:`Progress` folds the deals of a game one by one. :meth:`Progress.check` says what is wrong
+with a proposed next deal (as problems), and :meth:`Progress.add` records it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Sequence
+
+from .contracts import ALL_CONTRACTS, NEGATIVE_CONTRACTS, Contract
+from .errors import Problem
+from .records import DealRecord, default_names
+from .rules import HouseRules
+from .scoring import uses_contracts
+
+KINGDOMS = 4
+
+
+@dataclass
+class Kingdom:
+    king: int
+    deals: list[int] = field(default_factory=list)  # indexes into the game's deals
+    played: list[Contract] = field(default_factory=list)
+
+    @property
+    def is_complete(self) -> bool:
+        return len(self.played) == len(ALL_CONTRACTS)
+
+    @property
+    def contracts_left(self) -> tuple[Contract, ...]:
+        return tuple(c for c in ALL_CONTRACTS if c not in self.played)
+
+
+class Progress:
+    """The state of a game between deals."""
+
+    def __init__(self, rules: HouseRules, first_king: int, names: Sequence[str] | None = None):
+        self.rules = rules
+        self.first_king = first_king
+        self.names = tuple(names or default_names())
+        self.kingdoms: list[Kingdom] = []
+        self.count = 0
+
+    @classmethod
+    def of(cls, rules: HouseRules, first_king: int, deals: Sequence[DealRecord],
+           names: Sequence[str] | None = None) -> Progress:
+        progress = cls(rules, first_king, names)
+        for deal in deals:
+            progress.add(deal)
+        return progress
+
+    # -- where the game stands
+    @property
+    def is_over(self) -> bool:
+        return len(self.kingdoms) == KINGDOMS and self.kingdoms[-1].is_complete
+
+    @property
+    def current(self) -> Kingdom | None:
+        """The kingdom under way, or None between kingdoms."""
+        if self.kingdoms and not self.kingdoms[-1].is_complete:
+            return self.kingdoms[-1]
+        return None
+
+    @property
+    def kings_so_far(self) -> tuple[int, ...]:
+        return tuple(k.king for k in self.kingdoms)
+
+    def next_kings(self) -> tuple[int, ...]:
+        """Who may deal the next deal: the current King, or who may be the next King."""
+        if self.is_over:
+            return ()
+        if self.current is not None:
+            return (self.current.king,)
+        if not self.kingdoms:
+            return (self.first_king,)
+        if self.rules.rotation == "table-picks":
+            return tuple(s for s in range(4) if s not in self.kings_so_far)
+        return ((self.kingdoms[-1].king + 1) % 4,)
+
+    @property
+    def king(self) -> int | None:
+        """The King of the next deal when there is only one choice."""
+        kings = self.next_kings()
+        return kings[0] if len(kings) == 1 else None
+
+    def contracts_left(self) -> tuple[Contract, ...]:
+        if self.is_over:
+            return ()
+        return self.current.contracts_left if self.current else ALL_CONTRACTS
+
+    def deal_options(self) -> list[tuple[Contract, ...]]:
+        """Every contract, or set of contracts, the King may choose for the next deal."""
+        left = self.contracts_left()
+        rules = self.rules
+        if rules.fixed_order is not None:
+            ordered = [c for c in rules.fixed_order if c in left]
+            return [c for c in self._shapes(left) if tuple(ordered[:len(c)]) == _sorted_as(c, ordered)]
+        return self._shapes(left)
+
+    def _shapes(self, left: tuple[Contract, ...]) -> list[tuple[Contract, ...]]:
+        negatives = [c for c in NEGATIVE_CONTRACTS if c in left]
+        options: list[tuple[Contract, ...]] = []
+        if self.rules.combining == "none":
+            options = [(c,) for c in left]
+        elif self.rules.combining == "complex":
+            if negatives:
+                options.append(tuple(negatives))
+            if Contract.TREX in left:
+                options.append((Contract.TREX,))
+        else:
+            for size in range(1, len(negatives) + 1):
+                options.extend(combinations(negatives, size))
+            if Contract.TREX in left:
+                options.append((Contract.TREX,))
+        return options
+
+    # -- checking and adding a deal
+    def check(self, deal: DealRecord, number: int | None = None) -> list[Problem]:
+        """What is wrong with *deal* as the next deal of this game (empty when nothing)."""
+        number = number if number is not None else self.count + 1
+        if self.is_over:
+            return [Problem("game_over", {}, number)]
+        kings = self.next_kings()
+        if deal.king not in kings:
+            return [self._wrong_king(deal.king, kings, number)]
+        if not uses_contracts(deal, self.rules):
+            return []
+        shape = self._shape_problem(deal.contracts, number)
+        if shape:
+            return [shape]
+        left = self.contracts_left()
+        for contract in deal.contracts:
+            if contract not in left:
+                return [Problem("contract_used", {"contract": contract.label}, number,
+                                contract.value, "contracts")]
+        if tuple(_sorted(deal.contracts)) not in {tuple(_sorted(o)) for o in self.deal_options()}:
+            expected = [c for c in (self.rules.fixed_order or ()) if c in left][:1]
+            label = expected[0].label if expected else "?"
+            return [Problem("not_fixed_order", {"expected": label}, number, None, "contracts")]
+        return []
+
+    def _wrong_king(self, found: int, kings: tuple[int, ...], number: int) -> Problem:
+        params = {"found": self.names[found]}
+        if self.current is not None:
+            return Problem("wrong_king", {**params, "expected": self.names[kings[0]]}, number,
+                           None, "king")
+        if not self.kingdoms:
+            return Problem("first_deal_king", {"expected": self.names[self.first_king]}, number,
+                           None, "king")
+        if self.rules.rotation == "table-picks":
+            return Problem("king_again", {"player": self.names[found]}, number, None, "king")
+        return Problem("not_next_king", {"expected": self.names[kings[0]]}, number, None, "king")
+
+    def _shape_problem(self, contracts: tuple[Contract, ...], number: int) -> Problem | None:
+        if len(contracts) == 1:
+            if self.rules.combining == "complex" and contracts[0] is not Contract.TREX:
+                return Problem("complex_needs_all_four", {}, number, None, "contracts")
+            return None
+        if Contract.TREX in contracts:
+            return Problem("trex_not_alone", {}, number, None, "contracts")
+        if self.rules.combining == "none":
+            return Problem("combining_off", {}, number, None, "contracts")
+        if self.rules.combining == "complex" and len(contracts) != len(NEGATIVE_CONTRACTS):
+            return Problem("complex_needs_all_four", {}, number, None, "contracts")
+        return None
+
+    def add(self, deal: DealRecord) -> None:
+        """Record *deal* as the next deal; call :meth:`check` first."""
+        if self.current is None:
+            self.kingdoms.append(Kingdom(deal.king))
+        kingdom = self.kingdoms[-1]
+        kingdom.deals.append(self.count)
+        if uses_contracts(deal, self.rules):
+            kingdom.played.extend(deal.contracts)
+        self.count += 1
+
+
+def _sorted(contracts: tuple[Contract, ...]) -> list[Contract]:
+    return sorted(contracts, key=ALL_CONTRACTS.index)
+
+
+def _sorted_as(contracts: tuple[Contract, ...], order: list[Contract]) -> tuple[Contract, ...]:
+    return tuple(sorted(contracts, key=order.index))

@@ -1,0 +1,150 @@
+"""Scoring: the one place in the project where a result becomes points.
+
+Each contract's scorer reads the value table in :mod:`contracts` and applies the house rules; a
+combined deal is the sum of its contracts scored alone (RULES.md "Combined deals").
+"""
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
+from .contracts import (DIAMOND_VALUE, KING_OF_HEARTS_VALUE, QUEEN_SUITS, QUEEN_VALUE,
+                        TREX_PLACES, TRICK_VALUE, Contract)
+from .records import Capture, DealRecord
+from .rules import HouseRules
+
+Scores = tuple[int, int, int, int]
+ZERO: Scores = (0, 0, 0, 0)
+
+
+def capture_points(capture: Capture, value: int, rules: HouseRules) -> list[int]:
+    """Points for one card that can be doubled (the K♥ or a queen), *value* being its base."""
+    points = [0, 0, 0, 0]
+    holder = capture.doubled_by if rules.doubling else None
+    if holder is None:
+        points[capture.taker] += value
+    elif capture.taker != holder:
+        points[capture.taker] += 2 * value
+        points[holder] -= value
+    elif rules.self_capture == "leader-credit" and capture.led_by not in (None, holder):
+        points[holder] += 2 * value
+        points[capture.led_by] -= value  # type: ignore[index]
+    else:
+        points[holder] += value
+    return points
+
+
+def _king_of_hearts(deal: DealRecord, rules: HouseRules) -> list[int]:
+    assert deal.king_of_hearts is not None
+    return capture_points(deal.king_of_hearts, KING_OF_HEARTS_VALUE, rules)
+
+
+def _queens(deal: DealRecord, rules: HouseRules) -> list[int]:
+    assert deal.queens is not None
+    totals = [0, 0, 0, 0]
+    for queen in deal.queens:
+        for seat, p in enumerate(capture_points(queen, QUEEN_VALUE, rules)):
+            totals[seat] += p
+    return totals
+
+
+def _diamonds(deal: DealRecord, rules: HouseRules) -> list[int]:
+    assert deal.diamonds is not None
+    value = DIAMOND_VALUE[rules.swap_diamonds_collections]
+    return [n * value for n in deal.diamonds]
+
+
+def _collections(deal: DealRecord, rules: HouseRules) -> list[int]:
+    assert deal.tricks is not None
+    value = TRICK_VALUE[rules.swap_diamonds_collections]
+    return [n * value for n in deal.tricks]
+
+
+def _trex(deal: DealRecord, rules: HouseRules) -> list[int]:
+    assert deal.trex_order is not None
+    points = [0, 0, 0, 0]
+    for place, seat in enumerate(deal.trex_order):
+        points[seat] = TREX_PLACES[place]
+    return points
+
+
+SCORERS: dict[Contract, Callable[[DealRecord, HouseRules], list[int]]] = {
+    Contract.KING_OF_HEARTS: _king_of_hearts,
+    Contract.DIAMONDS: _diamonds,
+    Contract.QUEENS: _queens,
+    Contract.COLLECTIONS: _collections,
+    Contract.TREX: _trex,
+}
+
+
+def contract_total(contract: Contract, rules: HouseRules) -> int:
+    """What one contract's deal sums to (RULES.md table): −75, −130, −100, −195, +500."""
+    totals = {
+        Contract.KING_OF_HEARTS: KING_OF_HEARTS_VALUE,
+        Contract.DIAMONDS: 13 * DIAMOND_VALUE[rules.swap_diamonds_collections],
+        Contract.QUEENS: 4 * QUEEN_VALUE,
+        Contract.COLLECTIONS: 13 * TRICK_VALUE[rules.swap_diamonds_collections],
+        Contract.TREX: sum(TREX_PLACES),
+    }
+    value = totals[contract]
+    return -value if rules.reverse_scores else value
+
+
+def is_sweep(deal: DealRecord, rules: HouseRules) -> bool:
+    """Under ``sweep_replay``: one player took all 13 diamonds, all 4 queens, or N+ tricks."""
+    if rules.sweep_replay is None or deal.is_thrown_in:
+        return False
+    if deal.diamonds is not None and 13 in deal.diamonds:
+        return True
+    if deal.queens is not None and len({q.taker for q in deal.queens}) == 1:
+        return True
+    return deal.tricks is not None and max(deal.tricks) >= rules.sweep_replay
+
+
+def uses_contracts(deal: DealRecord, rules: HouseRules) -> bool:
+    """Whether the deal uses up its contracts: not thrown in, not a replayed sweep."""
+    return not deal.is_thrown_in and not is_sweep(deal, rules)
+
+
+def score_deal(deal: DealRecord, rules: HouseRules) -> Scores:
+    """The four seats' points for one deal. Thrown-in and swept deals score nothing."""
+    if not uses_contracts(deal, rules):
+        return ZERO
+    totals = [0, 0, 0, 0]
+    for contract in deal.contracts:
+        for seat, p in enumerate(SCORERS[contract](deal, rules)):
+            totals[seat] += p
+    sign = -1 if rules.reverse_scores else 1
+    return (sign * totals[0], sign * totals[1], sign * totals[2], sign * totals[3])
+
+
+def add(a: Sequence[int], b: Sequence[int]) -> Scores:
+    return (a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3])
+
+
+def team_totals(totals: Sequence[int]) -> tuple[int, int]:
+    """Partnership: seats 0+2 against seats 1+3."""
+    return (totals[0] + totals[2], totals[1] + totals[3])
+
+
+def team_result(totals: Sequence[int], rules: HouseRules) -> str:
+    """Which team won: ``"0+2"``, ``"1+3"`` or ``"tie"`` (RULES.md "Partnership")."""
+    if rules.team_result == "worst-loses":
+        worst = min(totals)
+        losers = {s % 2 for s in range(4) if totals[s] == worst}
+        if len(losers) == 2:
+            return "tie"
+        return "1+3" if losers == {0} else "0+2"
+    a, b = team_totals(totals)
+    if a == b:
+        return "tie"
+    return "0+2" if a > b else "1+3"
+
+
+def winners(totals: Sequence[int]) -> tuple[int, ...]:
+    """The seats with the highest total (more than one on a tie)."""
+    best = max(totals)
+    return tuple(s for s in range(4) if totals[s] == best)
+
+
+__all__ = ["Scores", "score_deal", "is_sweep", "uses_contracts", "contract_total",
+           "capture_points", "team_totals", "team_result", "winners", "QUEEN_SUITS"]

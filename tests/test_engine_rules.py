@@ -1,0 +1,80 @@
+"""House rules as one frozen settings object (RULES.md: "Every variant below is a setting")."""
+from __future__ import annotations
+
+import dataclasses
+import subprocess
+import sys
+
+import pytest
+from hypothesis import given, strategies as st
+
+from scorekeeper.engine import HouseRules, RulesError
+from scorekeeper.engine.rules import COMBINING, ROTATION, SELF_CAPTURE, TEAM_RESULT
+
+CONTRACTS = ["king_of_hearts", "diamonds", "queens", "collections", "trex"]
+
+
+def test_house_rules__defaults_are_the_rule_book_defaults():
+    rules = HouseRules.from_dict({})
+    assert rules.doubling and rules.self_capture == "single" and rules.combining == "none"
+    assert rules.rotation == "right" and rules.fixed_order is None and rules.sweep_replay is None
+    assert not (rules.partnership or rules.no_heart_lead or rules.must_discard_penalty
+                or rules.kh_redeal_any_doubleton or rules.reverse_scores
+                or rules.swap_diamonds_collections)
+
+
+def test_house_rules__frozen():
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        HouseRules().doubling = False  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("data, message", [
+    ({"doubling": "yes"}, "house rule 'doubling' must be true or false, not 'yes'"),
+    ({"self_capture": "double"}, "house rule 'self_capture' cannot be 'double'; allowed: "
+                                 "'single', 'leader-credit'"),
+    ({"combining": "all"}, "allowed: 'none', 'complex', 'combination'"),
+    ({"fixed_order": ["trex"]}, "must be null or list each of the five contracts once"),
+    ({"sweep_replay": {"collections_tricks": 3}}, "with N from 7 to 13"),
+    ({"sweep_replay": 10}, "{\"collections_tricks\": N}"),
+    ({"surprise": 1}, "unknown house rule 'surprise'; known rules: combining, doubling"),
+])
+def test_house_rules__unknown_key_or_value_says_what_is_allowed(data, message):
+    with pytest.raises(RulesError, match=None) as info:
+        HouseRules.from_dict(data)
+    assert message in str(info.value)
+
+
+rules_dicts = st.fixed_dictionaries({}, optional={
+    "doubling": st.booleans(),
+    "self_capture": st.sampled_from(SELF_CAPTURE),
+    "swap_diamonds_collections": st.booleans(),
+    "combining": st.sampled_from(COMBINING),
+    "partnership": st.booleans(),
+    "team_result": st.sampled_from(TEAM_RESULT),
+    "rotation": st.sampled_from(ROTATION),
+    "fixed_order": st.none() | st.permutations(CONTRACTS),
+    "sweep_replay": st.none() | st.builds(lambda n: {"collections_tricks": n},
+                                          st.integers(7, 13)),
+    "no_heart_lead": st.booleans(),
+    "must_discard_penalty": st.booleans(),
+    "kh_redeal_any_doubleton": st.booleans(),
+    "reverse_scores": st.booleans(),
+})
+
+
+@given(rules_dicts)
+def test_house_rules__round_trip_through_the_file_format(data):
+    rules = HouseRules.from_dict(data)
+    assert HouseRules.from_dict(rules.to_dict()) == rules
+    assert HouseRules.from_dict(rules.changed()) == rules
+    assert isinstance(rules.summary(), str) and rules.summary()
+
+
+def test_engine__imports_without_the_web_wing():
+    code = ("import sys, scorekeeper.engine, scorekeeper.engine.simulate, "
+            "scorekeeper.engine.bots;"
+            "bad = [m for m in ('flask', 'sqlite_utils', 'weasyprint', 'flask_wtf', "
+            "'flask_babel', 'jinja2') if m in sys.modules];"
+            "print(bad); sys.exit(1 if bad else 0)")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
