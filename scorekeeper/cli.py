@@ -176,7 +176,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _load_extensions() -> None:
     import importlib.util
 
-    if importlib.util.find_spec("scorekeeper.web.commands") is not None:
+    if (importlib.util.find_spec("scorekeeper.web") is not None
+            and importlib.util.find_spec("scorekeeper.web.commands") is not None):
         import scorekeeper.web.commands  # noqa: F401  (registers the data subcommands)
 
 
