@@ -238,3 +238,13 @@ def test_players__the_same_name_twice_is_refused():
 def test_rules__unknown_key_is_an_error_not_a_default():
     doc = standard_game(rules={"dubling": True})
     assert refused(doc)[0].startswith("Unknown house rule 'dubling'; known rules:")
+
+
+def test_fixed_order__a_complex_deal_takes_the_place_of_its_first_contract():
+    order = ["king_of_hearts", "trex", "diamonds", "queens", "collections"]
+    doc = complex_game(rules={"fixed_order": order})
+    for k in range(4):  # complex deal first (K♥ leads the order), then Trex
+        doc["deals"][2 * k], doc["deals"][2 * k + 1] = doc["deals"][2 * k + 1], doc["deals"][2 * k]
+    assert read_game(doc).score().is_over
+    assert "the next contract is King of Hearts" in refused(complex_game(
+        rules={"fixed_order": order}))[0]

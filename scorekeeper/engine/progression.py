@@ -92,29 +92,7 @@ class Progress:
 
     def deal_options(self) -> list[tuple[Contract, ...]]:
         """Every contract, or set of contracts, the King may choose for the next deal."""
-        left = self.contracts_left()
-        rules = self.rules
-        if rules.fixed_order is not None:
-            ordered = [c for c in rules.fixed_order if c in left]
-            return [c for c in self._shapes(left) if tuple(ordered[:len(c)]) == _sorted_as(c, ordered)]
-        return self._shapes(left)
-
-    def _shapes(self, left: tuple[Contract, ...]) -> list[tuple[Contract, ...]]:
-        negatives = [c for c in NEGATIVE_CONTRACTS if c in left]
-        options: list[tuple[Contract, ...]] = []
-        if self.rules.combining == "none":
-            options = [(c,) for c in left]
-        elif self.rules.combining == "complex":
-            if negatives:
-                options.append(tuple(negatives))
-            if Contract.TREX in left:
-                options.append((Contract.TREX,))
-        else:
-            for size in range(1, len(negatives) + 1):
-                options.extend(combinations(negatives, size))
-            if Contract.TREX in left:
-                options.append((Contract.TREX,))
-        return options
+        return deal_options(self.contracts_left(), self.rules)
 
     # -- checking and adding a deal
     def check(self, deal: DealRecord, number: int | None = None) -> list[Problem]:
@@ -181,5 +159,23 @@ def _sorted(contracts: tuple[Contract, ...]) -> list[Contract]:
     return sorted(contracts, key=ALL_CONTRACTS.index)
 
 
-def _sorted_as(contracts: tuple[Contract, ...], order: list[Contract]) -> tuple[Contract, ...]:
-    return tuple(sorted(contracts, key=order.index))
+def deal_options(left: Sequence[Contract], rules: HouseRules) -> list[tuple[Contract, ...]]:
+    """What a King with the contracts *left* may choose: one contract, or under ``complex`` and
+    ``combination`` a group of negative contracts (Trex always alone)."""
+    negatives = [c for c in NEGATIVE_CONTRACTS if c in left]
+    options: list[tuple[Contract, ...]]
+    if rules.combining == "none":
+        options = [(c,) for c in ALL_CONTRACTS if c in left]
+    elif rules.combining == "complex":
+        options = [tuple(negatives)] if negatives else []
+    else:
+        options = [group for size in range(1, len(negatives) + 1)
+                   for group in combinations(negatives, size)]
+    if rules.combining != "none" and Contract.TREX in left:
+        options.append((Contract.TREX,))
+    if rules.fixed_order is not None and options:
+        # The next contract in the order is played next; a combined deal takes the place of
+        # the first of its contracts in the order.
+        following = next(c for c in rules.fixed_order if c in left)
+        options = [shape for shape in options if following in shape]
+    return options

@@ -105,16 +105,24 @@ def uses_contracts(deal: DealRecord, rules: HouseRules) -> bool:
     return not deal.is_thrown_in and not is_sweep(deal, rules)
 
 
+def contract_scores(deal: DealRecord, rules: HouseRules) -> dict[Contract, Scores]:
+    """Each contract of the deal scored alone; empty for thrown-in and swept deals."""
+    if not uses_contracts(deal, rules):
+        return {}
+    sign = -1 if rules.reverse_scores else 1
+    out: dict[Contract, Scores] = {}
+    for contract in deal.contracts:
+        p = SCORERS[contract](deal, rules)
+        out[contract] = (sign * p[0], sign * p[1], sign * p[2], sign * p[3])
+    return out
+
+
 def score_deal(deal: DealRecord, rules: HouseRules) -> Scores:
     """The four seats' points for one deal. Thrown-in and swept deals score nothing."""
-    if not uses_contracts(deal, rules):
-        return ZERO
-    totals = [0, 0, 0, 0]
-    for contract in deal.contracts:
-        for seat, p in enumerate(SCORERS[contract](deal, rules)):
-            totals[seat] += p
-    sign = -1 if rules.reverse_scores else 1
-    return (sign * totals[0], sign * totals[1], sign * totals[2], sign * totals[3])
+    total = ZERO
+    for scores in contract_scores(deal, rules).values():
+        total = add(total, scores)
+    return total
 
 
 def add(a: Sequence[int], b: Sequence[int]) -> Scores:
@@ -146,5 +154,5 @@ def winners(totals: Sequence[int]) -> tuple[int, ...]:
     return tuple(s for s in range(4) if totals[s] == best)
 
 
-__all__ = ["Scores", "score_deal", "is_sweep", "uses_contracts", "contract_total",
+__all__ = ["Scores", "score_deal", "contract_scores", "is_sweep", "uses_contracts", "contract_total",
            "capture_points", "team_totals", "team_result", "winners", "QUEEN_SUITS"]

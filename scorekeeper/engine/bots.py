@@ -1,0 +1,111 @@
+"""Players for simulations: a uniformly random one and one that follows the common tactics.
+
+A bot answers four questions. Hands are masks (see :mod:`scorekeeper.engine.cards`); *deal* is the
+:class:`~scorekeeper.engine.play.TrickDeal` or :class:`~scorekeeper.engine.play.TrexDeal` being
+played, of which a bot reads only its own hand and what the table can see.
+"""
+from __future__ import annotations
+
+import random as _random
+from typing import Protocol, Sequence
+
+from .cards import Card
+from .contracts import Contract
+from .heuristics import (contract_advantage, double_is_wise, lead_card, follow_card,
+                         discard_card, trex_card)
+from .play import TrexDeal, TrickDeal
+from .rules import HouseRules
+
+Options = Sequence[tuple[Contract, ...]]
+
+
+class Bot(Protocol):
+    """What the simulator asks of a player."""
+
+    name: str
+
+    def choose_deal(self, hand: int, options: Options, rules: HouseRules) -> tuple[Contract, ...]:
+        """As King: which of the *options* to play with this hand."""
+        ...
+
+    def wants_redeal(self, hand: int, reason: str) -> bool:
+        """Whether to ask for the redeal this hand allows (``"kh-redeal"``, ``"trex-twos"``)."""
+        ...
+
+    def choose_double(self, hand: int, card: Card) -> bool:
+        """Whether to double *card* (the K♥ or a queen) before the first lead."""
+        ...
+
+    def choose_play(self, deal: TrickDeal | TrexDeal, legal: Sequence[Card]) -> Card:
+        """Which of the *legal* cards (index order, two or more) to play."""
+        ...
+
+
+class RandomBot:
+    """Every choice uniformly at random among the legal ones; reproducible from its seed."""
+
+    name = "random"
+
+    def __init__(self, seed: int | None = None, *, rng: _random.Random | None = None):
+        self.rng = rng if rng is not None else _random.Random(seed)
+        self.random = self.rng.random
+
+    def choose_deal(self, hand: int, options: Options, rules: HouseRules) -> tuple[Contract, ...]:
+        return options[int(self.random() * len(options))]
+
+    def wants_redeal(self, hand: int, reason: str) -> bool:
+        return self.random() < 0.5
+
+    def choose_double(self, hand: int, card: Card) -> bool:
+        return self.random() < 0.5
+
+    def choose_play(self, deal: TrickDeal | TrexDeal, legal: Sequence[Card]) -> Card:
+        return legal[int(self.random() * len(legal))]
+
+
+class HeuristicBot:
+    """Follows the tactics of the source texts: chooses contracts by the shape of its hand,
+    doubles well-protected cards, ducks and sheds high cards in trick contracts, dumps penalty
+    cards when it cannot follow, and in Trex plays the cards that open its own cards first."""
+
+    name = "heuristic"
+
+    def __init__(self, seed: int | None = None, *, rng: _random.Random | None = None):
+        self.rng = rng if rng is not None else _random.Random(seed)
+
+    def choose_deal(self, hand: int, options: Options, rules: HouseRules) -> tuple[Contract, ...]:
+        def value(option: tuple[Contract, ...]) -> float:
+            return sum(contract_advantage(hand, c, rules) for c in option)
+
+        return max(options, key=value)
+
+    def wants_redeal(self, hand: int, reason: str) -> bool:
+        return True
+
+    def choose_double(self, hand: int, card: Card) -> bool:
+        return double_is_wise(hand, card)
+
+    def choose_play(self, deal: TrickDeal | TrexDeal, legal: Sequence[Card]) -> Card:
+        if isinstance(deal, TrexDeal):
+            return trex_card(deal, legal)
+        if not deal.current_trick:
+            return lead_card(deal, legal)
+        led = deal.led_suit
+        if led is not None and legal[0].suit is led:
+            return follow_card(deal, legal)
+        return discard_card(deal, legal)
+
+
+BOTS: dict[str, type[RandomBot] | type[HeuristicBot]] = {
+    "random": RandomBot,
+    "heuristic": HeuristicBot,
+}
+
+
+def make_bot(name: str, rng: _random.Random) -> RandomBot | HeuristicBot:
+    """A bot by name, drawing from *rng*."""
+    try:
+        return BOTS[name](rng=rng)
+    except KeyError:
+        raise ValueError(f"There is no bot called {name!r}; choose from "
+                         f"{', '.join(sorted(BOTS))}.") from None

@@ -1,0 +1,160 @@
+"""Whole deals played by uniformly random players, on plain ints, for fast simulation.
+
+Each function makes exactly the draws that :class:`~scorekeeper.engine.bots.RandomBot` makes when
+it drives :class:`TrickDeal` or :class:`TrexDeal` through their public API (the k-th legal card
+in index order, k = ``int(random() * count)``, and no draw when only one card is legal), so a
+game simulated either way is the same game. The tests hold the two paths to that.
+"""
+from __future__ import annotations
+
+from bisect import bisect_left
+from typing import Any, Callable, Mapping, Sequence
+
+from ..cards import BITS, FULL_MASK, HEARTS_MASK, JACKS_MASK, SUIT_MASKS
+from ..contracts import Contract
+from ..rules import HouseRules
+from .tally import trick_result
+from .trex import GROWTH
+from .tricks import KH_BIT, PENALTY_MASKS
+
+CAPTURE_MASK = KH_BIT | PENALTY_MASKS[Contract.QUEENS]
+_NOT_HEARTS = FULL_MASK ^ HEARTS_MASK
+def play_tricks_randomly(hands: Sequence[Sequence[int]], dealer: int,
+                         contracts: Sequence[Contract], rules: HouseRules,
+                         doubled: Mapping[int, int], random: Callable[[], float],
+                         ) -> dict[str, Any]:
+    """Play a trick deal (after doubling) with random players; return its file-format result.
+
+    *hands* are the four hands as lists of card indices in increasing order.
+    """
+    if rules.must_discard_penalty or (rules.no_heart_lead
+                                      and Contract.KING_OF_HEARTS in contracts):
+        return _play_variant(hands, dealer, contracts, rules, doubled, random)
+    held = [list(h) for h in hands]
+    stop_on_king = len(contracts) == 1 and contracts[0] is Contract.KING_OF_HEARTS
+    bits = BITS
+    taken = [0, 0, 0, 0]
+    tricks = [0, 0, 0, 0]
+    lead_of: dict[int, int] = {}
+    leader = dealer
+    for _ in range(len(held[0])):
+        cards = held[leader]
+        count = len(cards)
+        best = cards.pop(int(random() * count)) if count > 1 else cards.pop()
+        trick = bits[best]
+        low = best - best % 13
+        high = low + 13
+        winner = seat = leader
+        for _ in range(3):
+            seat = (seat + 1) & 3
+            cards = held[seat]
+            first = bisect_left(cards, low)
+            count = bisect_left(cards, high, first) - first
+            if count:
+                card = cards.pop(first + int(random() * count)) if count > 1 else cards.pop(first)
+                if card > best:
+                    best, winner = card, seat
+            else:
+                count = len(cards)
+                card = cards.pop(int(random() * count)) if count > 1 else cards.pop()
+            trick |= bits[card]
+        taken[winner] |= trick
+        tricks[winner] += 1
+        if trick & CAPTURE_MASK:
+            _note_leads(trick, leader, lead_of)
+        leader = winner
+        if stop_on_king and trick & KH_BIT:
+            break
+    return trick_result(dealer, contracts, rules, taken, tricks, doubled, lead_of)
+
+
+def _note_leads(trick: int, leader: int, lead_of: dict[int, int]) -> None:
+    """Note who led to the K♥ and the queens in a trick."""
+    captured = trick & CAPTURE_MASK
+    while captured:
+        low = captured & -captured
+        lead_of[low.bit_length() - 1] = leader
+        captured ^= low
+
+
+def _take(trick: int, winner: int, leader: int, taken: list[int], tricks: list[int],
+          lead_of: dict[int, int]) -> int:
+    """Give the trick to its winner, noting who led to any K♥ or queen in it; return the winner."""
+    taken[winner] |= trick
+    tricks[winner] += 1
+    _note_leads(trick, leader, lead_of)
+    return winner
+
+
+def _choose(cards: list[int], allowed: int, random: Callable[[], float]) -> int:
+    """Remove and return the k-th of the *cards* in the mask *allowed* (or of all the cards
+    when none is), k drawn uniformly."""
+    positions = [p for p, c in enumerate(cards) if BITS[c] & allowed] or range(len(cards))
+    count = len(positions)
+    return cards.pop(positions[int(random() * count)] if count > 1 else positions[0])
+
+
+def _play_variant(hands: Sequence[Sequence[int]], dealer: int, contracts: Sequence[Contract],
+                  rules: HouseRules, doubled: Mapping[int, int],
+                  random: Callable[[], float]) -> dict[str, Any]:
+    """The same as :func:`play_tricks_randomly`, under ``no_heart_lead`` or
+    ``must_discard_penalty``."""
+    held = [list(h) for h in hands]
+    lead_mask = _NOT_HEARTS if rules.no_heart_lead and Contract.KING_OF_HEARTS in contracts \
+        else FULL_MASK
+    penalty = 0
+    if rules.must_discard_penalty:
+        for contract in contracts:
+            penalty |= PENALTY_MASKS[contract]
+    stop_on_king = len(contracts) == 1 and contracts[0] is Contract.KING_OF_HEARTS
+    taken = [0, 0, 0, 0]
+    tricks = [0, 0, 0, 0]
+    lead_of: dict[int, int] = {}
+    leader = dealer
+    for _ in range(len(held[0])):
+        best = _choose(held[leader], lead_mask, random)
+        trick = BITS[best]
+        suit = SUIT_MASKS[best // 13]
+        winner = seat = leader
+        for _ in range(3):
+            seat = (seat + 1) & 3
+            cards = held[seat]
+            card = _choose(cards, suit if any(BITS[c] & suit for c in cards) else penalty,
+                           random)
+            if BITS[card] & suit and card > best:
+                best, winner = card, seat
+            trick |= BITS[card]
+        leader = _take(trick, winner, leader, taken, tricks, lead_of)
+        if stop_on_king and trick & KH_BIT:
+            break
+    return trick_result(dealer, contracts, rules, taken, tricks, doubled, lead_of)
+
+
+def play_trex_randomly(hands: Sequence[int], dealer: int,
+                       random: Callable[[], float]) -> list[int]:
+    """Play a Trex deal with random players; return the finishing order."""
+    hands = list(hands)
+    playable = JACKS_MASK
+    growth = GROWTH
+    order: list[int] = []
+    seat = dealer
+    while True:
+        hand = hands[seat]
+        legal = hand & playable
+        if legal:
+            if legal & (legal - 1):
+                for _ in range(int(random() * legal.bit_count())):
+                    legal &= legal - 1
+                legal &= -legal
+            hand ^= legal
+            hands[seat] = hand
+            playable ^= legal | growth[legal.bit_length() - 1]
+            if not hand:
+                order.append(seat)
+                if len(order) == 3:
+                    break
+        seat = (seat + 1) & 3
+        while not hands[seat]:
+            seat = (seat + 1) & 3
+    order.append(6 - sum(order))
+    return order

@@ -1,0 +1,116 @@
+"""From the cards each seat took to the file-format result and to points counted card by card.
+
+The points here are counted independently of :mod:`scorekeeper.engine.scoring` (which works from
+the entered result); tests check that both agree.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from ..cards import CARDS, DIAMONDS_MASK, KING_OF_HEARTS, QUEENS, QUEENS_MASK, indices_of
+from ..contracts import (DIAMOND_VALUE, KING_OF_HEARTS_VALUE, QUEEN_SUITS, QUEEN_VALUE,
+                         TREX_PLACES, TRICK_VALUE, Contract)
+from ..errors import RuleError
+from ..rules import HouseRules
+
+KH_INDEX = KING_OF_HEARTS.index
+QUEEN_INDICES = tuple(q.index for q in QUEENS)
+KH, DI, QU, CO, TX = (Contract.KING_OF_HEARTS, Contract.DIAMONDS, Contract.QUEENS,
+                      Contract.COLLECTIONS, Contract.TREX)
+
+
+def _taker_of(index: int, taken: Sequence[int]) -> int:
+    bit = 1 << index
+    for seat in range(4):
+        if taken[seat] & bit:
+            return seat
+    raise RuleError(f"Nobody took the {CARDS[index].pretty}, so the deal has no complete result.")
+
+
+def capture_result(index: int, taken: Sequence[int], doubled: Mapping[int, int],
+                   lead_of: Mapping[int, int], rules: HouseRules) -> dict[str, int]:
+    """The file-format capture of the K♥ or a queen: taker, doubled_by, led_by."""
+    taker = _taker_of(index, taken)
+    out = {"taker": taker}
+    holder = doubled.get(index)
+    if holder is not None:
+        out["doubled_by"] = holder
+        if holder == taker and rules.self_capture == "leader-credit":
+            out["led_by"] = lead_of[index]
+    return out
+
+
+def trick_result(dealer: int, contracts: Sequence[Contract], rules: HouseRules,
+                 taken: Sequence[int], tricks: Sequence[int], doubled: Mapping[int, int],
+                 lead_of: Mapping[int, int]) -> dict[str, Any]:
+    """A finished trick deal as a file-format deal dict."""
+    out: dict[str, Any] = {"king": dealer, "contracts": [c.value for c in contracts]}
+    if KH in contracts:
+        out["king_of_hearts"] = capture_result(KH_INDEX, taken, doubled, lead_of, rules)
+    if DI in contracts:
+        out["diamonds"] = [(t & DIAMONDS_MASK).bit_count() for t in taken]
+    if QU in contracts:
+        out["queens"] = {suit: capture_result(index, taken, doubled, lead_of, rules)
+                         for suit, index in zip(QUEEN_SUITS, QUEEN_INDICES)}
+    if CO in contracts:
+        out["tricks"] = list(tricks)
+    return out
+
+
+def trex_result(dealer: int, order: Sequence[int]) -> dict[str, Any]:
+    return {"king": dealer, "contracts": [TX.value], "trex_order": list(order)}
+
+
+def _capture_points(points: list[int], taker: int, value: int, holder: int | None,
+                    leader: int, rules: HouseRules) -> None:
+    """Add the points of one taken K♥ or queen (RULES.md doubling and self-capture)."""
+    if holder is None:
+        points[taker] += value
+    elif holder != taker:
+        points[taker] += 2 * value
+        points[holder] -= value
+    elif rules.self_capture == "leader-credit" and leader != holder:
+        points[holder] += 2 * value
+        points[leader] -= value
+    else:
+        points[holder] += value
+
+
+def trick_card_points(contracts: Sequence[Contract], rules: HouseRules, taken: Sequence[int],
+                      tricks: Sequence[int], doubled: Mapping[int, int],
+                      lead_of: Mapping[int, int]) -> list[int]:
+    """Each seat's points, card by card from the cards taken, before sweeps and reversal."""
+    points = [0, 0, 0, 0]
+    counted = 0
+    if KH in contracts:
+        counted |= 1 << KH_INDEX
+    if QU in contracts:
+        counted |= QUEENS_MASK
+    diamond = DIAMOND_VALUE[rules.swap_diamonds_collections] if DI in contracts else 0
+    trick = TRICK_VALUE[rules.swap_diamonds_collections] if CO in contracts else 0
+    for seat in range(4):
+        for index in indices_of(taken[seat]):
+            if diamond and index // 13 == 2:
+                points[seat] += diamond
+            if counted >> index & 1:
+                value = KING_OF_HEARTS_VALUE if index == KH_INDEX else QUEEN_VALUE
+                holder = doubled.get(index) if rules.doubling else None
+                _capture_points(points, seat, value, holder, lead_of.get(index, seat), rules)
+        points[seat] += trick * tricks[seat]
+    return points
+
+
+def trex_card_points(order: Sequence[int]) -> list[int]:
+    points = [0, 0, 0, 0]
+    for place, seat in enumerate(order):
+        points[seat] += TREX_PLACES[place]
+    return points
+
+
+def final_points(points: list[int], swept: bool, rules: HouseRules) -> list[int]:
+    """Apply the deal-level rules: a replayed sweep scores nothing; ``reverse_scores`` negates."""
+    if swept:
+        return [0, 0, 0, 0]
+    if rules.reverse_scores:
+        return [-p for p in points]
+    return points
