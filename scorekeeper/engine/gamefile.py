@@ -4,6 +4,7 @@ from __future__ import annotations
 import datetime as _dt
 import json
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any, Mapping, Sequence
 
 from .errors import InvalidResult, Problem, RulesError
@@ -37,10 +38,20 @@ class Game:
     extra: tuple[tuple[str, Any], ...] = ()
 
     def progress(self) -> Progress:
+        """A fresh fold of the game's deals, which the caller may extend."""
         return Progress.of(self.rules, self.first_king, self.deals, self.players)
 
-    def score(self) -> GameScore:
+    @cached_property
+    def standing(self) -> Progress:
+        """The fold of the game's deals, computed once; do not extend it."""
+        return self.progress()
+
+    @cached_property
+    def scored(self) -> GameScore:
         return score_game(self)
+
+    def score(self) -> GameScore:
+        return self.scored
 
 
 @dataclass(frozen=True)
@@ -59,7 +70,7 @@ class GameScore:
 def score_game(game: Game) -> GameScore:
     """Score every deal; check that each complete kingdom sums to zero."""
     rules = game.rules
-    progress = game.progress()
+    progress = game.standing
     deal_scores = tuple(score_deal(d, rules) for d in game.deals)
     running: list[Scores] = []
     total: Scores = (0, 0, 0, 0)
@@ -181,7 +192,9 @@ def _read_deals(raw_deals: list[Any], rules: HouseRules, first_king: int, names:
 
 def _check_given_scores(data: Mapping[str, Any], raw_deals: list[Any], game: Game) -> None:
     """Scores, totals and team keys are recomputed; where given and different, refuse."""
-    scored = score_game(game)
+    if not any(k in data for k in _COMPUTED) and not any("scores" in raw for raw in raw_deals):
+        return
+    scored = game.score()
     problems = []
     for number, (raw, scores) in enumerate(zip(raw_deals, scored.deals), start=1):
         if "scores" in raw and raw["scores"] != list(scores):
@@ -212,7 +225,7 @@ def game_to_dict(game: Game, *, with_scores: bool = False) -> dict[str, Any]:
     out["deals"] = [d.to_dict() for d in game.deals]
     out.update(dict(game.extra))
     if with_scores:
-        scored = score_game(game)
+        scored = game.score()
         for deal, scores in zip(out["deals"], scored.deals):
             deal["scores"] = list(scores)
         out["totals"] = list(scored.totals)

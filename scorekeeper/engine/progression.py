@@ -6,6 +6,7 @@ with a proposed next deal (as problems), and :meth:`Progress.add` records it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import combinations
 from typing import Sequence
 
@@ -113,7 +114,7 @@ class Progress:
             if contract not in left:
                 return [Problem("contract_used", {"contract": contract.label}, number,
                                 contract.value, "contracts")]
-        if tuple(_sorted(deal.contracts)) not in {tuple(_sorted(o)) for o in self.deal_options()}:
+        if _sorted(deal.contracts) not in _option_keys(left, self.rules):
             expected = [c for c in (self.rules.fixed_order or ()) if c in left][:1]
             label = expected[0].label if expected else "?"
             return [Problem("not_fixed_order", {"expected": label}, number, None, "contracts")]
@@ -155,13 +156,23 @@ class Progress:
         self.count += 1
 
 
-def _sorted(contracts: tuple[Contract, ...]) -> list[Contract]:
-    return sorted(contracts, key=ALL_CONTRACTS.index)
+def _sorted(contracts: tuple[Contract, ...]) -> tuple[Contract, ...]:
+    return tuple(sorted(contracts, key=ALL_CONTRACTS.index))
+
+
+@lru_cache(maxsize=1024)
+def _option_keys(left: tuple[Contract, ...], rules: HouseRules) -> frozenset[tuple[Contract, ...]]:
+    return frozenset(_sorted(o) for o in _deal_options(left, rules))
 
 
 def deal_options(left: Sequence[Contract], rules: HouseRules) -> list[tuple[Contract, ...]]:
     """What a King with the contracts *left* may choose: one contract, or under ``complex`` and
     ``combination`` a group of negative contracts (Trex always alone)."""
+    return list(_deal_options(tuple(left), rules))
+
+
+@lru_cache(maxsize=1024)
+def _deal_options(left: tuple[Contract, ...], rules: HouseRules) -> tuple[tuple[Contract, ...], ...]:
     negatives = [c for c in NEGATIVE_CONTRACTS if c in left]
     options: list[tuple[Contract, ...]]
     if rules.combining == "none":
@@ -178,4 +189,4 @@ def deal_options(left: Sequence[Contract], rules: HouseRules) -> list[tuple[Cont
         # the first of its contracts in the order.
         following = next(c for c in rules.fixed_order if c in left)
         options = [shape for shape in options if following in shape]
-    return options
+    return tuple(options)

@@ -11,7 +11,7 @@ bots driving the deal objects, so both ways give the same game.
 from __future__ import annotations
 
 import random
-from typing import Any, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from .bots import Bot, RandomBot, make_bot
 from .cards import CARDS, SEVEN_OF_HEARTS, hand_masks, shuffled_indices
@@ -28,6 +28,8 @@ KINGDOMS = 4
 #: After this many redeal requests in a row, nobody is asked again until a deal is played.
 MAX_REDEALS_IN_A_ROW = 20
 TREX_ONLY = (Contract.TREX,)
+#: Called with a played deal's file-format result and its points counted card by card.
+Observer = Callable[[dict[str, Any], list[int]], None]
 ALL_LEFT = (1 << len(ALL_CONTRACTS)) - 1
 
 BotSpec = str | Bot
@@ -54,8 +56,10 @@ class _Table:
     """The bots, the rules and the one random generator of a simulated game."""
 
     def __init__(self, rng: random.Random, rules: HouseRules,
-                 bot: BotSpec | Sequence[BotSpec], fast: bool):
+                 bot: BotSpec | Sequence[BotSpec], fast: bool,
+                 observe: Observer | None = None):
         self.rng = rng
+        self.observe = observe
         self.rules = rules
         if isinstance(bot, str):
             self.bots: list[Bot] = [make_bot(bot, rng)] * 4
@@ -66,6 +70,7 @@ class _Table:
             self.bots = [make_bot(b, rng) if isinstance(b, str) else b for b in specs]
         first = self.bots[0]
         same = all(b is first for b in self.bots)
+        fast = fast and observe is None
         self.fast = first.random if fast and same and type(first) is RandomBot else None
         self._options: dict[int, list[tuple[Contract, ...]]] = {}
 
@@ -98,7 +103,10 @@ class _Table:
         if random_ is None:
             deal = new_deal(hands, king, contracts, rules)
             play_out(deal, self.bots)
-            return deal.result()
+            result = deal.result()
+            if self.observe is not None:
+                self.observe(result, deal.card_points())
+            return result
         if contracts == TREX_ONLY:
             return trex_result(king, play_trex_randomly(hands, king, random_))
         doubled = {}
@@ -121,16 +129,19 @@ def _holder(hands: Sequence[int], card_index: int) -> int:
 
 def simulate_game(seed: int, rules: HouseRules | None = None,
                   bot: BotSpec | Sequence[BotSpec] = "random",
-                  players: Sequence[str] | None = None, *, fast: bool = True) -> dict[str, Any]:
+                  players: Sequence[str] | None = None, *, fast: bool = True,
+                  observe: Observer | None = None) -> dict[str, Any]:
     """Play one whole game with bots and return it as a file-format game dict.
 
     *bot* names the bot for all four seats (``"random"``, ``"heuristic"``), or gives four, one
     per seat, as names or objects. The same seed, rules and bots give the same game. *fast*
     lets random bots play through the fast path (the game is the same either way).
+    *observe*, when given, is called with each played deal's result and the points counted
+    from its cards (every deal is then played through the deal objects).
     """
     rules = rules or HouseRules()
     rng = random.Random(seed)
-    table = _Table(rng, rules, bot, fast)
+    table = _Table(rng, rules, bot, fast, observe)
     names = list(players) if players is not None else [
         f"{getattr(b, 'name', 'bot').title()} {s}" for s, b in enumerate(table.bots)]
     if len(names) != 4:
