@@ -120,8 +120,8 @@ def test_combination__penalty_cards_fit_four_per_trick():
                            "diamonds": {"taker": 1}, "clubs": {"taker": 3}},
                    king_of_hearts={"taker": 3})
     msgs = problems_for(bad, COMBO)
-    assert msgs == ["Deal 1, Collections: Bilal took 9 penalty cards in 2 tricks; "
-                    "a trick holds only four cards"]
+    assert msgs == ["Deal 1, Collections: Bilal took 9 penalty cards; at four cards a trick "
+                    "that takes at least 3 tricks, not 2"]
     # exactly on the limit: 8 distinct penalty cards in 2 tricks (Q♦ counted once)
     ok = combined(diamonds=[0, 8, 3, 2], tricks=[0, 2, 5, 6],
                   queens={"spades": {"taker": 2}, "hearts": {"taker": 2},

@@ -56,8 +56,8 @@ MESSAGES: dict[str, str] = {
     # combined-deal cross-checks (RULES.md "Combined deals")
     "qd_taker_no_diamond": "{player} took the Q♦, so they took at least one diamond",
     "no_trick_but_cards": "{player} took no trick, so they cannot have taken {card}",
-    "too_many_cards_for_tricks": "{player} took {cards} penalty cards in {tricks} tricks; a trick "
-                                 "holds only four cards",
+    "too_many_cards_for_tricks": "{player} took {cards} penalty cards; at four cards a trick that "
+                                 "takes at least {needed} tricks, not {tricks}",
     # the game's progression
     "game_over": "the game is over after four kingdoms; this deal is one too many",
     "wrong_king": "this deal belongs to {expected}'s kingdom, not {found}'s",

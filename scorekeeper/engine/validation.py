@@ -102,7 +102,7 @@ def _cross_checks(deal: DealRecord, number: int | None, names: Sequence[str]) ->
         if cards > 4 * deal.tricks[seat]:
             problems.append(Problem("too_many_cards_for_tricks",
                                     {"player": names[seat], "cards": cards,
-                                     "tricks": deal.tricks[seat]},
+                                     "tricks": deal.tricks[seat], "needed": -(-cards // 4)},
                                     number, Contract.COLLECTIONS.value, "tricks"))
     return problems
 
