@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Sequence
 
 from .engine import InvalidResult, Problem
-from .engine.contracts import ALL_CONTRACTS
 from .engine.gamefile import Game, game_to_dict, loads
 from .engine.rules import HouseRules
 from .engine.errors import RulesError
@@ -65,6 +64,8 @@ def print_score(game: Game) -> None:
             deal = game.deals[deal_index]
             if deal.is_thrown_in:
                 what = f"thrown in ({deal.thrown_in.reason})"  # type: ignore[union-attr]
+            elif len(deal.contracts) == 4:
+                what = "Complex"
             else:
                 what = " + ".join(c.label for c in deal.contracts)
             row = "".join(f"{p:>{width + 1}}" for p in scored.deals[deal_index])
@@ -97,7 +98,7 @@ def _rules_arg(text: str | None) -> HouseRules:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    from .engine.simulate import run_simulation
+    from .engine.simrun import run_simulation
 
     rules = _rules_arg(args.rules)
     out = Path(args.out) if args.out else None
@@ -108,9 +109,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
           f"{summary.games / max(summary.seconds, 1e-9):.1f} games/s ({args.bot} bots)")
     print("Average final score by seat: " + ", ".join(
         f"seat {s}: {v:+.1f}" for s, v in enumerate(summary.by_seat)))
-    print("Average score per deal by contract (taken per player):")
-    for contract in ALL_CONTRACTS:
-        print(f"  {contract.label:<15} {summary.by_contract.get(contract, 0.0):+.1f}")
+    print("Average score per deal by contract:   the King   each other player")
+    for contract, (king, other) in summary.by_contract.items():
+        print(f"  {contract.label:<34} {king:+8.1f}   {other:+8.1f}")
     if out is not None:
         print(f"Wrote {summary.games} game files to {out}")
     return 0
