@@ -177,6 +177,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _load_extensions() -> None:
     import importlib.util
 
+    from .pdf_cli import add_pdf_commands
+
+    if add_pdf_commands not in EXTENSIONS:
+        EXTENSIONS.append(add_pdf_commands)
+
     if (importlib.util.find_spec("scorekeeper.web") is not None
             and importlib.util.find_spec("scorekeeper.web.commands") is not None):
         import scorekeeper.web.commands  # noqa: F401  (registers the data subcommands)

@@ -1,0 +1,151 @@
+"""``scorekeeper pdf`` and ``scorekeeper blank-sheet``: printed scoresheets from the command line.
+
+WeasyPrint is imported only when a sheet is rendered, so that other commands start quickly.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from .engine import InvalidResult
+from .engine.gamefile import Game, loads
+
+EXIT_INVALID = 2
+PAPERS = {"a4": "A4", "letter": "Letter"}  # the sizes scorekeeper.printing knows
+
+
+def add_pdf_commands(subparsers: Any) -> None:
+    """Add ``pdf`` and ``blank-sheet`` to the ``scorekeeper`` command's subparsers."""
+    from .cli import add_db_option
+
+    pdf = subparsers.add_parser("pdf", help="print a game's scoresheet to a PDF file")
+    source = pdf.add_mutually_exclusive_group(required=True)
+    source.add_argument("--game", type=int, metavar="ID", help="a game in the database")
+    source.add_argument("--file", metavar="GAME.json", help="a game file (trex-game/1)")
+    pdf.add_argument("--number", type=int, default=None, metavar="N",
+                     help="which game of a file holding several (1 is the first)")
+    _add_output_options(pdf)
+    pdf.add_argument("--rtl", action="store_true", help="lay the sheet out right to left")
+    add_db_option(pdf)
+    pdf.set_defaults(func=cmd_pdf)
+
+    blank = subparsers.add_parser("blank-sheet", help="print an empty scoresheet to fill in")
+    blank.add_argument("--names", default=None, metavar="A,B,C,D",
+                       help="the four players' names, in seat order, separated by commas")
+    blank.add_argument("--title", default="", help="a title to print at the top")
+    _add_output_options(blank)
+    blank.set_defaults(func=cmd_blank_sheet)
+
+
+def _add_output_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("-o", "--output", required=True, metavar="FILE",
+                        help="the PDF file to write ('-' for standard output)")
+    parser.add_argument("--paper", type=_paper, default="A4", metavar="A4|Letter",
+                        help="paper size (default A4)")
+
+
+def _paper(text: str) -> str:
+    if text.lower() not in PAPERS:
+        raise argparse.ArgumentTypeError(f"paper must be A4 or Letter, not {text!r}")
+    return PAPERS[text.lower()]
+
+
+def _fail(*lines: object) -> int:
+    for line in lines:
+        print(str(line), file=sys.stderr)
+    return EXIT_INVALID
+
+
+def _write(output: str, data: bytes) -> None:
+    if output == "-":
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+        return
+    Path(output).write_bytes(data)
+    print(f"Wrote {output} ({len(data) // 1024 + 1} KB)", file=sys.stderr)
+
+
+def cmd_pdf(args: argparse.Namespace) -> int:
+    if args.file is not None:
+        game, problems = game_from_file(args.file, args.number)
+    else:
+        game, problems = game_from_database(args.db, args.game)
+    if game is None:
+        return _fail(*problems)
+    from .printing import render_game_pdf
+
+    try:
+        _write(args.output, render_game_pdf(game, paper=args.paper, rtl=args.rtl))
+    except OSError as exc:
+        return _fail(f"Cannot write {args.output}: {exc.strerror or exc}")
+    return 0
+
+
+def cmd_blank_sheet(args: argparse.Namespace) -> int:
+    names = None
+    if args.names:
+        names = [n.strip() for n in args.names.split(",")]
+        if len(names) != 4 or not all(names):
+            return _fail("--names takes four names separated by commas, e.g. --names "
+                         "Aya,Bilal,Carla,Dana")
+    from .printing import render_blank_pdf
+
+    try:
+        _write(args.output, render_blank_pdf(names, paper=args.paper, title=args.title))
+    except OSError as exc:
+        return _fail(f"Cannot write {args.output}: {exc.strerror or exc}")
+    return 0
+
+
+def game_from_file(path: str, number: int | None = None) -> tuple[Game | None, list[object]]:
+    """The game in a game file (the *number*-th of several, counting from 1)."""
+    try:
+        games = loads(Path(path).read_bytes())
+    except OSError as exc:
+        return None, [f"Cannot read {path}: {exc.strerror or exc}"]
+    except InvalidResult as exc:
+        return None, list(exc.problems)
+    if number is None and len(games) == 1:
+        return games[0], []
+    if number is None:
+        return None, [f"{path} holds {len(games)} games: choose one with --number 1 to "
+                      f"{len(games)}"]
+    if not 1 <= number <= len(games):
+        return None, [f"{path} holds {len(games)} games; there is no game {number}"]
+    return games[number - 1], []
+
+
+def default_database() -> Path:
+    """Where ``scorekeeper serve`` keeps its database when no ``--db`` is given."""
+    from flask import Flask
+
+    from .web import DATABASE_FILE
+
+    instance = os.environ.get("SCOREKEEPER_INSTANCE")
+    return Path(Flask("scorekeeper.web", instance_path=instance).instance_path) / DATABASE_FILE
+
+
+def game_from_database(db_path: str | None, game_id: int) -> tuple[Game | None, list[object]]:
+    """Game *game_id* from the scorekeeper's database."""
+    try:
+        from .web import storage
+        from .web.db import connect
+    except ImportError as exc:
+        return None, [f"Cannot read the database: {exc}"]
+    path = Path(db_path) if db_path else default_database()
+    if not path.is_file():
+        return None, [f"No database at {path}: give its file with --db, or print a game file "
+                      "with --file"]
+    db = connect(path)
+    try:
+        stored = storage.load_game(db, game_id)
+    except InvalidResult as exc:
+        return None, [f"Game {game_id} cannot be read:", *exc.problems]
+    finally:
+        db.close()
+    if stored is None:
+        return None, [f"No game {game_id} in {path}"]
+    return getattr(stored, "game", stored), []

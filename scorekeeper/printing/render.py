@@ -1,0 +1,164 @@
+"""HTML to PDF: Jinja templates from ``templates/pdf/``, WeasyPrint, and only local files.
+
+WeasyPrint is imported with this module, so that a server which imports it (and calls
+:func:`warm_up` at start) does not make the first request pay for the import and the fonts.
+"""
+from __future__ import annotations
+
+import mimetypes
+import threading
+from pathlib import Path
+from typing import Any, Callable, Sequence
+from urllib.parse import unquote, urlsplit
+
+import weasyprint
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from weasyprint.text.fonts import FontConfiguration
+from weasyprint.urls import URLFetcher, URLFetcherResponse
+
+from ..engine.contracts import ALL_CONTRACTS
+from ..engine.gamefile import Game
+from ..engine.rules import HouseRules
+from .sheet import build_sheet, format_points, paper_size, text_direction, value_key
+
+ROOT = Path(__file__).resolve().parents[2]
+TEMPLATES = ROOT / "templates" / "pdf"
+STATIC = ROOT / "static"
+#: The folders a document may load files from: its stylesheets and its fonts.
+ALLOWED = (STATIC / "pdf", STATIC / "fonts")
+
+_TYPES = {".css": "text/css", ".ttf": "font/ttf", ".otf": "font/otf", ".woff": "font/woff",
+          ".woff2": "font/woff2"}
+
+
+class RefusedURL(ValueError):
+    """A document asked for something that is not one of the project's own files."""
+
+
+class LocalFetcher(URLFetcher):
+    """Serves the project's PDF stylesheets and fonts, and ``data:`` URLs; refuses the rest.
+
+    No network address is ever opened: ``http:``, ``https:``, ``ftp:`` and every other scheme
+    raise :class:`RefusedURL`, and so does a ``file:`` URL outside :data:`ALLOWED`.
+    """
+
+    def __init__(self, roots: Sequence[Path] = ALLOWED):
+        super().__init__(allowed_protocols=("file", "data"), allow_redirects=False)
+        self.roots = tuple(root.resolve() for root in roots)
+
+    def fetch(self, url: str, headers: Any = None) -> URLFetcherResponse:
+        parts = urlsplit(url)
+        scheme = parts.scheme.lower()
+        if scheme == "data":
+            return super().fetch(url, headers)
+        if scheme != "file" or parts.netloc not in ("", "localhost"):
+            raise RefusedURL(f"refused to fetch {url!r}: a scoresheet uses only local files")
+        path = Path(unquote(parts.path)).resolve()
+        if not any(path.is_relative_to(root) for root in self.roots):
+            raise RefusedURL(f"refused to fetch {url!r}: not one of the scoresheet's files")
+        body = path.read_bytes()
+        kind = _TYPES.get(path.suffix.lower()) or mimetypes.guess_type(path.name)[0]
+        return URLFetcherResponse(path.as_uri(), body, {"Content-Type": kind or
+                                                         "application/octet-stream"})
+
+
+def url_fetcher() -> LocalFetcher:
+    """The fetcher every scoresheet is rendered with."""
+    return LocalFetcher()
+
+
+def _environment() -> Environment:
+    env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=True,
+                      undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+    env.filters["points"] = format_points
+    env.filters["dir"] = text_direction
+    return env
+
+
+ENV = _environment()
+
+
+#: How many denser layouts a sheet may fall back to so that it stays on one page.
+DENSITIES = (0, 1, 2)
+
+
+def scoresheet_html(game: Game, *, paper: str = "A4", rtl: bool = False,
+                    density: int = 0) -> str:
+    """The game's scoresheet as HTML, the document that is printed."""
+    return ENV.get_template("scoresheet.html").render(
+        sheet=build_sheet(game), page_size=paper_size(paper), density=density,
+        direction="rtl" if rtl else "ltr")
+
+
+def blank_html(names: Sequence[str] | None = None, *, paper: str = "A4", rtl: bool = False,
+               title: str = "", density: int = 0) -> str:
+    """An empty scoresheet as HTML, with the players' names written in when given."""
+    return ENV.get_template("blank.html").render(
+        players=_blank_names(names), title=title, page_size=paper_size(paper),
+        density=density, direction="rtl" if rtl else "ltr",
+        contracts=[c.label for c in ALL_CONTRACTS], values=value_key(HouseRules()))
+
+
+def _blank_names(names: Sequence[str] | None) -> list[str]:
+    players = [str(n).strip() for n in names] if names else []
+    if players and len(players) != 4:
+        raise ValueError(f"a blank sheet takes four names or none, not {len(players)}")
+    return players or ["", "", "", ""]
+
+
+class _Renderer:
+    """One font configuration for the process, reused by every document.
+
+    WeasyPrint loads each ``@font-face`` into the configuration once; later documents find the
+    font already there. Pango's font maps are not safe to share between threads, so documents
+    are rendered one at a time.
+    """
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.font_config: FontConfiguration | None = None
+        self.fetcher = url_fetcher()
+
+    def pdf(self, make_html: Callable[[int], str],
+            densities: Sequence[int] = DENSITIES) -> bytes:
+        """Render ``make_html(density)``, denser while it takes more than one page."""
+        with self.lock:
+            if self.font_config is None:
+                self.font_config = FontConfiguration()
+            for density in densities:
+                document = weasyprint.HTML(
+                    string=make_html(density), base_url=STATIC.as_uri() + "/",
+                    url_fetcher=self.fetcher).render(font_config=self.font_config)
+                if len(document.pages) == 1:
+                    break
+            return document.write_pdf()
+
+
+_RENDERER = _Renderer()
+
+
+def html_to_pdf(html: str) -> bytes:
+    """Render an HTML document of this package to PDF bytes, as it is."""
+    return _RENDERER.pdf(lambda density: html, densities=(0,))
+
+
+def render_game_pdf(game: Game, *, paper: str = "A4", rtl: bool = False) -> bytes:
+    """The game's scoresheet as a PDF, on one page for a standard game."""
+    size = paper_size(paper)  # a bad paper fails here, before any rendering
+    return _RENDERER.pdf(lambda density: scoresheet_html(game, paper=size, rtl=rtl,
+                                                         density=density))
+
+
+def render_blank_pdf(names: Sequence[str] | None = None, *, paper: str = "A4",
+                     rtl: bool = False, title: str = "") -> bytes:
+    """A blank scoresheet to fill in by hand, with the players' names when given."""
+    size, players = paper_size(paper), _blank_names(names)  # fail before rendering
+    return _RENDERER.pdf(lambda density: blank_html(players, paper=size, rtl=rtl, title=title,
+                                                    density=density))
+
+
+def warm_up() -> None:
+    """Load WeasyPrint, the templates and the fonts once, so the first request is quick."""
+    ENV.get_template("scoresheet.html")
+    ENV.get_template("blank.html")
+    render_blank_pdf()

@@ -1,0 +1,280 @@
+"""What a printed scoresheet shows, as plain data for the templates.
+
+Every number here comes from the engine's :class:`~scorekeeper.engine.gamefile.GameScore`; this
+module only arranges rows: one per deal, the contracts still to play as open rows, a subtotal row
+per kingdom, and the standings.
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import unicodedata
+from dataclasses import dataclass
+from typing import Sequence
+
+from ..engine.contracts import (ALL_CONTRACTS, DIAMOND_VALUE, KING_OF_HEARTS_VALUE,
+                                NEGATIVE_CONTRACTS, QUEEN_VALUE, TREX_PLACES, TRICK_VALUE,
+                                Contract)
+from ..engine.gamefile import Game, GameScore
+from ..engine.progression import KINGDOMS, Kingdom, Progress
+from ..engine.records import Capture, DealRecord
+from ..engine.rules import HouseRules
+from ..engine.scoring import is_sweep
+
+Scores = tuple[int, int, int, int]
+
+QUEEN_CARDS = ("Q♠", "Q♥", "Q♦", "Q♣")
+SHORT_LABELS = {Contract.KING_OF_HEARTS: "K♥", Contract.DIAMONDS: "Diamonds",
+                Contract.QUEENS: "Queens", Contract.COLLECTIONS: "Collections",
+                Contract.TREX: "Trex"}
+THROW_IN_REASONS = {"kh-redeal": "K♥ redeal", "trex-twos": "2s for Trex",
+                    "misdeal": "misdeal", "other": "other reason"}
+
+
+PAPER_SIZES = {"a4": "A4", "letter": "letter"}
+
+
+def paper_size(paper: str) -> str:
+    """The CSS page size for *paper*: "A4" or "Letter", in any case."""
+    try:
+        return PAPER_SIZES[str(paper).lower()]
+    except KeyError:
+        raise ValueError(f"paper must be 'A4' or 'Letter', not {paper!r}") from None
+
+
+def text_direction(text: str) -> str:
+    """``"rtl"`` or ``"ltr"`` from the first strong character, as HTML's ``dir="auto"`` does."""
+    for char in text:
+        kind = unicodedata.bidirectional(char)
+        if kind in ("R", "AL"):
+            return "rtl"
+        if kind == "L":
+            return "ltr"
+    return "ltr"
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A doubled card: K♥ or a queen, the seat that doubled it, and who led (leader-credit)."""
+
+    card: str
+    doubled_by: int
+    led_by: int | None = None
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line of the grid.
+
+    ``kind`` is ``"deal"`` (scored), ``"void"`` (thrown in or replayed: no points) or ``"open"``
+    (a contract still to play: blank cells).
+    """
+
+    kind: str
+    label: str
+    number: int | None = None
+    marks: tuple[Mark, ...] = ()
+    note: str = ""
+    note_by: int | None = None
+    struck: bool = False
+    points: Scores | None = None
+
+
+@dataclass(frozen=True)
+class KingdomBlock:
+    number: int
+    king: int | None  # None while the table has still to pick the King
+    rows: tuple[Row, ...]
+    subtotal: Scores | None
+    running: Scores | None  # the game's totals after this kingdom's last deal
+    complete: bool
+    show_running: bool = False
+
+
+@dataclass(frozen=True)
+class Standing:
+    place: int
+    seat: int
+    total: int
+    winner: bool
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """Everything the scoresheet template needs."""
+
+    title: str
+    played_on: str
+    players: tuple[str, ...]
+    first_king: int
+    kingdoms: tuple[KingdomBlock, ...]
+    totals: Scores
+    is_over: bool
+    deals_played: int
+    standings: tuple[Standing, ...]
+    winners: tuple[int, ...]
+    partnership: bool
+    team_totals: tuple[int, int] | None
+    team_result: str | None
+    team_rule: str
+    rules_summary: str
+    values: tuple[str, ...]
+
+
+def build_sheet(game: Game, scored: GameScore | None = None) -> Sheet:
+    """Arrange *game* and its score (computed by the engine when not given) for printing."""
+    scored = scored if scored is not None else game.score()
+    progress = game.progress()
+    blocks = []
+    for index in range(KINGDOMS):
+        if index < len(progress.kingdoms):
+            blocks.append(_played_kingdom(index, progress.kingdoms[index], game, scored))
+        else:
+            blocks.append(_future_kingdom(index, progress, game.rules))
+    return Sheet(
+        title=game.title,
+        played_on=format_date(game.played_on),
+        players=game.players,
+        first_king=game.first_king,
+        kingdoms=tuple(blocks),
+        totals=scored.totals,
+        is_over=scored.is_over,
+        deals_played=len(game.deals),
+        standings=standings(scored.totals, scored.winners),
+        winners=scored.winners,
+        partnership=scored.partnership,
+        team_totals=scored.team_totals,
+        team_result=scored.team_result,
+        team_rule=game.rules.team_result,
+        rules_summary=game.rules.summary(),
+        values=value_key(game.rules),
+    )
+
+
+def _played_kingdom(index: int, kingdom: Kingdom, game: Game, scored: GameScore) -> KingdomBlock:
+    _, subtotal, complete = scored.kingdoms[index]
+    rows = [deal_row(number, game.deals[number], game.rules, scored.deals[number])
+            for number in kingdom.deals]
+    if not complete:
+        rows += open_rows(kingdom.contracts_left, game.rules)
+    last = kingdom.deals[-1]
+    # The totals after a kingdom, but for the last one played: the sheet's total row shows it.
+    show_running = complete and last != len(game.deals) - 1
+    return KingdomBlock(index + 1, kingdom.king, tuple(rows), subtotal, scored.running[last],
+                        complete, show_running)
+
+
+def _future_kingdom(index: int, progress: Progress, rules: HouseRules) -> KingdomBlock:
+    """A kingdom not begun: its King when already known, and every contract open."""
+    kings = progress.kings_so_far
+    king: int | None = None
+    if rules.rotation == "right":
+        anchor, at = (kings[-1], len(kings) - 1) if kings else (progress.first_king, 0)
+        king = (anchor + index - at) % 4
+    elif not kings and index == 0:
+        king = progress.first_king
+    elif len(kings) == KINGDOMS - 1:
+        king = next(s for s in range(4) if s not in kings)
+    return KingdomBlock(index + 1, king, tuple(open_rows(ALL_CONTRACTS, rules)), None, None,
+                        False)
+
+
+def deal_row(index: int, deal: DealRecord, rules: HouseRules, points: Scores) -> Row:
+    """The row of the deal at *index* (0-based) with the engine's points."""
+    number = index + 1
+    if deal.thrown_in is not None:
+        reason = THROW_IN_REASONS.get(deal.thrown_in.reason, deal.thrown_in.reason)
+        return Row("void", "Thrown in", number, note=reason, note_by=deal.thrown_in.by)
+    label = contracts_label(deal.contracts)
+    if is_sweep(deal, rules):
+        return Row("void", label, number, note="sweep, replayed", struck=True)
+    return Row("deal", label, number, marks=doubled_cards(deal, rules), points=points)
+
+
+def contracts_label(contracts: Sequence[Contract]) -> str:
+    if len(contracts) == 1:
+        return contracts[0].label
+    if set(contracts) == set(NEGATIVE_CONTRACTS):
+        return "Complex"
+    ordered = sorted(contracts, key=ALL_CONTRACTS.index)
+    return " + ".join(SHORT_LABELS[c] for c in ordered)
+
+
+def doubled_cards(deal: DealRecord, rules: HouseRules) -> tuple[Mark, ...]:
+    """The doubled K♥ and queens of a deal, in the order the sheet names them."""
+    if not rules.doubling:
+        return ()
+    captures: list[tuple[str, Capture]] = []
+    if deal.king_of_hearts is not None:
+        captures.append(("K♥", deal.king_of_hearts))
+    if deal.queens is not None:
+        captures += list(zip(QUEEN_CARDS, deal.queens))
+    marks = []
+    for card, capture in captures:
+        if capture.doubled_by is None:
+            continue
+        led_by = None
+        if (rules.self_capture == "leader-credit" and capture.taker == capture.doubled_by
+                and capture.led_by not in (None, capture.doubled_by)):
+            led_by = capture.led_by
+        marks.append(Mark(card, capture.doubled_by, led_by))
+    return tuple(marks)
+
+
+def open_rows(left: Sequence[Contract], rules: HouseRules) -> list[Row]:
+    """Blank rows for the contracts still to play in a kingdom."""
+    if rules.fixed_order is not None:
+        left = [c for c in rules.fixed_order if c in left]
+    negatives = [c for c in left if c.is_negative]
+    if rules.combining == "complex" and negatives:
+        rows = [Row("open", "Complex")]
+        if Contract.TREX in left:
+            rows.append(Row("open", Contract.TREX.label))
+        if left and left[0] is Contract.TREX:
+            rows.reverse()
+        return rows
+    return [Row("open", c.label) for c in left]
+
+
+def standings(totals: Scores, winners: Sequence[int]) -> tuple[Standing, ...]:
+    """Players from the highest total down; equal totals share a place."""
+    order = sorted(range(4), key=lambda s: (-totals[s], s))
+    out = []
+    for position, seat in enumerate(order):
+        tied_with_previous = position and totals[seat] == totals[order[position - 1]]
+        place = out[-1].place if tied_with_previous else position + 1
+        out.append(Standing(place, seat, totals[seat], seat in winners))
+    return tuple(out)
+
+
+def format_date(value: str | None) -> str:
+    if not value:
+        return ""
+    day = _dt.date.fromisoformat(value)
+    return f"{day.day} {day:%B %Y}"
+
+
+def value_key(rules: HouseRules) -> tuple[str, ...]:
+    """The value of each contract under the game's rules, from the engine's table."""
+    swap = rules.swap_diamonds_collections
+    key = [f"King of Hearts {_signed(KING_OF_HEARTS_VALUE)}",
+           f"each diamond {_signed(DIAMOND_VALUE[swap])}",
+           f"each queen {_signed(QUEEN_VALUE)}",
+           f"each trick {_signed(TRICK_VALUE[swap])}",
+           "Trex " + "/".join(_signed(p) for p in TREX_PLACES)]
+    if rules.doubling:
+        key.append("×2: doubled by its holder (named); another player who takes it scores twice "
+                   "its value and the holder gains its value")
+    if rules.reverse_scores:
+        key.append("all values reversed")
+    return tuple(key)
+
+
+def _signed(value: int) -> str:
+    return f"+{value}" if value > 0 else f"−{-value}"
+
+
+def format_points(value: int | None) -> str:
+    """A number as the sheet prints it: a true minus sign, no sign for positives."""
+    if value is None:
+        return ""
+    return f"−{-value}" if value < 0 else str(value)
