@@ -1,0 +1,79 @@
+"""The web wing: the scorekeeper a phone opens beside the table.
+
+``create_app`` follows the Flask tutorial's factory: defaults from a mapping, the instance folder
+for the database and the secret key, one ``init_app(app)`` per infrastructure module and one
+blueprint per feature.
+"""
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import Any, Mapping
+
+from flask import Flask
+
+ROOT = Path(__file__).resolve().parents[2]
+TEMPLATES = ROOT / "templates"
+STATIC = ROOT / "static"
+SECRET_KEY_FILE = "secret_key"
+DATABASE_FILE = "scorekeeper.sqlite3"
+
+DEFAULTS: Mapping[str, Any] = {
+    # A form opened at the start of a long deal must still be accepted at its end.
+    "WTF_CSRF_TIME_LIMIT": None,
+    "SESSION_COOKIE_SAMESITE": "Lax",
+    "SESSION_COOKIE_HTTPONLY": True,
+    "MAX_CONTENT_LENGTH": 64 * 1024,
+    "MAX_FORM_PARTS": 200,
+    "JSON_AS_ASCII": False,
+}
+
+
+def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
+    """Build the app; *test_config* overrides the configuration (tests, ``serve --db``)."""
+    config = dict(test_config or {})
+    instance_path = config.pop("INSTANCE_PATH", None) or os.environ.get("SCOREKEEPER_INSTANCE")
+    app = Flask(__name__, instance_path=instance_path, instance_relative_config=True,
+                template_folder=str(TEMPLATES), static_folder=str(STATIC))
+    app.config.from_mapping(DEFAULTS)
+    app.config.update(config)
+    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+    if not app.config.get("DATABASE"):
+        app.config["DATABASE"] = (os.environ.get("SCOREKEEPER_DB")
+                                  or str(Path(app.instance_path) / DATABASE_FILE))
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = load_secret_key(Path(app.instance_path) / SECRET_KEY_FILE)
+
+    from . import db, errors, games, deals, home, present, security
+
+    db.init_app(app)
+    security.init_app(app)
+    present.init_app(app)
+    errors.init_app(app)
+    app.register_blueprint(home.bp)
+    app.register_blueprint(games.bp)
+    app.register_blueprint(deals.bp)
+    from . import charts, history, players, transfer
+
+    for feature in (history, players, charts, transfer):
+        app.register_blueprint(feature.bp)
+    return app
+
+
+def load_secret_key(path: Path) -> str:
+    """Read the instance's secret key, creating it (mode 0600) on first run."""
+    try:
+        key = path.read_text(encoding="ascii").strip()
+    except FileNotFoundError:
+        key = ""
+    if key:
+        return key
+    key = secrets.token_hex(32)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:  # another process wrote it first: use theirs
+        return path.read_text(encoding="ascii").strip() or key
+    with os.fdopen(fd, "w", encoding="ascii") as handle:
+        handle.write(key + "\n")
+    return key

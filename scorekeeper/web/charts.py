@@ -1,0 +1,136 @@
+"""Charts drawn on the server with pygal, served as SVG images without any script.
+
+Each chart is a separate ``image/svg+xml`` response (pygal puts its styles in a ``<style>``
+element, which the pages' Content-Security-Policy would refuse inline) and every page that shows
+one also shows its figures as a table, for screen readers and for print.
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+import pygal
+from flask import Blueprint, Response, abort, request
+from pygal.style import Style
+
+from . import stats
+from .db import get_db
+from .games import fetch_game
+
+bp = Blueprint("charts", __name__, url_prefix="/charts")
+
+SVG_POLICY = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'self'"
+#: Okabe-Ito colours, told apart with the common colour-vision deficiencies, and a dash pattern
+#: per series so that the lines differ without colour too.
+COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7")
+DASHES = (None, "8,4", "2,4", "12,4,2,4")
+STYLE = Style(
+    background="#ffffff", plot_background="#ffffff", foreground="#1b1b1b",
+    foreground_strong="#1b1b1b", foreground_subtle="#6b6b6b", colors=COLOURS,
+    font_family="system-ui, -apple-system, 'Segoe UI', Roboto, 'Noto Sans', sans-serif",
+    label_font_size=15, major_label_font_size=15, legend_font_size=16, title_font_size=17,
+    value_font_size=14, stroke_width=3, opacity=".9", opacity_hover=".9", transition="0s",
+)
+#: Drawn for a phone: the image is scaled to the page's width, about 360-430 CSS pixels.
+WIDTH = 420
+
+
+def _number(value: float | None) -> str:
+    """Numbers as the pages print them: a true minus sign, no sign on zero."""
+    if value is None:
+        return ""
+    text = f"{value:.1f}".rstrip("0").rstrip(".") if value % 1 else f"{value:.0f}"
+    return text.replace("-", "\u2212")
+
+
+def _config(**kwargs) -> dict:
+    return dict(style=STYLE, width=WIDTH, disable_xml_declaration=True, explicit_size=False,
+                js=[], legend_at_bottom=True, legend_at_bottom_columns=2, truncate_legend=18,
+                truncate_label=16, margin=6, spacing=8, value_formatter=_number,
+                formatter=_number, **kwargs)
+
+
+def _without_scripts(tree):
+    """pygal writes its configuration into a ``<script>`` even without any js: drop it."""
+    for parent in list(tree.iter()):
+        for child in list(parent):
+            if isinstance(child.tag, str) and child.tag.rsplit("}", 1)[-1] == "script":
+                parent.remove(child)
+    return tree
+
+
+def render(chart) -> str:
+    chart.add_xml_filter(_without_scripts)
+    svg = chart.render(is_unicode=True)
+    if "<script" in svg:  # never send a script, whatever the library version does
+        raise RuntimeError("the chart still holds a script")
+    return svg
+
+
+def running_totals_svg(names: Sequence[str], running: Sequence[Sequence[int]]) -> str:
+    """Each player's total after every deal, as lines."""
+    labels = [str(n) for n in range(1, len(running) + 1)]
+    major = [n for n in labels if int(n) == 1 or int(n) % 5 == 0] if len(labels) > 10 else labels
+    chart = pygal.Line(**_config(height=340, show_dots=len(running) <= 24, dots_size=3,
+                                 x_title="Deal", show_minor_x_labels=False, x_labels_major=major,
+                                 no_data_text="No deal yet"))
+    chart.x_labels = labels
+    for seat, name in enumerate(names):
+        dash = DASHES[seat]
+        chart.add(name, [0 + totals[seat] for totals in running],
+                  stroke_style={"width": 3, "dasharray": dash} if dash else {"width": 3})
+    return render(chart)
+
+
+def contract_averages_svg(lines: Sequence[stats.ContractLine]) -> str:
+    """A player's average points per deal of each contract: as King, and under another King."""
+    lines = list(reversed(lines))  # pygal draws the first bar at the bottom
+    values = [v for line in lines for v in (line.king_average, line.other_average)
+              if v is not None]
+    chart = pygal.HorizontalBar(**_config(height=420, print_values=False, margin_right=18,
+                                          y_labels=axis_labels([0, *values]),
+                                          no_data_text="No finished game"))
+    chart.x_labels = [line.contract.label for line in lines]
+    chart.add("As King", [_round(line.king_average) for line in lines])
+    chart.add("Another King", [_round(line.other_average) for line in lines])
+    return render(chart)
+
+
+def axis_labels(values: Sequence[float], most: int = 6) -> list[int]:
+    """Round values for an axis from the lowest to the highest of *values*, at most *most*."""
+    low, high = min(values), max(values)
+    for step in (5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000):
+        first, last = int(low // step) * step, -int(-high // step) * step
+        if (last - first) // step + 1 <= most:
+            return list(range(first, last + 1, step))
+    return [int(low), int(high)]
+
+
+def _round(value: float | None) -> float | None:
+    return None if value is None else round(value, 1)
+
+
+def svg_response(svg: str) -> Response:
+    response = Response(svg, mimetype="image/svg+xml")
+    response.headers["Content-Security-Policy"] = SVG_POLICY
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@bp.get("/games/<int:game_id>/running.svg")
+def running(game_id: int):
+    stored = fetch_game(game_id)
+    return svg_response(running_totals_svg(stored.game.players, stored.game.score().running))
+
+
+@bp.get("/players/<int:player_id>/contracts.svg")
+def contracts(player_id: int):
+    db = get_db()
+    if stats.player(db, player_id) is None:
+        abort(404, "There is no such player.")
+    try:
+        filters = stats.Filters(stats.parse_date(request.args.get("from")),
+                                stats.parse_date(request.args.get("to")))
+    except ValueError:
+        abort(404, "There is no such date.")
+    lines = stats.play_stats(db, player_id, filters).contracts
+    return svg_response(contract_averages_svg(lines))

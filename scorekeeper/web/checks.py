@@ -1,0 +1,57 @@
+"""What the engine says about a new deal, a correction or an undo; no database, no Flask.
+
+Forms call these to show the engine's messages; storage calls them again inside its transaction
+before it writes, so that nothing reaches the database that the engine has not accepted.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, Sequence
+
+from ..engine import DealRecord, Game, InvalidResult, Problem, Progress, game_to_dict, read_game
+from ..engine import validate_entry
+
+
+def rebuild(game: Game, deals: Sequence[DealRecord]) -> Game:
+    """*game* with *deals*, re-read whole by the engine (raises InvalidResult)."""
+    return read_game(game_to_dict(replace(game, deals=tuple(deals))))
+
+
+def progress_before(game: Game, number: int) -> Progress:
+    """Where the game stood before deal *number* (counted from 1)."""
+    return Progress.of(game.rules, game.first_king, game.deals[:number - 1], game.players)
+
+
+def check_new_deal(game: Game, raw: Any) -> tuple[DealRecord | None, list[Problem], Game | None]:
+    """Check *raw* (a file-format deal) as the next deal; return it, the problems, the new game."""
+    record, problems = validate_entry(raw, game.progress())
+    if record is None:
+        return None, problems, None
+    try:
+        return record, [], rebuild(game, game.deals + (record,))
+    except InvalidResult as exc:
+        return None, exc.problems, None
+
+
+def check_correction(game: Game, number: int, raw: Any,
+                     ) -> tuple[DealRecord | None, list[Problem], Game | None]:
+    """Check *raw* as the new version of deal *number*, and every later deal after it."""
+    record, problems = validate_entry(raw, progress_before(game, number), number)
+    if record is None:
+        return None, problems, None
+    deals = list(game.deals)
+    deals[number - 1] = record
+    try:
+        return record, [], rebuild(game, deals)
+    except InvalidResult as exc:
+        return None, exc.problems, None
+
+
+def check_undo(game: Game, number: int) -> tuple[list[Problem], Game | None]:
+    """Check the game without deal *number*: the later deals must still make sense."""
+    deals = list(game.deals)
+    del deals[number - 1]
+    try:
+        return [], rebuild(game, deals)
+    except InvalidResult as exc:
+        return exc.problems, None

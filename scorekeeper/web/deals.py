@@ -1,0 +1,318 @@
+"""Deals: choose the contract, enter the result, preview, save; thrown in; correct; undo.
+
+Post/Redirect/Get throughout. Each entry form carries a one-time token that is stored with the
+deal, so a repeated POST (back, reload, a double tap) lands on what was saved and records nothing.
+"""
+from __future__ import annotations
+
+import re
+import secrets
+from typing import Any, Callable
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+
+from ..engine import InvalidResult, score_deal
+from ..engine.contracts import Contract
+from . import checks, present, storage
+from .db import get_db
+from .dealforms import DealForm, EntryContext, form_class_for, reason_options, record_data
+from .forms import UndoForm
+from .games import fetch_game, game_context, seat_arg
+from .messages import problem_text
+from .storage import StoredGame
+
+bp = Blueprint("deals", __name__, url_prefix="/games/<int:game_id>")
+TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(16)
+
+
+def fetch_deal(stored: StoredGame, number: int) -> dict[str, Any]:
+    """The current row of deal *number*, or a 404 page."""
+    row = stored.deal_row(number)
+    if row is None:
+        abort(404, f"This game has no deal {number}.")
+    return row
+
+
+def game_over_guard(stored: StoredGame) -> None:
+    if stored.game.progress().is_over:
+        abort(400, "This game is over: there is no next deal. A recorded deal can still be "
+                   "corrected or undone from the game page.")
+
+
+def _int(value: str | None) -> int | None:
+    return int(value) if value is not None and re.fullmatch(r"\d{1,6}", value) else None
+
+
+def posted_context(*, thrown_in: bool) -> EntryContext:
+    """The hidden fields of a posted entry form; malformed ones are a 400."""
+    form = request.form
+    king, number = _int(form.get("king")), _int(form.get("number"))
+    version = _int(form.get("version")) if form.get("version") else None
+    contracts: tuple[Contract, ...] | None = ()
+    if not thrown_in:
+        contracts = present.parse_contracts([form.get("contracts", "")])
+    if (king is None or king > 3 or number is None or contracts is None
+            or not TOKEN.fullmatch(form.get("token", ""))):
+        abort(400, "This form is incomplete. Open the deal again from the game page.")
+    return EntryContext(king, contracts, number, version)
+
+
+def replayed():
+    """When the posted form's token was used already, the redirect to what it saved."""
+    saved = storage.find_token(get_db(), request.form.get("token", ""))
+    return redirect_to_saved(saved) if saved is not None else None
+
+
+def redirect_to_saved(saved: dict[str, Any]):
+    """A repeated POST: nothing new is recorded; show what the first one saved."""
+    flash("Already saved: nothing was recorded twice.")
+    if saved.get("number"):
+        return redirect(url_for("deals.show", game_id=saved["game_id"],
+                                number=saved["number"]), 303)
+    return redirect(url_for("games.show", game_id=saved["game_id"]), 303)
+
+
+def render_entry(stored: StoredGame, form: DealForm, status: int = 200, **extra: Any):
+    context = form.context
+    template = "thrown_in.html" if not context.contracts else "entry.html"
+    return render_template(template, stored=stored, form=form, ctx=context,
+                           names=stored.game.players, rules=stored.game.rules, **extra), status
+
+
+def build_form(stored: StoredGame, context: EntryContext, checker: Callable, *,
+               data: dict[str, Any] | None = None) -> DealForm:
+    cls = form_class_for(context.contracts, stored.game.rules)
+    hidden = {"king": context.king, "number": context.number, "version": context.version,
+              "contracts": present.contracts_query(context.contracts)}
+    form = cls(data={**(data or {}), **hidden, "token": new_token()}) if data is not None \
+        else cls()
+    form.setup(context, stored.game.players, checker)
+    if "reason" in form:
+        form.reason.options = reason_options(stored.game.rules)
+    return form
+
+
+def handle_post(stored: StoredGame, form: DealForm, save: Callable[[DealForm], str], *,
+                preview: bool = True):
+    """The posted entry form: preview it, save it, or show it again to change it."""
+    step = request.form.get("step", "preview" if preview else "save")
+    if step == "edit":
+        return render_entry(stored, form)
+    if not form.validate():
+        return render_entry(stored, form, 400)
+    if step != "save":
+        return render_preview(stored, form)
+    try:
+        message = save(form)
+    except storage.DuplicateToken as exc:
+        return redirect_to_saved(exc.saved)
+    except storage.Conflict as exc:
+        form.form_errors.append(f"{str(exc)[:1].upper()}{str(exc)[1:]}. Check the game page "
+                                f"before sending this again.")
+        return render_entry(stored, form, 409)
+    except InvalidResult as exc:
+        for problem in exc.problems:
+            form.show(problem)
+        return render_entry(stored, form, 400)
+    flash(message)
+    return redirect(url_for("games.show", game_id=stored.id), 303)
+
+
+def render_preview(stored: StoredGame, form: DealForm):
+    record, new_game = form.record, form.new_game
+    assert record is not None and new_game is not None
+    scored = new_game.score()
+    return render_template(
+        "preview.html", stored=stored, form=form, ctx=form.context, record=record,
+        names=stored.game.players, scores=score_deal(record, stored.game.rules),
+        standings=present.standings(new_game.players, scored),
+        teams=present.teams(new_game.players, scored), scored=scored,
+        sweep=present.not_played_note(record, new_game.players, new_game))
+
+
+# -- the next deal -------------------------------------------------------------------------
+@bp.get("/deals/new")
+def new(game_id: int):
+    """Choose the King (if the table picks) and the contract, then the entry form."""
+    stored = fetch_game(game_id)
+    game_over_guard(stored)
+    progress = stored.game.progress()
+    king = seat_arg("king")
+    if king is not None and king not in progress.next_kings():
+        abort(400, f"{stored.game.players[king]} cannot deal the next deal.")
+    king = king if king is not None else progress.king
+    next_deal = present.next_deal(stored.game, progress, king)
+    if "contracts" not in request.args or king is None:
+        return render_template("choose.html", stored=stored, next=next_deal,
+                               names=stored.game.players)
+    contracts = present.parse_contracts(request.args.getlist("contracts"))
+    if contracts is None or contracts not in progress.deal_options():
+        return render_template("choose.html", stored=stored, next=next_deal,
+                               names=stored.game.players,
+                               error="That is not one of the choices left. Choose again."), 400
+    context = EntryContext(king, contracts, progress.count + 1)
+    return render_entry(stored, build_form(stored, context, _new_checker(stored), data={}))
+
+
+def _new_checker(stored: StoredGame) -> Callable:
+    return lambda raw: checks.check_new_deal(stored.game, raw)
+
+
+def _save_new(stored: StoredGame) -> Callable[[DealForm], str]:
+    def save(form: DealForm) -> str:
+        number = storage.add_deal(get_db(), stored.id, form.to_raw(), token=form.token.data,
+                                  number=form.context.number)
+        if form.context.contracts:
+            return f"Deal {number} saved."
+        return f"Deal {number}: thrown in. The King chooses again."
+    return save
+
+
+def _check_number(stored: StoredGame, form: DealForm):
+    expected = len(stored.game.deals) + 1
+    if form.context.number != expected:
+        form.form_errors.append(f"Deal {form.context.number} has been recorded meanwhile "
+                                f"(another phone?). Check the game page before sending this "
+                                f"again.")
+        form.number.data = expected
+        form.context = EntryContext(form.context.king, form.context.contracts, expected)
+        return render_entry(stored, form, 409)
+    return None
+
+
+@bp.post("/deals/new")
+def create(game_id: int):
+    stored = fetch_game(game_id)
+    if (done := replayed()) is not None:
+        return done
+    context = posted_context(thrown_in=False)
+    form = build_form(stored, context, _new_checker(stored))
+    game_over_guard(stored)
+    return _check_number(stored, form) or handle_post(stored, form, _save_new(stored))
+
+
+@bp.route("/thrown-in", methods=["GET", "POST"])
+def thrown_in(game_id: int):
+    """A deal thrown in or redealt: it scores nothing and uses up no contract."""
+    stored = fetch_game(game_id)
+    if request.method == "POST":
+        if (done := replayed()) is not None:
+            return done
+        context = posted_context(thrown_in=True)
+        form = build_form(stored, context, _new_checker(stored))
+        game_over_guard(stored)
+        return _check_number(stored, form) or handle_post(stored, form, _save_new(stored),
+                                                          preview=False)
+    game_over_guard(stored)
+    progress = stored.game.progress()
+    king = seat_arg("king")
+    if king is not None and king not in progress.next_kings():
+        abort(400, f"{stored.game.players[king]} cannot deal the next deal.")
+    king = king if king is not None else progress.king
+    if king is None:
+        return render_template("choose.html", stored=stored, names=stored.game.players,
+                               next=present.next_deal(stored.game, progress), thrown_in=True)
+    context = EntryContext(king, (), progress.count + 1)
+    return render_entry(stored, build_form(stored, context, _new_checker(stored), data={}))
+
+
+# -- one recorded deal ---------------------------------------------------------------------
+@bp.get("/deals/<int:number>")
+def show(game_id: int, number: int):
+    stored = fetch_game(game_id)
+    row = fetch_deal(stored, number)
+    record = stored.game.deals[number - 1]
+    versions = storage.history(get_db(), game_id, row["id"])
+    return render_template("deal.html", stored=stored, number=number, row=row, record=record,
+                           names=stored.game.players,
+                           scores=stored.game.score().deals[number - 1], versions=versions,
+                           note=present.not_played_note(record, stored.game.players,
+                                                        stored.game))
+
+
+def _correction_checker(stored: StoredGame, number: int) -> Callable:
+    return lambda raw: checks.check_correction(stored.game, number, raw)
+
+
+def _save_correction(stored: StoredGame, number: int) -> Callable[[DealForm], str]:
+    def save(form: DealForm) -> str:
+        if form.context.version is None:
+            abort(400, "This form is incomplete. Open the deal again from the game page.")
+        storage.correct_deal(get_db(), stored.id, number, form.to_raw(),
+                             token=form.token.data, version=form.context.version)
+        return f"Deal {number} corrected. The earlier version is in the history."
+    return save
+
+
+@bp.route("/deals/<int:number>/edit", methods=["GET", "POST"])
+def edit(game_id: int, number: int):
+    """Correct a recorded deal; every later deal is checked again, every score recomputed."""
+    stored = fetch_game(game_id)
+    if request.method == "POST" and (done := replayed()) is not None:
+        return done
+    row = fetch_deal(stored, number)
+    record = stored.game.deals[number - 1]
+    checker = _correction_checker(stored, number)
+    if request.method == "POST":
+        context = posted_context(thrown_in=record.is_thrown_in)
+        if context.number != number:
+            abort(400, "This form belongs to another deal. Open the deal again.")
+        form = build_form(stored, context, checker)
+        if context.version != row["version"]:
+            form.form_errors.append(f"Deal {number} has been changed meanwhile (another "
+                                    f"phone?). Check it before sending this again.")
+            form.version.data = row["version"]
+            return render_entry(stored, form, 409, correcting=True)
+        return handle_post(stored, form, _save_correction(stored, number),
+                           preview=not record.is_thrown_in)
+    contracts = record.contracts
+    options = checks.progress_before(stored.game, number).deal_options()
+    if "contracts" in request.args and not record.is_thrown_in:
+        contracts = present.parse_contracts(request.args.getlist("contracts"))
+        if contracts is None or contracts not in options + [record.contracts]:
+            abort(400, "That is not one of the contracts this deal could have been.")
+    context = EntryContext(record.king, contracts, number, row["version"])
+    form = build_form(stored, context, checker, data=record_data(record))
+    return render_entry(stored, form, correcting=True,
+                        options=[(present.contracts_label(o), present.contracts_query(o))
+                                 for o in options if o != contracts])
+
+
+@bp.route("/deals/<int:number>/undo", methods=["GET", "POST"])
+def undo(game_id: int, number: int):
+    """Take a deal out of the game; it stays in the history."""
+    stored = fetch_game(game_id)
+    problems: list[str] = []
+    if request.method == "POST":
+        form = UndoForm()
+        deal_id, version = _int(form.deal_id.data), _int(form.version.data)
+        if not form.validate() or deal_id is None or version is None:
+            abort(400, "This form is incomplete. Open the deal again from the game page.")
+        try:
+            undone = storage.undo_deal(get_db(), game_id, deal_id, version=version)
+        except storage.NotFound:
+            flash("That deal had already been undone.")
+            return redirect(url_for("games.show", game_id=game_id), 303)
+        except storage.Conflict:
+            flash(f"Deal {number} was changed meanwhile; check it before undoing it.")
+            return redirect(url_for("deals.show", game_id=game_id, number=number), 303)
+        except InvalidResult as exc:
+            problems = [problem_text(p, context=True) for p in exc.problems]
+        else:
+            flash(f"Deal {undone} undone. It stays in the game's history.")
+            return redirect(url_for("games.show", game_id=game_id), 303)
+    row = fetch_deal(stored, number)
+    if request.method == "GET":
+        form = UndoForm(data={"deal_id": row["id"], "version": row["version"]})
+    record = stored.game.deals[number - 1]
+    return render_template("undo.html", stored=stored, number=number, record=record,
+                           names=stored.game.players, form=form, problems=problems,
+                           scores=stored.game.score().deals[number - 1],
+                           later=len(stored.game.deals) - number), 400 if problems else 200
+
+
+__all__ = ["bp", "game_context"]

@@ -1,0 +1,58 @@
+"""Friendly pages for 400, 404, 405 and 500, each with a way back."""
+from __future__ import annotations
+
+from flask import Flask, render_template, request, url_for
+from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import HTTPException, InternalServerError
+
+TITLES = {400: "That did not work", 404: "Not found", 405: "Not here",
+          413: "Too much", 500: "Something went wrong"}
+DEFAULT_TEXT = {
+    400: "The page was sent with something missing or out of range.",
+    404: "There is no such page, game or deal.",
+    405: "This page cannot be used like that.",
+    413: "That was more than a scoresheet needs.",
+    500: "The scorekeeper hit a problem on its side. What was saved before is safe.",
+}
+
+
+def _back_link() -> tuple[str, str]:
+    game_id = (request.view_args or {}).get("game_id")
+    if game_id is not None:
+        from . import db, storage
+
+        try:
+            if storage.load_game(db.get_db(), game_id) is not None:
+                return url_for("games.show", game_id=game_id), "Back to the game"
+        except Exception:  # the error page must not fail in turn
+            pass
+    return url_for("home.index"), "Home"
+
+
+def render_error(code: int, text: str | None = None):
+    back_url, back_label = _back_link()
+    return render_template("error.html", code=code, title=TITLES.get(code, "Error"),
+                           text=text or DEFAULT_TEXT.get(code, ""), back_url=back_url,
+                           back_label=back_label), code
+
+
+def handle_http(error: HTTPException):
+    code = error.code or 500
+    if code >= 500:
+        return render_error(500)
+    description = error.description
+    default = type(error).description
+    return render_error(code, description if description != default else None)
+
+
+def handle_csrf(error: CSRFError):
+    return render_error(400, "This form has expired or was sent from elsewhere. Go back, "
+                             "reload the page and send it again.")
+
+
+def init_app(app: Flask) -> None:
+    app.register_error_handler(CSRFError, handle_csrf)
+    app.register_error_handler(HTTPException, handle_http)
+    # Flask turns any unhandled exception into an InternalServerError (outside tests, which
+    # see the exception itself).
+    app.register_error_handler(InternalServerError, lambda e: render_error(500))

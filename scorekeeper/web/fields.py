@@ -1,0 +1,50 @@
+"""Form fields for taps: one choice among a few options, drawn as big radio buttons or chips."""
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+from wtforms import Field
+from wtforms.validators import ValidationError
+
+NOT_A_CHOICE = "That is not one of the choices."
+
+
+class PickField(Field):
+    """One value among ``options`` (pairs of value and label), or nothing.
+
+    Leaving it empty is not an error here: whether the value is needed is the engine's call, and
+    its message is the one shown. A value that is not one of the options is an error.
+    """
+
+    def __init__(self, label: str | None = None, validators: Sequence[Any] | None = None, *,
+                 options: Sequence[tuple[Any, str]] = (), coerce: Callable[[str], Any] = int,
+                 none_label: str | None = None, **kwargs: Any):
+        super().__init__(label, validators, **kwargs)
+        self.options = list(options)
+        self.coerce = coerce
+        self.none_label = none_label  # when set, an explicit "nothing" option is offered first
+
+    def process_formdata(self, valuelist: list[str]) -> None:
+        if not valuelist or valuelist[0] == "":
+            self.data = None
+            return
+        try:
+            self.data = self.coerce(valuelist[0])
+        except (TypeError, ValueError):
+            self.data = None
+            raise ValueError(NOT_A_CHOICE) from None
+
+    def pre_validate(self, form: Any) -> None:
+        if self.data is not None and self.data not in {value for value, _ in self.options}:
+            raise ValidationError(NOT_A_CHOICE)
+
+    def _value(self) -> str:
+        return "" if self.data is None else str(self.data)
+
+    def choices(self) -> list[tuple[str, str, bool]]:
+        """(value as sent, label, checked) for each option, the "nothing" option first."""
+        out = []
+        if self.none_label is not None:
+            out.append(("", self.none_label, self.data is None))
+        out += [(str(value), label, value == self.data) for value, label in self.options]
+        return out

@@ -1,0 +1,171 @@
+"""The new-game form: names, seats, house rules, who holds the 7♥. Validation is the engine's."""
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any, Mapping
+
+from flask_wtf import FlaskForm
+from wtforms import BooleanField, HiddenField, StringField
+
+from ..engine import ALL_CONTRACTS, PRESETS, HouseRules, InvalidResult, Problem, RulesError
+from ..engine import read_game
+from ..engine.gamefile import NAME_LIMIT, TITLE_LIMIT
+from ..engine.rules import SWEEP_TRICKS
+from .fields import PickField
+from .messages import problem_text
+from .storage import clean_name, game_document
+
+SEATS = range(4)
+PRESET_LABELS = {"standard": "Standard", "complex": "Complex", "partnership": "Partnership",
+                 "custom": "Custom"}
+LIMITS = {"name": NAME_LIMIT, "title": TITLE_LIMIT}  # the engine's, for maxlength
+DEFAULT_FIXED_ORDER = ("trex", "queens", "king_of_hearts", "diamonds", "collections")
+CONTRACT_OPTIONS = [(c.value, c.label) for c in ALL_CONTRACTS]
+
+#: The house-rule settings the form shows beside the presets, in order, with their labels.
+CHOICE_SETTINGS: dict[str, tuple[str, list[tuple[str, str]]]] = {
+    "self_capture": ("A doubled card taken by its own holder", [
+        ("single", "Holder scores the card once"),
+        ("leader-credit", "Holder pays double, the player who led gets the credit")]),
+    "combining": ("Deals", [
+        ("none", "One contract per deal"),
+        ("complex", "Complex: the four negatives in one deal"),
+        ("combination", "Combination: any negatives together")]),
+    "team_result": ("Team result (partnership)", [
+        ("sum", "The partners' sum"), ("worst-loses", "The worst player's team loses")]),
+    "rotation": ("Next King", [
+        ("right", "The player to the right of the last King"),
+        ("table-picks", "The table picks anyone not yet King")]),
+}
+BOOL_SETTINGS: dict[str, str] = {
+    "doubling": "Doubling of the K♥ and the queens",
+    "partnership": "Partnership: partners sit opposite",
+    "swap_diamonds_collections": "Diamonds −15 each, Collections −10 a trick",
+    "no_heart_lead": "No heart lead in King of Hearts",
+    "must_discard_penalty": "Must discard a penalty card when void",
+    "kh_redeal_any_doubleton": "K♥ redeal with any one other heart",
+    "reverse_scores": "Reversed scores",
+}
+
+
+def tonight() -> dt.date:
+    return dt.date.today()
+
+
+def _setting_fields() -> dict[str, Any]:
+    fields: dict[str, Any] = {}
+    for key, label in BOOL_SETTINGS.items():
+        fields[key] = BooleanField(label, default=getattr(HouseRules(), key))
+    for key, (label, options) in CHOICE_SETTINGS.items():
+        fields[key] = PickField(label, options=options, coerce=str,
+                                default=getattr(HouseRules(), key))
+    fields["fixed_order_on"] = BooleanField("Contracts in a fixed order")
+    for place in range(1, 6):
+        fields[f"fixed_{place}"] = PickField(f"Contract {place}", options=CONTRACT_OPTIONS,
+                                             coerce=str, default=DEFAULT_FIXED_ORDER[place - 1])
+    fields["sweep_on"] = BooleanField("Replay a sweep (13 diamonds, 4 queens, or many tricks)")
+    fields["sweep_tricks"] = PickField("Tricks that make a sweep in Collections", coerce=int,
+                                       options=[(n, str(n)) for n in SWEEP_TRICKS], default=13)
+    return fields
+
+
+#: The settings fields, made from the tables above; the new-game form adds the rest.
+_SettingsForm: type[FlaskForm] = type("_SettingsForm", (FlaskForm,), _setting_fields())
+
+
+class NewGameForm(_SettingsForm):  # type: ignore[misc, valid-type]
+    title = StringField("Title")
+    played_on = StringField("Date")
+    player_0 = StringField("Player 1")
+    player_1 = StringField("Player 2")
+    player_2 = StringField("Player 3")
+    player_3 = StringField("Player 4")
+    first_king = PickField("Who holds the 7♥?", options=[(s, f"Player {s + 1}") for s in SEATS])
+    preset = PickField("House rules", coerce=str, default="standard",
+                       options=list(PRESET_LABELS.items()))
+
+    rules: HouseRules | None = None
+
+    def validate(self, extra_validators: Any = None) -> bool:
+        """WTForms checks the shapes; the engine checks the game as a whole."""
+        if not super().validate(extra_validators):
+            return False
+        if self.preset.data is None:
+            self.preset.errors.append("Choose the house rules.")
+            return False
+        try:
+            self.rules = HouseRules.from_dict(self.rules_dict())
+        except RulesError as exc:
+            self.preset.errors.append(problem_text(Problem("bad_rules", {"detail": str(exc)})))
+            return False
+        doc = game_document(self.title.data.strip(), self.played_on.data.strip() or None,
+                            self.names(), self.rules.to_dict(), self.first_king.data)
+        try:
+            read_game(doc)
+        except InvalidResult as exc:
+            targets = {"title": self.title, "played_on": self.played_on,
+                       "first_king": self.first_king, "rules": self.preset,
+                       **{f"players.{s}": self[f"player_{s}"] for s in SEATS}}
+            for problem in exc.problems:
+                target = targets.get(problem.field or "")
+                errors = target.errors if target is not None else self.form_errors
+                errors.append(problem_text(problem))
+            return False
+        return True
+
+    def names(self) -> list[str]:
+        return [clean_name(self[f"player_{s}"].data or "") for s in SEATS]
+
+    def rules_dict(self) -> dict[str, Any]:
+        """The rules asked for: a preset's, or under "Custom" the settings below it."""
+        if self.preset.data in PRESETS:
+            return PRESETS[self.preset.data].to_dict()
+        out: dict[str, Any] = {key: bool(self[key].data) for key in BOOL_SETTINGS}
+        out.update({key: self[key].data for key in CHOICE_SETTINGS
+                    if self[key].data is not None})
+        out["fixed_order"] = ([self[f"fixed_{p}"].data for p in range(1, 6)]
+                              if self.fixed_order_on.data else None)
+        out["sweep_replay"] = ({"collections_tricks": self.sweep_tricks.data}
+                               if self.sweep_on.data else None)
+        return out
+
+
+def preset_name(rules: HouseRules) -> str:
+    """The preset these rules are, or "custom"."""
+    return next((name for name, preset in PRESETS.items() if preset == rules), "custom")
+
+
+def settings_data(rules: HouseRules) -> dict[str, Any]:
+    """Form data showing *rules* in the settings fields."""
+    data: dict[str, Any] = {key: getattr(rules, key) for key in (*BOOL_SETTINGS, *CHOICE_SETTINGS)}
+    data["fixed_order_on"] = rules.fixed_order is not None
+    order = [c.value for c in rules.fixed_order] if rules.fixed_order else DEFAULT_FIXED_ORDER
+    data.update({f"fixed_{p}": order[p - 1] for p in range(1, 6)})
+    data["sweep_on"] = rules.sweep_replay is not None
+    data["sweep_tricks"] = rules.sweep_replay or 13
+    data["preset"] = preset_name(rules)
+    return data
+
+
+def preset_settings() -> dict[str, dict[str, Any]]:
+    """What each preset puts in the settings fields (for the page's script)."""
+    return {name: settings_data(rules) for name, rules in PRESETS.items()}
+
+
+def new_game_data(players: Mapping[int, str] | None = None,
+                  rules: HouseRules | None = None) -> dict[str, Any]:
+    """The new-game form's first values: tonight, and the players and rules given."""
+    today = tonight()
+    data = {"title": f"{today:%A} night", "played_on": today.isoformat(),
+            **settings_data(rules or HouseRules())}
+    for seat, name in (players or {}).items():
+        data[f"player_{seat}"] = name
+    return data
+
+
+class UndoForm(FlaskForm):
+    """Undo one deal: names the deal's id and the version seen, so a second send does nothing."""
+
+    deal_id = HiddenField()
+    version = HiddenField()
+

@@ -1,0 +1,91 @@
+"""Games: start one, see it (standings, kingdom grid, next deal, game over), its history."""
+from __future__ import annotations
+
+from flask import Blueprint, abort, redirect, render_template, request, url_for
+
+from ..engine import read_deal
+from . import present, storage
+from .db import get_db
+from .forms import LIMITS, NewGameForm, new_game_data, preset_settings
+from .storage import StoredGame
+
+bp = Blueprint("games", __name__, url_prefix="/games")
+
+
+def fetch_game(game_id: int) -> StoredGame:
+    """The stored game, or a 404 page."""
+    stored = storage.load_game(get_db(), game_id)
+    if stored is None:
+        abort(404, f"There is no game {game_id}.")
+    return stored
+
+
+def seat_arg(name: str) -> int | None:
+    """A seat named in the query string; a player that does not exist is a 404."""
+    value = request.args.get(name)
+    if value is None or value == "":
+        return None
+    if value not in ("0", "1", "2", "3"):
+        abort(404, "There is no such player in this game.")
+    return int(value)
+
+
+@bp.route("/new", methods=["GET", "POST"])
+def new():
+    """Four players, their seats, the house rules, who holds the 7♥; title and date."""
+    if request.method == "POST":
+        form = NewGameForm()
+        if form.validate():
+            game_id = storage.create_game(
+                get_db(), title=form.title.data.strip(),
+                played_on=form.played_on.data.strip() or None, players=form.names(),
+                rules=form.rules, first_king=form.first_king.data)
+            return redirect(url_for("games.show", game_id=game_id), 303)
+        status = 400
+    else:
+        source = request.args.get("from", type=int)
+        if "from" in request.args and source is None:
+            abort(404, "There is no such game.")
+        if source is not None:
+            earlier = fetch_game(source)
+            data = new_game_data(dict(enumerate(earlier.game.players)), earlier.game.rules)
+        else:
+            data = new_game_data()
+        form = NewGameForm(data=data)
+        status = 200
+    names = [form[f"player_{s}"].data or "" for s in range(4)]
+    form.first_king.options = [(s, names[s].strip() or f"Player {s + 1}") for s in range(4)]
+    return render_template("new_game.html", form=form, names=names,
+                           known_names=storage.known_names(get_db()),
+                           presets=preset_settings(), limits=LIMITS), status
+
+
+def game_context(stored: StoredGame) -> dict:
+    """Everything the game page and its partials show."""
+    game = stored.game
+    progress = game.progress()
+    scored = game.score()
+    return {
+        "stored": stored, "game": game, "names": game.players, "progress": progress,
+        "scored": scored, "standings": present.standings(game.players, scored),
+        "teams": present.teams(game.players, scored),
+        "grid": present.kingdom_grid(game, progress, scored),
+        "next": present.next_deal(game, progress),
+    }
+
+
+@bp.get("/<int:game_id>")
+def show(game_id: int):
+    stored = fetch_game(game_id)
+    return render_template("game.html", **game_context(stored))
+
+
+@bp.get("/<int:game_id>/history")
+def history(game_id: int):
+    """Every version of every deal, undone ones included, oldest first."""
+    stored = fetch_game(game_id)
+    rows = storage.history(get_db(), game_id)
+    for row in rows:
+        row["deal"] = read_deal(row["record"], row["number"], stored.game.players)[0]
+    return render_template("history.html", stored=stored, names=stored.game.players,
+                           rows=rows)

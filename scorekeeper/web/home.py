@@ -1,0 +1,22 @@
+"""Home: games in progress (resume with one tap), recent nights, and "New game"."""
+from __future__ import annotations
+
+from itertools import groupby
+
+from flask import Blueprint, render_template
+
+from . import storage
+from .db import get_db
+
+bp = Blueprint("home", __name__)
+RECENT_GAMES = 40
+
+
+@bp.get("/")
+def index():
+    db = get_db()
+    in_progress = storage.list_games(db, finished=False)
+    finished = storage.list_games(db, finished=True, limit=RECENT_GAMES)
+    finished.sort(key=lambda g: (g["played_on"] or "", g["updated_at"]), reverse=True)
+    nights = [(day, list(games)) for day, games in groupby(finished, key=lambda g: g["played_on"])]
+    return render_template("home.html", in_progress=in_progress, nights=nights)

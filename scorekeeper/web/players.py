@@ -1,0 +1,182 @@
+"""Players: the roster, a page per player, renaming, merging two spellings, the leaderboard.
+
+Games name their players by id, so a rename changes every game's name at once and a merge moves
+one spelling's games onto the other; neither touches a score.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask_wtf import FlaskForm
+from sqlite_utils import Database
+from wtforms import HiddenField, StringField
+
+from ..engine.gamefile import NAME_LIMIT
+from . import figures, stats, storage
+from .db import get_db
+from .forms import PRESET_LABELS
+
+bp = Blueprint("players", __name__)
+figures.install(bp)
+
+
+class RenameForm(FlaskForm):
+    name = StringField("New name")
+
+
+class MergeForm(FlaskForm):
+    other = HiddenField()
+
+
+# -- changes -------------------------------------------------------------------------------
+def rename_player(db: Database, pid: int, new_name: str) -> str | None:
+    """Rename player *pid*; return why not, or None when done."""
+    name = storage.clean_name(new_name)
+    if not name:
+        return "Write the new name."
+    if len(name) > NAME_LIMIT:
+        return f"A name has at most {NAME_LIMIT} characters."
+    key = storage.name_key(name)
+    with db.atomic():
+        other = next(db.query("select id, name from players where name_key = ? and id != ?",
+                              [key, pid]), None)
+        if other is not None:
+            return (f"{other['name']} is another player already. If they are the same person, "
+                    f"merge the two instead.")
+        db.execute("update players set name = ?, name_key = ? where id = ?", [name, key, pid])
+    return None
+
+
+def shared_game(db: Database, keep: int, drop: int) -> int | None:
+    """A game both players sat in, if any (then they are two people)."""
+    row = next(db.query("select a.game_id from game_players a join game_players b "
+                        "on b.game_id = a.game_id where a.player_id = ? and b.player_id = ? "
+                        "limit 1", [keep, drop]), None)
+    return row["game_id"] if row else None
+
+
+def merge_players(db: Database, keep: int, drop: int) -> str | None:
+    """Move every game of *drop* onto *keep* and remove *drop*; return why not, or None."""
+    if keep == drop:
+        return "Choose another player to merge."
+    with db.atomic():
+        game = shared_game(db, keep, drop)
+        if game is not None:
+            return (f"They played in the same game (game {game}), so they are two people and "
+                    f"cannot be merged.")
+        db.execute("update game_players set player_id = ? where player_id = ?", [keep, drop])
+        db.execute("delete from players where id = ?", [drop])
+    return None
+
+
+# -- reading filters -----------------------------------------------------------------------
+def read_filters(*, with_preset: bool = False) -> tuple[stats.Filters, list[str]]:
+    """The date range (and preset) asked for in the query string, and what was wrong with it."""
+    problems = []
+    dates = {}
+    for arg, label in (("from", "From"), ("to", "To")):
+        try:
+            dates[arg] = stats.parse_date(request.args.get(arg))
+        except ValueError:
+            dates[arg] = None
+            problems.append(f"“{label}” is not a date (YYYY-MM-DD); it was left out.")
+    preset = request.args.get("preset") or None
+    if preset is not None and (not with_preset or preset not in stats.PRESET_CHOICES):
+        problems.append("That is not one of the house-rule presets; all games are counted.")
+        preset = None
+    if dates["from"] and dates["to"] and dates["from"] > dates["to"]:
+        problems.append("“From” comes after “To”: the two dates were swapped.")
+        dates["from"], dates["to"] = dates["to"], dates["from"]
+    return stats.Filters(dates["from"], dates["to"], preset), problems
+
+
+def fetch_player(pid: int) -> dict[str, Any]:
+    row = stats.player(get_db(), pid)
+    if row is None:
+        abort(404, "There is no such player.")
+    return row
+
+
+# -- pages ---------------------------------------------------------------------------------
+@bp.get("/players/")
+def roster():
+    return render_template("players/roster.html", players=stats.roster(get_db()))
+
+
+@bp.get("/players/<int:pid>")
+def show(pid: int):
+    """One player over all their finished games, or over a date range."""
+    db = get_db()
+    player = fetch_player(pid)
+    filters, problems = read_filters()
+    recent = stats.recent_results(db, pid, filters)
+    return render_template(
+        "players/show.html", player=player, filters=filters, problems=problems,
+        summary=stats.player_summary(db, pid, filters), play=stats.play_stats(db, pid, filters),
+        recent=recent, run=stats.win_run(recent), rivals=stats.head_to_head(db, pid, filters),
+        partners=stats.partners(db, pid, filters))
+
+
+@bp.route("/players/<int:pid>/rename", methods=["GET", "POST"])
+def rename(pid: int):
+    player = fetch_player(pid)
+    form = RenameForm() if request.method == "POST" else RenameForm(data={"name": player["name"]})
+    if request.method == "POST" and form.validate():
+        problem = rename_player(get_db(), pid, form.name.data or "")
+        if problem is None:
+            flash(f"Renamed: {player['name']} is now {storage.clean_name(form.name.data)}. "
+                  f"Every game of theirs shows the new name.")
+            return redirect(url_for("players.show", pid=pid), 303)
+        form.name.errors = [problem]
+    status = 400 if form.name.errors else 200
+    return render_template("players/rename.html", player=player, form=form), status
+
+
+@bp.route("/players/<int:pid>/merge", methods=["GET", "POST"])
+def merge(pid: int):
+    """Merge another spelling into this player: choose it, see what will happen, confirm."""
+    db = get_db()
+    player = fetch_player(pid)
+    if request.method == "POST":
+        form = MergeForm()
+        other_id = int(form.other.data) if (form.other.data or "").isdigit() else None
+        if not form.validate() or other_id is None:
+            abort(400, "This form is incomplete. Open the merge page again.")
+        other = stats.player(db, other_id)
+        if other is None:
+            flash("That spelling is gone already (merged or renamed meanwhile).")
+            return redirect(url_for("players.show", pid=pid), 303)
+        problem = merge_players(db, pid, other_id)
+        if problem is None:
+            flash(f"Merged: {other['name']}’s games are now {player['name']}’s.")
+            return redirect(url_for("players.show", pid=pid), 303)
+        return render_template("players/merge.html", player=player, other=other, form=form,
+                               problem=problem, others=[]), 400
+    other_id = request.args.get("other", type=int)
+    if other_id is None:
+        others = [p for p in stats.roster(db) if p["id"] != pid]
+        return render_template("players/merge.html", player=player, others=others, other=None)
+    other = stats.player(db, other_id)
+    if other is None or other_id == pid:
+        abort(404, "There is no such player to merge.")
+    shared = shared_game(db, pid, other_id)
+    problem = (f"They played in the same game (game {shared}), so they are two people and "
+               f"cannot be merged." if shared is not None else None)
+    counts = {row["id"]: row for row in stats.roster(db)}
+    return render_template("players/merge.html", player=player, other=other, others=[],
+                           form=MergeForm(data={"other": other_id}), problem=problem,
+                           games=counts.get(other_id, {}).get("games", 0))
+
+
+@bp.get("/leaderboard")
+def leaderboard():
+    """Every player's finished games in a date range and under a preset, side by side."""
+    filters, problems = read_filters(with_preset=True)
+    sort = request.args.get("sort", "wins")
+    if sort not in stats.SORTS:
+        sort = "wins"
+    rows = stats.leaderboard(get_db(), filters, sort)
+    return render_template("players/leaderboard.html", rows=rows, filters=filters, sort=sort,
+                           problems=problems, presets=[(p, PRESET_LABELS.get(p, p.title()))
+                                                       for p in stats.PRESET_CHOICES])

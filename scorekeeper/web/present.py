@@ -1,0 +1,234 @@
+"""What the pages show, worked out from the engine's answers: standings, the kingdom grid, the
+next deal's choices, a deal told in words. Nothing here scores: the numbers come from the engine.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from flask import Flask
+
+from ..engine import NEGATIVE_CONTRACTS, Contract, DealRecord, Game, GameScore, Progress, is_sweep
+from ..engine.contracts import ALL_CONTRACTS, QUEEN_SUITS
+from ..engine.progression import KINGDOMS
+from ..engine.scoring import contract_scores
+from .dealforms import PLACE_LABELS, SUIT_SYMBOLS
+
+MINUS = "\u2212"
+REASON_LABELS = {"kh-redeal": "K♥ redeal", "trex-twos": "Trex: the 2s", "misdeal": "misdeal",
+                 "other": "other reason"}
+SHORT_LABELS = {Contract.KING_OF_HEARTS: "K♥", Contract.DIAMONDS: "Diamonds",
+                Contract.QUEENS: "Queens", Contract.COLLECTIONS: "Collections",
+                Contract.TREX: "Trex"}
+
+
+def signed(value: int) -> str:
+    """+75, −150, 0: the sign always shown, a true minus sign."""
+    if value > 0:
+        return f"+{value}"
+    if value < 0:
+        return f"{MINUS}{-value}"
+    return "0"
+
+
+def contracts_label(contracts: Sequence[Contract]) -> str:
+    if len(contracts) == len(NEGATIVE_CONTRACTS) and Contract.TREX not in contracts:
+        return "Complex"
+    return " + ".join(c.label for c in contracts)
+
+
+def contracts_query(contracts: Sequence[Contract]) -> str:
+    return ",".join(c.value for c in contracts)
+
+
+def parse_contracts(values: Sequence[str]) -> tuple[Contract, ...] | None:
+    """Contracts named in a query or a hidden field (comma-separated or repeated), or None."""
+    names = [n for v in values for n in v.split(",") if n]
+    try:
+        found = [Contract(n) for n in names]
+    except ValueError:
+        return None
+    if not found or len(set(found)) != len(found):
+        return None
+    return tuple(sorted(found, key=ALL_CONTRACTS.index))
+
+
+# -- standings -----------------------------------------------------------------------------
+@dataclass
+class Standing:
+    seat: int
+    name: str
+    total: int
+    rank: int
+    winner: bool
+
+
+def standings(names: Sequence[str], scored: GameScore) -> list[Standing]:
+    totals = scored.totals
+    rows = [Standing(s, names[s], totals[s], 1 + sum(1 for t in totals if t > totals[s]),
+                     s in scored.winners) for s in range(4)]
+    return sorted(rows, key=lambda r: (r.rank, r.seat))
+
+
+def teams(names: Sequence[str], scored: GameScore) -> list[dict[str, Any]] | None:
+    if scored.team_totals is None:
+        return None
+    keys = ("0+2", "1+3")
+    return [{"names": f"{names[a]} & {names[a + 2]}", "total": scored.team_totals[a],
+             "won": scored.is_over and scored.team_result == keys[a]} for a in (0, 1)]
+
+
+# -- the kingdom grid ----------------------------------------------------------------------
+@dataclass
+class GridRow:
+    contract: Contract
+    label: str
+    number: int | None = None  # the deal that played it
+    scores: tuple[int, ...] | None = None
+    together: str = ""  # the combined deal this contract was played in
+
+
+@dataclass
+class Note:
+    number: int
+    text: str
+
+
+@dataclass
+class KingdomView:
+    index: int
+    king: int | None
+    rows: list[GridRow]
+    notes: list[Note] = field(default_factory=list)
+    subtotal: tuple[int, ...] | None = None
+    complete: bool = False
+    current: bool = False
+
+
+def not_played_note(record: DealRecord, names: Sequence[str], game: Game) -> str | None:
+    if record.thrown_in is not None:
+        reason = REASON_LABELS.get(record.thrown_in.reason, record.thrown_in.reason)
+        return f"thrown in ({reason}), asked by {names[record.thrown_in.by]}"
+    if is_sweep(record, game.rules):
+        return f"{contracts_label(record.contracts)}: a sweep, replayed"
+    return None
+
+
+def current_kingdom(progress: Progress) -> int | None:
+    """The index of the kingdom under way, or of the next one between kingdoms."""
+    if progress.is_over:
+        return None
+    return len(progress.kingdoms) - (1 if progress.current is not None else 0)
+
+
+def kingdom_grid(game: Game, progress: Progress, scored: GameScore) -> list[KingdomView]:
+    views = []
+    current = current_kingdom(progress)
+    for i in range(KINGDOMS):
+        rows = [GridRow(c, SHORT_LABELS[c]) for c in ALL_CONTRACTS]
+        if i >= len(progress.kingdoms):
+            king = (game.first_king + i) % 4 if game.rules.rotation == "right" else None
+            views.append(KingdomView(i + 1, king, rows, current=i == current))
+            continue
+        kingdom = progress.kingdoms[i]
+        view = KingdomView(i + 1, kingdom.king, rows, subtotal=scored.kingdoms[i][1],
+                           complete=kingdom.is_complete, current=i == current)
+        by_contract = {r.contract: r for r in rows}
+        for index in kingdom.deals:
+            record = game.deals[index]
+            note = not_played_note(record, game.players, game)
+            if note is not None:
+                view.notes.append(Note(index + 1, note))
+                continue
+            for contract, scores in contract_scores(record, game.rules).items():
+                row = by_contract[contract]
+                row.number = index + 1
+                row.scores = scores
+                if len(record.contracts) > 1:
+                    row.together = contracts_label(record.contracts)
+        views.append(view)
+    return views
+
+
+# -- the next deal -------------------------------------------------------------------------
+@dataclass
+class Option:
+    label: str
+    query: str
+
+
+@dataclass
+class NextDeal:
+    number: int
+    kings: tuple[int, ...]
+    king: int | None
+    options: list[Option]
+    left: tuple[Contract, ...]
+    negatives_left: tuple[Contract, ...]
+    combination: bool
+
+
+def next_deal(game: Game, progress: Progress, king: int | None = None) -> NextDeal | None:
+    if progress.is_over:
+        return None
+    kings = progress.next_kings()
+    chosen = king if king in kings else progress.king
+    left = progress.contracts_left()
+    options = [Option(contracts_label(o), contracts_query(o)) for o in progress.deal_options()]
+    combination = game.rules.combining == "combination" and game.rules.fixed_order is None
+    return NextDeal(progress.count + 1, kings, chosen, options, left,
+                    tuple(c for c in left if c.is_negative), combination)
+
+
+# -- a deal in words -----------------------------------------------------------------------
+def _capture_text(card: str, taker: int, holder: int | None, led: int | None,
+                  names: Sequence[str]) -> str:
+    text = f"{card}: {names[taker]}"
+    if holder is not None:
+        text += f" (doubled by {names[holder]}"
+        text += f", {names[led]} led)" if led is not None else ")"
+    return text
+
+
+def describe(record: DealRecord, names: Sequence[str]) -> list[str]:
+    """What the table entered for a deal, one line per contract."""
+    if record.thrown_in is not None:
+        reason = REASON_LABELS.get(record.thrown_in.reason, record.thrown_in.reason)
+        return [f"Thrown in ({reason}), asked by {names[record.thrown_in.by]}"]
+    lines = []
+    if record.king_of_hearts is not None:
+        c = record.king_of_hearts
+        lines.append(_capture_text("K♥", c.taker, c.doubled_by, c.led_by, names))
+    if record.diamonds is not None:
+        lines.append("Diamonds: " + ", ".join(f"{names[s]} {n}" for s, n in
+                                               enumerate(record.diamonds)))
+    if record.queens is not None:
+        lines.append("; ".join(
+            _capture_text(f"Q{SUIT_SYMBOLS[s]}", q.taker, q.doubled_by, q.led_by, names)
+            for s, q in zip(QUEEN_SUITS, record.queens)))
+    if record.tricks is not None:
+        lines.append("Tricks: " + ", ".join(f"{names[s]} {n}" for s, n in
+                                             enumerate(record.tricks)))
+    if record.trex_order is not None:
+        lines.append("Trex: " + ", ".join(f"{PLACE_LABELS[p].lower()} {names[s]}" for p, s in
+                                           enumerate(record.trex_order, start=1)))
+    return lines
+
+
+def deal_title(record: DealRecord) -> str:
+    if record.thrown_in is not None:
+        return "Thrown in"
+    return contracts_label(record.contracts)
+
+
+def extract(index: int, container: Sequence[Any]) -> Any:
+    """``seats|map('extract', names)``: the names of some seats."""
+    return container[index]
+
+
+def init_app(app: Flask) -> None:
+    app.add_template_filter(signed)
+    app.add_template_filter(extract)
+    app.add_template_global(contracts_label)
+    app.add_template_global(describe)
+    app.add_template_global(deal_title)

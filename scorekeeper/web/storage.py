@@ -1,0 +1,301 @@
+"""Games, players and deals in SQLite, through sqlite-utils.
+
+Every write of a deal happens in one transaction that first takes the database's write lock, then
+re-reads the game, has the engine check the whole game with the change, writes the deal and its
+history row, and stores the game's summary (totals, ranks, finished) for reports to read by SQL.
+"""
+from __future__ import annotations
+
+import json
+import unicodedata
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any, Sequence
+
+from sqlite_utils import Database
+
+from ..engine import DealRecord, Game, HouseRules, InvalidResult, read_game, score_game
+from ..engine.gamefile import FORMAT
+from . import checks, facts
+
+
+class DuplicateToken(Exception):
+    """The form's one-time token was used already; ``saved`` says where that entry went."""
+
+    def __init__(self, saved: dict[str, Any]):
+        super().__init__(f"token already used for deal {saved.get('number')}")
+        self.saved = saved
+
+
+class Conflict(Exception):
+    """The game changed since the form was opened (another phone, an old tab)."""
+
+
+class NotFound(LookupError):
+    """No such game or deal."""
+
+
+@dataclass
+class StoredGame:
+    """A game as stored: its row, the engine's Game, and the rows of its current deals."""
+
+    id: int
+    row: dict[str, Any]
+    game: Game
+    deals: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def title(self) -> str:
+        return self.row["title"] or ""
+
+    @property
+    def played_on(self) -> str | None:
+        return self.row["played_on"]
+
+    def deal_row(self, number: int) -> dict[str, Any] | None:
+        if 1 <= number <= len(self.deals):
+            return self.deals[number - 1]
+        return None
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def clean_name(name: str) -> str:
+    """A player's name as stored: NFC, single spaces, no space around it."""
+    return " ".join(unicodedata.normalize("NFC", name).split())
+
+
+def name_key(name: str) -> str:
+    return clean_name(name).casefold()
+
+
+# -- players -------------------------------------------------------------------------------
+def player_id(db: Database, name: str) -> int:
+    """The id of the player called *name* (any case), added on first use."""
+    key = name_key(name)
+    for row in db.table("players").rows_where("name_key = ?", [key], limit=1):
+        return row["id"]
+    return db.table("players").insert(
+        {"name": clean_name(name), "name_key": key, "created_at": now()}).last_pk
+
+
+def known_names(db: Database) -> list[str]:
+    """Everyone who has played, the most recent first."""
+    sql = """select p.name from players p
+             left join game_players gp on gp.player_id = p.id
+             left join games g on g.id = gp.game_id
+             group by p.id order by max(g.updated_at) desc, max(g.id) desc, p.name"""
+    return [row["name"] for row in db.query(sql)]
+
+
+# -- games ---------------------------------------------------------------------------------
+def game_document(title: str, played_on: str | None, players: Sequence[str],
+                  rules: dict[str, Any], first_king: Any, deals: Sequence[Any] = ()) -> dict:
+    doc: dict[str, Any] = {"format": FORMAT, "title": title, "players": list(players),
+                           "rules": rules, "first_king": first_king, "deals": list(deals)}
+    if played_on:
+        doc["played_on"] = played_on
+    return doc
+
+
+def create_game(db: Database, *, title: str, played_on: str | None, players: Sequence[str],
+                rules: HouseRules, first_king: int) -> int:
+    """Store a new game (checked by the engine first); return its id."""
+    names = [clean_name(n) for n in players]
+    game = read_game(game_document(title, played_on, names, rules.to_dict(), first_king))
+    stamp = now()
+    with db.atomic():
+        ids = [player_id(db, n) for n in names]
+        game_id = db.table("games").insert({
+            "title": title, "played_on": played_on, "rules_json": json.dumps(rules.to_dict()),
+            "first_king": first_king, "created_at": stamp, "updated_at": stamp,
+        }).last_pk
+        db.table("game_players").insert_all(
+            {"game_id": game_id, "seat": seat, "player_id": pid} for seat, pid in enumerate(ids))
+        _store_summary(db, game_id, game)
+    return game_id
+
+
+def load_game(db: Database, game_id: int) -> StoredGame | None:
+    """The game with this id as the engine reads it, or None."""
+    rows = list(db.table("games").rows_where("id = ?", [game_id], limit=1))
+    if not rows:
+        return None
+    row = rows[0]
+    names = [r["name"] for r in db.query(
+        "select p.name from game_players gp join players p on p.id = gp.player_id "
+        "where gp.game_id = ? order by gp.seat", [game_id])]
+    deals = list(db.table("deals").rows_where("game_id = ?", [game_id], order_by="number"))
+    doc = game_document(row["title"] or "", row["played_on"], names,
+                        json.loads(row["rules_json"]), row["first_king"],
+                        [json.loads(d["record_json"]) for d in deals])
+    return StoredGame(game_id, row, read_game(doc), deals)
+
+
+def list_games(db: Database, *, finished: bool, limit: int = 20) -> list[dict[str, Any]]:
+    """Games in progress or finished, the latest first, with their players' names in seat order."""
+    sql = """select g.*, (select json_group_array(name) from (
+                 select p.name from game_players gp join players p on p.id = gp.player_id
+                 where gp.game_id = g.id order by gp.seat)) as names_json
+             from games g where g.finished = ? order by g.updated_at desc, g.id desc limit ?"""
+    out = []
+    for row in db.query(sql, [int(finished), limit]):
+        row["names"] = json.loads(row.pop("names_json"))
+        row["totals"] = json.loads(row["totals_json"] or "[0, 0, 0, 0]")
+        row["winners"] = json.loads(row["winners_json"] or "[]")
+        out.append(row)
+    return out
+
+
+def _store_summary(db: Database, game_id: int, game: Game) -> None:
+    """Totals, ranks, the next King and whether the game is over, for reports to read by SQL."""
+    scored = score_game(game)
+    progress = game.progress()
+    db.table("games").update(game_id, {
+        "deal_count": len(game.deals), "finished": int(scored.is_over),
+        "totals_json": json.dumps(list(scored.totals)),
+        "winners_json": json.dumps(list(scored.winners)),
+        "team_totals_json": json.dumps(list(scored.team_totals)) if scored.team_totals else None,
+        "team_result": scored.team_result, "next_king": progress.king, "updated_at": now(),
+    })
+    for seat, total in enumerate(scored.totals):
+        rank = 1 + sum(1 for t in scored.totals if t > total)
+        db.execute("update game_players set total = ?, rank = ? where game_id = ? and seat = ?",
+                   [total, rank, game_id, seat])
+    facts.refresh_game(db, game_id, game)
+
+
+# -- deals ---------------------------------------------------------------------------------
+def find_token(db: Database, token: str) -> dict[str, Any] | None:
+    """Where the entry sent with *token* went: game, deal id, its number now (None if undone)."""
+    if not token:
+        return None
+    sql = """select h.game_id, h.deal_id, h.action, d.number from deal_history h
+             left join deals d on d.id = h.deal_id where h.token = ? limit 1"""
+    for row in db.query(sql, [token]):
+        return row
+    return None
+
+
+def _begin_write(db: Database, game_id: int, token: str | None) -> StoredGame:
+    """Inside a transaction: take the write lock, refuse a used token, read the game."""
+    cursor = db.execute("update games set updated_at = ? where id = ?", [now(), game_id])
+    if cursor.rowcount == 0:
+        raise NotFound(f"no game {game_id}")
+    if token:
+        saved = find_token(db, token)
+        if saved is not None:
+            raise DuplicateToken(saved)
+    stored = load_game(db, game_id)
+    assert stored is not None  # the update above found it
+    return stored
+
+
+def _deal_values(record: DealRecord, scores: Sequence[int]) -> dict[str, Any]:
+    return {
+        "king": record.king,
+        "contracts": ",".join(c.value for c in record.contracts) or None,
+        "thrown_in": record.thrown_in.reason if record.thrown_in else None,
+        "record_json": json.dumps(record.to_dict(), ensure_ascii=False),
+        **{f"score_{s}": scores[s] for s in range(4)},
+    }
+
+
+def _history(db: Database, deal_id: int, game_id: int, number: int, version: int,
+             record: DealRecord, scores: Sequence[int], action: str, token: str | None) -> None:
+    db.table("deal_history").insert({
+        "deal_id": deal_id, "game_id": game_id, "number": number, "version": version,
+        "record_json": json.dumps(record.to_dict(), ensure_ascii=False),
+        "scores_json": json.dumps(list(scores)), "action": action, "token": token or None,
+        "at": now(),
+    })
+
+
+def add_deal(db: Database, game_id: int, raw: Any, *, token: str, number: int) -> int:
+    """Record *raw* (a file-format deal) as deal *number*, the game's next; return the number.
+
+    Raises DuplicateToken (nothing recorded: the same form was sent twice), Conflict (another
+    deal *number* was recorded meanwhile), InvalidResult (the engine refuses it), NotFound.
+    """
+    with db.atomic():
+        stored = _begin_write(db, game_id, token)
+        if len(stored.game.deals) + 1 != number:
+            raise Conflict(f"deal {number} has been recorded meanwhile")
+        record, problems, new_game = checks.check_new_deal(stored.game, raw)
+        if record is None or new_game is None:
+            raise InvalidResult(problems)
+        scores = score_game(new_game).deals[-1]
+        stamp = now()
+        deal_id = db.table("deals").insert({
+            "game_id": game_id, "number": number, **_deal_values(record, scores),
+            "token": token, "version": 1, "created_at": stamp, "updated_at": stamp,
+        }).last_pk
+        _history(db, deal_id, game_id, number, 1, record, scores, "create", token)
+        _store_summary(db, game_id, new_game)
+    return number
+
+
+def correct_deal(db: Database, game_id: int, number: int, raw: Any, *, token: str,
+                 version: int) -> int:
+    """Replace deal *number* with *raw*; the earlier version stays in the history.
+
+    *version* is the version the form was opened on; another correction since then is a
+    Conflict. Returns the new version.
+    """
+    with db.atomic():
+        stored = _begin_write(db, game_id, token)
+        row = stored.deal_row(number)
+        if row is None:
+            raise NotFound(f"no deal {number}")
+        if row["version"] != version:
+            raise Conflict(f"deal {number} has been changed meanwhile")
+        record, problems, new_game = checks.check_correction(stored.game, number, raw)
+        if record is None or new_game is None:
+            raise InvalidResult(problems)
+        scores = score_game(new_game).deals[number - 1]
+        db.table("deals").update(row["id"], {**_deal_values(record, scores),
+                                             "version": version + 1, "updated_at": now()})
+        _history(db, row["id"], game_id, number, version + 1, record, scores, "correct", token)
+        _store_summary(db, game_id, new_game)
+    return version + 1
+
+
+def undo_deal(db: Database, game_id: int, deal_id: int, *, version: int) -> int:
+    """Take deal *deal_id* out of the game (it stays in the history); return its number.
+
+    Raises NotFound when the deal is gone already (undone twice), Conflict when it was changed
+    since the page was opened, InvalidResult when later deals would no longer make sense.
+    """
+    with db.atomic():
+        stored = _begin_write(db, game_id, None)
+        row = next((d for d in stored.deals if d["id"] == deal_id), None)
+        if row is None:
+            raise NotFound(f"no deal {deal_id} in game {game_id}")
+        if row["version"] != version:
+            raise Conflict(f"deal {row['number']} has been changed meanwhile")
+        number = row["number"]
+        problems, new_game = checks.check_undo(stored.game, number)
+        if new_game is None:
+            raise InvalidResult(problems)
+        record = stored.game.deals[number - 1]
+        scores = [row[f"score_{s}"] for s in range(4)]
+        _history(db, deal_id, game_id, number, version, record, scores, "undo", None)
+        db.table("deals").delete(deal_id)
+        for later in stored.deals[number:]:
+            db.table("deals").update(later["id"], {"number": later["number"] - 1})
+        _store_summary(db, game_id, new_game)
+    return number
+
+
+def history(db: Database, game_id: int, deal_id: int | None = None) -> list[dict[str, Any]]:
+    """Every version of every deal of the game (or of one deal), oldest first."""
+    where, params = "game_id = ?", [game_id]
+    if deal_id is not None:
+        where, params = where + " and deal_id = ?", params + [deal_id]
+    rows = list(db.table("deal_history").rows_where(where, params, order_by="id"))
+    for row in rows:
+        row["record"] = json.loads(row["record_json"])
+        row["scores"] = json.loads(row["scores_json"])
+    return rows

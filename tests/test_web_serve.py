@@ -1,0 +1,72 @@
+"""`scorekeeper serve`: waitress on 127.0.0.1 by default, --lan on the local network."""
+from __future__ import annotations
+
+import ipaddress
+
+import pytest
+
+from scorekeeper import cli
+from scorekeeper.web import serve as serve_module
+
+
+class FakeWaitress:
+    def __init__(self):
+        self.calls = []
+
+    def __call__(self, app, **kwargs):
+        self.calls.append((app, kwargs))
+
+
+@pytest.fixture(autouse=True)
+def instance(tmp_path, monkeypatch):
+    """Keep the secret key these runs create out of the repository's instance folder."""
+    monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(tmp_path / "instance"))
+
+
+@pytest.fixture
+def fake(monkeypatch):
+    fake = FakeWaitress()
+    monkeypatch.setattr("waitress.serve", fake)
+    return fake
+
+
+def test_serve__defaults_to_localhost_and_the_given_database(tmp_path, fake, capsys):
+    db = tmp_path / "night.sqlite3"
+    assert cli.main(["serve", "--db", str(db), "--port", "5123"]) == 0
+    app, kwargs = fake.calls[0]
+    assert kwargs["host"] == "127.0.0.1" and kwargs["port"] == 5123
+    assert app.config["DATABASE"] == str(db) and db.exists()
+    out = capsys.readouterr().out
+    assert "http://127.0.0.1:5123/" in out
+
+
+def test_serve__honours_scorekeeper_db(tmp_path, fake, monkeypatch):
+    monkeypatch.setenv("SCOREKEEPER_DB", str(tmp_path / "env.sqlite3"))
+    assert cli.main(["serve"]) == 0
+    assert fake.calls[0][0].config["DATABASE"] == str(tmp_path / "env.sqlite3")
+
+
+def test_serve__lan_listens_everywhere_and_prints_the_address(tmp_path, fake, capsys,
+                                                              monkeypatch):
+    monkeypatch.setattr(serve_module, "lan_address", lambda: "192.168.1.23")
+    assert cli.main(["serve", "--lan", "--db", str(tmp_path / "x.db")]) == 0
+    assert fake.calls[0][1]["host"] == "0.0.0.0"
+    assert "http://192.168.1.23:5000/" in capsys.readouterr().out
+
+
+def test_serve__host_given(tmp_path, fake):
+    cli.main(["serve", "--host", "0.0.0.0", "--db", str(tmp_path / "x.db")])
+    assert fake.calls[0][1]["host"] == "0.0.0.0"
+
+
+def test_lan_address__is_an_ip_address():
+    ipaddress.ip_address(serve_module.lan_address())
+
+
+def test_serve__port_in_use_is_a_clear_message(tmp_path, monkeypatch, capsys):
+    def busy(app, **kwargs):
+        raise OSError(98, "Address already in use")
+
+    monkeypatch.setattr("waitress.serve", busy)
+    assert cli.main(["serve", "--db", str(tmp_path / "x.db")]) == 1
+    assert "Cannot listen on 127.0.0.1:5000: Address already in use" in capsys.readouterr().err

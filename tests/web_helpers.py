@@ -1,0 +1,144 @@
+"""A scorekeeper at the table, driving the web forms the way a browser without JavaScript does."""
+from __future__ import annotations
+
+from typing import Any
+
+from bs4 import BeautifulSoup
+
+PLAYERS = ("Aya", "Bilal", "Carla", "Dana")
+COMPLEX = "king_of_hearts,diamonds,queens,collections"
+
+
+def soup(response) -> BeautifulSoup:
+    return BeautifulSoup(response.get_data(as_text=True), "html.parser")
+
+
+def hidden_fields(page: BeautifulSoup, form_selector: str = "form[method=post]") -> dict[str, str]:
+    form = page.select_one(form_selector)
+    assert form is not None, "no form on the page"
+    return {i["name"]: i.get("value", "") for i in form.select("input[type=hidden]")}
+
+
+def checked_values(page: BeautifulSoup) -> dict[str, str]:
+    """What the form shows as chosen: each checked radio's value, each text input's value."""
+    out = {i["name"]: i["value"] for i in page.select("input[type=radio][checked]")}
+    out.update({i["name"]: i.get("value", "") for i in page.select("input[type=text]")})
+    return out
+
+
+def error_next_to(page: BeautifulSoup, element_id: str) -> list[str]:
+    """The error messages shown inside the field or group with this id."""
+    box = page.find(id=element_id)
+    assert box is not None, f"no element {element_id!r}"
+    return [p.get_text(strip=True) for p in box.find_all("p", class_="error", recursive=True)]
+
+
+def capture_fields(prefix: str, capture: dict[str, int]) -> dict[str, str]:
+    out = {f"{prefix}_taker": str(capture["taker"])}
+    if "doubled_by" in capture:
+        out[f"{prefix}_doubled_by"] = str(capture["doubled_by"])
+    if "led_by" in capture:
+        out[f"{prefix}_led_by"] = str(capture["led_by"])
+    return out
+
+
+def form_fields(deal: dict[str, Any], *, leave_out_last: bool = False) -> dict[str, str]:
+    """The posted fields that enter *deal* (a file-format deal); optionally without the 4th count
+    and the last place, which the server fills in."""
+    out: dict[str, str] = {}
+    if "king_of_hearts" in deal:
+        out.update(capture_fields("kh", deal["king_of_hearts"]))
+    for suit, capture in deal.get("queens", {}).items():
+        out.update(capture_fields(f"q_{suit}", capture))
+    for key in ("diamonds", "tricks"):
+        counts = deal.get(key)
+        if counts is not None:
+            out.update({f"{key}_{s}": str(n) for s, n in enumerate(counts)
+                        if not (leave_out_last and s == 3)})
+    for place, seat in enumerate(deal.get("trex_order", ()), start=1):
+        if not (leave_out_last and place == 4):
+            out[f"trex_{place}"] = str(seat)
+    if "thrown_in" in deal:
+        out["reason"] = deal["thrown_in"]["reason"]
+        out["by"] = str(deal["thrown_in"]["by"])
+    return out
+
+
+class Table:
+    def __init__(self, client):
+        self.client = client
+
+    def new_game(self, names=PLAYERS, *, first_king: int = 0, preset: str = "standard",
+                 title: str = "Test night", played_on: str = "2026-11-20",
+                 **settings: Any) -> int:
+        data = {f"player_{s}": n for s, n in enumerate(names)}
+        data.update(first_king=str(first_king), preset=preset, title=title,
+                    played_on=played_on)
+        data.update({k: v for k, v in settings.items()})
+        response = self.client.post("/games/new", data=data)
+        assert response.status_code == 303, soup(response).get_text(" ", strip=True)[:2000]
+        return int(response.headers["Location"].rsplit("/", 1)[1])
+
+    def open_form(self, game_id: int, contracts: str, king: int | None = None):
+        url = f"/games/{game_id}/deals/new?contracts={contracts}"
+        if king is not None:
+            url += f"&king={king}"
+        response = self.client.get(url)
+        assert response.status_code == 200, response.status_code
+        return soup(response)
+
+    def post_entry(self, game_id: int, contracts: str, fields: dict[str, str], *,
+                   king: int | None = None, step: str = "preview"):
+        hidden = hidden_fields(self.open_form(game_id, contracts, king))
+        return self.client.post(f"/games/{game_id}/deals/new",
+                                data={**hidden, **fields, "step": step})
+
+    def enter(self, game_id: int, deal: dict[str, Any], *, leave_out_last: bool = False):
+        """Enter a played deal as a person does: the form, the preview, then save."""
+        contracts = ",".join(deal["contracts"])
+        preview = self.post_entry(game_id, contracts, form_fields(deal, leave_out_last=
+                                                                  leave_out_last),
+                                  king=deal["king"])
+        assert preview.status_code == 200, soup(preview).get_text(" ", strip=True)[:3000]
+        page = soup(preview)
+        assert page.find("button", attrs={"value": "save"}) is not None, "no preview"
+        saved = self.client.post(f"/games/{game_id}/deals/new",
+                                 data={**hidden_fields(page), "step": "save"})
+        assert saved.status_code == 303, soup(saved).get_text(" ", strip=True)[:3000]
+        return saved
+
+    def throw_in(self, game_id: int, king: int, reason: str, by: int):
+        page = soup(self.client.get(f"/games/{game_id}/thrown-in?king={king}"))
+        response = self.client.post(f"/games/{game_id}/thrown-in", data={
+            **hidden_fields(page), "reason": reason, "by": str(by), "step": "save"})
+        assert response.status_code == 303, soup(response).get_text(" ", strip=True)[:2000]
+        return response
+
+    def correct(self, game_id: int, number: int, deal: dict[str, Any]):
+        url = f"/games/{game_id}/deals/{number}/edit"
+        contracts = ",".join(deal.get("contracts", ()))
+        page = soup(self.client.get(url + (f"?contracts={contracts}" if contracts else "")))
+        hidden = hidden_fields(page)
+        fields = form_fields(deal)
+        if "thrown_in" in deal:
+            return self.client.post(url, data={**hidden, **fields, "step": "save"})
+        preview = self.client.post(url, data={**hidden, **fields, "step": "preview"})
+        if preview.status_code != 200:
+            return preview
+        return self.client.post(url, data={**hidden_fields(soup(preview)), "step": "save"})
+
+    def undo(self, game_id: int, number: int):
+        url = f"/games/{game_id}/deals/{number}/undo"
+        page = soup(self.client.get(url))
+        return self.client.post(url, data=hidden_fields(page))
+
+    def standings(self, game_id: int) -> dict[str, int]:
+        """Each player's total as the game page shows it."""
+        page = soup(self.client.get(f"/games/{game_id}"))
+        table = page.select_one("table.standings")
+        out = {}
+        for row in table.select("tbody tr"):
+            cells = row.find_all("td")
+            name = cells[1].find("bdi").get_text(strip=True)
+            out[name] = int(cells[2].get_text(strip=True).replace("\u2212", "-"))
+        return out
