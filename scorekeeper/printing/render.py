@@ -16,14 +16,14 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
+from .. import site
 from ..engine.contracts import ALL_CONTRACTS
 from ..engine.gamefile import Game
 from ..engine.rules import HouseRules
 from .sheet import build_sheet, format_points, paper_size, text_direction, value_key
 
-ROOT = Path(__file__).resolve().parents[2]
-TEMPLATES = ROOT / "templates" / "pdf"
-STATIC = ROOT / "static"
+TEMPLATES = site.TEMPLATES / "pdf"
+STATIC = site.STATIC
 #: The folders a document may load files from: its stylesheets and its fonts.
 ALLOWED = (STATIC / "pdf", STATIC / "fonts")
 

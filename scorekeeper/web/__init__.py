@@ -13,9 +13,8 @@ from typing import Any, Mapping
 
 from flask import Flask
 
-ROOT = Path(__file__).resolve().parents[2]
-TEMPLATES = ROOT / "templates"
-STATIC = ROOT / "static"
+from ..site import STATIC, TEMPLATES
+
 SECRET_KEY_FILE = "secret_key"
 DATABASE_FILE = "scorekeeper.sqlite3"
 
