@@ -248,3 +248,10 @@ def test_fixed_order__a_complex_deal_takes_the_place_of_its_first_contract():
     assert read_game(doc).score().is_over
     assert "the next contract is King of Hearts" in refused(complex_game(
         rules={"fixed_order": order}))[0]
+
+
+def test_game_file__team_keys_given_and_different_are_refused():
+    from scorekeeper.engine import game_to_dict
+    doc = game_to_dict(read_game(standard_game(rules={"partnership": True})), with_scores=True)
+    doc["team_result"] = "tie" if doc["team_result"] != "tie" else "0+2"
+    assert refused(doc)[0].startswith("The team result given is ")

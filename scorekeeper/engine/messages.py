@@ -17,6 +17,7 @@ MESSAGES: dict[str, str] = {
     "players_not_four": "there must be four player names",
     "player_name_empty": "player {seat} has no name",
     "player_name_too_long": "the name of player {seat} is longer than {limit} characters",
+    "player_name_control": "the name of player {seat} holds a control character",
     "player_name_twice": "{name!r} is named twice; each player needs their own name",
     "bad_rules": "{detail}",
     "bad_first_king": "the first King must be a seat from 0 to 3",
@@ -24,6 +25,7 @@ MESSAGES: dict[str, str] = {
     "deals_not_list": "the deals must be a list",
     "deal_not_object": "the deal must be an object",
     "bad_title": "the title must be text of at most {limit} characters",
+    "title_control": "the title holds a control character",
     "bad_date": "the date must be written as YYYY-MM-DD",
     # one deal's structure
     "bad_seat": "{what} must be a seat from 0 to 3, not {value!r}",
@@ -72,7 +74,7 @@ MESSAGES: dict[str, str] = {
     "scores_differ": "the scores given are {given}, but the deal scores {computed}",
     "totals_differ": "the totals given are {given}, but the game totals are {computed}",
     "team_totals_differ": "the team totals given are {given}, but they are {computed}",
-    "team_result_differs": "the team result given is {given!r}, but it is {computed!r}",
+    "team_result_differ": "the team result given is {given!r}, but it is {computed!r}",
 }
 
 
