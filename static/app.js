@@ -68,50 +68,101 @@
     update();
   });
 
-  /* New game: names into the diagram and the 7♥ buttons; presets fill the settings. */
-  var form = document.getElementById("new-game");
-  if (form) {
-    each("input[data-seat]", form, function (input) {
-      var seat = input.getAttribute("data-seat");
-      input.addEventListener("input", function () {
-        var name = input.value.trim() || "Player " + (Number(seat) + 1);
-        each('[data-name="' + seat + '"]', form, function (el) { el.textContent = name; });
-        each('#f-first_king input[value="' + seat + '"] + span bdi', form,
-             function (el) { el.textContent = name; });
-      });
-    });
-    var applying = false;
-    each("#presets input", form, function (radio) {
-      radio.addEventListener("change", function () {
-        var rules = radio.getAttribute("data-rules");
-        if (!rules) { return; }
-        applying = true;
-        var values = JSON.parse(rules);
-        Object.keys(values).forEach(function (key) {
-          var field = form.elements[key];
-          if (!field || key === "preset") { return; }
-          if (field.type === "checkbox") {
-            field.checked = !!values[key];
-            field.dispatchEvent(new Event("change", {bubbles: true}));
-          } else { field.value = String(values[key]); }
+  var el = function (tag, cls, text) {
+    var node = document.createElement(tag);
+    if (cls) { node.className = cls; }
+    if (text !== undefined) { node.textContent = text; }
+    return node;
+  };
+
+  /* Entry forms: the scores as the engine counts them (asked of the server) while the table
+     taps, and the button saves at once. Without JavaScript it shows them on a page first. */
+  var entry = document.querySelector("form[data-preview]");
+  var box = document.getElementById("live-preview");
+  if (entry && box && window.fetch && window.FormData) {
+    var send = entry.querySelector("button[data-save]");
+    if (send) { send.value = "save"; send.textContent = send.getAttribute("data-save"); }
+    var asked = 0;
+    var show = function (answer) {
+      var parts = [];
+      if (answer.ok) {
+        var table = el("table", "standings"), head = el("tr"), rows = el("tbody");
+        ["Player", "This deal", "Total"].forEach(function (text, i) {
+          head.appendChild(el("th", i ? "num" : "", text));
         });
-        applying = false;
-      });
+        table.appendChild(el("thead")).appendChild(head);
+        answer.rows.forEach(function (row) {
+          var tr = rows.appendChild(el("tr"));
+          tr.appendChild(el("td")).appendChild(el("bdi", "", row.name));
+          [[row.deal, row.deal_text], [row.total, row.total_text]].forEach(function (v) {
+            tr.appendChild(el("td", "num"))
+              .appendChild(el("span", v[0] < 0 ? "neg" : v[0] > 0 ? "pos" : "", v[1]));
+          });
+        });
+        table.appendChild(rows);
+        parts.push(table);
+        if (answer.note) { parts.push(el("p", "warn", answer.note)); }
+      } else if (answer.problems && answer.problems.length) {
+        parts.push(el("p", "hint", answer.problems[0]));
+      }
+      box.replaceChildren.apply(box, parts);
+      box.hidden = !parts.length;
+    };
+    var ask = function () {
+      var mine = ++asked;
+      fetch(entry.getAttribute("data-preview"), {method: "POST", body: new FormData(entry),
+                                                 headers: {Accept: "application/json"}})
+        .then(function (r) { return r.ok ? r.json() : null; })
+        .then(function (answer) { if (answer && mine === asked) { show(answer); } })
+        .catch(function () {});
+    };
+    entry.addEventListener("change", ask);
+    ask();
+  }
+
+  /* The scoreboard refreshes itself when the game changes (a deal saved on another phone). */
+  var live = document.getElementById("live");
+  if (live && live.getAttribute("data-poll") && window.fetch && window.DOMParser) {
+    var busy = false;
+    var poll = function () {
+      if (busy || document.hidden) { return; }
+      busy = true;
+      fetch(live.getAttribute("data-poll"), {cache: "no-cache"})
+        .then(function (r) { return r.ok ? r.json() : null; })
+        .then(function (state) {
+          if (!state || state.version === live.getAttribute("data-version")) { return null; }
+          return fetch(location.href, {cache: "no-store"})
+            .then(function (r) { return r.ok ? r.text() : null; })
+            .then(function (html) {
+              var fresh = html && new DOMParser().parseFromString(html, "text/html")
+                .getElementById("live");
+              if (!fresh) { return; }
+              live.replaceChildren.apply(live, Array.prototype.slice.call(fresh.childNodes));
+              live.setAttribute("data-version", fresh.getAttribute("data-version"));
+            });
+        })
+        .catch(function () {})
+        .then(function () { busy = false; });
+    };
+    setInterval(poll, 1000 * Number(live.getAttribute("data-every") || 3));
+    document.addEventListener("visibilitychange", poll);
+  }
+
+  /* The screen stays on while a game is open, where the browser can (asked after a tap). */
+  if (document.querySelector("[data-wake]") && navigator.wakeLock) {
+    var lock = null, asking = false, wanted = false;
+    var wake = function () {
+      if (!wanted || lock || asking || document.visibilityState !== "visible") { return; }
+      asking = true;
+      navigator.wakeLock.request("screen").then(function (sentinel) {
+        lock = sentinel;
+        sentinel.addEventListener("release", function () { lock = null; });
+      }).catch(function () {}).then(function () { asking = false; });
+    };
+    ["click", "keydown"].forEach(function (type) {
+      document.addEventListener(type, function () { wanted = true; wake(); }, true);
     });
-    each("[data-show-if]", form, function (box) {
-      var box2 = form.elements[box.getAttribute("data-show-if")];
-      var update = function () { box.hidden = !box2.checked; };
-      box2.addEventListener("change", update);
-      update();
-    });
-    var settings = document.getElementById("settings");
-    if (settings) {
-      settings.addEventListener("change", function () {
-        if (applying) { return; }
-        var custom = form.querySelector('#presets input[value="custom"]');
-        if (custom) { custom.checked = true; }
-      });
-    }
+    document.addEventListener("visibilitychange", wake);
   }
 
   /* A double tap on a submit button sends the form once (the server also refuses repeats). */

@@ -23,6 +23,14 @@ def instance(tmp_path, monkeypatch):
     monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(tmp_path / "instance"))
 
 
+@pytest.fixture(autouse=True)
+def warm_ups(monkeypatch):
+    """Count the printer's warm-ups instead of loading WeasyPrint in every test."""
+    calls = []
+    monkeypatch.setattr("scorekeeper.printing.warm_up", lambda: calls.append(1))
+    return calls
+
+
 @pytest.fixture
 def fake(monkeypatch):
     fake = FakeWaitress()
@@ -70,3 +78,24 @@ def test_serve__port_in_use_is_a_clear_message(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr("waitress.serve", busy)
     assert cli.main(["serve", "--db", str(tmp_path / "x.db")]) == 1
     assert "Cannot listen on 127.0.0.1:5000: Address already in use" in capsys.readouterr().err
+
+
+def test_serve__warms_the_printer_once_before_listening(tmp_path, fake, warm_ups):
+    assert cli.main(["serve", "--db", str(tmp_path / "x.db")]) == 0
+    assert warm_ups == [1] and len(fake.calls) == 1
+
+
+def test_serve__a_printer_that_fails_to_load_does_not_stop_the_app(tmp_path, fake, monkeypatch,
+                                                                   capsys):
+    def broken():
+        raise OSError("no Pango")
+
+    monkeypatch.setattr("scorekeeper.printing.warm_up", broken)
+    assert cli.main(["serve", "--db", str(tmp_path / "x.db")]) == 0
+    assert "Printing is not available: no Pango" in capsys.readouterr().err
+
+
+def test_serve__lan_tells_the_app_its_network_address_for_qr_codes(tmp_path, fake, monkeypatch):
+    monkeypatch.setattr(serve_module, "lan_address", lambda: "192.168.1.23")
+    cli.main(["serve", "--lan", "--port", "5050", "--db", str(tmp_path / "x.db")])
+    assert fake.calls[0][0].config["LAN_URL"] == "http://192.168.1.23:5050/"

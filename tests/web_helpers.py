@@ -13,6 +13,24 @@ def soup(response) -> BeautifulSoup:
     return BeautifulSoup(response.get_data(as_text=True), "html.parser")
 
 
+def edit_link(app, game_id: int) -> str:
+    """The game's secret edit link (a path), as the phone that started it can show it."""
+    from scorekeeper.web.db import connect
+
+    db = connect(app.config["DATABASE"])
+    try:
+        [row] = db.query("select edit_key from games where id = ?", [game_id])
+    finally:
+        db.close()
+    return f"/e/{row['edit_key']}"
+
+
+def keep_score(client, app, game_id: int) -> None:
+    """Let *client* (another phone) change the game, through its edit link."""
+    response = client.get(edit_link(app, game_id))
+    assert response.status_code == 303, response.status_code
+
+
 def hidden_fields(page: BeautifulSoup, form_selector: str = "form[method=post]") -> dict[str, str]:
     form = page.select_one(form_selector)
     assert form is not None, "no form on the page"

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
+import unicodedata
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, Mapping, Sequence
@@ -94,8 +95,14 @@ def score_game(game: Game) -> GameScore:
     )
 
 
+def has_control(text: str) -> bool:
+    """Does *text* hold a control character (other than white space) or half a surrogate pair?
+    Such characters cannot be shown, printed or stored as UTF-8 text."""
+    return any(unicodedata.category(c) in ("Cc", "Cs") and not c.isspace() for c in text)
+
+
 def check_players(value: Any) -> list[Problem]:
-    """Four names, none empty, none too long, none twice."""
+    """Four names, none empty, none too long, none with control characters, none twice."""
     if not isinstance(value, list) or len(value) != 4:
         return [Problem("players_not_four", field="players")]
     problems = []
@@ -105,6 +112,9 @@ def check_players(value: Any) -> list[Problem]:
             problems.append(Problem("player_name_empty", {"seat": seat}, field=f"players.{seat}"))
         elif len(name) > NAME_LIMIT:
             problems.append(Problem("player_name_too_long", {"seat": seat, "limit": NAME_LIMIT},
+                                    field=f"players.{seat}"))
+        elif has_control(name):
+            problems.append(Problem("player_name_control", {"seat": seat},
                                     field=f"players.{seat}"))
         elif name.strip().casefold() in seen:
             problems.append(Problem("player_name_twice", {"name": name.strip()},
@@ -130,6 +140,8 @@ def read_game(data: Any) -> Game:
     title = data.get("title", "")
     if not isinstance(title, str) or len(title) > TITLE_LIMIT:
         problems.append(Problem("bad_title", {"limit": TITLE_LIMIT}, field="title"))
+    elif has_control(title):
+        problems.append(Problem("title_control", field="title"))
     played_on = data.get("played_on")
     if played_on is not None and not _is_date(played_on):
         problems.append(Problem("bad_date", field="played_on"))

@@ -44,15 +44,20 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = load_secret_key(Path(app.instance_path) / SECRET_KEY_FILE)
 
-    from . import db, errors, games, deals, home, present, security
+    from . import access, db, errors, games, deals, home, present, security
 
     db.init_app(app)
     security.init_app(app)
+    access.init_app(app)
     present.init_app(app)
     errors.init_app(app)
     app.register_blueprint(home.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(deals.bp)
+    from . import live, sheets
+
+    app.register_blueprint(live.bp)
+    app.register_blueprint(sheets.bp)
     from . import charts, history, players, transfer
 
     for feature in (history, players, charts, transfer):
@@ -67,6 +72,8 @@ def load_secret_key(path: Path) -> str:
     except FileNotFoundError:
         key = ""
     if key:
+        if path.stat().st_mode & 0o077:  # copied in with looser permissions: owner only again
+            path.chmod(0o600)
         return key
     key = secrets.token_hex(32)
     try:

@@ -6,13 +6,20 @@ one also shows its figures as a table, for screen readers and for print.
 """
 from __future__ import annotations
 
+import sys
 from typing import Sequence
 
 import pygal
 from flask import Blueprint, Response, abort, request
 from pygal.style import Style
 
+# pygal adds to sys.meta_path a finder for its map plugins that has no find_spec, so every import
+# that fails anywhere afterwards (optional modules tried in a try block) raises an ImportWarning.
+# The charts use no map: take the finder out again.
+sys.meta_path[:] = [f for f in sys.meta_path if not isinstance(f, pygal.PluginImportFixer)]
+
 from . import stats
+from .present import SHORT_LABELS
 from .db import get_db
 from .games import fetch_game
 
@@ -27,11 +34,11 @@ STYLE = Style(
     background="#ffffff", plot_background="#ffffff", foreground="#1b1b1b",
     foreground_strong="#1b1b1b", foreground_subtle="#6b6b6b", colors=COLOURS,
     font_family="system-ui, -apple-system, 'Segoe UI', Roboto, 'Noto Sans', sans-serif",
-    label_font_size=15, major_label_font_size=15, legend_font_size=16, title_font_size=17,
+    label_font_size=16, major_label_font_size=16, legend_font_size=16, title_font_size=17,
     value_font_size=14, stroke_width=3, opacity=".9", opacity_hover=".9", transition="0s",
 )
 #: Drawn for a phone: the image is scaled to the page's width, about 360-430 CSS pixels.
-WIDTH = 420
+WIDTH = 360
 
 
 def _number(value: float | None) -> str:
@@ -43,10 +50,12 @@ def _number(value: float | None) -> str:
 
 
 def _config(**kwargs) -> dict:
-    return dict(style=STYLE, width=WIDTH, disable_xml_declaration=True, explicit_size=False,
-                js=[], legend_at_bottom=True, legend_at_bottom_columns=2, truncate_legend=18,
-                truncate_label=16, margin=6, spacing=8, value_formatter=_number,
-                formatter=_number, **kwargs)
+    config = dict(style=STYLE, width=WIDTH, disable_xml_declaration=True, explicit_size=False,
+                  js=[], legend_at_bottom=True, legend_at_bottom_columns=2, truncate_legend=18,
+                  truncate_label=16, margin=6, spacing=8, value_formatter=_number,
+                  formatter=_number)
+    config.update(kwargs)
+    return config
 
 
 def _without_scripts(tree):
@@ -87,9 +96,10 @@ def contract_averages_svg(lines: Sequence[stats.ContractLine]) -> str:
     values = [v for line in lines for v in (line.king_average, line.other_average)
               if v is not None]
     chart = pygal.HorizontalBar(**_config(height=420, print_values=False, margin_right=18,
-                                          y_labels=axis_labels([0, *values]),
+                                          y_labels=axis_labels([0, *values], most=5),
+                                          legend_at_bottom_columns=1,
                                           no_data_text="No finished game"))
-    chart.x_labels = [line.contract.label for line in lines]
+    chart.x_labels = [SHORT_LABELS[line.contract] for line in lines]
     chart.add("As King", [_round(line.king_average) for line in lines])
     chart.add("Another King", [_round(line.other_average) for line in lines])
     return render(chart)

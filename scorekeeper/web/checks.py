@@ -8,13 +8,15 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Sequence
 
-from ..engine import DealRecord, Game, InvalidResult, Problem, Progress, game_to_dict, read_game
+from ..engine import DealRecord, Game, InvalidResult, Problem, Progress, game_to_dict
 from ..engine import validate_entry
+from . import gamecache
 
 
 def rebuild(game: Game, deals: Sequence[DealRecord]) -> Game:
-    """*game* with *deals*, re-read whole by the engine (raises InvalidResult)."""
-    return read_game(game_to_dict(replace(game, deals=tuple(deals))))
+    """*game* with *deals*, re-read whole by the engine (raises InvalidResult); a game read
+    from the same document before is not read again (see gamecache)."""
+    return gamecache.games.read(game_to_dict(replace(game, deals=tuple(deals))))
 
 
 def progress_before(game: Game, number: int) -> Progress:

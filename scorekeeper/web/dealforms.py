@@ -97,6 +97,7 @@ class DealForm(FlaskForm):
     contracts = HiddenField()
     number = HiddenField()
     version = HiddenField()
+    deal = HiddenField()  # the id of the deal being corrected: its number can change (undo)
 
     seat_fields: tuple[str, ...] = ()
 

@@ -9,11 +9,13 @@ import re
 import secrets
 from typing import Any, Callable
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import (Blueprint, abort, flash, jsonify, redirect, render_template, request,
+                   url_for)
 
 from ..engine import InvalidResult, score_deal
 from ..engine.contracts import Contract
-from . import checks, present, storage
+from . import checks, meanwhile, present, storage
+from .access import edit_required
 from .db import get_db
 from .dealforms import DealForm, EntryContext, form_class_for, reason_options, record_data
 from .forms import UndoForm
@@ -111,9 +113,16 @@ def handle_post(stored: StoredGame, form: DealForm, save: Callable[[DealForm], s
     except storage.DuplicateToken as exc:
         return redirect_to_saved(exc.saved)
     except storage.Conflict as exc:
-        form.form_errors.append(f"{str(exc)[:1].upper()}{str(exc)[1:]}. Check the game page "
-                                f"before sending this again.")
-        return render_entry(stored, form, 409)
+        form.form_errors.append(f"{str(exc)[:1].upper()}{str(exc)[1:]} (another phone?). "
+                                f"Check what is recorded now before sending this again.")
+        fresh = fetch_game(stored.id)
+        if form.context.version is None:
+            now = meanwhile.recorded_since(fresh, form.context.number)
+        else:
+            now = meanwhile.changed_deal(get_db(), fresh, form.context.number,
+                                         _int(form.deal.data), form.context.version)
+        return render_entry(fresh, form, 409, meanwhile=now,
+                            correcting=form.context.version is not None)
     except InvalidResult as exc:
         for problem in exc.problems:
             form.show(problem)
@@ -136,6 +145,7 @@ def render_preview(stored: StoredGame, form: DealForm):
 
 # -- the next deal -------------------------------------------------------------------------
 @bp.get("/deals/new")
+@edit_required
 def new(game_id: int):
     """Choose the King (if the table picks) and the contract, then the entry form."""
     stored = fetch_game(game_id)
@@ -173,18 +183,27 @@ def _save_new(stored: StoredGame) -> Callable[[DealForm], str]:
 
 
 def _check_number(stored: StoredGame, form: DealForm):
+    """A form opened for another deal number than the next: another phone saved or undid a
+    deal meanwhile. Show what is recorded now; sent again, the form is the next deal."""
     expected = len(stored.game.deals) + 1
-    if form.context.number != expected:
-        form.form_errors.append(f"Deal {form.context.number} has been recorded meanwhile "
-                                f"(another phone?). Check the game page before sending this "
-                                f"again.")
+    number = form.context.number
+    if number != expected:
+        if number < expected:
+            form.form_errors.append(f"Deal {number} has been recorded meanwhile (another "
+                                    f"phone?). Here is what is recorded now: check it before "
+                                    f"sending this again as deal {expected}.")
+        else:
+            form.form_errors.append(f"A deal has been undone meanwhile (another phone?). Sent "
+                                    f"again, this will be deal {expected}.")
         form.number.data = expected
         form.context = EntryContext(form.context.king, form.context.contracts, expected)
-        return render_entry(stored, form, 409)
+        return render_entry(stored, form, 409,
+                            meanwhile=meanwhile.recorded_since(stored, number))
     return None
 
 
 @bp.post("/deals/new")
+@edit_required
 def create(game_id: int):
     stored = fetch_game(game_id)
     if (done := replayed()) is not None:
@@ -196,6 +215,7 @@ def create(game_id: int):
 
 
 @bp.route("/thrown-in", methods=["GET", "POST"])
+@edit_required
 def thrown_in(game_id: int):
     """A deal thrown in or redealt: it scores nothing and uses up no contract."""
     stored = fetch_game(game_id)
@@ -218,6 +238,30 @@ def thrown_in(game_id: int):
                                next=present.next_deal(stored.game, progress), thrown_in=True)
     context = EntryContext(king, (), progress.count + 1)
     return render_entry(stored, build_form(stored, context, _new_checker(stored), data={}))
+
+
+@bp.post("/deals/preview.json")
+@edit_required
+def preview_json(game_id: int):
+    """The entry form as it stands, checked and scored by the engine: the form's live preview.
+
+    Nothing is saved. A correction is recognised by its version field.
+    """
+    stored = fetch_game(game_id)
+    context = posted_context(thrown_in=False)
+    if context.version is None:
+        checker = _new_checker(stored)
+    else:
+        fetch_deal(stored, context.number)
+        checker = _correction_checker(stored, context.number)
+    form = build_form(stored, context, checker)
+    if not form.validate():
+        problems = list(form.form_errors) + [m for f in form for m in f.errors]
+        problems += [m for messages in form.group_errors.values() for m in messages]
+        return jsonify(ok=False, problems=problems)
+    assert form.record is not None and form.new_game is not None
+    return jsonify(ok=True, **present.preview_rows(stored.game.players, form.record,
+                                                   stored.game.rules, form.new_game))
 
 
 # -- one recorded deal ---------------------------------------------------------------------
@@ -243,12 +287,14 @@ def _save_correction(stored: StoredGame, number: int) -> Callable[[DealForm], st
         if form.context.version is None:
             abort(400, "This form is incomplete. Open the deal again from the game page.")
         storage.correct_deal(get_db(), stored.id, number, form.to_raw(),
-                             token=form.token.data, version=form.context.version)
+                             token=form.token.data, version=form.context.version,
+                             deal_id=_int(form.deal.data))
         return f"Deal {number} corrected. The earlier version is in the history."
     return save
 
 
 @bp.route("/deals/<int:number>/edit", methods=["GET", "POST"])
+@edit_required
 def edit(game_id: int, number: int):
     """Correct a recorded deal; every later deal is checked again, every score recomputed."""
     stored = fetch_game(game_id)
@@ -262,11 +308,25 @@ def edit(game_id: int, number: int):
         if context.number != number:
             abort(400, "This form belongs to another deal. Open the deal again.")
         form = build_form(stored, context, checker)
+        deal_id = _int(form.deal.data)
+        if deal_id is None or context.version is None:
+            abort(400, "This form is incomplete. Open the deal again from the game page.")
+        if not storage.deal_was_in(get_db(), game_id, deal_id):
+            abort(404, "That deal is not in this game. Open the deal again from the game page.")
+        now = meanwhile.changed_deal(get_db(), stored, number, deal_id, context.version)
+        if deal_id != row["id"]:
+            form.form_errors.append(f"The deal you were correcting has been undone meanwhile "
+                                    f"(another phone?): deal {number} is another deal now. "
+                                    f"Open it again from the game page.")
+            return render_entry(stored, form, 409, correcting=True, meanwhile=now)
         if context.version != row["version"]:
             form.form_errors.append(f"Deal {number} has been changed meanwhile (another "
-                                    f"phone?). Check it before sending this again.")
+                                    f"phone?). Here is what changed: check it before sending "
+                                    f"this again.")
             form.version.data = row["version"]
-            return render_entry(stored, form, 409, correcting=True)
+            form.context = EntryContext(context.king, context.contracts, number,
+                                        row["version"])
+            return render_entry(stored, form, 409, correcting=True, meanwhile=now)
         return handle_post(stored, form, _save_correction(stored, number),
                            preview=not record.is_thrown_in)
     contracts = record.contracts
@@ -277,12 +337,14 @@ def edit(game_id: int, number: int):
             abort(400, "That is not one of the contracts this deal could have been.")
     context = EntryContext(record.king, contracts, number, row["version"])
     form = build_form(stored, context, checker, data=record_data(record))
+    form.deal.data = row["id"]
     return render_entry(stored, form, correcting=True,
                         options=[(present.contracts_label(o), present.contracts_query(o))
                                  for o in options if o != contracts])
 
 
 @bp.route("/deals/<int:number>/undo", methods=["GET", "POST"])
+@edit_required
 def undo(game_id: int, number: int):
     """Take a deal out of the game; it stays in the history."""
     stored = fetch_game(game_id)
@@ -295,6 +357,8 @@ def undo(game_id: int, number: int):
         try:
             undone = storage.undo_deal(get_db(), game_id, deal_id, version=version)
         except storage.NotFound:
+            if not storage.deal_was_in(get_db(), game_id, deal_id):
+                abort(404, "That deal is not in this game. Open it again from the game page.")
             flash("That deal had already been undone.")
             return redirect(url_for("games.show", game_id=game_id), 303)
         except storage.Conflict:

@@ -1,18 +1,24 @@
-"""Friendly pages for 400, 404, 405 and 500, each with a way back."""
+"""Friendly pages for 400, 403, 404, 405, 413, 429, 500 and 503, each with a way back."""
 from __future__ import annotations
+
+import sqlite3
 
 from flask import Flask, render_template, request, url_for
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
-TITLES = {400: "That did not work", 404: "Not found", 405: "Not here",
-          413: "Too much", 500: "Something went wrong"}
+TITLES = {400: "That did not work", 403: "Only watching", 404: "Not found", 405: "Not here",
+          413: "Too much", 429: "Too many tries", 500: "Something went wrong", 503: "Busy"}
 DEFAULT_TEXT = {
     400: "The page was sent with something missing or out of range.",
+    403: "This phone can watch, but not change this.",
     404: "There is no such page, game or deal.",
     405: "This page cannot be used like that.",
     413: "That was more than a scoresheet needs.",
+    429: "Too many tries in a short time. Wait a few minutes.",
     500: "The scorekeeper hit a problem on its side. What was saved before is safe.",
+    503: "The scorekeeper is busy saving other deals. Send the form again: nothing is recorded "
+         "twice.",
 }
 
 
@@ -50,8 +56,23 @@ def handle_csrf(error: CSRFError):
                              "reload the page and send it again.")
 
 
+def handle_overflow(error: OverflowError):
+    """A number too big for the database (a hand-made address or form): out of range."""
+    return render_error(400, "A number in that request is far out of range.")
+
+
+def handle_database(error: sqlite3.OperationalError):
+    """The database stayed locked longer than the busy timeout: ask to send again (the forms'
+    one-time tokens make that safe). Any other database error is a 500."""
+    if "locked" in str(error) or "busy" in str(error):
+        return render_error(503)
+    raise error
+
+
 def init_app(app: Flask) -> None:
     app.register_error_handler(CSRFError, handle_csrf)
+    app.register_error_handler(OverflowError, handle_overflow)
+    app.register_error_handler(sqlite3.OperationalError, handle_database)
     app.register_error_handler(HTTPException, handle_http)
     # Flask turns any unhandled exception into an InternalServerError (outside tests, which
     # see the exception itself).

@@ -17,6 +17,11 @@ from ..engine import PRESETS, Contract, DealRecord, Game, HouseRules
 from ..engine.scoring import contract_scores
 
 TABLE = "seat_contract_stats"
+#: The columns of a fact row, as ``deal_facts`` names them.
+FACT_COLUMNS = ("deal_number", "seat", "contract", "is_king", "combined", "points", "took_kh",
+                "doubles_made", "doubles_passed", "doubles_back", "took_doubled", "trex_place")
+INSERT_FACTS = (f"insert into {TABLE} (game_id, {', '.join(FACT_COLUMNS)}) "
+                f"values ({', '.join('?' * (len(FACT_COLUMNS) + 1))})")
 
 
 def preset_of(rules: HouseRules) -> str:
@@ -66,12 +71,15 @@ def refresh_game(db: Database, game_id: int, game: Game) -> None:
         "update games set night = coalesce(played_on, substr(created_at, 1, 10)), preset = ?, "
         "partnership = ?, fingerprint = ? where id = ?",
         [preset_of(game.rules), int(game.rules.partnership), fingerprint(game), game_id])
+    db.execute(
+        "update game_players set (night, preset, finished) = (select night, preset, finished "
+        "from games where games.id = game_players.game_id) where game_id = ?", [game_id])
     db.execute(f"delete from {TABLE} where game_id = ?", [game_id])
-    rows = [{"game_id": game_id, **row}
+    rows = [(game_id, *(row[column] for column in FACT_COLUMNS))
             for number, deal in enumerate(game.deals, start=1)
             for row in deal_facts(deal, number, game.rules)]
-    if rows:
-        db.table(TABLE).insert_all(rows, batch_size=200)
+    if rows:  # plain SQL: sqlite-utils' insert_all inspects every value, a third of a save's time
+        db.conn.executemany(INSERT_FACTS, rows)
 
 
 def rebuild_all(db: Database) -> None:

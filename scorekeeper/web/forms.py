@@ -6,6 +6,7 @@ from typing import Any, Mapping
 
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, HiddenField, StringField
+from wtforms.validators import ValidationError
 
 from ..engine import ALL_CONTRACTS, PRESETS, HouseRules, InvalidResult, Problem, RulesError
 from ..engine import read_game
@@ -83,8 +84,16 @@ class NewGameForm(_SettingsForm):  # type: ignore[misc, valid-type]
     first_king = PickField("Who holds the 7♥?", options=[(s, f"Player {s + 1}") for s in SEATS])
     preset = PickField("House rules", coerce=str, default="standard",
                        options=list(PRESET_LABELS.items()))
+    pin = StringField("Table PIN (optional, four digits)")
+    token = HiddenField()  # one-time: the same form sent twice starts one game
 
     rules: HouseRules | None = None
+
+    def validate_pin(self, field: StringField) -> None:
+        field.data = (field.data or "").strip()
+        if field.data and not (len(field.data) == 4 and field.data.isascii()
+                               and field.data.isdigit()):
+            raise ValidationError("A table PIN is four digits, or leave it empty.")
 
     def validate(self, extra_validators: Any = None) -> bool:
         """WTForms checks the shapes; the engine checks the game as a whole."""
@@ -98,7 +107,8 @@ class NewGameForm(_SettingsForm):  # type: ignore[misc, valid-type]
         except RulesError as exc:
             self.preset.errors.append(problem_text(Problem("bad_rules", {"detail": str(exc)})))
             return False
-        doc = game_document(self.title.data.strip(), self.played_on.data.strip() or None,
+        doc = game_document((self.title.data or "").strip(),
+                            (self.played_on.data or "").strip() or None,
                             self.names(), self.rules.to_dict(), self.first_king.data)
         try:
             read_game(doc)

@@ -1,15 +1,19 @@
 """Games: start one, see it (standings, kingdom grid, next deal, game over), its history."""
 from __future__ import annotations
 
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+import re
+import secrets
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 
 from ..engine import read_deal
-from . import present, storage
+from . import access, present, storage
 from .db import get_db
 from .forms import LIMITS, NewGameForm, new_game_data, preset_settings
 from .storage import StoredGame
 
 bp = Blueprint("games", __name__, url_prefix="/games")
+TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
 
 
 def fetch_game(game_id: int) -> StoredGame:
@@ -35,11 +39,21 @@ def new():
     """Four players, their seats, the house rules, who holds the 7♥; title and date."""
     if request.method == "POST":
         form = NewGameForm()
+        token = form.token.data or None
+        if token is not None and not TOKEN.fullmatch(token):
+            abort(400, "This form is incomplete. Open New game again.")
         if form.validate():
-            game_id = storage.create_game(
-                get_db(), title=form.title.data.strip(),
-                played_on=form.played_on.data.strip() or None, players=form.names(),
-                rules=form.rules, first_king=form.first_king.data)
+            try:
+                game_id = storage.create_game(
+                    get_db(), title=(form.title.data or "").strip(),
+                    played_on=(form.played_on.data or "").strip() or None, players=form.names(),
+                    rules=form.rules, first_king=form.first_king.data, token=token,
+                    pin_hash=access.pin_hash(form.pin.data) if form.pin.data else None)
+            except storage.DuplicateToken as exc:  # sent twice: the game the first one started
+                game_id = exc.saved["game_id"]
+                flash("Already started: this is the game. Nothing was recorded twice.")
+            # the phone that starts a game keeps its score (holding the form's token is proof)
+            access.grant_game(game_id)
             return redirect(url_for("games.show", game_id=game_id), 303)
         status = 400
     else:
@@ -51,7 +65,7 @@ def new():
             data = new_game_data(dict(enumerate(earlier.game.players)), earlier.game.rules)
         else:
             data = new_game_data()
-        form = NewGameForm(data=data)
+        form = NewGameForm(data={**data, "token": secrets.token_urlsafe(16)})
         status = 200
     names = [form[f"player_{s}"].data or "" for s in range(4)]
     form.first_king.options = [(s, names[s].strip() or f"Player {s + 1}") for s in range(4)]

@@ -26,7 +26,8 @@ NIGHTS_PER_PAGE = 10
 @lru_cache(maxsize=256)
 def rules_line(rules_json: str) -> str:
     """The one-line summary of a stored game's house rules."""
-    return HouseRules.from_dict(json.loads(rules_json)).summary()
+    text = HouseRules.from_dict(json.loads(rules_json)).summary()
+    return text[:1].upper() + text[1:]
 
 
 def matching_players(db, text: str) -> list[dict[str, Any]]:
@@ -138,7 +139,7 @@ def game(game_id: int):
     """A game's record: standings, running totals, every deal and the kingdom grid; read-only."""
     stored = fetch_game(game_id)
     return render_template("history/game.html", deals=deal_lines(stored),
-                           rules_line=stored.game.rules.summary(), **game_context(stored))
+                           rules_line=rules_line(stored.row["rules_json"]), **game_context(stored))
 
 
 @bp.get("/games/<int:game_id>/correct")

@@ -12,8 +12,8 @@ from flask_wtf import FlaskForm
 from sqlite_utils import Database
 from wtforms import HiddenField, StringField
 
-from ..engine.gamefile import NAME_LIMIT
-from . import figures, stats, storage
+from ..engine.gamefile import NAME_LIMIT, has_control
+from . import access, figures, stats, storage
 from .db import get_db
 from .forms import PRESET_LABELS
 
@@ -37,6 +37,8 @@ def rename_player(db: Database, pid: int, new_name: str) -> str | None:
         return "Write the new name."
     if len(name) > NAME_LIMIT:
         return f"A name has at most {NAME_LIMIT} characters."
+    if has_control(name):
+        return "A name cannot hold control characters."
     key = storage.name_key(name)
     with db.atomic():
         other = next(db.query("select id, name from players where name_key = ? and id != ?",
@@ -110,17 +112,18 @@ def show(pid: int):
     db = get_db()
     player = fetch_player(pid)
     filters, problems = read_filters()
-    recent = stats.recent_results(db, pid, filters)
+    form = stats.recent_form(db, pid, filters, count=10)
     return render_template(
         "players/show.html", player=player, filters=filters, problems=problems,
         summary=stats.player_summary(db, pid, filters), play=stats.play_stats(db, pid, filters),
-        recent=recent, run=stats.win_run(recent), rivals=stats.head_to_head(db, pid, filters),
-        partners=stats.partners(db, pid, filters))
+        recent=form.recent, run=form.run, rivals=stats.head_to_head(db, pid, filters),
+        partners=stats.partners(db, pid, filters), can_change=access.may_edit_player(db, pid))
 
 
 @bp.route("/players/<int:pid>/rename", methods=["GET", "POST"])
 def rename(pid: int):
     player = fetch_player(pid)
+    access.require_player_rights(get_db(), pid)
     form = RenameForm() if request.method == "POST" else RenameForm(data={"name": player["name"]})
     if request.method == "POST" and form.validate():
         problem = rename_player(get_db(), pid, form.name.data or "")
@@ -138,6 +141,7 @@ def merge(pid: int):
     """Merge another spelling into this player: choose it, see what will happen, confirm."""
     db = get_db()
     player = fetch_player(pid)
+    access.require_player_rights(db, pid)
     if request.method == "POST":
         form = MergeForm()
         other_id = int(form.other.data) if (form.other.data or "").isdigit() else None
@@ -147,6 +151,7 @@ def merge(pid: int):
         if other is None:
             flash("That spelling is gone already (merged or renamed meanwhile).")
             return redirect(url_for("players.show", pid=pid), 303)
+        access.require_player_rights(db, other_id)
         problem = merge_players(db, pid, other_id)
         if problem is None:
             flash(f"Merged: {other['name']}’s games are now {player['name']}’s.")
@@ -155,14 +160,19 @@ def merge(pid: int):
                                problem=problem, others=[]), 400
     other_id = request.args.get("other", type=int)
     if other_id is None:
-        others = [p for p in stats.roster(db) if p["id"] != pid]
+        tablemates = {r["player_id"] for r in db.query(
+            "select distinct b.player_id from game_players a join game_players b "
+            "on b.game_id = a.game_id where a.player_id = ?", [pid])}
+        others = [p for p in stats.roster(db) if p["id"] not in tablemates | {pid}
+                  and access.may_edit_player(db, p["id"])]
         return render_template("players/merge.html", player=player, others=others, other=None)
     other = stats.player(db, other_id)
     if other is None or other_id == pid:
         abort(404, "There is no such player to merge.")
+    access.require_player_rights(db, other_id)
     shared = shared_game(db, pid, other_id)
-    problem = (f"They played in the same game (game {shared}), so they are two people and "
-               f"cannot be merged." if shared is not None else None)
+    problem = (f"{player['name']} and {other['name']} played in the same game (game {shared}), "
+               f"so they are two people and cannot be merged." if shared is not None else None)
     counts = {row["id"]: row for row in stats.roster(db)}
     return render_template("players/merge.html", player=player, other=other, others=[],
                            form=MergeForm(data={"other": other_id}), problem=problem,
@@ -178,5 +188,6 @@ def leaderboard():
         sort = "wins"
     rows = stats.leaderboard(get_db(), filters, sort)
     return render_template("players/leaderboard.html", rows=rows, filters=filters, sort=sort,
+                           recent_count=stats.RECENT,
                            problems=problems, presets=[(p, PRESET_LABELS.get(p, p.title()))
                                                        for p in stats.PRESET_CHOICES])

@@ -7,11 +7,12 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from flask import Flask
+from markupsafe import Markup
 
 from ..engine import NEGATIVE_CONTRACTS, Contract, DealRecord, Game, GameScore, Progress, is_sweep
 from ..engine.contracts import ALL_CONTRACTS, QUEEN_SUITS
 from ..engine.progression import KINGDOMS
-from ..engine.scoring import contract_scores
+from ..engine.scoring import contract_scores, score_deal
 from .dealforms import PLACE_LABELS, SUIT_SYMBOLS
 
 MINUS = "\u2212"
@@ -29,6 +30,12 @@ def signed(value: int) -> str:
     if value < 0:
         return f"{MINUS}{-value}"
     return "0"
+
+
+def score_html(value: int) -> Markup:
+    """``score(value)`` in the templates: the signed score in a span coloured by its sign."""
+    tone = "neg" if value < 0 else "pos" if value > 0 else ""
+    return Markup(f'<span class="{tone}">{signed(value)}</span>')  # signs and digits only
 
 
 def contracts_label(contracts: Sequence[Contract]) -> str:
@@ -180,6 +187,20 @@ def next_deal(game: Game, progress: Progress, king: int | None = None) -> NextDe
                     tuple(c for c in left if c.is_negative), combination)
 
 
+def preview_rows(names: Sequence[str], record: DealRecord, rules: Any,
+                 new_game: Game) -> dict[str, Any]:
+    """The live preview of an entry: each player's score for the deal and total after it,
+    as the engine counts them, with the deal told in words."""
+    deal = score_deal(record, rules)
+    totals = new_game.score().totals
+    rows = [{"seat": s, "name": names[s], "deal": deal[s], "deal_text": signed(deal[s]),
+             "total": totals[s], "total_text": signed(totals[s])} for s in range(4)]
+    note = not_played_note(record, names, new_game)
+    if note is not None:
+        note += ": it scores nothing and the contract is not used up."
+    return {"rows": rows, "lines": describe(record, names), "note": note}
+
+
 # -- a deal in words -----------------------------------------------------------------------
 def _capture_text(card: str, taker: int, holder: int | None, led: int | None,
                   names: Sequence[str]) -> str:
@@ -228,6 +249,7 @@ def extract(index: int, container: Sequence[Any]) -> Any:
 
 def init_app(app: Flask) -> None:
     app.add_template_filter(signed)
+    app.add_template_global(score_html)
     app.add_template_filter(extract)
     app.add_template_global(contracts_label)
     app.add_template_global(describe)

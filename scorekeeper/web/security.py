@@ -1,4 +1,5 @@
-"""CSRF on every POST, and headers that keep pages to their own scripts and styles."""
+"""CSRF on every POST, and headers that keep pages to their own scripts and styles, out of frames,
+and their addresses to themselves."""
 from __future__ import annotations
 
 from flask import Flask, Response
@@ -21,7 +22,8 @@ CONTENT_SECURITY_POLICY = "; ".join((
 def add_headers(response: Response) -> Response:
     response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
-    response.headers.setdefault("Referrer-Policy", "same-origin")
+    # A game's secret edit link is a path: no page may pass it on in a Referer header.
+    response.headers.setdefault("Referrer-Policy", "no-referrer")
     response.headers.setdefault("X-Frame-Options", "DENY")
     return response
 

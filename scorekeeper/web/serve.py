@@ -32,15 +32,35 @@ def lan_address() -> str:
         return DEFAULT_HOST
 
 
+def warm_printer() -> None:
+    """Load WeasyPrint and the scoresheet's fonts now, so that the first PDF is quick."""
+    try:
+        from ..printing import warm_up
+
+        warm_up()
+    except Exception as exc:  # the table app works without printing
+        print(f"Printing is not available: {exc}", file=sys.stderr)
+
+
 def serve(host: str | None = None, port: int = 5000, lan: bool = False,
           db_path: str | None = None, *, run: Callable[..., Any] | None = None) -> int:
     """Serve the app; print where to open it. *run* replaces waitress.serve in tests."""
     from . import create_app
 
+    from .backup import BackupError, serving_lock
+
     config = {"DATABASE": db_path} if db_path else {}
     app = create_app(config)
+    try:  # held while the server runs: `scorekeeper restore` waits for it to stop
+        lock = serving_lock(app.config["DATABASE"])
+    except BackupError as exc:
+        print(exc, file=sys.stderr)
+        return 1
     bind = host or (LAN_HOST if lan else DEFAULT_HOST)
     shown = lan_address() if bind == LAN_HOST else bind
+    if bind == LAN_HOST:  # what the QR code on a page opened at localhost should point to
+        app.config["LAN_URL"] = f"http://{shown}:{port}/"
+    warm_printer()
     print(f"Trex Scorekeeper on http://{shown}:{port}/")
     if lan:
         print("Open that address on the phones at the table (same Wi-Fi).")
@@ -54,4 +74,7 @@ def serve(host: str | None = None, port: int = 5000, lan: bool = False,
         print(f"Cannot listen on {bind}:{port}: {exc.strerror or exc}. Is another server "
               f"using that port? Try --port.", file=sys.stderr)
         return 1
+    finally:
+        if lock is not None:
+            lock.close()
     return 0

@@ -2,8 +2,9 @@
 
 Every figure counts finished games only, within the filters (a date range over the game's night,
 and optionally a house-rule preset). Final scores and ranks come from ``game_players``, which
-storage rewrites on every write; per-contract figures from ``seat_contract_stats`` (see
-:mod:`facts`).
+storage rewrites on every write, together with the game's night, preset and finished flag (see
+:mod:`facts`); per-contract figures from ``seat_contract_stats``. The queries read the covering
+indexes of migration m002, so their cost follows the number of rows they add up.
 """
 from __future__ import annotations
 
@@ -43,8 +44,8 @@ class Filters:
     end: str | None = None  # last night counted
     preset: str | None = None  # one of PRESET_CHOICES, or None for any rules
 
-    def where(self, alias: str = "g") -> tuple[str, list[Any]]:
-        """The SQL condition on a ``games`` row: finished, and inside the filters."""
+    def where(self, alias: str = "gp") -> tuple[str, list[Any]]:
+        """The SQL condition on a ``game_players`` row: finished, and inside the filters."""
         parts, params = [f"{alias}.finished = 1"], []
         if self.start:
             parts.append(f"{alias}.night >= ?")
@@ -66,9 +67,8 @@ class Filters:
 def _mine(pid: int, filters: Filters) -> tuple[str, list[Any]]:
     """A CTE of the player's finished games in the filters: game, seat, total, rank."""
     where, params = filters.where()
-    sql = (f"with mine as (select gp.game_id, gp.seat, gp.total, gp.rank, g.night "
-           f"from game_players gp join games g on g.id = gp.game_id "
-           f"where gp.player_id = ? and {where}) ")
+    sql = (f"with mine as (select gp.game_id, gp.seat, gp.total, gp.rank, gp.night "
+           f"from game_players gp where gp.player_id = ? and {where}) ")
     return sql, [pid, *params]
 
 
@@ -79,28 +79,43 @@ def player_summary(db: Database, pid: int, filters: Filters) -> dict[str, Any]:
                         "avg(total) as average, max(total) as best, min(total) as worst "
                         "from mine", params))
     row["in_progress"] = next(db.query(
-        "select count(*) as n from game_players gp join games g on g.id = gp.game_id "
-        "where gp.player_id = ? and g.finished = 0", [pid]))["n"]
+        "select count(*) as n from game_players where player_id = ? and finished = 0",
+        [pid]))["n"]
     return row
 
 
-def recent_results(db: Database, pid: int, filters: Filters, limit: int = 10,
-                   ) -> list[dict[str, Any]]:
-    """The player's last finished games in the filters, the latest first."""
-    cte, params = _mine(pid, filters)
-    return list(db.query(cte + "select m.game_id, m.night, m.rank, m.total, g.title from mine m "
-                         "join games g on g.id = m.game_id order by m.night desc, m.game_id desc "
-                         "limit ?", [*params, limit]))
+@dataclass
+class Form:
+    """A player's latest finished games in the filters (latest first) and their current run of
+    wins, counted back from the latest game."""
+
+    recent: list[dict[str, Any]]
+    run: int
 
 
-def win_run(results: list[dict[str, Any]]) -> int:
-    """How many of the latest games in a row the player won (results latest first)."""
-    run = 0
-    for row in results:
-        if row["rank"] != 1:
-            break
-        run += 1
-    return run
+def recent_form(db: Database, pid: int, filters: Filters, count: int = RECENT) -> Form:
+    """Reads the player's games newest first off the index and stops as soon as it knows both
+    the last *count* games and the length of the current run."""
+    where, params = filters.where()
+    cursor = db.execute(
+        f"select gp.game_id, gp.night, gp.rank, gp.total from game_players gp "
+        f"where gp.player_id = ? and {where} order by gp.night desc, gp.game_id desc",
+        [pid, *params])
+    recent: list[dict[str, Any]] = []
+    run, running = 0, True
+    try:
+        for game_id, night, rank, total in cursor:
+            if len(recent) < count:
+                recent.append({"game_id": game_id, "night": night, "rank": rank, "total": total})
+            if running and rank == 1:
+                run += 1
+            else:
+                running = False
+            if not running and len(recent) >= count:
+                break
+    finally:
+        cursor.close()
+    return Form(recent, run)
 
 
 @dataclass
@@ -210,34 +225,28 @@ def leaderboard(db: Database, filters: Filters, sort: str = "wins") -> list[dict
     """Every player with a finished game in the filters, with their last few ranks."""
     where, params = filters.where()
     order = SORTS.get(sort, SORTS["wins"])
-    sql = f"""select p.id, p.name, count(*) as games, sum(gp.rank = 1) as wins,
-        1.0 * sum(gp.rank = 1) / count(*) as win_rate, avg(gp.total) as average,
-        max(gp.total) as best
-        from game_players gp join games g on g.id = gp.game_id
-        join players p on p.id = gp.player_id
-        where {where} group by p.id order by {order}, p.name_key"""
+    # Without a date range the query adds up every finished seat: read in player order off the
+    # player index, they need no sorting for the grouping (half the time at 1,000 games).
+    index = "" if filters.start or filters.end else "indexed by idx_game_players_player_results"
+    sql = f"""select p.id, p.name, a.games, a.wins, 1.0 * a.wins / a.games as win_rate,
+        a.average, a.best
+        from (select gp.player_id, count(*) as games, sum(gp.rank = 1) as wins,
+              avg(gp.total) as average, max(gp.total) as best
+              from game_players gp {index} where {where} group by gp.player_id) a
+        join players p on p.id = a.player_id order by {order}, p.name_key"""
     rows = list(db.query(sql, params))
-    extra: dict[int, dict[str, Any]] = {}
-    for row in db.query(f"""select player_id,
-            coalesce(min(case when rank != 1 then n end) - 1, count(*)) as run,
-            group_concat(case when n <= ? then n || ':' || rank end) as recent
-            from (select gp.player_id, gp.rank, row_number() over (
-                      partition by gp.player_id order by g.night desc, g.id desc) as n
-                  from game_players gp join games g on g.id = gp.game_id where {where})
-            group by player_id""", [RECENT, *params]):
-        pairs = sorted(tuple(map(int, p.split(":"))) for p in (row["recent"] or "").split(",") if p)
-        extra[row["player_id"]] = {"run": row["run"], "recent": [rank for _, rank in pairs]}
     for row in rows:
-        row.update(extra.get(row["id"], {"run": 0, "recent": []}))
+        form = recent_form(db, row["id"], filters)
+        row["recent"] = [r["rank"] for r in form.recent]
+        row["run"] = form.run
     return rows
 
 
 def roster(db: Database) -> list[dict[str, Any]]:
     """Everyone who has played (or been named in a game), by name."""
-    sql = """select p.id, p.name, count(g.id) as games, sum(g.finished) as finished,
-        max(g.night) as last_night
+    sql = """select p.id, p.name, count(gp.game_id) as games, sum(gp.finished) as finished,
+        max(gp.night) as last_night
         from players p left join game_players gp on gp.player_id = p.id
-        left join games g on g.id = gp.game_id
         group by p.id order by p.name_key"""
     return list(db.query(sql))
 

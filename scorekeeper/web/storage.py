@@ -14,16 +14,17 @@ from typing import Any, Sequence
 
 from sqlite_utils import Database
 
-from ..engine import DealRecord, Game, HouseRules, InvalidResult, read_game, score_game
+from ..engine import DealRecord, Game, HouseRules, InvalidResult, read_game
 from ..engine.gamefile import FORMAT
-from . import checks, facts
+from . import checks, facts, gamecache
 
 
 class DuplicateToken(Exception):
     """The form's one-time token was used already; ``saved`` says where that entry went."""
 
     def __init__(self, saved: dict[str, Any]):
-        super().__init__(f"token already used for deal {saved.get('number')}")
+        super().__init__(f"token already used (game {saved.get('game_id')}, "
+                         f"deal {saved.get('number')})")
         self.saved = saved
 
 
@@ -63,8 +64,39 @@ def now() -> str:
 
 
 def clean_name(name: str) -> str:
-    """A player's name as stored: NFC, single spaces, no space around it."""
-    return " ".join(unicodedata.normalize("NFC", name).split())
+    """A player's name as stored: NFC, single spaces, no space around it, and any change of
+    writing direction inside it ended inside it."""
+    return balanced_bidi(" ".join(unicodedata.normalize("NFC", name).split()))
+
+
+_EMBEDDINGS = "\u202a\u202b\u202d\u202e"  # LRE RLE LRO RLO, each ended by PDF
+_ISOLATES = "\u2066\u2067\u2068"  # LRI RLI FSI, each ended by PDI
+_PDF, _PDI = "\u202c", "\u2069"
+
+
+def balanced_bidi(text: str) -> str:
+    """*text* with every direction override, embedding and isolate it opens closed at its end,
+    and every stray closing mark dropped: a name can turn itself around, but never the text
+    that follows it on a page, a printed sheet or a plain-text line (Unicode UAX #9)."""
+    out: list[str] = []
+    stack: list[str] = []
+    for char in text:
+        if char in _EMBEDDINGS or char in _ISOLATES:
+            stack.append(char)
+        elif char == _PDF:
+            if not stack or stack[-1] not in _EMBEDDINGS:
+                continue  # closes nothing of this name's own
+            stack.pop()
+        elif char == _PDI:
+            if not any(c in _ISOLATES for c in stack):
+                continue
+            while stack[-1] in _EMBEDDINGS:
+                out.append(_PDF)
+                stack.pop()
+            stack.pop()
+        out.append(char)
+    out.extend(_PDI if c in _ISOLATES else _PDF for c in reversed(stack))
+    return "".join(out)
 
 
 def name_key(name: str) -> str:
@@ -101,21 +133,38 @@ def game_document(title: str, played_on: str | None, players: Sequence[str],
 
 
 def create_game(db: Database, *, title: str, played_on: str | None, players: Sequence[str],
-                rules: HouseRules, first_king: int) -> int:
-    """Store a new game (checked by the engine first); return its id."""
+                rules: HouseRules, first_king: int, token: str | None = None,
+                pin_hash: str | None = None) -> int:
+    """Store a new game (checked by the engine first); return its id.
+
+    *token* is the new-game form's one-time token: a form sent twice raises DuplicateToken
+    with the game the first one started. *pin_hash* is the table PIN's hash, if one was set.
+    """
     names = [clean_name(n) for n in players]
     game = read_game(game_document(title, played_on, names, rules.to_dict(), first_king))
     stamp = now()
     with db.atomic():
+        if token:
+            for row in db.query("select id from games where create_token = ?", [token]):
+                raise DuplicateToken({"game_id": row["id"], "number": None})
         ids = [player_id(db, n) for n in names]
         game_id = db.table("games").insert({
             "title": title, "played_on": played_on, "rules_json": json.dumps(rules.to_dict()),
             "first_king": first_king, "created_at": stamp, "updated_at": stamp,
+            "create_token": token or None, "pin_hash": pin_hash,
         }).last_pk
         db.table("game_players").insert_all(
             {"game_id": game_id, "seat": seat, "player_id": pid} for seat, pid in enumerate(ids))
         _store_summary(db, game_id, game)
     return game_id
+
+
+def document_strings(row: dict[str, Any], names: Sequence[str],
+                     records: Sequence[str]) -> tuple[Any, ...]:
+    """Everything a stored game's document is made of, as stored (*records*: each deal's
+    record_json): the key its Game is kept under in gamecache."""
+    return ("stored", row["title"] or "", row["played_on"], tuple(names), row["rules_json"],
+            row["first_king"], tuple(records))
 
 
 def load_game(db: Database, game_id: int) -> StoredGame | None:
@@ -128,10 +177,20 @@ def load_game(db: Database, game_id: int) -> StoredGame | None:
         "select p.name from game_players gp join players p on p.id = gp.player_id "
         "where gp.game_id = ? order by gp.seat", [game_id])]
     deals = list(db.table("deals").rows_where("game_id = ?", [game_id], order_by="number"))
-    doc = game_document(row["title"] or "", row["played_on"], names,
-                        json.loads(row["rules_json"]), row["first_king"],
-                        [json.loads(d["record_json"]) for d in deals])
-    return StoredGame(game_id, row, read_game(doc), deals)
+    key = document_strings(row, names, [d["record_json"] for d in deals])
+    game = gamecache.games.get(key)
+    if game is None:
+        game = read_game(game_document(row["title"] or "", row["played_on"], names,
+                                       json.loads(row["rules_json"]), row["first_king"],
+                                       [json.loads(d["record_json"]) for d in deals]))
+        gamecache.games.put(key, game)
+    return StoredGame(game_id, row, game, deals)
+
+
+def _remember(stored: StoredGame, records: Sequence[str], game: Game) -> None:
+    """After a write: keep *game*, the engine's reading of the game as now stored (its deals'
+    record_json *records*), for the page that follows to find."""
+    gamecache.games.put(document_strings(stored.row, stored.game.players, records), game)
 
 
 def list_games(db: Database, *, finished: bool, limit: int = 20) -> list[dict[str, Any]]:
@@ -151,7 +210,7 @@ def list_games(db: Database, *, finished: bool, limit: int = 20) -> list[dict[st
 
 def _store_summary(db: Database, game_id: int, game: Game) -> None:
     """Totals, ranks, the next King and whether the game is over, for reports to read by SQL."""
-    scored = score_game(game)
+    scored = game.score()
     progress = game.progress()
     db.table("games").update(game_id, {
         "deal_count": len(game.deals), "finished": int(scored.is_over),
@@ -226,22 +285,26 @@ def add_deal(db: Database, game_id: int, raw: Any, *, token: str, number: int) -
         record, problems, new_game = checks.check_new_deal(stored.game, raw)
         if record is None or new_game is None:
             raise InvalidResult(problems)
-        scores = score_game(new_game).deals[-1]
+        scores = new_game.score().deals[-1]
         stamp = now()
+        values = _deal_values(record, scores)
         deal_id = db.table("deals").insert({
-            "game_id": game_id, "number": number, **_deal_values(record, scores),
+            "game_id": game_id, "number": number, **values,
             "token": token, "version": 1, "created_at": stamp, "updated_at": stamp,
         }).last_pk
         _history(db, deal_id, game_id, number, 1, record, scores, "create", token)
         _store_summary(db, game_id, new_game)
+    _remember(stored, [d["record_json"] for d in stored.deals] + [values["record_json"]],
+              new_game)
     return number
 
 
 def correct_deal(db: Database, game_id: int, number: int, raw: Any, *, token: str,
-                 version: int) -> int:
+                 version: int, deal_id: int | None = None) -> int:
     """Replace deal *number* with *raw*; the earlier version stays in the history.
 
-    *version* is the version the form was opened on; another correction since then is a
+    *version* is the version the form was opened on, *deal_id* the deal it was opened on;
+    another correction since then, or an undo that gave the number to another deal, is a
     Conflict. Returns the new version.
     """
     with db.atomic():
@@ -249,16 +312,23 @@ def correct_deal(db: Database, game_id: int, number: int, raw: Any, *, token: st
         row = stored.deal_row(number)
         if row is None:
             raise NotFound(f"no deal {number}")
+        if deal_id is not None and row["id"] != deal_id:
+            raise Conflict(f"deal {number} is another deal now: the one being corrected has "
+                           f"been undone meanwhile")
         if row["version"] != version:
             raise Conflict(f"deal {number} has been changed meanwhile")
         record, problems, new_game = checks.check_correction(stored.game, number, raw)
         if record is None or new_game is None:
             raise InvalidResult(problems)
-        scores = score_game(new_game).deals[number - 1]
-        db.table("deals").update(row["id"], {**_deal_values(record, scores),
-                                             "version": version + 1, "updated_at": now()})
+        scores = new_game.score().deals[number - 1]
+        values = _deal_values(record, scores)
+        db.table("deals").update(row["id"], {**values, "version": version + 1,
+                                             "updated_at": now()})
         _history(db, row["id"], game_id, number, version + 1, record, scores, "correct", token)
         _store_summary(db, game_id, new_game)
+    records = [d["record_json"] for d in stored.deals]
+    records[number - 1] = values["record_json"]
+    _remember(stored, records, new_game)
     return version + 1
 
 
@@ -287,6 +357,12 @@ def undo_deal(db: Database, game_id: int, deal_id: int, *, version: int) -> int:
             db.table("deals").update(later["id"], {"number": later["number"] - 1})
         _store_summary(db, game_id, new_game)
     return number
+
+
+def deal_was_in(db: Database, game_id: int, deal_id: int) -> bool:
+    """Was deal *deal_id* ever a deal of this game (it may have been undone since)?"""
+    return next(db.query("select 1 from deal_history where deal_id = ? and game_id = ? limit 1",
+                         [deal_id, game_id]), None) is not None
 
 
 def history(db: Database, game_id: int, deal_id: int | None = None) -> list[dict[str, Any]]:

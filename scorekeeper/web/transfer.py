@@ -10,8 +10,8 @@ import json
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Iterator
 
-from flask import (Blueprint, Response, abort, flash, redirect, render_template, request,
-                   stream_with_context, url_for)
+from flask import (Blueprint, Response, abort, current_app, flash, redirect, render_template,
+                   request, url_for)
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
 from sqlite_utils import Database
@@ -19,10 +19,10 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 from ..engine import Game, InvalidResult, Problem, game_to_dict, loads
 from ..engine.gamefile import MULTI_FORMAT, check_players
-from . import facts, storage
-from .db import get_db
-from .security import csrf
+from . import access, facts, storage
+from .db import connect, get_db
 from .messages import problem_text
+from .security import csrf
 from .stats import parse_date
 
 #: The largest file the import page takes; bigger files go through ``scorekeeper import``.
@@ -158,6 +158,21 @@ def _download(body: Any, name: str, *, attach: bool) -> Response:
     return response
 
 
+def _stream(ids: list[int]) -> Iterator[str]:
+    """The document, written while it is sent, from a connection of its own (the request's
+    is closed when the view returns, before a streamed body is read)."""
+    path = current_app.config["DATABASE"]
+
+    def generate() -> Iterator[str]:
+        db = connect(path)
+        try:
+            yield from iter_document(db, ids)
+        finally:
+            db.close()
+
+    return generate()
+
+
 def _attach() -> bool:
     return request.args.get("download") == "1"
 
@@ -182,16 +197,14 @@ def export_night(night: str):
     ids = game_ids(get_db(), night=day)
     if not ids:
         abort(404, f"No game was played on {day}.")
-    body = stream_with_context(iter_document(get_db(), ids))
-    return _download(body, f"trex-night-{day}.json", attach=_attach())
+    return _download(_stream(ids), f"trex-night-{day}.json", attach=_attach())
 
 
 @bp.get("/history/export.json")
 def export_all():
     """Every game stored, as one ``trex-games/1`` document (a backup)."""
-    ids = game_ids(get_db())
-    body = stream_with_context(iter_document(get_db(), ids))
-    return _download(body, f"trex-all-{storage.now()[:10]}.json", attach=_attach())
+    return _download(_stream(game_ids(get_db())), f"trex-all-{storage.now()[:10]}.json",
+                     attach=_attach())
 
 
 @bp.route("/import", methods=["GET", "POST"])
@@ -220,10 +233,14 @@ def upload():
     except ImportRefused as exc:
         return render_template("transfer/import.html", form=form, problems=exc.problems,
                                filename=sent.filename), 400
+    for game_id in result.ids[-access.REMEMBERED_GAMES:]:
+        access.grant_game(game_id)  # the phone that brought the games may correct them
     count = len(result.ids)
     message = (f"Imported {count} game{'' if count == 1 else 's'}." if count
                else "Nothing new to import.")
-    if result.skipped:
+    if result.skipped and len(result.skipped) + count == 1:
+        message = f"This game is stored already (game {result.skipped[0][1]}): not imported again."
+    elif result.skipped:
         message += " Already stored, so not imported again: " + ", ".join(
             f"game {number} of the file (game {stored})" for number, stored in result.skipped)
         message += "."

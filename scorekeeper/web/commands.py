@@ -1,0 +1,247 @@
+"""``scorekeeper export`` and ``scorekeeper import``: the game file format from the command line.
+
+Importing this module adds the two subcommands to ``scorekeeper.cli.EXTENSIONS``. The database is
+the one the app would use: ``--db``, else ``$SCOREKEEPER_DB``, else the instance folder's.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+from sqlite_utils import Database
+
+from .. import cli
+
+EXIT_NOT_FOUND = 1
+
+
+def open_database(path: str | None) -> Database:
+    """The app's database (migrated), resolved as ``create_app`` resolves it."""
+    from . import create_app
+    from .db import connect
+
+    app = create_app({"DATABASE": path} if path else {})
+    return connect(app.config["DATABASE"])
+
+
+def write_output(chunks, out: str | None) -> None:
+    """Write the text to *out* whole (a temporary file renamed at the end), or to stdout."""
+    if out is None or out == "-":
+        try:
+            for chunk in chunks:
+                sys.stdout.write(chunk)
+            sys.stdout.flush()
+        except BrokenPipeError:  # the reader stopped early (| head): not an error
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return
+    target = Path(out)
+    fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent or Path("."))
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            for chunk in chunks:
+                handle.write(chunk)
+        os.replace(temp, target)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from . import stats, transfer
+
+    if args.game and (args.all or args.night):
+        return cli._fail(["Give --game, or --all, or --night (with or without --all)."])
+    if not (args.game or args.all or args.night):
+        return cli._fail(["Say what to export: --game ID, --all, or --night YYYY-MM-DD."])
+    try:
+        night = stats.parse_date(args.night)
+    except ValueError:
+        return cli._fail([f"--night: {args.night!r} is not a date (YYYY-MM-DD)."])
+    if args.out not in (None, "-") and not Path(args.out).parent.is_dir():
+        return cli._fail([f"Cannot write {args.out}: there is no folder {Path(args.out).parent}."])
+    path = database_path(args.db)
+    if not path.is_file():
+        return cli._fail([f"There is no database at {path}."])
+    db = open_database(str(path))
+    try:
+        if args.game:
+            found = {g: transfer.stored_game(db, g) for g in args.game}
+            missing = [g for g, game in found.items() if game is None]
+            if missing:
+                print("\n".join(f"There is no game {g}." for g in missing), file=sys.stderr)
+                return EXIT_NOT_FOUND
+            if len(args.game) == 1:
+                chunks = iter([transfer.game_json(found[args.game[0]]) + "\n"])  # type: ignore[arg-type]
+            else:
+                chunks = transfer.iter_document(db, args.game)
+            count = len(args.game)
+        else:
+            ids = transfer.game_ids(db, night=night)
+            if night and not ids:
+                print(f"No game was played on {night}.", file=sys.stderr)
+                return EXIT_NOT_FOUND
+            chunks, count = transfer.iter_document(db, ids), len(ids)
+        write_output(chunks, args.out)
+    finally:
+        db.close()
+    if args.out not in (None, "-"):
+        print(f"Exported {count} game{'' if count == 1 else 's'} to {args.out}")
+    return 0
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    from . import transfer
+
+    try:
+        data = Path(args.file).read_bytes()
+    except OSError as exc:
+        return cli._fail([f"Cannot read {args.file}: {exc.strerror or exc}"])
+    try:
+        games = transfer.read_import(data)
+    except transfer.ImportRefused as exc:
+        return cli._fail(exc.problems + ["Nothing was imported."])
+    db = open_database(args.db)
+    try:
+        result = transfer.import_games(db, games)
+    finally:
+        db.close()
+    for game_id in result.ids:
+        print(game_id)
+    for number, stored in result.skipped:
+        which = f"Game {number} of the file" if len(games) > 1 else "The game in the file"
+        print(f"{which} is stored already (game {stored}); not imported again.",
+              file=sys.stderr)
+    return 0
+
+
+def extend(sub: argparse._SubParsersAction) -> None:
+    export = sub.add_parser("export", help="write games to a game file (with scores and totals)")
+    export.add_argument("--game", type=int, action="append", metavar="ID",
+                        help="the game with this id (repeat for several)")
+    export.add_argument("--all", action="store_true", help="every game stored")
+    export.add_argument("--night", metavar="YYYY-MM-DD", help="the games of one night")
+    export.add_argument("-o", "--out", metavar="FILE",
+                        help="the file to write (default: standard output)")
+    cli.add_db_option(export)
+    export.set_defaults(func=cmd_export)
+
+    imp = sub.add_parser("import", help="store the games of a game file; print their ids")
+    imp.add_argument("file")
+    cli.add_db_option(imp)
+    imp.set_defaults(func=cmd_import)
+
+
+if extend not in cli.EXTENSIONS:
+    cli.EXTENSIONS.append(extend)
+
+
+# -- backup, restore, a game's links --------------------------------------------------------
+def database_path(given: str | None) -> Path:
+    """The database file the app would use, found as ``create_app`` finds it, without opening
+    it (a backup must not create an empty database where there was none)."""
+    if given:
+        return Path(given)
+    from flask import Flask
+
+    from . import DATABASE_FILE
+
+    instance = os.environ.get("SCOREKEEPER_INSTANCE") or Flask("scorekeeper.web").instance_path
+    return Path(os.environ.get("SCOREKEEPER_DB") or Path(instance) / DATABASE_FILE)
+
+
+def cmd_backup(args: argparse.Namespace) -> int:
+    from .backup import BackupError, backup_database
+
+    try:
+        count = backup_database(database_path(args.db), args.out)
+    except BackupError as exc:
+        return cli._fail([str(exc)])
+    print(f"Backed up {count} game{'' if count == 1 else 's'} to {args.out}")
+    return 0
+
+
+def cmd_restore(args: argparse.Namespace) -> int:
+    from .backup import BackupError, restore_database
+
+    target = database_path(args.db)
+    try:
+        count, kept = restore_database(args.file, target)
+    except BackupError as exc:
+        return cli._fail([str(exc), "Nothing was changed."])
+    if kept is not None:
+        print(f"The database it replaced is kept in {kept}")
+    print(f"Restored {count} game{'' if count == 1 else 's'} from {args.file} into {target}")
+    return 0
+
+
+def cmd_links(args: argparse.Namespace) -> int:
+    from .access import pin_hash
+
+    path = database_path(args.db)
+    if not path.is_file():
+        return cli._fail([f"There is no database at {path}."])
+    db = open_database(str(path))
+    try:
+        row = next(db.query("select id, title, edit_key, view_key, pin_hash from games "
+                            "where id = ?", [args.game]), None)
+        if row is None:
+            print(f"There is no game {args.game}.", file=sys.stderr)
+            return EXIT_NOT_FOUND
+        if args.pin is not None:
+            if not (len(args.pin) == 4 and args.pin.isascii() and args.pin.isdigit()):
+                return cli._fail(["--pin: a table PIN is four digits."])
+            with db.atomic():
+                db.execute("update games set pin_hash = ? where id = ?",
+                           [pin_hash(args.pin), args.game])
+        elif args.no_pin:
+            with db.atomic():
+                db.execute("update games set pin_hash = null where id = ?", [args.game])
+        has_pin = args.pin is not None or (row["pin_hash"] is not None and not args.no_pin)
+    finally:
+        db.close()
+    print(f"Game {row['id']}: {row['title'] or '(no title)'}")
+    print(f"  keep score (keep it among the scorekeepers): /e/{row['edit_key']}")
+    print(f"  watch: /v/{row['view_key']}")
+    print(f"  table PIN: {'set' if has_pin else 'none'}")
+    print("Put the address the server prints in front, e.g. http://192.168.1.23:5000/e/...")
+    return 0
+
+
+def extend_safety(sub: argparse._SubParsersAction) -> None:
+    backup = sub.add_parser(
+        "backup", help="write a consistent copy of the database, also while the server runs",
+        description="Copy the database with SQLite's backup API: one consistent snapshot, "
+                    "taken while the server keeps running. The file is readable by its owner "
+                    "only (it holds the games' edit keys).")
+    backup.add_argument("-o", "--out", required=True, metavar="FILE",
+                        help="the backup file to write (replaced if it exists)")
+    cli.add_db_option(backup)
+    backup.set_defaults(func=cmd_backup)
+
+    restore = sub.add_parser(
+        "restore", help="bring back a backup (stop the server first)",
+        description="Replace the database with a backup. The file must be a sound scorekeeper "
+                    "database (integrity check, its tables, a version this one can read). "
+                    "Refused while `scorekeeper serve` runs on the database: stop it first. The "
+                    "database being replaced is kept beside it as FILE.before-restore-TIME.")
+    restore.add_argument("file", help="a file written by `scorekeeper backup`")
+    cli.add_db_option(restore)
+    restore.set_defaults(func=cmd_restore)
+
+    links = sub.add_parser(
+        "links", help="print a game's edit and watch links; set or clear its table PIN",
+        description="For a phone that has neither the edit link nor the PIN: the edit link "
+                    "lets it keep score, the watch link only follow the game.")
+    links.add_argument("game", type=int, metavar="ID")
+    pin = links.add_mutually_exclusive_group()
+    pin.add_argument("--pin", metavar="DIGITS", help="set the table PIN (four digits)")
+    pin.add_argument("--no-pin", action="store_true", help="remove the table PIN")
+    cli.add_db_option(links)
+    links.set_defaults(func=cmd_links)
+
+
+if extend_safety not in cli.EXTENSIONS:
+    cli.EXTENSIONS.append(extend_safety)

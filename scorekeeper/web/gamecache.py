@@ -1,0 +1,75 @@
+"""Games as the engine read them, kept in memory by the document they were read from.
+
+``read_game`` is a pure function of its document, and a ``Game`` is never changed once read
+(frozen, its deals a tuple; what it works out once, ``standing`` and ``scored``, only depends on
+it). The pages read the same game over and over: each reload of a game page, and a deal save
+reads the game, checks the new deal against it twice (the form, then storage inside its
+transaction) and reads the result again for the page it redirects to. So the games read last
+are kept here, keyed by their document as canonical JSON: any change to a game, by whatever
+path, is another document and so another key, and a key cannot go stale. Storage names a
+stored game's document by the stored strings it is made of (``storage.document_strings``),
+which is cheaper than writing the document out.
+"""
+from __future__ import annotations
+
+import json
+import threading
+from collections import OrderedDict
+from typing import Any, Hashable, Mapping
+
+from ..engine import Game, read_game
+
+#: Games kept (about 15 KB each with their scores); the least recently used goes first.
+SIZE = 512
+
+
+def document_key(doc: Mapping[str, Any]) -> str:
+    """The document as canonical JSON. An empty title is left out, as ``game_to_dict`` leaves
+    it out: ``read_game`` reads a missing title as the empty one."""
+    if doc.get("title") == "":
+        doc = {k: v for k, v in doc.items() if k != "title"}
+    return json.dumps(doc, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+class GameCache:
+    """A bounded, thread-safe map from keys that name a document to the games read from it."""
+
+    def __init__(self, size: int = SIZE):
+        self.size = size
+        self._games: OrderedDict[Hashable, Game] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: Hashable) -> Game | None:
+        with self._lock:
+            game = self._games.get(key)
+            if game is not None:
+                self._games.move_to_end(key)
+            return game
+
+    def put(self, key: Hashable, game: Game) -> None:
+        """Keep *game* as the one read from the document *key* names."""
+        with self._lock:
+            self._games[key] = game
+            self._games.move_to_end(key)
+            while len(self._games) > self.size:
+                self._games.popitem(last=False)
+
+    def read(self, doc: Mapping[str, Any]) -> Game:
+        """``read_game(doc)``, or the game read from an equal document before. A document the
+        engine refuses raises InvalidResult, as ``read_game`` does, and nothing is kept."""
+        key = document_key(doc)
+        game = self.get(key)
+        if game is None:
+            game = read_game(doc)
+            self.put(key, game)
+        return game
+
+    def clear(self) -> None:
+        with self._lock:
+            self._games.clear()
+
+    def __len__(self) -> int:
+        return len(self._games)
+
+
+games = GameCache()

@@ -1,0 +1,64 @@
+/* Trex Scorekeeper, the new-game page: names into the seating diagram, the 7♥ buttons and the
+   blank sheet's link; presets fill the settings. The form works without it. */
+"use strict";
+(function () {
+  var each = function (sel, root, fn) {
+    Array.prototype.forEach.call((root || document).querySelectorAll(sel), fn);
+  };
+  var form = document.getElementById("new-game");
+  if (form) {
+    each("input[data-seat]", form, function (input) {
+      var seat = input.getAttribute("data-seat");
+      input.addEventListener("input", function () {
+        var name = input.value.trim() || "Player " + (Number(seat) + 1);
+        each('[data-name="' + seat + '"]', form, function (el) { el.textContent = name; });
+        each('#f-first_king input[value="' + seat + '"] + span', form,
+             function (el) { el.textContent = name; });
+      });
+    });
+    var applying = false;
+    each("#presets input", form, function (radio) {
+      radio.addEventListener("change", function () {
+        var rules = radio.getAttribute("data-rules");
+        if (!rules) { return; }
+        applying = true;
+        var values = JSON.parse(rules);
+        Object.keys(values).forEach(function (key) {
+          var field = form.elements[key];
+          if (!field || key === "preset") { return; }
+          if (field.type === "checkbox") {
+            field.checked = !!values[key];
+            field.dispatchEvent(new Event("change", {bubbles: true}));
+          } else { field.value = String(values[key]); }
+        });
+        applying = false;
+      });
+    });
+    each("[data-show-if]", form, function (box) {
+      var box2 = form.elements[box.getAttribute("data-show-if")];
+      var update = function () { box.hidden = !box2.checked; };
+      box2.addEventListener("change", update);
+      update();
+    });
+    var settings = document.getElementById("settings");
+    if (settings) {
+      settings.addEventListener("change", function () {
+        if (applying) { return; }
+        var custom = form.querySelector('#presets input[value="custom"]');
+        if (custom) { custom.checked = true; }
+      });
+    }
+  }
+
+  /* A blank scoresheet with the names typed so far. */
+  var blank = document.getElementById("blank-sheet");
+  if (blank && form) {
+    var seats = form.querySelectorAll("input[data-seat]");
+    form.addEventListener("input", function () {
+      var names = Array.prototype.map.call(seats, function (i) { return i.value.trim(); });
+      var all = names.every(function (n) { return n; });
+      blank.href = blank.getAttribute("data-base") + (all ? "?" + names.map(function (n) {
+        return "names=" + encodeURIComponent(n); }).join("&") : "");
+    });
+  }
+})();

@@ -1,0 +1,229 @@
+"""What the browser tests measure on a page, and a thumb that counts its taps."""
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from scorekeeper.engine import read_game, score_game
+from scorekeeper.engine.contracts import QUEEN_SUITS
+from scorekeeper.engine.gamefile import FORMAT
+
+from web_helpers import edit_link
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+#: A phone held in portrait: a 390 x 844 touch screen (an iPhone 12 to 15, a Pixel's size).
+PHONE = {"width": 390, "height": 844}
+NARROW = {"width": 360, "height": 780}
+#: Lines for the end-of-run summary: the taps measured per contract, the weight of each page.
+TAP_REPORT: list[str] = []
+WEIGHT_REPORT: dict[str, int] = {}
+PAGE_BUDGET = 40 * 1024
+MIN_TARGET = 44
+MIN_TEXT = 16
+
+#: Any page scrolling sideways, text under 16 px, and anything one can tap under 44 x 44 px.
+LAYOUT_SCRIPT = """() => {
+  const shown = el => el.getClientRects().length && getComputedStyle(el).visibility !== 'hidden';
+  const small = [], tiny = [];
+  for (const el of document.querySelectorAll('body *')) {
+    const own = Array.from(el.childNodes).some(n => n.nodeType === 3 && n.textContent.trim());
+    const size = parseFloat(getComputedStyle(el).fontSize);
+    if (own && shown(el) && size < 16) small.push(`${el.tagName} "${el.textContent.trim()
+      .slice(0, 20)}" ${size}px`);
+  }
+  const targets = 'a[href], button, summary, select, textarea, label.check, .chips label, ' +
+                  'input:not([type=hidden]):not([type=radio]):not([type=checkbox]), ' +
+                  '[tabindex]:not([tabindex="-1"])';
+  for (const el of document.querySelectorAll(targets)) {
+    if (!shown(el) || el.closest('[hidden]')) continue;
+    const r = el.getBoundingClientRect();
+    if (Math.round(r.width) < 44 || Math.round(r.height) < 44)
+      tiny.push(`${el.tagName} "${el.textContent.trim().slice(0, 20)}" ` +
+                `${r.width.toFixed(1)}x${r.height.toFixed(1)}`);
+  }
+  const width = Math.max(document.documentElement.scrollWidth, document.body.scrollWidth);
+  return {width, viewport: window.innerWidth, small, tiny};
+}"""
+
+#: WCAG 2 contrast: text against what is behind it (4.5:1, large text 3:1); the edge of a
+#: control against its surroundings when the edge is all that shows it (3:1).
+CONTRAST_SCRIPT = """() => {
+  const rgb = s => (s.match(/[\\d.]+/g) || []).map(Number);
+  const lum = c => { const v = c.slice(0, 3).map(x => { x /= 255;
+      return x <= 0.03928 ? x / 12.92 : Math.pow((x + 0.055) / 1.055, 2.4); });
+    return 0.2126 * v[0] + 0.7152 * v[1] + 0.0722 * v[2]; };
+  const opaque = c => c.length === 3 || c[3] > 0;
+  const background = el => { for (; el; el = el.parentElement) {
+      const c = rgb(getComputedStyle(el).backgroundColor);
+      if (opaque(c)) return c; } return [255, 255, 255]; };
+  const ratio = (a, b) => { a = lum(a); b = lum(b);
+    return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05); };
+  const shown = el => el.getClientRects().length && getComputedStyle(el).visibility !== 'hidden'
+    && getComputedStyle(el).opacity !== '0';
+  const bad = [];
+  for (const el of document.querySelectorAll('body *')) {
+    const text = Array.from(el.childNodes).filter(n => n.nodeType === 3)
+      .map(n => n.textContent.trim()).join('');
+    const field = el.matches('input[type=text], input[type=date], input[type=search], select');
+    if ((!text && !field) || !shown(el)) continue;
+    const style = getComputedStyle(el);
+    const size = parseFloat(style.fontSize), bold = parseInt(style.fontWeight) >= 700;
+    const need = (size >= 24 || (bold && size >= 18.66)) ? 3 : 4.5;
+    const r = ratio(rgb(style.color), background(el));
+    if (r < need) bad.push(`text ${el.tagName} "${(text || el.value).slice(0, 20)}" ${r.toFixed(2)}`);
+  }
+  const controls = '.chips span, .btn, button, input[type=text], input[type=date], select';
+  for (const el of document.querySelectorAll(controls)) {
+    if (!shown(el)) continue;
+    const style = getComputedStyle(el);
+    const around = background(el.parentElement);
+    const own = rgb(style.backgroundColor);
+    if (opaque(own) && ratio(own, around) >= 3) continue;
+    if (!parseFloat(style.borderTopWidth)) continue;
+    const r = ratio(rgb(style.borderTopColor), around);
+    if (r < 3) bad.push(`edge ${el.tagName} "${el.textContent.trim().slice(0, 20)}" ${r.toFixed(2)}`);
+  }
+  return bad;
+}"""
+
+
+def chromium_path() -> str:
+    """Debian's Chromium; the browser tests fail (never skip) without it."""
+    found = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which(
+        "chromium-browser")
+    if not found:
+        pytest.fail("The browser tests need Debian's Chromium (/usr/bin/chromium) and it is not "
+                    "installed. `bash tests/run.sh` installs it (apt-get install chromium); so "
+                    "does CI.", pytrace=False)
+    return found
+
+
+def chip(field: str, value: Any) -> str:
+    """The chip that picks *value* for *field*."""
+    return f'#f-{field} label:has(input[value="{value}"])'
+
+
+class Thumb:
+    """Taps, counted."""
+
+    def __init__(self, page):
+        self.page = page
+        self.count = 0
+
+    def tap(self, target) -> None:
+        locator = self.page.locator(target) if isinstance(target, str) else target
+        locator.tap()
+        self.count += 1
+
+    def taken(self) -> int:
+        """The taps since the last call."""
+        count, self.count = self.count, 0
+        return count
+
+
+def capture_taps(prefix: str, capture: dict[str, int]) -> list[str]:
+    taps = [chip(f"{prefix}_taker", capture["taker"])]
+    if "doubled_by" in capture:
+        taps.append(chip(f"{prefix}_doubled_by", capture["doubled_by"]))
+    if "led_by" in capture:
+        taps.append(chip(f"{prefix}_led_by", capture["led_by"]))
+    return taps
+
+
+def entry_taps(deal: dict[str, Any]) -> list[str]:
+    """The chips a person taps to enter *deal* (a file-format deal), in the form's order. The
+    fourth count and the last place are left to fill themselves in."""
+    taps: list[str] = []
+    if "king_of_hearts" in deal:
+        taps += capture_taps("kh", deal["king_of_hearts"])
+    if "diamonds" in deal:
+        taps += [chip(f"diamonds_{s}", n) for s, n in enumerate(deal["diamonds"][:3])]
+    if "queens" in deal:
+        for suit in QUEEN_SUITS:
+            taps += capture_taps(f"q_{suit}", deal["queens"][suit])
+    if "tricks" in deal:
+        taps += [chip(f"tricks_{s}", n) for s, n in enumerate(deal["tricks"][:3])]
+    if "trex_order" in deal:
+        taps += [chip(f"trex_{p}", s) for p, s in enumerate(deal["trex_order"][:3], start=1)]
+    return taps
+
+
+def doubled_cards(deal: dict[str, Any]) -> int:
+    captures = [deal.get("king_of_hearts") or {}] + list((deal.get("queens") or {}).values())
+    return sum(1 for c in captures if "doubled_by" in c)
+
+
+def engine_game(names, deals, *, first_king: int = 0, rules: dict | None = None):
+    """The engine's game and its score for these deals: what the pages must agree with."""
+    doc = {"format": FORMAT, "title": "", "players": list(names),
+           "rules": rules or {}, "first_king": first_king, "deals": list(deals)}
+    game = read_game(doc)
+    return game, score_game(game)
+
+
+def number(text: str) -> int:
+    return int(text.strip().replace("\u2212", "-").replace("+", ""))
+
+
+PREVIEW_SCRIPT = """expected => {
+  const cells = Array.from(document.querySelectorAll('#live-preview tbody td:nth-child(2)'))
+    .map(td => Number(td.textContent.trim().replace('\u2212', '-').replace('+', '')));
+  return cells.length === expected.length && cells.every((c, i) => c === expected[i]);
+}"""
+
+
+def wait_for_preview(page, expected) -> None:
+    """Wait until the live preview shows *expected* as this deal's scores (the page replaces
+    the preview as each answer comes, so it is read whole, in one go)."""
+    try:
+        page.wait_for_function(PREVIEW_SCRIPT, arg=list(expected), timeout=5000)
+    except Exception:
+        shown = page.locator("#live-preview").inner_text()
+        raise AssertionError(f"the preview shows {shown!r}, not {list(expected)}") from None
+
+
+def standings(page) -> dict[str, int]:
+    """Each player's total as the page's standings table shows it."""
+    out = {}
+    for row in page.locator("#live table.standings:not(.teams) tbody tr").all():
+        cells = row.locator("td")
+        out[cells.nth(1).locator("bdi").inner_text()] = number(cells.nth(2).inner_text())
+    return out
+
+
+def first_load(page, url: str) -> tuple[Any, int, dict[str, int]]:
+    """Open *url* in a fresh phone: the response, and the bytes of HTML, CSS and JS that the
+    visit loaded (uncompressed), in all and by address."""
+    responses: list = []
+
+    def listen(response) -> None:
+        responses.append(response)
+
+    page.on("response", listen)
+    response = page.goto(url, wait_until="load")
+    page.remove_listener("response", listen)
+    sizes = {}
+    for each in responses:
+        if each.request.resource_type in ("document", "stylesheet", "script"):
+            sizes[each.url] = len(each.body())
+    return response, sum(sizes.values()), sizes
+
+
+def keep_score(page, site, game_id: int) -> None:
+    """Open the game's edit link on this phone (as the phone that started it would share it),
+    which lands on the game page."""
+    page.goto(site.url + edit_link(site.app, game_id))
+    page.wait_for_url(f"{site.url}/games/{game_id}")
+
+
+def shoot(page, name: str) -> Path:
+    path = ARTIFACTS / "screens" / f"{name}.png"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(path), full_page=True)
+    return path
