@@ -7,7 +7,7 @@ from ..cards import CARDS, Card, FULL_MASK, cards_of, mask_of
 from ..errors import RuleError
 from ..rules import HouseRules
 from ..seats import Seat
-from .records import Record
+from .records import CardPlayed, Record
 
 HandInput = int | Iterable[Card]
 
@@ -84,3 +84,24 @@ class DealBase:
         if not isinstance(card, Card) or CARDS[card.index] is not card:
             raise RuleError(f"{card!r} is not a card.")
         return card
+
+    # -- playing a card: each deal type gives verify_play and play_index
+    def verify_play(self, card: Card) -> None:
+        raise NotImplementedError
+
+    def play_index(self, index: int) -> CardPlayed:
+        raise NotImplementedError
+
+    def can_play(self, card: Card) -> bool:
+        """Whether the current player may play *card* now."""
+        try:
+            self.verify_play(card)
+        except RuleError:
+            return False
+        return True
+
+    def play(self, card: Card) -> CardPlayed:
+        """The current player plays *card*; returns the record added to the history."""
+        self.verify_play(card)
+        return self.play_index(card.index)
+

@@ -135,18 +135,6 @@ class TrexDeal(DealBase):
                 "of its suit already on the table."
             )
 
-    def can_play(self, card: Card) -> bool:
-        try:
-            self.verify_play(card)
-        except RuleError:
-            return False
-        return True
-
-    def play(self, card: Card) -> CardPlayed:
-        """The current player plays *card* to the layout."""
-        self.verify_play(card)
-        return self.play_index(card.index)
-
     def play_index(self, index: int) -> CardPlayed:
         """Play the card with this index, which the caller knows to be legal (fast path)."""
         seat = self._current

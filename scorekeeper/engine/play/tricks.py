@@ -287,18 +287,6 @@ class TrickDeal(DealBase):
         words = " or ".join(w for c, w in _PENALTY_WORDS.items() if c in self.contracts)
         return f"{who} cannot follow suit and must discard a penalty card ({words})."
 
-    def can_play(self, card: Card) -> bool:
-        try:
-            self.verify_play(card)
-        except RuleError:
-            return False
-        return True
-
-    def play(self, card: Card) -> CardPlayed:
-        """The current player plays *card*; returns the record added to the history."""
-        self.verify_play(card)
-        return self.play_index(card.index)
-
     def play_index(self, index: int) -> CardPlayed:
         """Play the card with this index, which the caller knows to be legal (fast path)."""
         seat = self._current
