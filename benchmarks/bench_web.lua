@@ -5,7 +5,8 @@
 -- order, follow each save's redirect, reload the game page); BENCH_OUT is the file done() writes.
 -- With BENCH_THINK_MS, a table waits that long on average (uniformly from half to one and a
 -- half times) before each save, and a "get" connection before every third request: the tables
--- then keep a pace instead of sending their next request as soon as an answer arrives.
+-- then keep a pace instead of sending their next request as soon as an answer arrives. Paced
+-- requests are timed here too.
 --
 -- In "tables" mode each request is timed here (wrk's own figures mix the three kinds), with the
 -- monotonic clock through LuaJIT's FFI. The state moves on only when a response arrives, so a
@@ -66,7 +67,11 @@ end
 -- each thread: one table --------------------------------------------------------------------
 local plan, fixed, headers
 samples, left = {}, 0
-local step, state, started, save_started, location = 1, "post", 0, 0, nil
+local paced = think > 0
+-- A paced connection first sends one request that is not counted, then waits a random part
+-- of its pace, so that the tables do not all start at the same moment.
+local state = paced and "start" or (mode == "get" and "get" or "post")
+local step, started, save_started, location, answered = 1, 0, 0, nil, 0
 local FORM = "application/x-www-form-urlencoded"
 
 function init(args)
@@ -86,11 +91,14 @@ local function record(kind, status, micros)
 end
 
 function request()
+  started = now_us()
   if mode == "get" then
     return fixed
   end
-  started = now_us()
   local current = plan.steps[step]
+  if state == "start" then
+    return wrk.format("GET", (current or plan.steps[#plan.steps]).game, headers)
+  end
   if current == nil then -- the table has entered every deal it had: it only reloads now
     state = "idle"
     return wrk.format("GET", plan.steps[#plan.steps].game, headers)
@@ -109,7 +117,12 @@ end
 local function on_response(status, response_headers)
   local finished = now_us()
   local took = finished - started
-  if state == "post" then
+  answered = answered + 1
+  if state == "start" then
+    state = mode == "get" and "get" or "post"
+  elseif state == "get" then
+    record("get", status, took)
+  elseif state == "post" then
     record("post", status, took)
     location = response_headers["Location"] or response_headers["location"]
     if status == 303 and location then
@@ -131,21 +144,20 @@ local function on_response(status, response_headers)
   end
 end
 
-if mode ~= "get" then
+-- Unpaced "get" runs leave the timing to wrk, which then need not hand answers to Lua.
+if paced or mode ~= "get" then
   function response(status, response_headers, body)
     on_response(status, response_headers)
   end
 end
 
-local sent = 0
-if think > 0 then
+if paced then
   function delay()
-    sent = sent + 1
-    local starts_cycle = (mode == "get" and sent % 3 == 1)
-      or (mode ~= "get" and (state == "post" or state == "idle"))
-    if sent > 1 and starts_cycle then
-      return math.floor(think * (0.5 + math.random()))
+    if answered == 1 then -- after the uncounted first request
+      return math.floor(think * math.random())
     end
-    return 0
+    local turn = (mode == "get" and answered % 3 == 1)
+      or (mode ~= "get" and (state == "post" or state == "idle"))
+    return turn and math.floor(think * (0.5 + math.random())) or 0
   end
 end

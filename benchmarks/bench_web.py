@@ -1,23 +1,27 @@
 """The table app's speed under many tables at once, against a bare Flask page on the same server.
 
-    python benchmarks/bench_web.py [--tables 10 50] [--duration 15] [--keep DIR] [--json OUT]
+    python benchmarks/bench_web.py [--tables 10 50] [--duration 15] [--think 2] [--keep DIR]
+                                   [--json OUT]
 
 Needs wrk (Debian: ``apt-get install wrk``). The run:
 
 1. builds a database of 1,000 finished games played by the engine's simulator, imported in one
    go with ``scorekeeper import FILE --db PATH`` (with --keep, a database built before in DIR is
    used again);
-2. adds, for each number of tables N, N tables each with empty games to play through (the deals
-   of simulated games, entered in order) and N games in progress (10 deals) to reload;
+2. adds, for each number of tables N, N tables, each with empty games to play through (the
+   deals of simulated games, entered in order) and one game in progress (10 deals) to reload;
 3. starts ``scorekeeper serve --db PATH`` (waitress, CSRF on, WeasyPrint warmed up) and
    ``benchmarks/reference_app.py`` (one SQLite row, a small Jinja template, waitress with the
    same thread count) on free ports of 127.0.0.1;
 4. gives each table's phone the right to keep score (its games' edit links) and a CSRF token,
    as a browser gets them, and keeps the session cookie;
 5. for each N, drives wrk with N threads of one connection each (one connection is one table)
-   for --duration seconds per scenario: the reference page; each table reloading its game
-   page; the leaderboard; and the tables entering deals, each save (POST) followed by its
-   redirect (the game page) and a reload of the game page;
+   for --duration seconds per scenario, each sending its next request as soon as the answer
+   arrives: the reference page; each table reloading its game page; the leaderboard; the
+   tables entering deals, each save (POST) followed by its redirect (the game page) and a
+   reload of the game page. Then the reference page and the tables again at a pace: a table
+   waits --think seconds on average before each save, a reference connection before every
+   third request;
 6. reports requests/s and p50/p99 latency per page, the ratios the targets ask for, and the
    server's resident memory (VmRSS) after the runs, before and after rendering one PDF sheet.
 
@@ -101,7 +105,8 @@ def build_database(folder: Path, count: int) -> tuple[Path, float]:
     games_file.write_text(json.dumps(stored_games(count, seed=2026), ensure_ascii=False),
                           encoding="utf-8")
     start = time.perf_counter()
-    subprocess.run([*scorekeeper_command(), "import", str(games_file), "--db", str(database)], check=True, cwd=ROOT, stdout=subprocess.DEVNULL,
+    subprocess.run([*scorekeeper_command(), "import", str(games_file), "--db", str(database)],
+                   check=True, cwd=ROOT, stdout=subprocess.DEVNULL,
                    env={**os.environ, "SCOREKEEPER_INSTANCE": str(folder / "instance")})
     return database, time.perf_counter() - start
 
@@ -186,7 +191,7 @@ def save_steps(table: Table, tag: str) -> list[dict[str, str]]:
     for game_id, deals in table.games:
         for number, deal in enumerate(deals, start=1):
             thrown = "thrown_in" in deal
-            fields = {"csrf_token": table.csrf, "token": f"{tag}-{game_id}-{number:02d}",
+            fields = {"csrf_token": table.csrf, "token": f"bench-{tag}-{game_id:06d}-{number:02d}",
                       "king": str(deal["king"]), "number": str(number), "version": "",
                       "deal": "", "contracts": ",".join(deal.get("contracts", ())),
                       **deal_fields(deal), "step": "save"}
@@ -342,6 +347,9 @@ class Figures:
 
 
 def get_figures(figures: dict[str, Any]) -> Figures:
+    """The figures of a run of one page: timed by the script when paced, else wrk's own."""
+    if figures["samples"]:
+        return table_figures(figures)["get"]
     lat = figures["latency_us"]
     errors = sum(figures["errors"].values())
     return Figures(figures["requests"] / figures["seconds"], lat["p50"] / 1000,
@@ -349,7 +357,8 @@ def get_figures(figures: dict[str, Any]) -> Figures:
 
 
 def table_figures(figures: dict[str, Any]) -> dict[str, Figures]:
-    expected = {"post": 303, "redirect": 200, "reload": 200, "save": 200, "idle": 200}
+    expected = {"post": 303, "redirect": 200, "reload": 200, "save": 200, "idle": 200,
+                "get": 200}
     by_kind: dict[str, list[tuple[int, float]]] = {}
     for kind, status, micros in figures["samples"]:
         by_kind.setdefault(kind, []).append((status, micros / 1000))
@@ -357,6 +366,8 @@ def table_figures(figures: dict[str, Any]) -> dict[str, Figures]:
     expected["page"] = 200
     out = {}
     for kind, samples in by_kind.items():
+        if not samples:
+            continue
         times = [t for _, t in samples]
         out[kind] = Figures(len(samples) / figures["seconds"], percentile(times, 50),
                             percentile(times, 99), len(samples),

@@ -190,3 +190,28 @@ def test_score_cells__what_the_template_macro_wrote(app):
             '{% endfor %}', values=values)
         assert python == render_template_string(MACRO, values=values)
         assert python.startswith('<span class="neg">\u2212150</span>;')
+
+
+# -- the sqlite-utils checks left out -----------------------------------------------------------
+def test_query__a_select_gives_its_rows_anything_else_goes_through_sqlite_utils(db):
+    storage.create_game(db, title="", played_on=None, players=PLAYERS, rules=HouseRules(),
+                        first_king=0)
+    assert [r["name"] for r in db.query("  SELECT name from players order by name")] == PLAYERS
+    assert next(db.query("with n as (select 2 as x) select x from n"))["x"] == 2
+    with pytest.raises(ValueError):
+        db.query("update players set name = name")
+    assert db.table("players").count == 4 and db.table("games").exists()
+
+
+# -- the QR code -------------------------------------------------------------------------------
+def test_qr__drawn_once_and_a_phone_that_has_it_gets_304(table, client):
+    from scorekeeper.web.live import qr_svg
+
+    game_id = table.new_game()
+    first = client.get(f"/games/{game_id}/qr.svg")
+    hits = qr_svg.cache_info().hits
+    again = client.get(f"/games/{game_id}/qr.svg",
+                       headers={"If-None-Match": first.headers["ETag"]})
+    assert qr_svg.cache_info().hits == hits + 1
+    assert first.status_code == 200 and again.status_code == 304 and not again.data
+    assert client.get(f"/games/{game_id}/qr.svg").data == first.data

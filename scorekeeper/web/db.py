@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import sqlite3
 import threading
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Generator, Iterator, Sequence
 
 from flask import Flask, current_app, g
 from sqlite_utils import Database, Migrations
+from sqlite_utils.db import Table
+from sqlite_utils.utils import dedupe_keys
 from werkzeug.routing import IntegerConverter
 
 migrations = Migrations("scorekeeper")
@@ -67,9 +70,29 @@ class WritingDatabase(Database):
     up behind the busy timeout.
 
     Within this process, writers first queue on the database's :func:`write_lock`.
+
+    Two checks that sqlite-utils makes on every call are left out, as each costs statements
+    on every page: ``table()`` does not ask the schema whether the name is a view (this schema
+    has none), and ``query()`` runs a plain SELECT without the savepoint it puts around a
+    statement to undo one that returns no rows (a SELECT always returns rows and changes
+    nothing).
     """
 
     write_lock: threading.RLock | None = None
+
+    def table(self, table_name: str, **kwargs: Any) -> Table:
+        kwargs.setdefault("strict", self.strict)
+        return Table(self, table_name, **kwargs)
+
+    def query(self, sql: str, params: Sequence | dict[str, Any] | None = None,
+              ) -> Generator[dict, None, None]:
+        if not _SELECT.match(sql):
+            return super().query(sql, params)
+        if self._tracer:
+            self._tracer(sql, params)
+        cursor = self.conn.execute(sql, *((params,) if params is not None else ()))
+        keys = dedupe_keys(d[0] for d in cursor.description)
+        return (dict(zip(keys, row)) for row in cursor)
 
     @contextlib.contextmanager
     def atomic(self) -> Iterator[Database]:
@@ -91,6 +114,7 @@ class WritingDatabase(Database):
                 raise
 
 
+_SELECT = re.compile(r"\s*select\b", re.IGNORECASE)
 _write_locks: dict[str, threading.RLock] = {}
 _write_locks_guard = threading.Lock()
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+from functools import lru_cache
 from typing import Any, Iterable
 from urllib.parse import urlsplit
 
@@ -106,13 +107,22 @@ def state(game_id: int):
 def qr(game_id: int):
     """A QR code of the read-only view's full address, drawn here (no script, no service)."""
     stored = fetch_game(game_id)
-    code = segno.make(watch_url(stored, external=True), error="m")
+    response = Response(qr_svg(watch_url(stored, external=True), "Scan to follow this game"),
+                        mimetype="image/svg+xml")
+    response.headers["Cache-Control"] = "no-cache"
+    response.add_etag()  # a phone that has it already gets 304
+    return response.make_conditional(request)
+
+
+@lru_cache(maxsize=256)
+def qr_svg(url: str, title: str) -> bytes:
+    """The QR code of *url* as SVG, drawn once per address and title: drawing it takes several
+    times as long as the game page it sits on, and every load of that page asks for it."""
+    code = segno.make(url, error="m")
     out = io.BytesIO()
     code.save(out, kind="svg", border=4, dark="#000", light="#fff", xmldecl=False, omitsize=True,
-              title="Scan to follow this game")
-    response = Response(out.getvalue(), mimetype="image/svg+xml")
-    response.headers["Cache-Control"] = "no-cache"
-    return response
+              title=title)
+    return out.getvalue()
 
 
 @bp.app_template_global()

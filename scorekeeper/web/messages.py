@@ -1,15 +1,19 @@
 """The one place where the web wing turns an engine Problem into words.
 
-A translation plugs in here later: it maps ``problem.code`` to its own template and formats it
-with the same parameters.
+The engine reports a message code and its parameters; here the code's English template (the
+msgid) is looked up in the current language's catalog and formatted with the same parameters.
 """
 from __future__ import annotations
 
 from typing import Any
 
+from flask import has_request_context, request
+from flask_babel import get_locale, gettext
+
 from ..engine import Problem
+from ..engine.contracts import CONTRACT_LABELS, Contract
 from ..engine.errors import render_problem
-from ..engine.messages import render
+from ..engine.messages import MESSAGES
 
 #: Where a form says things better than the file-format wording (the form has buttons, not keys).
 FORM_MESSAGES: dict[str, str] = {
@@ -17,25 +21,66 @@ FORM_MESSAGES: dict[str, str] = {
     "no_first_king": "say who holds the 7♥",
     "bad_first_king": "say who holds the 7♥",
 }
+SAY_WHO = "say {what}"
+
+_LABEL_TO_CONTRACT = {label: contract for contract, label in CONTRACT_LABELS.items()}
+
+
+#: The cookie a device sets (on the settings page) to use a table's own words for contracts.
+WORDS_COOKIE = "words"
+#: Regional alternatives tables use, by language; the catalog holds each language's default.
+ALTERNATIVE_WORDS: dict[str, dict[str, dict[Contract, str]]] = {
+    "ar": {"khityar": {Contract.KING_OF_HEARTS: "الختيار"}},
+}
+
+
+def contract_label(contract: Contract | str, short: bool = False) -> str:
+    """The contract's name in the current language and the table's chosen words."""
+    contract = Contract(contract) if not isinstance(contract, Contract) else contract
+    if has_request_context():
+        locale = get_locale()
+        words = ALTERNATIVE_WORDS.get(locale.language if locale else "en", {})
+        chosen = words.get(request.cookies.get(WORDS_COOKIE, ""), {})
+        if contract in chosen:
+            return chosen[contract]
+    if short and contract is Contract.KING_OF_HEARTS:
+        return gettext("K♥")
+    return gettext(CONTRACT_LABELS[contract])
 
 
 def _params(problem: Problem) -> dict[str, Any]:
     params = dict(problem.params)
     if "seat" in params and isinstance(params["seat"], int):
         params["seat"] = params["seat"] + 1  # people count players from 1
+    for key in ("contract", "expected"):
+        value = params.get(key)
+        if isinstance(value, str) and value in _LABEL_TO_CONTRACT:
+            params[key] = contract_label(_LABEL_TO_CONTRACT[value])
     return params
+
+
+def _format(template: str, params: dict[str, Any]) -> str:
+    try:
+        return gettext(template).format(**params)
+    except (KeyError, IndexError, ValueError):
+        try:
+            return template.format(**params)
+        except (KeyError, IndexError, ValueError):
+            return template
 
 
 def problem_text(problem: Problem, *, context: bool = False) -> str:
     """The problem as a sentence; with *context*, prefixed by its deal and contract."""
     params = _params(problem)
     if problem.code == "bad_seat" and params.get("value") is None:
-        text = f"say {params.get('what', 'who')}"
+        params.setdefault("what", "who")
+        text = _format(SAY_WHO, params)
     elif problem.code in FORM_MESSAGES:
-        text = FORM_MESSAGES[problem.code].format(**params)
+        text = _format(FORM_MESSAGES[problem.code], params)
     else:
-        text = render(problem.code, params)
+        text = _format(MESSAGES.get(problem.code, problem.code), params)
     if context:
-        text = render_problem(problem, text)
+        label = contract_label(problem.contract) if problem.contract is not None else None
+        text = render_problem(problem, text, deal_word=gettext("Deal"), contract_label=label)
     text = text[:1].upper() + text[1:]
     return text if text.endswith((".", "!", "?")) else text + "."

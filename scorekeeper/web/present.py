@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from flask import Flask
+from flask_babel import gettext
 from markupsafe import Markup
 
 from ..engine import NEGATIVE_CONTRACTS, Contract, DealRecord, Game, GameScore, Progress, is_sweep
@@ -14,6 +15,8 @@ from ..engine.contracts import ALL_CONTRACTS, QUEEN_SUITS
 from ..engine.progression import KINGDOMS
 from ..engine.scoring import contract_scores, score_deal
 from .dealforms import PLACE_LABELS, SUIT_SYMBOLS
+from .i18n import num
+from .messages import contract_label
 
 MINUS = "\u2212"
 REASON_LABELS = {"kh-redeal": "K♥ redeal", "trex-twos": "Trex: the 2s", "misdeal": "misdeal",
@@ -35,13 +38,13 @@ def signed(value: int) -> str:
 def score_html(value: int) -> Markup:
     """``score(value)`` in the templates: the signed score in a span coloured by its sign."""
     tone = "neg" if value < 0 else "pos" if value > 0 else ""
-    return Markup(f'<span class="{tone}">{signed(value)}</span>')  # signs and digits only
+    return Markup(f'<span class="{tone}">{num(signed(value))}</span>')  # signs and digits only
 
 
 def contracts_label(contracts: Sequence[Contract]) -> str:
     if len(contracts) == len(NEGATIVE_CONTRACTS) and Contract.TREX not in contracts:
-        return "Complex"
-    return " + ".join(c.label for c in contracts)
+        return gettext("Complex")
+    return " + ".join(contract_label(c) for c in contracts)
 
 
 def contracts_query(contracts: Sequence[Contract]) -> str:
@@ -252,5 +255,6 @@ def init_app(app: Flask) -> None:
     app.add_template_global(score_html)
     app.add_template_filter(extract)
     app.add_template_global(contracts_label)
+    app.add_template_global(contract_label)
     app.add_template_global(describe)
     app.add_template_global(deal_title)

@@ -169,14 +169,13 @@ def document_strings(row: dict[str, Any], names: Sequence[str],
 
 def load_game(db: Database, game_id: int) -> StoredGame | None:
     """The game with this id as the engine reads it, or None."""
-    rows = list(db.table("games").rows_where("id = ?", [game_id], limit=1))
-    if not rows:
+    row = next(db.query("select * from games where id = ?", [game_id]), None)
+    if row is None:
         return None
-    row = rows[0]
     names = [r["name"] for r in db.query(
         "select p.name from game_players gp join players p on p.id = gp.player_id "
         "where gp.game_id = ? order by gp.seat", [game_id])]
-    deals = list(db.table("deals").rows_where("game_id = ?", [game_id], order_by="number"))
+    deals = list(db.query("select * from deals where game_id = ? order by number", [game_id]))
     key = document_strings(row, names, [d["record_json"] for d in deals])
     game = gamecache.games.get(key)
     if game is None:
@@ -211,18 +210,20 @@ def list_games(db: Database, *, finished: bool, limit: int = 20) -> list[dict[st
 def _store_summary(db: Database, game_id: int, game: Game) -> None:
     """Totals, ranks, the next King and whether the game is over, for reports to read by SQL."""
     scored = game.score()
-    progress = game.progress()
-    db.table("games").update(game_id, {
+    summary = {
         "deal_count": len(game.deals), "finished": int(scored.is_over),
         "totals_json": json.dumps(list(scored.totals)),
         "winners_json": json.dumps(list(scored.winners)),
         "team_totals_json": json.dumps(list(scored.team_totals)) if scored.team_totals else None,
-        "team_result": scored.team_result, "next_king": progress.king, "updated_at": now(),
-    })
-    for seat, total in enumerate(scored.totals):
-        rank = 1 + sum(1 for t in scored.totals if t > total)
-        db.execute("update game_players set total = ?, rank = ? where game_id = ? and seat = ?",
-                   [total, rank, game_id, seat])
+        "team_result": scored.team_result, "next_king": game.standing.king, "updated_at": now(),
+    }
+    # Plain SQL: sqlite-utils' update() first reads the row and, twice, the table's schema.
+    db.execute(f"update games set {', '.join(f'{k} = ?' for k in summary)} where id = ?",
+               [*summary.values(), game_id])
+    db.conn.executemany(
+        "update game_players set total = ?, rank = ? where game_id = ? and seat = ?",
+        [(total, 1 + sum(1 for t in scored.totals if t > total), game_id, seat)
+         for seat, total in enumerate(scored.totals)])
     facts.refresh_game(db, game_id, game)
 
 

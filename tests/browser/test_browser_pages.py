@@ -74,6 +74,7 @@ PAGES = [
     Page("player-merge", "/players/{player}/merge", True),
     Page("leaderboard", "/leaderboard"),
     Page("import", "/import"),
+    Page("settings", "/settings"),
 ]
 
 

@@ -1,0 +1,111 @@
+"""Languages: Arabic and English through Flask-Babel.
+
+The language follows a ``lang`` cookie set by the switch on every page, then the browser's
+preference, then English. Arabic pages are right to left.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from flask import Blueprint, Flask, has_request_context, redirect, render_template, request
+from flask_babel import Babel, get_locale
+
+LANGUAGES: tuple[str, ...] = ("en", "ar")
+RTL_LANGUAGES = frozenset({"ar"})
+COOKIE = "lang"
+DIGITS_COOKIE = "digits"
+COOKIE_AGE = 400 * 24 * 3600  # a year and more: remembered on that device
+TRANSLATIONS = Path(__file__).resolve().parent.parent / "translations"
+_ARABIC_INDIC = str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩")
+
+bp = Blueprint("i18n", __name__)
+
+
+def select_locale() -> str:
+    chosen = request.cookies.get(COOKIE)
+    if chosen in LANGUAGES:
+        return chosen
+    return request.accept_languages.best_match(LANGUAGES) or "en"
+
+
+def current_language() -> str:
+    locale = get_locale()
+    return locale.language if locale is not None else "en"
+
+
+def local_path(target: str | None) -> str:
+    """*target* if it is a path on this site, else the home page."""
+    if not target or not target.startswith("/") or target.startswith("//") or "\\" in target:
+        return "/"
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc:
+        return "/"
+    return target
+
+
+@bp.get("/lang/<code>")
+def switch(code: str):
+    response = redirect(local_path(request.args.get("next")), 303)
+    if code in LANGUAGES:
+        response.set_cookie(COOKIE, code, max_age=COOKIE_AGE, samesite="Lax", httponly=True)
+    return response
+
+
+@bp.get("/digits/<style>")
+def digits(style: str):
+    response = redirect(local_path(request.args.get("next")), 303)
+    if style in ("western", "arabic"):
+        response.set_cookie(DIGITS_COOKIE, style, max_age=COOKIE_AGE, samesite="Lax",
+                            httponly=True)
+    return response
+
+
+@bp.get("/settings")
+def settings():
+    from .messages import ALTERNATIVE_WORDS, WORDS_COOKIE
+
+    lang = current_language()
+    return render_template("settings.html", back=local_path(request.args.get("next")),
+                           digits=request.cookies.get(DIGITS_COOKIE, "western"),
+                           words=request.cookies.get(WORDS_COOKIE, ""),
+                           word_choices=ALTERNATIVE_WORDS.get(lang, {}))
+
+
+@bp.get("/words/<choice>")
+def words(choice: str):
+    from .messages import ALTERNATIVE_WORDS, WORDS_COOKIE
+
+    response = redirect(local_path(request.args.get("next")), 303)
+    known = {key for table in ALTERNATIVE_WORDS.values() for key in table}
+    if choice in known or choice == "default":
+        response.set_cookie(WORDS_COOKIE, "" if choice == "default" else choice,
+                            max_age=COOKIE_AGE, samesite="Lax", httponly=True)
+    return response
+
+
+def num(value: object) -> str:
+    """A number as text, in Arabic-Indic digits when the device asked for them."""
+    text = "" if value is None else str(value)
+    if has_request_context() and request.cookies.get(DIGITS_COOKIE) == "arabic":
+        return text.translate(_ARABIC_INDIC)
+    return text
+
+
+def _here() -> str:
+    path = request.full_path if request.query_string else request.path
+    return path.rstrip("?") if path.endswith("?") else path
+
+
+def init_app(app: Flask) -> None:
+    app.config.setdefault("BABEL_DEFAULT_LOCALE", "en")
+    app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(TRANSLATIONS))
+    Babel(app, locale_selector=select_locale)
+    app.add_template_filter(num)
+    app.register_blueprint(bp)
+
+    @app.context_processor
+    def language() -> dict[str, object]:
+        lang = current_language()
+        return {"lang": lang, "text_dir": "rtl" if lang in RTL_LANGUAGES else "ltr",
+                "other_lang": "en" if lang == "ar" else "ar", "here": _here()}
