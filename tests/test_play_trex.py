@@ -14,18 +14,13 @@ from scorekeeper.engine.play import (PASS, CardPlayed, FinishedOut, Passed, Trex
 from scorekeeper.engine.records import read_deal
 from scorekeeper.engine.rules import HouseRules
 from scorekeeper.engine.scoring import score_deal
+from handbuilder import fill_hands
 
 BY_SUIT = [[c for c in CARDS if c.suit is s] for s in Suit]  # seat s holds suit s
 
 
 def full_hands(fixed: dict[int, str]) -> list[list]:
-    hands = {s: list(parse_cards(fixed.get(s, ""))) for s in range(4)}
-    used = {c for h in hands.values() for c in h}
-    rest = [c for c in CARDS if c not in used]
-    for seat in range(4):
-        while len(hands[seat]) < 13:
-            hands[seat].append(rest.pop(0))
-    return [hands[s] for s in range(4)]
+    return fill_hands(fixed)
 
 
 def play_randomly(deal: TrexDeal, rng: random.Random) -> None:

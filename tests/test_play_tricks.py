@@ -16,6 +16,7 @@ from scorekeeper.engine.records import read_deal
 from scorekeeper.engine.rules import HouseRules
 from scorekeeper.engine.scoring import contract_total, score_deal
 from scorekeeper.engine.validation import check_deal
+from handbuilder import fill_hands
 
 KH, DI, QU, CO = NEGATIVE_CONTRACTS
 
@@ -26,13 +27,7 @@ def deal_of(hands: list[str], dealer: int = 0, contracts=(DI,), **rules) -> Tric
 
 def full_hands(fixed: dict[int, str]) -> list[tuple]:
     """Thirteen cards each: the *fixed* cards where given, the rest of the pack in order."""
-    hands = {s: list(parse_cards(fixed.get(s, ""))) for s in range(4)}
-    used = {c for h in hands.values() for c in h}
-    rest = [c for c in CARDS if c not in used]
-    for seat in range(4):
-        while len(hands[seat]) < 13:
-            hands[seat].append(rest.pop(0))
-    return [tuple(hands[s]) for s in range(4)]
+    return [tuple(h) for h in fill_hands(fixed)]
 
 
 def play(deal: TrickDeal, cards: str) -> None:

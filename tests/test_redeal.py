@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.engine.cards import CARDS, mask_of, parse_cards
+from scorekeeper.engine.cards import mask_of, parse_cards
 from scorekeeper.engine.contracts import Contract
 from scorekeeper.engine.play import (KH_REDEAL, TREX_TWOS, is_sweep, kh_redeal_allowed,
                                      kh_redeal_seat, redeal_requests, trex_throw_in_allowed,
                                      trex_throw_in_seats)
 from scorekeeper.engine.rules import HouseRules
+from handbuilder import fill_hands
 
 STANDARD = HouseRules()
 DOUBLETON = HouseRules(kh_redeal_any_doubleton=True)
@@ -21,13 +22,7 @@ def hand(text: str) -> int:
 
 def four_hands(fixed: dict[int, str]) -> list[int]:
     """Thirteen cards each: the *fixed* cards where given, the rest of the pack in order."""
-    hands = {s: list(parse_cards(fixed.get(s, ""))) for s in range(4)}
-    used = {c for h in hands.values() for c in h}
-    rest = [c for c in CARDS if c not in used]
-    for seat in range(4):
-        while len(hands[seat]) < 13:
-            hands[seat].append(rest.pop(0))
-    return [mask_of(hands[s]) for s in range(4)]
+    return [mask_of(h) for h in fill_hands(fixed)]
 
 
 @pytest.mark.parametrize("cards, standard, any_doubleton", [
