@@ -144,17 +144,23 @@ def render_preview(stored: StoredGame, form: DealForm):
 
 
 # -- the next deal -------------------------------------------------------------------------
+def _chosen_king(stored: StoredGame):
+    """The game's progress and the King of the next deal: the one named in the query (who must
+    be one of the engine's choices), else the only choice there is, else None."""
+    progress = stored.game.progress()
+    king = seat_arg("king")
+    if king is not None and king not in progress.next_kings():
+        abort(400, f"{stored.game.players[king]} cannot deal the next deal.")
+    return progress, (king if king is not None else progress.king)
+
+
 @bp.get("/deals/new")
 @edit_required
 def new(game_id: int):
     """Choose the King (if the table picks) and the contract, then the entry form."""
     stored = fetch_game(game_id)
     game_over_guard(stored)
-    progress = stored.game.progress()
-    king = seat_arg("king")
-    if king is not None and king not in progress.next_kings():
-        abort(400, f"{stored.game.players[king]} cannot deal the next deal.")
-    king = king if king is not None else progress.king
+    progress, king = _chosen_king(stored)
     next_deal = present.next_deal(stored.game, progress, king)
     if "contracts" not in request.args or king is None:
         return render_template("choose.html", stored=stored, next=next_deal,
@@ -228,11 +234,7 @@ def thrown_in(game_id: int):
         return _check_number(stored, form) or handle_post(stored, form, _save_new(stored),
                                                           preview=False)
     game_over_guard(stored)
-    progress = stored.game.progress()
-    king = seat_arg("king")
-    if king is not None and king not in progress.next_kings():
-        abort(400, f"{stored.game.players[king]} cannot deal the next deal.")
-    king = king if king is not None else progress.king
+    progress, king = _chosen_king(stored)
     if king is None:
         return render_template("choose.html", stored=stored, names=stored.game.players,
                                next=present.next_deal(stored.game, progress), thrown_in=True)
