@@ -1,0 +1,63 @@
+"""What an Arabic page still says in English.
+
+A page under Arabic may show Latin letters only where they are data, not the app's words:
+player names (inside ``<bdi>``), anything marked ``lang="en"`` (the switch back to English),
+scripts and styles, and a few tokens every table writes the same way (K♥, PDF, QR, PIN, JSON).
+Everything else a player reads, visible text and the attributes a screen reader or the browser
+shows (``title``, ``alt``, ``aria-label``, ``placeholder``, button values), must be Arabic.
+"""
+from __future__ import annotations
+
+import re
+
+from bs4 import BeautifulSoup, NavigableString, Tag
+
+#: Latin words that stay as they are in Arabic text.
+KEPT = frozenset({"K", "PDF", "QR", "PIN", "JSON", "A4", "Letter", "SVG", "CSV", "Trex"})
+_WORD = re.compile(r"[A-Za-z][A-Za-z'’]+|[A-Za-z]")
+_SKIP_TAGS = frozenset({"script", "style", "bdi", "code", "kbd", "samp", "svg", "template"})
+_SHOWN_ATTRIBUTES = ("title", "alt", "aria-label", "placeholder")
+
+
+def _skipped(node: Tag | NavigableString) -> bool:
+    for parent in ([node] if isinstance(node, Tag) else []) + list(node.parents):
+        if not isinstance(parent, Tag):
+            continue
+        if parent.name in _SKIP_TAGS or parent.get("lang", "").startswith("en") \
+                or parent.has_attr("data-name") or parent.has_attr("hidden"):
+            return True
+    return False
+
+
+def _latin_words(text: str) -> list[str]:
+    return [w for w in _WORD.findall(text) if w not in KEPT]
+
+
+def english_left(page: BeautifulSoup | str, also_kept: tuple[str, ...] = ()) -> list[str]:
+    """The pieces of *page* a player would read that are still in English (empty when none).
+
+    *also_kept* names data shown on this page that is not a name in ``<bdi>`` (a title the
+    table typed, say); pieces made only of those words are not counted.
+    """
+    if isinstance(page, str):
+        page = BeautifulSoup(page, "html.parser")
+    kept = set(also_kept)
+    left: list[str] = []
+    for text in page.find_all(string=True):
+        if text.__class__.__name__ in ("Comment", "Doctype", "Declaration"):
+            continue
+        if _skipped(text):
+            continue
+        words = [w for w in _latin_words(text) if w not in kept]
+        if words:
+            left.append(" ".join(text.split()))
+    for element in page.find_all(True):
+        if _skipped(element):
+            continue
+        values = [element.get(a) for a in _SHOWN_ATTRIBUTES]
+        if element.name in ("input", "button") and element.get("type") in ("submit", "button"):
+            values.append(element.get("value"))
+        for value in values:
+            if isinstance(value, str) and [w for w in _latin_words(value) if w not in kept]:
+                left.append(f"<{element.name}> {value}")
+    return left
