@@ -20,7 +20,20 @@ class IllegalPlay(RuleError):
 
 
 class RulesError(RuleError):
-    """An unknown or malformed house-rule setting."""
+    """An unknown or malformed house-rule setting.
+
+    Like a :class:`Problem` it carries a message code and parameters, so that a translating layer
+    can say it in another language; ``str(error)`` is the English sentence.
+    """
+
+    def __init__(self, code: str, params: dict[str, Any] | None = None):
+        self.code = code
+        self.params = dict(params or {})
+        super().__init__(render(code, self.params))
+
+    def problem(self, **context: Any) -> Problem:
+        """The same message as a :class:`Problem`, with *context* (``field=...``, ...)."""
+        return Problem(self.code, self.params, **context)
 
 
 @dataclass(frozen=True)

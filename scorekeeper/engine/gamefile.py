@@ -135,7 +135,7 @@ def read_game(data: Any) -> Game:
     try:
         rules = HouseRules.from_dict(data.get("rules"))
     except RulesError as exc:
-        problems.append(Problem("bad_rules", {"detail": str(exc)}, field="rules"))
+        problems.append(exc.problem(field="rules"))
         rules = HouseRules()
     title = data.get("title", "")
     if not isinstance(title, str) or len(title) > TITLE_LIMIT:

@@ -20,6 +20,15 @@ MESSAGES: dict[str, str] = {
     "player_name_control": "the name of player {seat} holds a control character",
     "player_name_twice": "{name!r} is named twice; each player needs their own name",
     "bad_rules": "{detail}",
+    # house rules (RulesError)
+    "rules_not_object": "the house rules must be an object of settings",
+    "rule_unknown": "unknown house rule {key!r}; known rules: {known}",
+    "rule_not_bool": "house rule {key!r} must be true or false, not {value!r}",
+    "rule_bad_choice": "house rule {key!r} cannot be {value!r}; allowed: {allowed}",
+    "rule_fixed_order": "house rule 'fixed_order' must be null or list each of the five "
+                        "contracts once ({names})",
+    "rule_sweep": "house rule 'sweep_replay' must be null or {{\"collections_tricks\": N}} "
+                  "with N from {low} to {high}",
     "bad_first_king": "the first King must be a seat from 0 to 3",
     "no_first_king": "the game does not say who the first King is",
     "deals_not_list": "the deals must be a list",
@@ -75,6 +84,28 @@ MESSAGES: dict[str, str] = {
     "totals_differ": "the totals given are {given}, but the game totals are {computed}",
     "team_totals_differ": "the team totals given are {given}, but they are {computed}",
     "team_result_differ": "the team result given is {given!r}, but it is {computed!r}",
+}
+
+
+#: The parts of a one-line description of house rules (``HouseRules.summary_parts``), by code.
+#: A parameter holding contracts is a tuple of them, joined as a list.
+RULES_TEXT: dict[str, str] = {
+    "standard": "Standard rules",
+    "doubling_off": "no doubling",
+    "leader_credit": "self-capture credits the leader",
+    "swap_diamonds_collections": "diamonds -15, collections -10",
+    "complex": "Complex",
+    "combination": "Combination",
+    "partnership": "partnership",
+    "worst_loses": "worst score loses",
+    "table_picks": "table picks the next King",
+    "no_heart_lead": "no heart lead",
+    "must_discard_penalty": "must discard penalty cards",
+    "kh_redeal_any_doubleton": "K♥ redeal with any doubleton",
+    "reverse_scores": "reversed scores",
+    "fixed_order": "fixed order: {contracts}",
+    "sweep_replay": "sweeps replayed ({tricks}+ tricks)",
+    "other": "{key}={value}",
 }
 
 

@@ -6,6 +6,7 @@ from typing import Any, Mapping
 
 from .contracts import ALL_CONTRACTS, Contract
 from .errors import RulesError
+from .messages import RULES_TEXT
 
 SELF_CAPTURE = ("single", "leader-credit")
 COMBINING = ("none", "complex", "combination")
@@ -38,13 +39,12 @@ class HouseRules:
         if data is None:
             return cls()
         if not isinstance(data, Mapping):
-            raise RulesError("the house rules must be an object of settings")
+            raise RulesError("rules_not_object")
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:
-            raise RulesError(
-                f"unknown house rule {unknown[0]!r}; known rules: {', '.join(sorted(known))}"
-            )
+            raise RulesError("rule_unknown",
+                             {"key": unknown[0], "known": ", ".join(sorted(known))})
         values: dict[str, Any] = {}
         for key, value in data.items():
             values[key] = _PARSERS[key](key, value)
@@ -69,17 +69,25 @@ class HouseRules:
         """The settings that differ from the defaults."""
         return self.to_dict(only_changed=True)
 
-    def summary(self) -> str:
-        """A one-line English description of the house rules."""
+    def summary_parts(self) -> list[tuple[str, dict[str, Any]]]:
+        """The description of the house rules as (code, params) parts, one per changed setting.
+
+        The English template of each code is in :data:`~.messages.RULES_TEXT`; a parameter
+        named ``contracts`` is a tuple of :class:`Contract`.
+        """
         changed = self.changed()
         if not changed:
-            return "Standard rules"
-        return "; ".join(_describe(k, v) for k, v in changed.items())
+            return [("standard", {})]
+        return [_describe(k, v) for k, v in changed.items()]
+
+    def summary(self) -> str:
+        """A one-line English description of the house rules."""
+        return "; ".join(_english(code, params) for code, params in self.summary_parts())
 
 
 def _bool(key: str, value: Any) -> bool:
     if not isinstance(value, bool):
-        raise RulesError(f"house rule {key!r} must be true or false, not {value!r}")
+        raise RulesError("rule_not_bool", {"key": key, "value": value})
     return value
 
 
@@ -87,7 +95,7 @@ def _choice(options: tuple[str, ...]):
     def parse(key: str, value: Any) -> str:
         if value not in options:
             allowed = ", ".join(repr(o) for o in options)
-            raise RulesError(f"house rule {key!r} cannot be {value!r}; allowed: {allowed}")
+            raise RulesError("rule_bad_choice", {"key": key, "value": value, "allowed": allowed})
         return value
 
     return parse
@@ -99,10 +107,7 @@ def _fixed_order(key: str, value: Any) -> tuple[Contract, ...] | None:
     names = [c.value for c in ALL_CONTRACTS]
     if (not isinstance(value, (list, tuple)) or sorted(map(str, value)) != sorted(names)
             or len(value) != 5):
-        raise RulesError(
-            f"house rule 'fixed_order' must be null or list each of the five contracts once "
-            f"({', '.join(names)})"
-        )
+        raise RulesError("rule_fixed_order", {"names": ", ".join(names)})
     return tuple(Contract(v) for v in value)
 
 
@@ -113,10 +118,7 @@ def _sweep(key: str, value: Any) -> int | None:
         n = value["collections_tricks"]
         if isinstance(n, int) and not isinstance(n, bool) and n in SWEEP_TRICKS:
             return n
-    raise RulesError(
-        "house rule 'sweep_replay' must be null or {\"collections_tricks\": N} "
-        f"with N from {SWEEP_TRICKS.start} to {SWEEP_TRICKS.stop - 1}"
-    )
+    raise RulesError("rule_sweep", {"low": SWEEP_TRICKS.start, "high": SWEEP_TRICKS.stop - 1})
 
 
 _PARSERS = {
@@ -136,26 +138,33 @@ _PARSERS = {
 }
 
 _DESCRIPTIONS = {
-    "doubling": {False: "no doubling"},
-    "self_capture": {"leader-credit": "self-capture credits the leader"},
-    "swap_diamonds_collections": {True: "diamonds -15, collections -10"},
-    "combining": {"complex": "Complex", "combination": "Combination"},
+    "doubling": {False: "doubling_off"},
+    "self_capture": {"leader-credit": "leader_credit"},
+    "swap_diamonds_collections": {True: "swap_diamonds_collections"},
+    "combining": {"complex": "complex", "combination": "combination"},
     "partnership": {True: "partnership"},
-    "team_result": {"worst-loses": "worst score loses"},
-    "rotation": {"table-picks": "table picks the next King"},
-    "no_heart_lead": {True: "no heart lead"},
-    "must_discard_penalty": {True: "must discard penalty cards"},
-    "kh_redeal_any_doubleton": {True: "K♥ redeal with any doubleton"},
-    "reverse_scores": {True: "reversed scores"},
+    "team_result": {"worst-loses": "worst_loses"},
+    "rotation": {"table-picks": "table_picks"},
+    "no_heart_lead": {True: "no_heart_lead"},
+    "must_discard_penalty": {True: "must_discard_penalty"},
+    "kh_redeal_any_doubleton": {True: "kh_redeal_any_doubleton"},
+    "reverse_scores": {True: "reverse_scores"},
 }
 
 
-def _describe(key: str, value: Any) -> str:
+def _describe(key: str, value: Any) -> tuple[str, dict[str, Any]]:
     if key == "fixed_order":
-        return "fixed order: " + ", ".join(Contract(v).label for v in value)
+        return "fixed_order", {"contracts": tuple(Contract(v) for v in value)}
     if key == "sweep_replay":
-        return f"sweeps replayed ({value['collections_tricks']}+ tricks)"
-    return _DESCRIPTIONS[key].get(value, f"{key}={value}")
+        return "sweep_replay", {"tricks": value["collections_tricks"]}
+    code = _DESCRIPTIONS[key].get(value)
+    return (code, {}) if code else ("other", {"key": key, "value": value})
+
+
+def _english(code: str, params: Mapping[str, Any]) -> str:
+    values = {k: ", ".join(c.label for c in v) if k == "contracts" else v
+              for k, v in params.items()}
+    return RULES_TEXT[code].format(**values)
 
 
 #: Named presets offered when a game starts.

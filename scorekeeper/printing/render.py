@@ -20,7 +20,9 @@ from .. import site
 from ..engine.contracts import ALL_CONTRACTS
 from ..engine.gamefile import Game
 from ..engine.rules import HouseRules
-from .sheet import build_sheet, format_points, paper_size, text_direction, value_key
+from .language import SEPARATORS, is_rtl, isolate_ltr, language, translations
+from .sheet import (build_sheet, contract_name, format_points, paper_size, text_direction,
+                    value_key)
 
 TEMPLATES = site.TEMPLATES / "pdf"
 STATIC = site.STATIC
@@ -67,36 +69,61 @@ def url_fetcher() -> LocalFetcher:
     return LocalFetcher()
 
 
-def _environment() -> Environment:
+def _environment(lang: str = "en") -> Environment:
+    """The templates with the words of *lang* (``_()`` and ``ngettext()`` as on the web)."""
     env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=True,
-                      undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+                      undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+                      extensions=["jinja2.ext.i18n"])
+    env.install_gettext_translations(translations(lang), newstyle=True)
     env.filters["points"] = format_points
     env.filters["dir"] = text_direction
+    env.filters["ltr_bits"] = isolate_ltr
+    env.globals["lang"] = lang
+    env.globals["list_sep"] = SEPARATORS.get(lang, SEPARATORS["en"])[0]
     return env
 
 
-ENV = _environment()
+ENVIRONMENTS: dict[str, Environment] = {"en": _environment("en")}
+ENV = ENVIRONMENTS["en"]
+
+
+def environment(lang: str = "en") -> Environment:
+    lang = language(lang)
+    if lang not in ENVIRONMENTS:
+        ENVIRONMENTS[lang] = _environment(lang)
+    return ENVIRONMENTS[lang]
+
+
+def _direction(rtl: bool | None, lang: str) -> str:
+    """Right to left when asked, else as the language is written."""
+    return "rtl" if (is_rtl(lang) if rtl is None else rtl) else "ltr"
 
 
 #: How many denser layouts a sheet may fall back to so that it stays on one page.
 DENSITIES = (0, 1, 2)
 
 
-def scoresheet_html(game: Game, *, paper: str = "A4", rtl: bool = False,
-                    density: int = 0) -> str:
-    """The game's scoresheet as HTML, the document that is printed."""
-    return ENV.get_template("scoresheet.html").render(
-        sheet=build_sheet(game), page_size=paper_size(paper), density=density,
-        direction="rtl" if rtl else "ltr")
+def scoresheet_html(game: Game, *, paper: str = "A4", rtl: bool | None = None,
+                    density: int = 0, lang: str = "en") -> str:
+    """The game's scoresheet as HTML, the document that is printed, in *lang*.
+
+    An Arabic sheet is right to left unless *rtl* says otherwise.
+    """
+    return environment(lang).get_template("scoresheet.html").render(
+        sheet=build_sheet(game, lang=lang), page_size=paper_size(paper), density=density,
+        direction=_direction(rtl, lang))
 
 
-def blank_html(names: Sequence[str] | None = None, *, paper: str = "A4", rtl: bool = False,
-               title: str = "", density: int = 0) -> str:
+def blank_html(names: Sequence[str] | None = None, *, paper: str = "A4",
+               rtl: bool | None = None, title: str = "", density: int = 0,
+               lang: str = "en") -> str:
     """An empty scoresheet as HTML, with the players' names written in when given."""
-    return ENV.get_template("blank.html").render(
+    words = translations(language(lang))
+    return environment(lang).get_template("blank.html").render(
         players=_blank_names(names), title=title, page_size=paper_size(paper),
-        density=density, direction="rtl" if rtl else "ltr",
-        contracts=[c.label for c in ALL_CONTRACTS], values=value_key(HouseRules()))
+        density=density, direction=_direction(rtl, lang),
+        contracts=[contract_name(c, words) for c in ALL_CONTRACTS],
+        values=value_key(HouseRules(), words))
 
 
 def _blank_names(names: Sequence[str] | None) -> list[str]:
@@ -142,23 +169,25 @@ def html_to_pdf(html: str) -> bytes:
     return _RENDERER.pdf(lambda density: html, densities=(0,))
 
 
-def render_game_pdf(game: Game, *, paper: str = "A4", rtl: bool = False) -> bytes:
-    """The game's scoresheet as a PDF, on one page for a standard game."""
-    size = paper_size(paper)  # a bad paper fails here, before any rendering
+def render_game_pdf(game: Game, *, paper: str = "A4", rtl: bool | None = None,
+                    lang: str = "en") -> bytes:
+    """The game's scoresheet as a PDF in *lang*, on one page for a standard game."""
+    size, lang = paper_size(paper), language(lang)  # a bad paper fails here, before rendering
     return _RENDERER.pdf(lambda density: scoresheet_html(game, paper=size, rtl=rtl,
-                                                         density=density))
+                                                         density=density, lang=lang))
 
 
 def render_blank_pdf(names: Sequence[str] | None = None, *, paper: str = "A4",
-                     rtl: bool = False, title: str = "") -> bytes:
+                     rtl: bool | None = None, title: str = "", lang: str = "en") -> bytes:
     """A blank scoresheet to fill in by hand, with the players' names when given."""
-    size, players = paper_size(paper), _blank_names(names)  # fail before rendering
+    size, players, lang = paper_size(paper), _blank_names(names), language(lang)
     return _RENDERER.pdf(lambda density: blank_html(players, paper=size, rtl=rtl, title=title,
-                                                    density=density))
+                                                    density=density, lang=lang))
 
 
 def warm_up() -> None:
     """Load WeasyPrint, the templates and the fonts once, so the first request is quick."""
-    ENV.get_template("scoresheet.html")
-    ENV.get_template("blank.html")
+    for lang in ("en", "ar"):
+        environment(lang).get_template("scoresheet.html")
+        environment(lang).get_template("blank.html")
     render_blank_pdf()

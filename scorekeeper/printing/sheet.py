@@ -7,27 +7,42 @@ per kingdom, and the standings.
 from __future__ import annotations
 
 import datetime as _dt
+import gettext as _gettext
 import unicodedata
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Any, Mapping, Sequence
+
+from babel.dates import get_month_names
 
 from ..engine.contracts import (ALL_CONTRACTS, DIAMOND_VALUE, KING_OF_HEARTS_VALUE,
                                 NEGATIVE_CONTRACTS, QUEEN_VALUE, TREX_PLACES, TRICK_VALUE,
-                                Contract)
+                                CONTRACT_LABELS, Contract)
 from ..engine.gamefile import Game, GameScore
+from ..engine.messages import RULES_TEXT
 from ..engine.progression import KINGDOMS, Kingdom, Progress
 from ..engine.records import Capture, DealRecord
 from ..engine.rules import HouseRules
 from ..engine.scoring import is_sweep
+from .language import SEPARATORS, translations
+
+#: Words of the sheet, translated when a sheet is built in a language (``t.gettext(word)``).
+Words = _gettext.NullTranslations
+ENGLISH: Words = _gettext.NullTranslations()
+
+
+def _(message: str) -> str:
+    """Marks a message for the catalog; it is translated where it is used."""
+    return message
+
 
 Scores = tuple[int, int, int, int]
 
 QUEEN_CARDS = ("Q♠", "Q♥", "Q♦", "Q♣")
-SHORT_LABELS = {Contract.KING_OF_HEARTS: "K♥", Contract.DIAMONDS: "Diamonds",
-                Contract.QUEENS: "Queens", Contract.COLLECTIONS: "Collections",
-                Contract.TREX: "Trex"}
-THROW_IN_REASONS = {"kh-redeal": "K♥ redeal", "trex-twos": "2s for Trex",
-                    "misdeal": "misdeal", "other": "other reason"}
+SHORT_LABELS = {Contract.KING_OF_HEARTS: _("K♥"), Contract.DIAMONDS: _("Diamonds"),
+                Contract.QUEENS: _("Queens"), Contract.COLLECTIONS: _("Collections"),
+                Contract.TREX: _("Trex")}
+THROW_IN_REASONS = {"kh-redeal": _("K♥ redeal"), "trex-twos": _("2s for Trex"),
+                    "misdeal": _("misdeal"), "other": _("other reason")}
 
 
 PAPER_SIZES = {"a4": "A4", "letter": "letter"}
@@ -118,21 +133,26 @@ class Sheet:
     team_rule: str
     rules_summary: str
     values: tuple[str, ...]
+    lang: str = "en"
 
 
-def build_sheet(game: Game, scored: GameScore | None = None) -> Sheet:
-    """Arrange *game* and its score (computed by the engine when not given) for printing."""
+def build_sheet(game: Game, scored: GameScore | None = None, *, lang: str = "en") -> Sheet:
+    """Arrange *game* and its score (computed by the engine when not given) for printing.
+
+    Every word the sheet holds (contract names, notes, values, rules) is in *lang*.
+    """
+    t = translations(lang)
     scored = scored if scored is not None else game.score()
     progress = game.progress()
     blocks = []
     for index in range(KINGDOMS):
         if index < len(progress.kingdoms):
-            blocks.append(_played_kingdom(index, progress.kingdoms[index], game, scored))
+            blocks.append(_played_kingdom(index, progress.kingdoms[index], game, scored, t))
         else:
-            blocks.append(_future_kingdom(index, progress, game.rules))
+            blocks.append(_future_kingdom(index, progress, game.rules, t))
     return Sheet(
         title=game.title,
-        played_on=format_date(game.played_on),
+        played_on=format_date(game.played_on, lang),
         players=game.players,
         first_king=game.first_king,
         kingdoms=tuple(blocks),
@@ -145,17 +165,19 @@ def build_sheet(game: Game, scored: GameScore | None = None) -> Sheet:
         team_totals=scored.team_totals,
         team_result=scored.team_result,
         team_rule=game.rules.team_result,
-        rules_summary=game.rules.summary(),
-        values=value_key(game.rules),
+        rules_summary=rules_summary(game.rules, lang),
+        values=value_key(game.rules, t),
+        lang=lang,
     )
 
 
-def _played_kingdom(index: int, kingdom: Kingdom, game: Game, scored: GameScore) -> KingdomBlock:
-    _, subtotal, complete = scored.kingdoms[index]
-    rows = [deal_row(number, game.deals[number], game.rules, scored.deals[number])
+def _played_kingdom(index: int, kingdom: Kingdom, game: Game, scored: GameScore,
+                    t: Words = ENGLISH) -> KingdomBlock:
+    _unused, subtotal, complete = scored.kingdoms[index]
+    rows = [deal_row(number, game.deals[number], game.rules, scored.deals[number], t)
             for number in kingdom.deals]
     if not complete:
-        rows += open_rows(kingdom.contracts_left, game.rules)
+        rows += open_rows(kingdom.contracts_left, game.rules, t)
     last = kingdom.deals[-1]
     # The totals after a kingdom, but for the last one played: the sheet's total row shows it.
     show_running = complete and last != len(game.deals) - 1
@@ -163,7 +185,8 @@ def _played_kingdom(index: int, kingdom: Kingdom, game: Game, scored: GameScore)
                         complete, show_running)
 
 
-def _future_kingdom(index: int, progress: Progress, rules: HouseRules) -> KingdomBlock:
+def _future_kingdom(index: int, progress: Progress, rules: HouseRules,
+                    t: Words = ENGLISH) -> KingdomBlock:
     """A kingdom not begun: its King when already known, and every contract open."""
     kings = progress.kings_so_far
     king: int | None = None
@@ -174,29 +197,36 @@ def _future_kingdom(index: int, progress: Progress, rules: HouseRules) -> Kingdo
         king = progress.first_king
     elif len(kings) == KINGDOMS - 1:
         king = next(s for s in range(4) if s not in kings)
-    return KingdomBlock(index + 1, king, tuple(open_rows(ALL_CONTRACTS, rules)), None, None,
+    return KingdomBlock(index + 1, king, tuple(open_rows(ALL_CONTRACTS, rules, t)), None, None,
                         False)
 
 
-def deal_row(index: int, deal: DealRecord, rules: HouseRules, points: Scores) -> Row:
+def deal_row(index: int, deal: DealRecord, rules: HouseRules, points: Scores,
+             t: Words = ENGLISH) -> Row:
     """The row of the deal at *index* (0-based) with the engine's points."""
     number = index + 1
     if deal.thrown_in is not None:
-        reason = THROW_IN_REASONS.get(deal.thrown_in.reason, deal.thrown_in.reason)
-        return Row("void", "Thrown in", number, note=reason, note_by=deal.thrown_in.by)
-    label = contracts_label(deal.contracts)
+        reason = deal.thrown_in.reason
+        reason = t.gettext(THROW_IN_REASONS[reason]) if reason in THROW_IN_REASONS else reason
+        return Row("void", t.gettext("Thrown in"), number, note=reason,
+                   note_by=deal.thrown_in.by)
+    label = contracts_label(deal.contracts, t)
     if is_sweep(deal, rules):
-        return Row("void", label, number, note="sweep, replayed", struck=True)
+        return Row("void", label, number, note=t.gettext("sweep, replayed"), struck=True)
     return Row("deal", label, number, marks=doubled_cards(deal, rules), points=points)
 
 
-def contracts_label(contracts: Sequence[Contract]) -> str:
+def contract_name(contract: Contract, t: Words = ENGLISH) -> str:
+    return t.gettext(CONTRACT_LABELS[contract])
+
+
+def contracts_label(contracts: Sequence[Contract], t: Words = ENGLISH) -> str:
     if len(contracts) == 1:
-        return contracts[0].label
+        return contract_name(contracts[0], t)
     if set(contracts) == set(NEGATIVE_CONTRACTS):
-        return "Complex"
+        return t.gettext("Complex")
     ordered = sorted(contracts, key=ALL_CONTRACTS.index)
-    return " + ".join(SHORT_LABELS[c] for c in ordered)
+    return " + ".join(t.gettext(SHORT_LABELS[c]) for c in ordered)
 
 
 def doubled_cards(deal: DealRecord, rules: HouseRules) -> tuple[Mark, ...]:
@@ -220,19 +250,19 @@ def doubled_cards(deal: DealRecord, rules: HouseRules) -> tuple[Mark, ...]:
     return tuple(marks)
 
 
-def open_rows(left: Sequence[Contract], rules: HouseRules) -> list[Row]:
+def open_rows(left: Sequence[Contract], rules: HouseRules, t: Words = ENGLISH) -> list[Row]:
     """Blank rows for the contracts still to play in a kingdom."""
     if rules.fixed_order is not None:
         left = [c for c in rules.fixed_order if c in left]
     negatives = [c for c in left if c.is_negative]
     if rules.combining == "complex" and negatives:
-        rows = [Row("open", "Complex")]
+        rows = [Row("open", t.gettext("Complex"))]
         if Contract.TREX in left:
-            rows.append(Row("open", Contract.TREX.label))
+            rows.append(Row("open", contract_name(Contract.TREX, t)))
         if left and left[0] is Contract.TREX:
             rows.reverse()
         return rows
-    return [Row("open", c.label) for c in left]
+    return [Row("open", contract_name(c, t)) for c in left]
 
 
 def standings(totals: Scores, winners: Sequence[int]) -> tuple[Standing, ...]:
@@ -246,27 +276,49 @@ def standings(totals: Scores, winners: Sequence[int]) -> tuple[Standing, ...]:
     return tuple(out)
 
 
-def format_date(value: str | None) -> str:
+def format_date(value: str | None, lang: str = "en") -> str:
+    """"20 November 2026", with the month's name in *lang*."""
     if not value:
         return ""
     day = _dt.date.fromisoformat(value)
-    return f"{day.day} {day:%B %Y}"
+    if lang == "en":
+        return f"{day.day} {day:%B %Y}"
+    return f"{day.day} {get_month_names('wide', locale=lang)[day.month]} {day.year}"
 
 
-def value_key(rules: HouseRules) -> tuple[str, ...]:
+def value_key(rules: HouseRules, t: Words = ENGLISH) -> tuple[str, ...]:
     """The value of each contract under the game's rules, from the engine's table."""
     swap = rules.swap_diamonds_collections
-    key = [f"King of Hearts {_signed(KING_OF_HEARTS_VALUE)}",
-           f"each diamond {_signed(DIAMOND_VALUE[swap])}",
-           f"each queen {_signed(QUEEN_VALUE)}",
-           f"each trick {_signed(TRICK_VALUE[swap])}",
-           "Trex " + "/".join(_signed(p) for p in TREX_PLACES)]
+    key = [t.gettext("King of Hearts %(value)s") % {"value": _signed(KING_OF_HEARTS_VALUE)},
+           t.gettext("each diamond %(value)s") % {"value": _signed(DIAMOND_VALUE[swap])},
+           t.gettext("each queen %(value)s") % {"value": _signed(QUEEN_VALUE)},
+           t.gettext("each trick %(value)s") % {"value": _signed(TRICK_VALUE[swap])},
+           t.gettext("Trex %(values)s") % {"values": "/".join(_signed(p) for p in TREX_PLACES)}]
     if rules.doubling:
-        key.append("×2: doubled by its holder (named); another player who takes it scores twice "
-                   "its value and the holder gains its value")
+        key.append(t.gettext("×2: doubled by its holder (named); another player who takes it "
+                             "scores twice its value and the holder gains its value"))
     if rules.reverse_scores:
-        key.append("all values reversed")
+        key.append(t.gettext("all values reversed"))
     return tuple(key)
+
+
+def rules_summary(rules: HouseRules, lang: str = "en") -> str:
+    """The house rules in one line, in *lang* (the engine's ``summary()`` in English)."""
+    if lang == "en":
+        return rules.summary()
+    t = translations(lang)
+    items, parts = SEPARATORS.get(lang, SEPARATORS["en"])
+    return parts.join(_rule_part(t, items, code, params)
+                      for code, params in rules.summary_parts())
+
+
+def _rule_part(t: Words, items: str, code: str, params: Mapping[str, Any]) -> str:
+    values = {key: items.join(contract_name(c, t) for c in value) if key == "contracts"
+              else value for key, value in params.items()}
+    try:
+        return t.gettext(RULES_TEXT[code]).format(**values)
+    except (KeyError, IndexError, ValueError):
+        return RULES_TEXT.get(code, code).format(**values)
 
 
 def _signed(value: int) -> str:

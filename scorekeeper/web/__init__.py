@@ -51,6 +51,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     access.init_app(app)
     present.init_app(app)
     i18n.init_app(app)
+    from . import rulestext
+    rulestext.init_app(app)
     errors.init_app(app)
     app.register_blueprint(home.bp)
     app.register_blueprint(games.bp)

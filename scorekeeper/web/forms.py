@@ -8,7 +8,7 @@ from flask_wtf import FlaskForm
 from wtforms import BooleanField, HiddenField, StringField
 from wtforms.validators import ValidationError
 
-from ..engine import ALL_CONTRACTS, PRESETS, HouseRules, InvalidResult, Problem, RulesError
+from ..engine import ALL_CONTRACTS, PRESETS, HouseRules, InvalidResult, RulesError
 from ..engine import read_game
 from ..engine.gamefile import NAME_LIMIT, TITLE_LIMIT
 from ..engine.rules import SWEEP_TRICKS
@@ -105,7 +105,7 @@ class NewGameForm(_SettingsForm):  # type: ignore[misc, valid-type]
         try:
             self.rules = HouseRules.from_dict(self.rules_dict())
         except RulesError as exc:
-            self.preset.errors.append(problem_text(Problem("bad_rules", {"detail": str(exc)})))
+            self.preset.errors.append(problem_text(exc.problem()))
             return False
         doc = game_document((self.title.data or "").strip(),
                             (self.played_on.data or "").strip() or None,

@@ -6,16 +6,15 @@ nights, so a page costs the same however many games the install holds.
 from __future__ import annotations
 
 import json
-from functools import lru_cache
 from itertools import groupby
 from typing import Any
 
 from flask import Blueprint, abort, render_template, request, url_for
 
-from ..engine import HouseRules
 from . import figures, present, stats, storage
 from .db import get_db
 from .games import fetch_game, game_context
+from .rulestext import rules_text
 from .storage import StoredGame
 
 bp = Blueprint("history", __name__, url_prefix="/history")
@@ -23,10 +22,9 @@ figures.install(bp)
 NIGHTS_PER_PAGE = 10
 
 
-@lru_cache(maxsize=256)
 def rules_line(rules_json: str) -> str:
     """The one-line summary of a stored game's house rules."""
-    text = HouseRules.from_dict(json.loads(rules_json)).summary()
+    text = rules_text(rules_json)
     return text[:1].upper() + text[1:]
 
 

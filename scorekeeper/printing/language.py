@@ -1,0 +1,52 @@
+"""The language a sheet is printed in, from the same catalog as the web pages.
+
+The web and the command line both print through here: the catalog in
+``scorekeeper/translations`` is loaded with Babel's own :class:`~babel.support.Translations`, so
+no Flask application or request is needed.
+"""
+from __future__ import annotations
+
+import gettext as _gettext
+import re
+from functools import lru_cache
+from pathlib import Path
+
+from babel.support import Translations
+from markupsafe import Markup, escape
+
+TRANSLATIONS = Path(__file__).resolve().parent.parent / "translations"
+LANGUAGES: tuple[str, ...] = ("en", "ar")
+RTL_LANGUAGES = frozenset({"ar"})
+#: How a language separates a list's items, and a description's parts.
+SEPARATORS: dict[str, tuple[str, str]] = {"en": (", ", "; "), "ar": ("، ", "؛ ")}
+
+#: Cards (K♥, Q♠, 7♥, 2s) and signed numbers (−150, +25, -15): left to right in any paragraph.
+_LTR_BITS = re.compile(r"(?:10|[2-9AKQJ])[♠♥♦♣]|[−+\-]\d+(?:/[−+\-]?\d+)*")
+
+
+def language(lang: str | None) -> str:
+    """*lang* if the sheet can be printed in it, else ValueError."""
+    lang = (lang or "en").lower()
+    if lang not in LANGUAGES:
+        raise ValueError(f"a scoresheet is printed in {' or '.join(LANGUAGES)}, not {lang!r}")
+    return lang
+
+
+def is_rtl(lang: str) -> bool:
+    return lang in RTL_LANGUAGES
+
+
+@lru_cache(maxsize=None)
+def translations(lang: str) -> _gettext.NullTranslations:
+    """The catalog of *lang*; English is the messages themselves."""
+    if language(lang) == "en":
+        return _gettext.NullTranslations()
+    return Translations.load(str(TRANSLATIONS), [lang])
+
+
+def isolate_ltr(text: object) -> Markup:
+    """*text* escaped, its cards and signed numbers each kept left to right (``<bdi dir=ltr>``).
+
+    In an Arabic line "K♥" would otherwise show as "♥K" and "-15" as "15-".
+    """
+    return Markup(_LTR_BITS.sub(lambda m: f'<bdi dir="ltr">{m.group(0)}</bdi>', str(escape(text))))

@@ -1,0 +1,59 @@
+"""House rules in words, in the page's language.
+
+The engine describes a game's rules as (code, params) parts (``HouseRules.summary_parts``) with
+English templates in ``engine.messages.RULES_TEXT``; the template is the msgid looked up here.
+Templates call ``rules_text(game.rules)``.
+"""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from typing import Any
+
+from flask import Flask, has_request_context, request
+from flask_babel import gettext
+
+from ..engine.messages import RULES_TEXT
+from ..engine.rules import HouseRules
+from .i18n import current_language
+from .messages import WORDS_COOKIE, contract_label
+
+#: How a language separates a list's items, and a description's parts.
+SEPARATORS: dict[str, tuple[str, str]] = {"en": (", ", "; "), "ar": ("، ", "؛ ")}
+
+
+def _separators() -> tuple[str, str]:
+    return SEPARATORS.get(current_language(), SEPARATORS["en"])
+
+
+def _part(code: str, params: dict[str, Any]) -> str:
+    values = {key: _separators()[0].join(contract_label(c) for c in value)
+              if key == "contracts" else value for key, value in params.items()}
+    template = gettext(RULES_TEXT.get(code, code))
+    try:
+        return template.format(**values)
+    except (KeyError, IndexError, ValueError):
+        return RULES_TEXT.get(code, code).format(**values)
+
+
+def rules_text(rules: HouseRules | str | dict[str, Any]) -> str:
+    """One line describing *rules* (the settings object, or its file-format dict or JSON)."""
+    if isinstance(rules, str):  # a stored game's rules: lists show many, with few distinct
+        words = request.cookies.get(WORDS_COOKIE, "") if has_request_context() else ""
+        return _stored(rules, current_language(), words)
+    if not isinstance(rules, HouseRules):
+        rules = HouseRules.from_dict(rules)
+    return _separators()[1].join(_part(code, params) for code, params in rules.summary_parts())
+
+
+@lru_cache(maxsize=256)
+def _stored(rules_json: str, language: str, words: str) -> str:
+    """The line for stored rules in *language* with the table's *words* (the cache's key)."""
+    return rules_text(HouseRules.from_dict(json.loads(rules_json)))
+
+
+def init_app(app: Flask) -> None:
+    app.add_template_global(rules_text)
+
+
+__all__ = ["init_app", "rules_text"]
