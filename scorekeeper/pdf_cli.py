@@ -15,6 +15,7 @@ from .engine.gamefile import Game, loads
 
 EXIT_INVALID = 2
 PAPERS = {"a4": "A4", "letter": "Letter"}  # the sizes scorekeeper.printing knows
+LANGUAGES = ("en", "ar")  # the languages scorekeeper.printing knows
 
 
 def add_pdf_commands(subparsers: Any) -> None:
@@ -28,7 +29,8 @@ def add_pdf_commands(subparsers: Any) -> None:
     pdf.add_argument("--number", type=int, default=None, metavar="N",
                      help="which game of a file holding several (1 is the first)")
     _add_output_options(pdf)
-    pdf.add_argument("--rtl", action="store_true", help="lay the sheet out right to left")
+    pdf.add_argument("--rtl", action="store_true", default=None,
+                     help="lay the sheet out right to left (an Arabic sheet always is)")
     add_db_option(pdf)
     pdf.set_defaults(func=cmd_pdf)
 
@@ -45,6 +47,9 @@ def _add_output_options(parser: argparse.ArgumentParser) -> None:
                         help="the PDF file to write ('-' for standard output)")
     parser.add_argument("--paper", type=_paper, default="A4", metavar="A4|Letter",
                         help="paper size (default A4)")
+    parser.add_argument("--lang", choices=LANGUAGES, default="en",
+                        help="the sheet's language: en (English, the default) or ar (Arabic, "
+                             "right to left)")
 
 
 def _paper(text: str) -> str:
@@ -78,7 +83,8 @@ def cmd_pdf(args: argparse.Namespace) -> int:
     from .printing import render_game_pdf
 
     try:
-        _write(args.output, render_game_pdf(game, paper=args.paper, rtl=args.rtl))
+        _write(args.output, render_game_pdf(game, paper=args.paper, rtl=args.rtl,
+                                                     lang=args.lang))
     except OSError as exc:
         return _fail(f"Cannot write {args.output}: {exc.strerror or exc}")
     return 0
@@ -94,7 +100,8 @@ def cmd_blank_sheet(args: argparse.Namespace) -> int:
     from .printing import render_blank_pdf
 
     try:
-        _write(args.output, render_blank_pdf(names, paper=args.paper, title=args.title))
+        _write(args.output, render_blank_pdf(names, paper=args.paper, title=args.title,
+                                                      lang=args.lang))
     except OSError as exc:
         return _fail(f"Cannot write {args.output}: {exc.strerror or exc}")
     return 0

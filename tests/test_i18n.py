@@ -11,7 +11,7 @@ from babel.messages.pofile import read_po
 
 from scorekeeper.engine import Problem
 from scorekeeper.engine.contracts import CONTRACT_LABELS
-from scorekeeper.engine.messages import MESSAGES
+from scorekeeper.engine.messages import MESSAGES, RULES_TEXT
 from scorekeeper.web.i18n import local_path
 from scorekeeper.web.messages import FORM_MESSAGES, SAY_WHO, problem_text
 
@@ -32,7 +32,8 @@ def code_messages() -> set[str | tuple[str, ...]]:
     found = {message for _, _, message, _, _ in extract_from_dir(
         ROOT, method_map=[("scorekeeper/**.py", "python"), ("templates/**.html", "jinja2")],
         keywords=KEYWORDS)}
-    found.update(MESSAGES.values(), FORM_MESSAGES.values(), CONTRACT_LABELS.values(), [SAY_WHO])
+    found.update(MESSAGES.values(), FORM_MESSAGES.values(), CONTRACT_LABELS.values(), [SAY_WHO],
+                 RULES_TEXT.values())
     return found
 
 
@@ -55,7 +56,7 @@ def test_catalog__every_engine_message_keeps_its_placeholders_in_arabic():
     def fields(text):
         return sorted(f for _, f, _, _ in string.Formatter().parse(text) if f)
 
-    for template in MESSAGES.values():
+    for template in [*MESSAGES.values(), *RULES_TEXT.values()]:
         assert fields(catalog.get(template).string) == fields(template), template
 
 

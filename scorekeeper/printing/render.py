@@ -12,7 +12,8 @@ from typing import Any, Callable, Sequence
 from urllib.parse import unquote, urlsplit
 
 import weasyprint
-from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, pass_context
+from markupsafe import Markup, escape
 from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
@@ -69,6 +70,10 @@ def url_fetcher() -> LocalFetcher:
     return LocalFetcher()
 
 
+#: The two teams of a partnership game, as each language letters them.
+TEAM_LETTERS = {"en": "AB", "ar": "أب"}
+
+
 def _environment(lang: str = "en") -> Environment:
     """The templates with the words of *lang* (``_()`` and ``ngettext()`` as on the web)."""
     env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=True,
@@ -77,10 +82,26 @@ def _environment(lang: str = "en") -> Environment:
     env.install_gettext_translations(translations(lang), newstyle=True)
     env.filters["points"] = format_points
     env.filters["dir"] = text_direction
-    env.filters["ltr_bits"] = isolate_ltr
+    env.filters["ltr_bits"] = _ltr_bits
+    env.filters["ltr"] = _ltr
     env.globals["lang"] = lang
     env.globals["list_sep"] = SEPARATORS.get(lang, SEPARATORS["en"])[0]
+    env.globals["team_letters"] = TEAM_LETTERS.get(lang, TEAM_LETTERS["en"])
     return env
+
+
+@pass_context
+def _ltr_bits(context: Any, text: object) -> Markup:
+    """On a right-to-left sheet, *text* with its cards and signed numbers kept left to right."""
+    return isolate_ltr(text) if context.get("direction") == "rtl" else escape(text)
+
+
+@pass_context
+def _ltr(context: Any, text: object) -> Markup:
+    """On a right-to-left sheet, *text* (a card, "K♥×2") kept left to right as a whole."""
+    if context.get("direction") == "rtl":
+        return Markup('<bdi dir="ltr">%s</bdi>') % text
+    return escape(text)
 
 
 ENVIRONMENTS: dict[str, Environment] = {"en": _environment("en")}

@@ -8,6 +8,7 @@ from flask import Blueprint, abort, request, send_file
 
 from ..engine.gamefile import NAME_LIMIT
 from .games import fetch_game
+from .i18n import current_language
 from .storage import clean_name
 
 bp = Blueprint("sheets", __name__)
@@ -19,6 +20,11 @@ def paper_arg() -> str:
     if paper.lower() not in {p.lower() for p in PAPERS}:
         abort(404, "Scoresheets come in A4 or letter.")
     return paper
+
+
+def sheet_language() -> str:
+    """The page's language, which the sheet is printed in (right to left in Arabic)."""
+    return current_language()
 
 
 def slug(text: str) -> str:
@@ -39,7 +45,7 @@ def game_sheet(game_id: int):
 
     stored = fetch_game(game_id)
     name = "-".join(p for p in ("trex", stored.played_on or "", slug(stored.title)) if p)
-    return pdf_response(render_game_pdf(stored.game, paper=paper_arg()),
+    return pdf_response(render_game_pdf(stored.game, paper=paper_arg(), lang=sheet_language()),
                         f"{name if name != 'trex' else f'trex-game-{game_id}'}.pdf")
 
 
@@ -53,5 +59,6 @@ def blank_sheet():
         names = []
     if names and (len(names) != 4 or any(len(n) > NAME_LIMIT for n in names)):
         abort(400, f"A blank sheet takes four names of at most {NAME_LIMIT} characters, or none.")
-    return pdf_response(render_blank_pdf(names or None, paper=paper_arg()),
+    return pdf_response(render_blank_pdf(names or None, paper=paper_arg(),
+                                         lang=sheet_language()),
                         "trex-blank-scoresheet.pdf")
