@@ -5,6 +5,7 @@ import io
 import re
 
 from flask import Blueprint, abort, request, send_file
+from flask_babel import gettext
 
 from ..engine.gamefile import NAME_LIMIT
 from .games import fetch_game
@@ -18,7 +19,7 @@ PAPERS = ("A4", "letter")
 def paper_arg() -> str:
     paper = request.args.get("paper", "A4")
     if paper.lower() not in {p.lower() for p in PAPERS}:
-        abort(404, "Scoresheets come in A4 or letter.")
+        abort(404, gettext("Scoresheets come in A4 or letter."))
     return paper
 
 
@@ -58,7 +59,8 @@ def blank_sheet():
     if not any(names):
         names = []
     if names and (len(names) != 4 or any(len(n) > NAME_LIMIT for n in names)):
-        abort(400, f"A blank sheet takes four names of at most {NAME_LIMIT} characters, or none.")
+        abort(400, gettext("A blank sheet takes four names of at most %(limit)s characters, or "
+                           "none.", limit=NAME_LIMIT))
     return pdf_response(render_blank_pdf(names or None, paper=paper_arg(),
                                          lang=sheet_language()),
                         "trex-blank-scoresheet.pdf")
