@@ -199,3 +199,29 @@ def test_cli__lang_ar(tmp_path, capsys):
     assert "Final total" in logical_text(blank.read_bytes())
     with pytest.raises(SystemExit):
         main(["blank-sheet", "--lang", "fr", "-o", str(blank)])
+
+
+@pytest.mark.parametrize("paper", ["A4", "Letter"])
+def test_arabic_sheets__many_redeals_and_long_names_still_fit_one_page(paper):
+    names = ["آية عبد الرحمن خليل المصري", "Bilal Mahmoud Haddad-Nassar",
+             "كارلا عبد الرحمن الخوري الحلبي", "دانة جورج سعادة فرنجية"]
+    game = make_game(players=names, thrown_in=[(2, "kh-redeal", 1), (7, "trex-twos", 1),
+                                               (12, "misdeal", 3), (16, "other", 0)],
+                     rules={"partnership": True})
+    data = render_game_pdf(game, paper=paper, lang="ar")
+    assert len(PdfReader(io.BytesIO(data)).pages) == 1
+    text = logical_text(data)
+    for words in ("خطأ في التوزيع", "سبب آخر", "إعادة بسبب شيخ الكبة"):
+        assert holds(text, words), words
+    assert len(PdfReader(io.BytesIO(render_blank_pdf(names, paper=paper, lang="ar"))).pages) == 1
+
+
+def test_web__the_tables_own_word_for_the_king_of_hearts_on_the_sheet(table, client):
+    game_id = table.new_game()
+    client.set_cookie("lang", "ar")
+    client.set_cookie("words", "khityar")
+    text = logical_text(client.get(f"/games/{game_id}/sheet.pdf").data)
+    assert "الختيار" in text and "شيخ الكبة" not in text
+    assert "الختيار" in logical_text(client.get("/sheet/blank.pdf").data)
+    client.set_cookie("words", "")
+    assert "شيخ الكبة" in logical_text(client.get(f"/games/{game_id}/sheet.pdf").data)

@@ -10,6 +10,7 @@ import gettext as _gettext
 import re
 from functools import lru_cache
 from pathlib import Path
+from typing import Mapping
 
 from babel.support import Translations
 from markupsafe import Markup, escape
@@ -42,6 +43,24 @@ def translations(lang: str) -> _gettext.NullTranslations:
     if language(lang) == "en":
         return _gettext.NullTranslations()
     return Translations.load(str(TRANSLATIONS), [lang])
+
+
+class Renamed(_gettext.NullTranslations):
+    """A catalog where some messages have the table's own words (a contract's local name)."""
+
+    def __init__(self, base: _gettext.NullTranslations, names: Mapping[str, str]):
+        super().__init__()
+        self.names = dict(names)
+        self.add_fallback(base)
+
+    def gettext(self, message: str) -> str:
+        return self.names.get(message) or super().gettext(message)
+
+
+def words_for(lang: str, names: Mapping[str, str] | None = None) -> _gettext.NullTranslations:
+    """The catalog of *lang*, with *names* (msgid to the table's word) put first."""
+    base = translations(lang)
+    return Renamed(base, names) if names else base
 
 
 def isolate_ltr(text: object) -> Markup:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import mimetypes
 import threading
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 from urllib.parse import unquote, urlsplit
 
 import weasyprint
@@ -18,12 +18,12 @@ from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
 from .. import site
-from ..engine.contracts import ALL_CONTRACTS
+from ..engine.contracts import ALL_CONTRACTS, Contract
 from ..engine.gamefile import Game
 from ..engine.rules import HouseRules
-from .language import SEPARATORS, is_rtl, isolate_ltr, language, translations
-from .sheet import (build_sheet, contract_name, format_points, paper_size, text_direction,
-                    value_key)
+from .language import SEPARATORS, is_rtl, isolate_ltr, language, translations, words_for
+from .sheet import (build_sheet, contract_name, contract_names, format_points, paper_size,
+                    text_direction, value_key)
 
 TEMPLATES = site.TEMPLATES / "pdf"
 STATIC = site.STATIC
@@ -125,21 +125,23 @@ DENSITIES = (0, 1, 2)
 
 
 def scoresheet_html(game: Game, *, paper: str = "A4", rtl: bool | None = None,
-                    density: int = 0, lang: str = "en") -> str:
+                    density: int = 0, lang: str = "en",
+                    contract_words: Mapping[Contract, str] | None = None) -> str:
     """The game's scoresheet as HTML, the document that is printed, in *lang*.
 
-    An Arabic sheet is right to left unless *rtl* says otherwise.
+    An Arabic sheet is right to left unless *rtl* says otherwise; *contract_words* are a
+    table's own names for some contracts.
     """
     return environment(lang).get_template("scoresheet.html").render(
-        sheet=build_sheet(game, lang=lang), page_size=paper_size(paper), density=density,
-        direction=_direction(rtl, lang))
+        sheet=build_sheet(game, lang=lang, contract_words=contract_words),
+        page_size=paper_size(paper), density=density, direction=_direction(rtl, lang))
 
 
 def blank_html(names: Sequence[str] | None = None, *, paper: str = "A4",
                rtl: bool | None = None, title: str = "", density: int = 0,
-               lang: str = "en") -> str:
+               lang: str = "en", contract_words: Mapping[Contract, str] | None = None) -> str:
     """An empty scoresheet as HTML, with the players' names written in when given."""
-    words = translations(language(lang))
+    words = words_for(language(lang), contract_names(contract_words))
     return environment(lang).get_template("blank.html").render(
         players=_blank_names(names), title=title, page_size=paper_size(paper),
         density=density, direction=_direction(rtl, lang),
@@ -191,19 +193,22 @@ def html_to_pdf(html: str) -> bytes:
 
 
 def render_game_pdf(game: Game, *, paper: str = "A4", rtl: bool | None = None,
-                    lang: str = "en") -> bytes:
+                    lang: str = "en",
+                    contract_words: Mapping[Contract, str] | None = None) -> bytes:
     """The game's scoresheet as a PDF in *lang*, on one page for a standard game."""
     size, lang = paper_size(paper), language(lang)  # a bad paper fails here, before rendering
-    return _RENDERER.pdf(lambda density: scoresheet_html(game, paper=size, rtl=rtl,
-                                                         density=density, lang=lang))
+    return _RENDERER.pdf(lambda density: scoresheet_html(
+        game, paper=size, rtl=rtl, density=density, lang=lang, contract_words=contract_words))
 
 
 def render_blank_pdf(names: Sequence[str] | None = None, *, paper: str = "A4",
-                     rtl: bool | None = None, title: str = "", lang: str = "en") -> bytes:
+                     rtl: bool | None = None, title: str = "", lang: str = "en",
+                     contract_words: Mapping[Contract, str] | None = None) -> bytes:
     """A blank scoresheet to fill in by hand, with the players' names when given."""
     size, players, lang = paper_size(paper), _blank_names(names), language(lang)
-    return _RENDERER.pdf(lambda density: blank_html(players, paper=size, rtl=rtl, title=title,
-                                                    density=density, lang=lang))
+    return _RENDERER.pdf(lambda density: blank_html(
+        players, paper=size, rtl=rtl, title=title, density=density, lang=lang,
+        contract_words=contract_words))
 
 
 def warm_up() -> None:

@@ -23,7 +23,7 @@ from ..engine.progression import KINGDOMS, Kingdom, Progress
 from ..engine.records import Capture, DealRecord
 from ..engine.rules import HouseRules
 from ..engine.scoring import is_sweep
-from .language import SEPARATORS, translations
+from .language import SEPARATORS, words_for
 
 #: Words of the sheet, translated when a sheet is built in a language (``t.gettext(word)``).
 Words = _gettext.NullTranslations
@@ -136,12 +136,14 @@ class Sheet:
     lang: str = "en"
 
 
-def build_sheet(game: Game, scored: GameScore | None = None, *, lang: str = "en") -> Sheet:
+def build_sheet(game: Game, scored: GameScore | None = None, *, lang: str = "en",
+                contract_words: Mapping[Contract, str] | None = None) -> Sheet:
     """Arrange *game* and its score (computed by the engine when not given) for printing.
 
-    Every word the sheet holds (contract names, notes, values, rules) is in *lang*.
+    Every word the sheet holds (contract names, notes, values, rules) is in *lang*;
+    *contract_words* are the names a table uses for some contracts instead of the catalog's.
     """
-    t = translations(lang)
+    t = words_for(lang, contract_names(contract_words))
     scored = scored if scored is not None else game.score()
     progress = game.progress()
     blocks = []
@@ -165,7 +167,7 @@ def build_sheet(game: Game, scored: GameScore | None = None, *, lang: str = "en"
         team_totals=scored.team_totals,
         team_result=scored.team_result,
         team_rule=game.rules.team_result,
-        rules_summary=rules_summary(game.rules, lang),
+        rules_summary=rules_summary(game.rules, lang, t),
         values=value_key(game.rules, t),
         lang=lang,
     )
@@ -214,6 +216,11 @@ def deal_row(index: int, deal: DealRecord, rules: HouseRules, points: Scores,
     if is_sweep(deal, rules):
         return Row("void", label, number, note=t.gettext("sweep, replayed"), struck=True)
     return Row("deal", label, number, marks=doubled_cards(deal, rules), points=points)
+
+
+def contract_names(words: Mapping[Contract, str] | None) -> dict[str, str]:
+    """A table's own contract names, keyed by the catalog's message."""
+    return {CONTRACT_LABELS[Contract(c)]: name for c, name in (words or {}).items()}
 
 
 def contract_name(contract: Contract, t: Words = ENGLISH) -> str:
@@ -289,11 +296,11 @@ def format_date(value: str | None, lang: str = "en") -> str:
 def value_key(rules: HouseRules, t: Words = ENGLISH) -> tuple[str, ...]:
     """The value of each contract under the game's rules, from the engine's table."""
     swap = rules.swap_diamonds_collections
-    key = [t.gettext("King of Hearts %(value)s") % {"value": _signed(KING_OF_HEARTS_VALUE)},
+    key = [f"{contract_name(Contract.KING_OF_HEARTS, t)} {_signed(KING_OF_HEARTS_VALUE)}",
            t.gettext("each diamond %(value)s") % {"value": _signed(DIAMOND_VALUE[swap])},
            t.gettext("each queen %(value)s") % {"value": _signed(QUEEN_VALUE)},
            t.gettext("each trick %(value)s") % {"value": _signed(TRICK_VALUE[swap])},
-           t.gettext("Trex %(values)s") % {"values": "/".join(_signed(p) for p in TREX_PLACES)}]
+           f"{contract_name(Contract.TREX, t)} {'/'.join(_signed(p) for p in TREX_PLACES)}"]
     if rules.doubling:
         key.append(t.gettext("×2: doubled by its holder (named); another player who takes it "
                              "scores twice its value and the holder gains its value"))
@@ -302,11 +309,11 @@ def value_key(rules: HouseRules, t: Words = ENGLISH) -> tuple[str, ...]:
     return tuple(key)
 
 
-def rules_summary(rules: HouseRules, lang: str = "en") -> str:
+def rules_summary(rules: HouseRules, lang: str = "en", t: Words | None = None) -> str:
     """The house rules in one line, in *lang* (the engine's ``summary()`` in English)."""
-    if lang == "en":
+    if lang == "en" and t is None:
         return rules.summary()
-    t = translations(lang)
+    t = t if t is not None else words_for(lang)
     items, parts = SEPARATORS.get(lang, SEPARATORS["en"])
     return parts.join(_rule_part(t, items, code, params)
                       for code, params in rules.summary_parts())

@@ -10,6 +10,7 @@ from flask_babel import gettext
 from ..engine.gamefile import NAME_LIMIT
 from .games import fetch_game
 from .i18n import current_language
+from .messages import ALTERNATIVE_WORDS, WORDS_COOKIE
 from .storage import clean_name
 
 bp = Blueprint("sheets", __name__)
@@ -26,6 +27,12 @@ def paper_arg() -> str:
 def sheet_language() -> str:
     """The page's language, which the sheet is printed in (right to left in Arabic)."""
     return current_language()
+
+
+def table_words():
+    """The table's own names for contracts, chosen on the settings page, in this language."""
+    chosen = ALTERNATIVE_WORDS.get(current_language(), {})
+    return chosen.get(request.cookies.get(WORDS_COOKIE, ""), {})
 
 
 def slug(text: str) -> str:
@@ -46,7 +53,8 @@ def game_sheet(game_id: int):
 
     stored = fetch_game(game_id)
     name = "-".join(p for p in ("trex", stored.played_on or "", slug(stored.title)) if p)
-    return pdf_response(render_game_pdf(stored.game, paper=paper_arg(), lang=sheet_language()),
+    return pdf_response(render_game_pdf(stored.game, paper=paper_arg(), lang=sheet_language(),
+                                        contract_words=table_words()),
                         f"{name if name != 'trex' else f'trex-game-{game_id}'}.pdf")
 
 
@@ -62,5 +70,5 @@ def blank_sheet():
         abort(400, gettext("A blank sheet takes four names of at most %(limit)s characters, or "
                            "none.", limit=NAME_LIMIT))
     return pdf_response(render_blank_pdf(names or None, paper=paper_arg(),
-                                         lang=sheet_language()),
+                                         lang=sheet_language(), contract_words=table_words()),
                         "trex-blank-scoresheet.pdf")
