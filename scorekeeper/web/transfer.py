@@ -84,14 +84,23 @@ def iter_document(db: Database, ids: Iterable[int]) -> Iterator[str]:
 
 
 # -- import --------------------------------------------------------------------------------
+def problem_line(problem: Problem) -> str:
+    """One problem of a file as a sentence in the page's language, with the game of the file,
+    the deal and the contract it is about."""
+    if problem.game is None:
+        return problem_text(problem, context=True)
+    rest = problem_text(replace(problem, game=None), context=True)
+    return gettext("Game %(number)s", number=num(problem.game)) + gettext(", ") + rest
+
+
 def read_import(data: bytes | str) -> list[Game]:
     """The games of a file, checked and scored by the engine; raise ImportRefused."""
     try:
         games = loads(data)
     except InvalidResult as exc:
-        raise ImportRefused([problem_text(p, context=True) for p in exc.problems]) from None
+        raise ImportRefused([problem_line(p) for p in exc.problems]) from None
     except RecursionError:
-        raise ImportRefused([problem_text(Problem("not_json", {"detail": "nested too deeply"}))]
+        raise ImportRefused([problem_text(Problem("not_json", {"detail": gettext("nested too deeply")}))]
                             ) from None
     if not games:
         raise ImportRefused([gettext("The file holds no game.")])
@@ -101,7 +110,7 @@ def read_import(data: bytes | str) -> list[Game]:
         for problem in check_players([storage.clean_name(n) for n in game.players]):
             problems.append(replace(problem, game=number if len(games) > 1 else None))
     if problems:
-        raise ImportRefused([problem_text(p, context=True) for p in problems])
+        raise ImportRefused([problem_line(p) for p in problems])
     return games
 
 
