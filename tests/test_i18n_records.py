@@ -171,3 +171,35 @@ def test_record__deal_lines_isolate_names_and_card_codes(client, over):
     assert lines and all(line.bdi is not None for line in lines)
     cards = {span.get_text() for line in lines for span in line.select("span.ltr")}
     assert {"K♥", "Q♠", "Q♥", "Q♦", "Q♣"} <= cards
+
+
+# -- filters and merging -------------------------------------------------------------------
+def test_leaderboard__filters_and_their_problems_in_arabic(client, over):
+    client.set_cookie("lang", "ar")
+    page = soup(client.get("/leaderboard?from=2026-11-30&to=2026-11-01&preset=complex"
+                           "&sort=average"))
+    summary = page.select_one("details.filters summary").get_text()
+    assert "قواعد كومبلكس" in summary and "نوفمبر" in summary
+    assert "بُدّل التاريخان" in page.select_one(".error").get_text()
+    assert english_left(page.select_one("main")) == []
+    typo = soup(client.get("/leaderboard?from=30-11-2026"))
+    assert english_left(typo.select_one("main")) == []
+    assert "ليس تاريخًا" in typo.select_one(".error").get_text()
+
+
+def test_merge__the_confirmation_in_arabic_with_names_isolated(app, client, table):
+    first = table.new_game(["سامي", "Nour", "Carla", "Hala"])
+    second = table.new_game(["سامي", "Nur", "Carla", "Hala"])
+    [keep] = query(app, "select player_id from game_players where game_id = ? and seat = 1",
+                   [first])
+    [drop] = query(app, "select player_id from game_players where game_id = ? and seat = 1",
+                   [second])
+    client.set_cookie("lang", "ar")
+    page = soup(client.get(f"/players/{keep['player_id']}/merge?other={drop['player_id']}"))
+    assert english_left(page.select_one("main")) == []
+    warning = page.select_one("section.card.warn p")
+    assert {b.get_text() for b in warning.select("bdi")} == {"Nour", "Nur"}
+    hidden = {i["name"]: i.get("value", "") for i in page.select("form input[type=hidden]")}
+    response = client.post(f"/players/{keep['player_id']}/merge", data=hidden)
+    flash = soup(client.get(response.headers["Location"])).select_one(".flash p")
+    assert flash.get_text().startswith("تم الدمج") and english_left(flash) == []
