@@ -45,8 +45,7 @@ def signed(value: int) -> str:
 def score_html(value: int) -> Markup:
     """``score(value)`` in the templates: the signed score in a span coloured by its sign."""
     tone = "neg" if value < 0 else "pos" if value > 0 else ""
-    # "ltr": the sign stays on the number's left in a right-to-left line too (app.css)
-    return Markup(f'<span class="{tone} ltr">{num(signed(value))}</span>')  # signs and digits
+    return Markup(f'<span class="{tone}">{num(signed(value))}</span>')  # signs and digits only
 
 
 def contracts_label(contracts: Sequence[Contract]) -> str:
