@@ -17,6 +17,7 @@ from ..engine import HouseRules
 from . import figures, present, stats, storage
 from .db import get_db
 from .games import fetch_game, game_context
+from .i18n import current_language
 from .storage import StoredGame
 
 bp = Blueprint("history", __name__, url_prefix="/history")
@@ -24,9 +25,14 @@ figures.install(bp)
 NIGHTS_PER_PAGE = 10
 
 
-@lru_cache(maxsize=256)
 def rules_line(rules_json: str) -> str:
-    """The one-line summary of a stored game's house rules."""
+    """The one-line summary of a stored game's house rules, in the page's language."""
+    return _rules_line(rules_json, current_language())
+
+
+@lru_cache(maxsize=256)
+def _rules_line(rules_json: str, language: str) -> str:
+    """Cached by language too: the same rules read differently in Arabic and English."""
     text = HouseRules.from_dict(json.loads(rules_json)).summary()
     return text[:1].upper() + text[1:]
 
