@@ -3,6 +3,8 @@
 A page under Arabic may show Latin letters only where they are data, not the app's words:
 player names (inside ``<bdi>``), anything marked ``lang="en"`` (the switch back to English),
 scripts and styles, and a few tokens every table writes the same way (K♥, PDF, QR, PIN, JSON).
+In plain text, where ``<bdi>`` cannot go (the page's ``<title>``), a name set apart by the
+Unicode isolates that ``<bdi>`` stands for (FSI U+2068 ... PDI U+2069) counts as inside ``<bdi>``.
 Everything else a player reads, visible text and the attributes a screen reader or the browser
 shows (``title``, ``alt``, ``aria-label``, ``placeholder``, button values), must be Arabic.
 """
@@ -13,10 +15,12 @@ import re
 from bs4 import BeautifulSoup, NavigableString, Tag
 
 #: Latin words that stay as they are in Arabic text.
-KEPT = frozenset({"K", "PDF", "QR", "PIN", "JSON", "A4", "Letter", "SVG", "CSV", "Trex"})
+#: Q as in Q♠ Q♥ Q♦ Q♣: the queens as the cards and the rules write them, like the K of K♥.
+KEPT = frozenset({"K", "PDF", "QR", "PIN", "JSON", "A4", "Letter", "SVG", "CSV", "Trex", "Q"})
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’]+|[A-Za-z]")
 _SKIP_TAGS = frozenset({"script", "style", "bdi", "code", "kbd", "samp", "svg", "template"})
 _SHOWN_ATTRIBUTES = ("title", "alt", "aria-label", "placeholder")
+_ISOLATED = re.compile("\u2068[^\u2068\u2069]*\u2069")
 
 
 def _skipped(node: Tag | NavigableString) -> bool:
@@ -30,7 +34,7 @@ def _skipped(node: Tag | NavigableString) -> bool:
 
 
 def _latin_words(text: str) -> list[str]:
-    return [w for w in _WORD.findall(text) if w not in KEPT]
+    return [w for w in _WORD.findall(_ISOLATED.sub(" ", text)) if w not in KEPT]
 
 
 def english_left(page: BeautifulSoup | str, also_kept: tuple[str, ...] = ()) -> list[str]:

@@ -20,7 +20,8 @@ POOL = ("Aya", "Bilal", "Carla", "Dana", "Elias", "Farah")
 def nights_of(page) -> list[tuple[str, list[str]]]:
     """Each night's heading and the one line under each of its games."""
     return [(section.h2.get_text(strip=True),
-             [li.select_one(".oneline").get_text(" ", strip=True) for li in section.select("li")])
+             [" ".join(li.select_one(".oneline").get_text().split())  # names are elements
+              for li in section.select("li")])
             for section in page.select("section.night")]
 
 

@@ -294,5 +294,5 @@ def test_history__shows_undone_deals(client, table):
     game_id = table.new_game()
     table.enter(game_id, kh(0, 1, doubled_by=2))
     table.undo(game_id, 1)
-    text = soup(client.get(f"/games/{game_id}/history")).get_text(" ", strip=True)
+    text = " ".join(soup(client.get(f"/games/{game_id}/history")).get_text().split())
     assert "Deal 1 · undone" in text and "K♥: Bilal (doubled by Carla)" in text

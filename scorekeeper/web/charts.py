@@ -6,11 +6,13 @@ one also shows its figures as a table, for screen readers and for print.
 """
 from __future__ import annotations
 
+import re
 import sys
 from typing import Sequence
 
 import pygal
 from flask import Blueprint, Response, abort, request
+from flask_babel import gettext
 from pygal.style import Style
 
 # pygal adds to sys.meta_path a finder for its map plugins that has no find_spec, so every import
@@ -19,9 +21,10 @@ from pygal.style import Style
 sys.meta_path[:] = [f for f in sys.meta_path if not isinstance(f, pygal.PluginImportFixer)]
 
 from . import stats
-from .present import SHORT_LABELS
 from .db import get_db
 from .games import fetch_game
+from .i18n import RTL_LANGUAGES, current_language, num
+from .messages import contract_label
 
 bp = Blueprint("charts", __name__, url_prefix="/charts")
 
@@ -42,11 +45,17 @@ WIDTH = 360
 
 
 def _number(value: float | None) -> str:
-    """Numbers as the pages print them: a true minus sign, no sign on zero."""
+    """Numbers as the pages print them: a true minus sign, no sign on zero, the device's
+    digits."""
     if value is None:
         return ""
     text = f"{value:.1f}".rstrip("0").rstrip(".") if value % 1 else f"{value:.0f}"
-    return text.replace("-", "\u2212")
+    return num(text.replace("-", "\u2212"))
+
+
+def right_to_left() -> bool:
+    """Whether the page's language reads right to left (then so do the charts)."""
+    return current_language() in RTL_LANGUAGES
 
 
 def _config(**kwargs) -> dict:
@@ -67,8 +76,45 @@ def _without_scripts(tree):
     return tree
 
 
+_TRANSLATE = re.compile(r"translate\(\s*([-\d.]+)[ ,]\s*([-\d.]+)\s*\)")
+
+
+def _class(element) -> list[str]:
+    return (element.get("class") or "").split()
+
+
+def _labels_on_the_right(tree):
+    """Move the plot to the left and its axis labels (numbers, or the bars' names) from its
+    left side to its right, where a right-to-left reader starts: pygal only draws them left."""
+    elements = list(tree.iter())
+    plot = next((e for e in elements if _class(e)[:1] == ["plot"] and e.get("transform")), None)
+    if plot is None:
+        return tree
+    moved = _TRANSLATE.search(plot.get("transform"))
+    background = next((e for e in plot.iter() if "background" in _class(e)), None)
+    if moved is None or background is None:
+        return tree
+    left, top = float(moved.group(1)), moved.group(2)
+    width = float(background.get("width"))
+    total = float(tree.get("viewBox", "0 0 0 0").split()[2] or 0) if tree.get("viewBox") else 0
+    right = max(total - left - width, 0) if total else 6
+    where = plot.get("transform")
+    for element in elements:  # the plot and its overlays (dots, values) move together
+        if _class(element)[:1] == ["plot"] and element.get("transform") == where:
+            element.set("transform", f"translate({right:g}, {top})")
+    for axis in (e for e in plot.iter() if "axis" in _class(e)):
+        for text in (e for e in axis.iter() if e.tag.rsplit("}", 1)[-1] == "text"):
+            x = text.get("x")
+            if x is not None and float(x) < 0:
+                text.set("x", f"{width - float(x):g}")
+                text.set("style", "text-anchor: start")
+    return tree
+
+
 def render(chart) -> str:
     chart.add_xml_filter(_without_scripts)
+    if right_to_left():
+        chart.add_xml_filter(_labels_on_the_right)
     svg = chart.render(is_unicode=True)
     if "<script" in svg:  # never send a script, whatever the library version does
         raise RuntimeError("the chart still holds a script")
@@ -76,16 +122,21 @@ def render(chart) -> str:
 
 
 def running_totals_svg(names: Sequence[str], running: Sequence[Sequence[int]]) -> str:
-    """Each player's total after every deal, as lines."""
-    labels = [str(n) for n in range(1, len(running) + 1)]
-    major = [n for n in labels if int(n) == 1 or int(n) % 5 == 0] if len(labels) > 10 else labels
+    """Each player's total after every deal, as lines; under a right-to-left language the deals
+    run from right to left (the first deal at the right) and the totals' axis is on the right."""
+    numbers = list(range(1, len(running) + 1))
+    labels = [num(n) for n in numbers]
+    major = ([num(n) for n in numbers if n == 1 or n % 5 == 0] if len(labels) > 10
+             else labels)
+    rtl = right_to_left()
     chart = pygal.Line(**_config(height=340, show_dots=len(running) <= 24, dots_size=3,
-                                 x_title="Deal", show_minor_x_labels=False, x_labels_major=major,
-                                 no_data_text="No deal yet"))
-    chart.x_labels = labels
+                                 x_title=gettext("Deal"), show_minor_x_labels=False,
+                                 x_labels_major=major, no_data_text=gettext("No deal yet")))
+    chart.x_labels = labels[::-1] if rtl else labels
     for seat, name in enumerate(names):
         dash = DASHES[seat]
-        chart.add(name, [0 + totals[seat] for totals in running],
+        values = [0 + totals[seat] for totals in running]
+        chart.add(name, values[::-1] if rtl else values,
                   stroke_style={"width": 3, "dasharray": dash} if dash else {"width": 3})
     return render(chart)
 
@@ -98,10 +149,10 @@ def contract_averages_svg(lines: Sequence[stats.ContractLine]) -> str:
     chart = pygal.HorizontalBar(**_config(height=420, print_values=False, margin_right=18,
                                           y_labels=axis_labels([0, *values], most=5),
                                           legend_at_bottom_columns=1,
-                                          no_data_text="No finished game"))
-    chart.x_labels = [SHORT_LABELS[line.contract] for line in lines]
-    chart.add("As King", [_round(line.king_average) for line in lines])
-    chart.add("Another King", [_round(line.other_average) for line in lines])
+                                          no_data_text=gettext("No finished game")))
+    chart.x_labels = [contract_label(line.contract, short=True) for line in lines]
+    chart.add(gettext("As King"), [_round(line.king_average) for line in lines])
+    chart.add(gettext("Another King"), [_round(line.other_average) for line in lines])
     return render(chart)
 
 
@@ -136,11 +187,11 @@ def running(game_id: int):
 def contracts(player_id: int):
     db = get_db()
     if stats.player(db, player_id) is None:
-        abort(404, "There is no such player.")
+        abort(404, gettext("There is no such player."))
     try:
         filters = stats.Filters(stats.parse_date(request.args.get("from")),
                                 stats.parse_date(request.args.get("to")))
     except ValueError:
-        abort(404, "There is no such date.")
+        abort(404, gettext("There is no such date."))
     lines = stats.play_stats(db, player_id, filters).contracts
     return svg_response(contract_averages_svg(lines))

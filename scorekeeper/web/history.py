@@ -10,6 +10,7 @@ from itertools import groupby
 from typing import Any
 
 from flask import Blueprint, abort, render_template, request, url_for
+from flask_babel import gettext
 
 from . import figures, present, stats, storage
 from .db import get_db
@@ -23,7 +24,7 @@ NIGHTS_PER_PAGE = 10
 
 
 def rules_line(rules_json: str) -> str:
-    """The one-line summary of a stored game's house rules."""
+    """The one-line summary of a stored game's house rules, in the page's language."""
     text = rules_text(rules_json)
     return text[:1].upper() + text[1:]
 
@@ -84,7 +85,7 @@ def index():
     try:
         before = stats.parse_date(request.args.get("before"))
     except ValueError:
-        abort(404, "There is no such page of past nights.")
+        abort(404, gettext("There is no such page of past nights."))
     found = matching_players(db, text) if text else None
     nights, next_key = nights_page(db, before=before,
                                    player_ids=[p["id"] for p in found] if found is not None
@@ -101,10 +102,10 @@ def night(night: str):
     try:
         day = stats.parse_date(night)
     except ValueError:
-        abort(404, "There is no such night.")
+        abort(404, gettext("There is no such night."))
     rows = _game_rows(get_db(), "g.night = ?", [day])
     if not rows:
-        abort(404, f"No game was played on {day}.")
+        abort(404, gettext("No game was played on %(night)s.", night=figures.night_label(day)))
     standings: dict[int, list[dict[str, Any]]] = {}
     for row in get_db().query(
             "select gp.game_id, p.id, p.name, gp.total, gp.rank from game_players gp "
@@ -124,9 +125,10 @@ def deal_lines(stored: StoredGame) -> list[dict[str, Any]]:
     for index, record in enumerate(game.deals):
         out.append({
             "number": index + 1, "record": record, "king": game.players[record.king],
-            "title": present.deal_title(record), "lines": present.describe(record, game.players),
+            "title": present.deal_title(record),
+            "lines": present.describe(record, game.players, markup=True),
             "scores": scored.deals[index], "running": scored.running[index],
-            "note": present.not_played_note(record, game.players, game),
+            "note": present.not_played_note(record, game.players, game, markup=True),
             "version": stored.deals[index]["version"],
         })
     return out

@@ -8,25 +8,44 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask_babel import gettext, lazy_gettext
 from flask_wtf import FlaskForm
+from markupsafe import Markup, escape
 from sqlite_utils import Database
 from wtforms import HiddenField, StringField
 
 from ..engine.gamefile import NAME_LIMIT, has_control
 from . import access, figures, stats, storage
+from .i18n import num
 from .db import get_db
-from .forms import PRESET_LABELS
 
 bp = Blueprint("players", __name__)
 figures.install(bp)
 
 
 class RenameForm(FlaskForm):
-    name = StringField("New name")
+    name = StringField(lazy_gettext("New name"))
 
 
 class MergeForm(FlaskForm):
     other = HiddenField()
+
+
+def named(name: str) -> Markup:
+    """A player's name for a message on a page: isolated in ``<bdi>``, escaped."""
+    return Markup("<bdi>%s</bdi>") % name
+
+
+def say(text: str, **names: str) -> Markup:
+    """A translated message with player names put in, each in ``<bdi>``."""
+    return escape(text) % {key: named(value) if isinstance(value, str) else value
+                           for key, value in names.items()}
+
+
+def preset_labels() -> dict[str, str]:
+    """The house-rule presets by name, in the page's language, for the leaderboard's filter."""
+    return {"standard": gettext("Standard"), "complex": gettext("Complex"),
+            "partnership": gettext("Partnership"), "custom": gettext("Custom")}
 
 
 # -- changes -------------------------------------------------------------------------------
@@ -34,18 +53,18 @@ def rename_player(db: Database, pid: int, new_name: str) -> str | None:
     """Rename player *pid*; return why not, or None when done."""
     name = storage.clean_name(new_name)
     if not name:
-        return "Write the new name."
+        return gettext("Write the new name.")
     if len(name) > NAME_LIMIT:
-        return f"A name has at most {NAME_LIMIT} characters."
+        return gettext("A name has at most %(limit)s characters.", limit=NAME_LIMIT)
     if has_control(name):
-        return "A name cannot hold control characters."
+        return gettext("A name cannot hold control characters.")
     key = storage.name_key(name)
     with db.atomic():
         other = next(db.query("select id, name from players where name_key = ? and id != ?",
                               [key, pid]), None)
         if other is not None:
-            return (f"{other['name']} is another player already. If they are the same person, "
-                    f"merge the two instead.")
+            return say(gettext("%(name)s is another player already. If they are the same "
+                               "person, merge the two instead."), name=other["name"])
         db.execute("update players set name = ?, name_key = ? where id = ?", [name, key, pid])
     return None
 
@@ -61,12 +80,12 @@ def shared_game(db: Database, keep: int, drop: int) -> int | None:
 def merge_players(db: Database, keep: int, drop: int) -> str | None:
     """Move every game of *drop* onto *keep* and remove *drop*; return why not, or None."""
     if keep == drop:
-        return "Choose another player to merge."
+        return gettext("Choose another player to merge.")
     with db.atomic():
         game = shared_game(db, keep, drop)
         if game is not None:
-            return (f"They played in the same game (game {game}), so they are two people and "
-                    f"cannot be merged.")
+            return gettext("They played in the same game (game %(number)s), so they are two "
+                           "people and cannot be merged.", number=num(game))
         db.execute("update game_players set player_id = ? where player_id = ?", [keep, drop])
         db.execute("delete from players where id = ?", [drop])
     return None
@@ -77,18 +96,20 @@ def read_filters(*, with_preset: bool = False) -> tuple[stats.Filters, list[str]
     """The date range (and preset) asked for in the query string, and what was wrong with it."""
     problems = []
     dates = {}
-    for arg, label in (("from", "From"), ("to", "To")):
+    for arg, label in (("from", gettext("From")), ("to", gettext("To"))):
         try:
             dates[arg] = stats.parse_date(request.args.get(arg))
         except ValueError:
             dates[arg] = None
-            problems.append(f"“{label}” is not a date (YYYY-MM-DD); it was left out.")
+            problems.append(gettext("“%(label)s” is not a date (YYYY-MM-DD); it was left out.",
+                                    label=label))
     preset = request.args.get("preset") or None
     if preset is not None and (not with_preset or preset not in stats.PRESET_CHOICES):
-        problems.append("That is not one of the house-rule presets; all games are counted.")
+        problems.append(gettext("That is not one of the house-rule presets; all games are "
+                                "counted."))
         preset = None
     if dates["from"] and dates["to"] and dates["from"] > dates["to"]:
-        problems.append("“From” comes after “To”: the two dates were swapped.")
+        problems.append(gettext("“From” comes after “To”: the two dates were swapped."))
         dates["from"], dates["to"] = dates["to"], dates["from"]
     return stats.Filters(dates["from"], dates["to"], preset), problems
 
@@ -96,7 +117,7 @@ def read_filters(*, with_preset: bool = False) -> tuple[stats.Filters, list[str]
 def fetch_player(pid: int) -> dict[str, Any]:
     row = stats.player(get_db(), pid)
     if row is None:
-        abort(404, "There is no such player.")
+        abort(404, gettext("There is no such player."))
     return row
 
 
@@ -128,8 +149,9 @@ def rename(pid: int):
     if request.method == "POST" and form.validate():
         problem = rename_player(get_db(), pid, form.name.data or "")
         if problem is None:
-            flash(f"Renamed: {player['name']} is now {storage.clean_name(form.name.data)}. "
-                  f"Every game of theirs shows the new name.")
+            flash(say(gettext("Renamed: %(old)s is now %(new)s. Every game of theirs shows the "
+                              "new name."), old=player["name"],
+                      new=storage.clean_name(form.name.data)))
             return redirect(url_for("players.show", pid=pid), 303)
         form.name.errors = [problem]
     status = 400 if form.name.errors else 200
@@ -146,15 +168,16 @@ def merge(pid: int):
         form = MergeForm()
         other_id = int(form.other.data) if (form.other.data or "").isdigit() else None
         if not form.validate() or other_id is None:
-            abort(400, "This form is incomplete. Open the merge page again.")
+            abort(400, gettext("This form is incomplete. Open the merge page again."))
         other = stats.player(db, other_id)
         if other is None:
-            flash("That spelling is gone already (merged or renamed meanwhile).")
+            flash(gettext("That spelling is gone already (merged or renamed meanwhile)."))
             return redirect(url_for("players.show", pid=pid), 303)
         access.require_player_rights(db, other_id)
         problem = merge_players(db, pid, other_id)
         if problem is None:
-            flash(f"Merged: {other['name']}’s games are now {player['name']}’s.")
+            flash(say(gettext("Merged: %(other)s’s games are now %(name)s’s."),
+                      other=other["name"], name=player["name"]))
             return redirect(url_for("players.show", pid=pid), 303)
         return render_template("players/merge.html", player=player, other=other, form=form,
                                problem=problem, others=[]), 400
@@ -168,11 +191,13 @@ def merge(pid: int):
         return render_template("players/merge.html", player=player, others=others, other=None)
     other = stats.player(db, other_id)
     if other is None or other_id == pid:
-        abort(404, "There is no such player to merge.")
+        abort(404, gettext("There is no such player to merge."))
     access.require_player_rights(db, other_id)
     shared = shared_game(db, pid, other_id)
-    problem = (f"{player['name']} and {other['name']} played in the same game (game {shared}), "
-               f"so they are two people and cannot be merged." if shared is not None else None)
+    problem = (say(gettext("%(name)s and %(other)s played in the same game (game %(number)s), "
+                           "so they are two people and cannot be merged."),
+                   name=player["name"], other=other["name"], number=num(shared))
+               if shared is not None else None)
     counts = {row["id"]: row for row in stats.roster(db)}
     return render_template("players/merge.html", player=player, other=other, others=[],
                            form=MergeForm(data={"other": other_id}), problem=problem,
@@ -189,5 +214,5 @@ def leaderboard():
     rows = stats.leaderboard(get_db(), filters, sort)
     return render_template("players/leaderboard.html", rows=rows, filters=filters, sort=sort,
                            recent_count=stats.RECENT,
-                           problems=problems, presets=[(p, PRESET_LABELS.get(p, p.title()))
+                           problems=problems, presets=[(p, preset_labels().get(p, p.title()))
                                                        for p in stats.PRESET_CHOICES])

@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from flask import Flask
-from flask_babel import gettext
-from markupsafe import Markup
+from flask_babel import gettext, lazy_gettext
+from markupsafe import Markup, escape
 
 from ..engine import NEGATIVE_CONTRACTS, Contract, DealRecord, Game, GameScore, Progress, is_sweep
 from ..engine.contracts import ALL_CONTRACTS, QUEEN_SUITS
@@ -19,11 +19,18 @@ from .i18n import num
 from .messages import contract_label
 
 MINUS = "\u2212"
-REASON_LABELS = {"kh-redeal": "K♥ redeal", "trex-twos": "Trex: the 2s", "misdeal": "misdeal",
-                 "other": "other reason"}
-SHORT_LABELS = {Contract.KING_OF_HEARTS: "K♥", Contract.DIAMONDS: "Diamonds",
-                Contract.QUEENS: "Queens", Contract.COLLECTIONS: "Collections",
-                Contract.TREX: "Trex"}
+#: Why a deal was thrown in, as the table says it (lazy: read in the page's language).
+REASON_LABELS = {"kh-redeal": lazy_gettext("K♥ redeal"), "trex-twos": lazy_gettext("Trex: the 2s"),
+                 "misdeal": lazy_gettext("misdeal"), "other": lazy_gettext("other reason")}
+SHORT_LABELS = {Contract.KING_OF_HEARTS: "K♥", Contract.DIAMONDS: lazy_gettext("Diamonds"),
+                Contract.QUEENS: lazy_gettext("Queens"),
+                Contract.COLLECTIONS: lazy_gettext("Collections"), Contract.TREX: lazy_gettext("Trex")}
+
+
+def reason_label(reason: str) -> str:
+    """A throw-in's reason in the current language (an unknown one as the file gave it)."""
+    label = REASON_LABELS.get(reason)
+    return str(label) if label is not None else reason
 
 
 def signed(value: int) -> str:
@@ -115,12 +122,16 @@ class KingdomView:
     current: bool = False
 
 
-def not_played_note(record: DealRecord, names: Sequence[str], game: Game) -> str | None:
+def not_played_note(record: DealRecord, names: Sequence[str], game: Game,
+                    markup: bool = False) -> str | None:
+    """Why a deal scores nothing (thrown in, or a sweep replayed), or None when it scores."""
     if record.thrown_in is not None:
-        reason = REASON_LABELS.get(record.thrown_in.reason, record.thrown_in.reason)
-        return f"thrown in ({reason}), asked by {names[record.thrown_in.by]}"
+        return _say(markup, gettext("thrown in (%(reason)s), asked by %(name)s"),
+                    reason=reason_label(record.thrown_in.reason),
+                    name=_who(names[record.thrown_in.by], markup))
     if is_sweep(record, game.rules):
-        return f"{contracts_label(record.contracts)}: a sweep, replayed"
+        return _say(markup, gettext("%(contracts)s: a sweep, replayed"),
+                    contracts=contracts_label(record.contracts))
     return None
 
 
@@ -135,7 +146,7 @@ def kingdom_grid(game: Game, progress: Progress, scored: GameScore) -> list[King
     views = []
     current = current_kingdom(progress)
     for i in range(KINGDOMS):
-        rows = [GridRow(c, SHORT_LABELS[c]) for c in ALL_CONTRACTS]
+        rows = [GridRow(c, str(SHORT_LABELS[c])) for c in ALL_CONTRACTS]
         if i >= len(progress.kingdoms):
             king = (game.first_king + i) % 4 if game.rules.rotation == "right" else None
             views.append(KingdomView(i + 1, king, rows, current=i == current))
@@ -146,7 +157,7 @@ def kingdom_grid(game: Game, progress: Progress, scored: GameScore) -> list[King
         by_contract = {r.contract: r for r in rows}
         for index in kingdom.deals:
             record = game.deals[index]
-            note = not_played_note(record, game.players, game)
+            note = not_played_note(record, game.players, game, markup=True)
             if note is not None:
                 view.notes.append(Note(index + 1, note))
                 continue
@@ -200,48 +211,95 @@ def preview_rows(names: Sequence[str], record: DealRecord, rules: Any,
              "total": totals[s], "total_text": signed(totals[s])} for s in range(4)]
     note = not_played_note(record, names, new_game)
     if note is not None:
-        note += ": it scores nothing and the contract is not used up."
+        note = gettext("%(note)s: it scores nothing and the contract is not used up.",
+                       note=note)
     return {"rows": rows, "lines": describe(record, names), "note": note}
 
 
 # -- a deal in words -----------------------------------------------------------------------
+def _say(markup: bool, text: str, **params: Any) -> str:
+    """A translated *text* filled in with *params*: HTML-safe (names stay markup) or plain."""
+    return escape(text) % params if markup else text % params
+
+
+def _who(name: str, markup: bool) -> str:
+    """A player's name, isolated in ``<bdi>`` for a page (names mix Arabic and Latin)."""
+    return Markup("<bdi>%s</bdi>") % name if markup else name
+
+
+def _joined(parts: Sequence[str], separator: str, markup: bool) -> str:
+    return escape(separator).join(parts) if markup else separator.join(parts)
+
+
 def _capture_text(card: str, taker: int, holder: int | None, led: int | None,
-                  names: Sequence[str]) -> str:
-    text = f"{card}: {names[taker]}"
-    if holder is not None:
-        text += f" (doubled by {names[holder]}"
-        text += f", {names[led]} led)" if led is not None else ")"
-    return text
+                  names: Sequence[str], markup: bool = False) -> str:
+    taken = _who(names[taker], markup)
+    if markup:  # K♥, Q♠: letter then suit, left to right in an Arabic line too
+        card = Markup('<span class="ltr">%s</span>') % card
+    if holder is None:
+        return _say(markup, gettext("%(card)s: %(taker)s"), card=card, taker=taken)
+    if led is None:
+        return _say(markup, gettext("%(card)s: %(taker)s (doubled by %(holder)s)"),
+                    card=card, taker=taken, holder=_who(names[holder], markup))
+    return _say(markup, gettext("%(card)s: %(taker)s (doubled by %(holder)s, %(leader)s led)"),
+                card=card, taker=taken, holder=_who(names[holder], markup),
+                leader=_who(names[led], markup))
 
 
-def describe(record: DealRecord, names: Sequence[str]) -> list[str]:
-    """What the table entered for a deal, one line per contract."""
+def _counts(label: str, counts: Sequence[int], names: Sequence[str], markup: bool) -> str:
+    each = [_say(markup, gettext("%(name)s %(count)s"), name=_who(names[s], markup),
+                 count=num(n)) for s, n in enumerate(counts)]
+    return _say(markup, gettext("%(contract)s: %(counts)s"), contract=label,
+                counts=_joined(each, gettext(", "), markup))
+
+
+def _trex_places() -> dict[int, str]:
+    return {1: gettext("first out %(name)s"), 2: gettext("second %(name)s"),
+            3: gettext("third %(name)s"), 4: gettext("last %(name)s")}
+
+
+def thrown_in_text(record: DealRecord, names: Sequence[str], markup: bool = False) -> str:
+    """"Thrown in (misdeal), asked by Dana": why the deal was not played, and who asked."""
+    reason = reason_label(record.thrown_in.reason)
+    return _say(markup, gettext("Thrown in (%(reason)s), asked by %(name)s"), reason=reason,
+                name=_who(names[record.thrown_in.by], markup))
+
+
+def describe(record: DealRecord, names: Sequence[str], markup: bool = False) -> list[str]:
+    """What the table entered for a deal, one line per contract; with *markup* the names are
+    isolated in ``<bdi>`` for a page, else plain text (for JSON)."""
     if record.thrown_in is not None:
-        reason = REASON_LABELS.get(record.thrown_in.reason, record.thrown_in.reason)
-        return [f"Thrown in ({reason}), asked by {names[record.thrown_in.by]}"]
+        return [thrown_in_text(record, names, markup)]
     lines = []
     if record.king_of_hearts is not None:
         c = record.king_of_hearts
-        lines.append(_capture_text("K♥", c.taker, c.doubled_by, c.led_by, names))
+        lines.append(_capture_text("K♥", c.taker, c.doubled_by, c.led_by, names, markup))
     if record.diamonds is not None:
-        lines.append("Diamonds: " + ", ".join(f"{names[s]} {n}" for s, n in
-                                               enumerate(record.diamonds)))
+        lines.append(_counts(contract_label(Contract.DIAMONDS), record.diamonds, names, markup))
     if record.queens is not None:
-        lines.append("; ".join(
-            _capture_text(f"Q{SUIT_SYMBOLS[s]}", q.taker, q.doubled_by, q.led_by, names)
-            for s, q in zip(QUEEN_SUITS, record.queens)))
+        lines.append(_joined([
+            _capture_text(f"Q{SUIT_SYMBOLS[s]}", q.taker, q.doubled_by, q.led_by, names, markup)
+            for s, q in zip(QUEEN_SUITS, record.queens)], gettext("; "), markup))
     if record.tricks is not None:
-        lines.append("Tricks: " + ", ".join(f"{names[s]} {n}" for s, n in
-                                             enumerate(record.tricks)))
+        lines.append(_counts(gettext("Tricks"), record.tricks, names, markup))
     if record.trex_order is not None:
-        lines.append("Trex: " + ", ".join(f"{PLACE_LABELS[p].lower()} {names[s]}" for p, s in
-                                           enumerate(record.trex_order, start=1)))
+        places = _trex_places()
+        order = [_say(markup, places[p], name=_who(names[s], markup))
+                 for p, s in enumerate(record.trex_order, start=1)]
+        lines.append(_say(markup, gettext("%(contract)s: %(counts)s"),
+                          contract=contract_label(Contract.TREX),
+                          counts=_joined(order, gettext(", "), markup)))
     return lines
+
+
+def describe_html(record: DealRecord, names: Sequence[str]) -> list[str]:
+    """``describe(record, names)`` in the templates: the lines with names in ``<bdi>``."""
+    return describe(record, names, markup=True)
 
 
 def deal_title(record: DealRecord) -> str:
     if record.thrown_in is not None:
-        return "Thrown in"
+        return gettext("Thrown in")
     return contracts_label(record.contracts)
 
 
@@ -256,5 +314,5 @@ def init_app(app: Flask) -> None:
     app.add_template_filter(extract)
     app.add_template_global(contracts_label)
     app.add_template_global(contract_label)
-    app.add_template_global(describe)
+    app.add_template_global(describe_html, "describe")
     app.add_template_global(deal_title)

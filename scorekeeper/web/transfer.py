@@ -12,8 +12,10 @@ from typing import Any, Iterable, Iterator
 
 from flask import (Blueprint, Response, abort, current_app, flash, redirect, render_template,
                    request, url_for)
+from flask_babel import gettext, lazy_gettext, ngettext
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
+from markupsafe import Markup, escape
 from sqlite_utils import Database
 from werkzeug.exceptions import RequestEntityTooLarge
 
@@ -21,6 +23,8 @@ from ..engine import Game, InvalidResult, Problem, game_to_dict, loads
 from ..engine.gamefile import MULTI_FORMAT, check_players
 from . import access, facts, storage
 from .db import connect, get_db
+from .figures import night_label
+from .i18n import num
 from .messages import problem_text
 from .security import csrf
 from .stats import parse_date
@@ -80,24 +84,33 @@ def iter_document(db: Database, ids: Iterable[int]) -> Iterator[str]:
 
 
 # -- import --------------------------------------------------------------------------------
+def problem_line(problem: Problem) -> str:
+    """One problem of a file as a sentence in the page's language, with the game of the file,
+    the deal and the contract it is about."""
+    if problem.game is None:
+        return problem_text(problem, context=True)
+    rest = problem_text(replace(problem, game=None), context=True)
+    return gettext("Game %(number)s", number=num(problem.game)) + gettext(", ") + rest
+
+
 def read_import(data: bytes | str) -> list[Game]:
     """The games of a file, checked and scored by the engine; raise ImportRefused."""
     try:
         games = loads(data)
     except InvalidResult as exc:
-        raise ImportRefused([problem_text(p, context=True) for p in exc.problems]) from None
+        raise ImportRefused([problem_line(p) for p in exc.problems]) from None
     except RecursionError:
-        raise ImportRefused([problem_text(Problem("not_json", {"detail": "nested too deeply"}))]
+        raise ImportRefused([problem_text(Problem("not_json", {"detail": gettext("nested too deeply")}))]
                             ) from None
     if not games:
-        raise ImportRefused(["The file holds no game."])
+        raise ImportRefused([gettext("The file holds no game.")])
     problems = []
     for number, game in enumerate(games, start=1):
         # Names are stored tidied (single spaces, NFC); two that become one are refused here.
         for problem in check_players([storage.clean_name(n) for n in game.players]):
             problems.append(replace(problem, game=number if len(games) > 1 else None))
     if problems:
-        raise ImportRefused([problem_text(p, context=True) for p in problems])
+        raise ImportRefused([problem_line(p) for p in problems])
     return games
 
 
@@ -148,7 +161,7 @@ bp = Blueprint("transfer", __name__)
 
 
 class ImportForm(FlaskForm):
-    file = FileField("Game file (.json)")
+    file = FileField(lazy_gettext("Game file (.json)"))
 
 
 def _download(body: Any, name: str, *, attach: bool) -> Response:
@@ -182,7 +195,7 @@ def export_game(game_id: int):
     """One game as a ``trex-game/1`` document with its scores and totals."""
     game = stored_game(get_db(), game_id)
     if game is None:
-        abort(404, f"There is no game {game_id}.")
+        abort(404, gettext("There is no game %(number)s.", number=num(game_id)))
     day = f"-{game.played_on}" if game.played_on else ""
     return _download(game_json(game) + "\n", f"trex-game-{game_id}{day}.json", attach=_attach())
 
@@ -193,10 +206,10 @@ def export_night(night: str):
     try:
         day = parse_date(night)
     except ValueError:
-        abort(404, "There is no such night.")
+        abort(404, gettext("There is no such night."))
     ids = game_ids(get_db(), night=day)
     if not ids:
-        abort(404, f"No game was played on {day}.")
+        abort(404, gettext("No game was played on %(night)s.", night=night_label(day)))
     return _download(_stream(ids), f"trex-night-{day}.json", attach=_attach())
 
 
@@ -218,16 +231,18 @@ def upload():
         valid = form.validate()
     except RequestEntityTooLarge:
         return render_template("transfer/import.html", form=ImportForm(formdata=None), problems=[
-            f"The file is larger than {UPLOAD_LIMIT // (1024 * 1024)} MB. Import it on the "
-            f"computer that runs the scorekeeper: scorekeeper import FILE."]), 413
+            escape(gettext("The file is larger than %(size)s MB. Import it on the computer that "
+                           "runs the scorekeeper: %(command)s.")) % {
+                "size": num(UPLOAD_LIMIT // (1024 * 1024)),
+                "command": Markup('<code lang="en">scorekeeper import FILE</code>')}]), 413
     if not valid and "csrf_token" in form.errors:
         return render_template("transfer/import.html", form=form, problems=[
-            "This form has expired or was sent from elsewhere. Reload the page and send the "
-            "file again."]), 400
+            gettext("This form has expired or was sent from elsewhere. Reload the page and send "
+                    "the file again.")]), 400
     sent = form.file.data
     if sent is None or not getattr(sent, "filename", ""):
         return render_template("transfer/import.html", form=form,
-                               problems=["Choose a game file to import."]), 400
+                               problems=[gettext("Choose a game file to import.")]), 400
     try:
         result = import_text(get_db(), sent.read())
     except ImportRefused as exc:
@@ -236,14 +251,16 @@ def upload():
     for game_id in result.ids[-access.REMEMBERED_GAMES:]:
         access.grant_game(game_id)  # the phone that brought the games may correct them
     count = len(result.ids)
-    message = (f"Imported {count} game{'' if count == 1 else 's'}." if count
-               else "Nothing new to import.")
+    message = (num(ngettext("Imported %(num)s game.", "Imported %(num)s games.", count))
+               if count else gettext("Nothing new to import."))
     if result.skipped and len(result.skipped) + count == 1:
-        message = f"This game is stored already (game {result.skipped[0][1]}): not imported again."
+        message = gettext("This game is stored already (game %(number)s): not imported again.",
+                          number=num(result.skipped[0][1]))
     elif result.skipped:
-        message += " Already stored, so not imported again: " + ", ".join(
-            f"game {number} of the file (game {stored})" for number, stored in result.skipped)
-        message += "."
+        message += " " + gettext("Already stored, so not imported again: %(games)s.",
+                                 games=gettext(", ").join(
+            gettext("game %(number)s of the file (game %(stored)s)", number=num(number),
+                    stored=num(stored)) for number, stored in result.skipped))
     flash(message)
     if count == 1:
         return redirect(url_for("history.game", game_id=result.ids[0]), 303)
