@@ -3,6 +3,8 @@
 A page under Arabic may show Latin letters only where they are data, not the app's words:
 player names (inside ``<bdi>``), anything marked ``lang="en"`` (the switch back to English),
 scripts and styles, and a few tokens every table writes the same way (K♥, PDF, QR, PIN, JSON).
+The values of ``<button>`` elements (``preview``, ``save``, ``edit``: which step a form asks
+for) are sent to the server, never shown, so they are kept too.
 Everything else a player reads, visible text and the attributes a screen reader or the browser
 shows (``title``, ``alt``, ``aria-label``, ``placeholder``, button values), must be Arabic.
 """
@@ -13,7 +15,8 @@ import re
 from bs4 import BeautifulSoup, NavigableString, Tag
 
 #: Latin words that stay as they are in Arabic text.
-KEPT = frozenset({"K", "PDF", "QR", "PIN", "JSON", "A4", "Letter", "SVG", "CSV", "Trex"})
+KEPT = frozenset({"K", "PDF", "QR", "PIN", "JSON", "A4", "Letter", "SVG", "CSV", "Trex",
+                  "preview", "save", "edit"})
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’]+|[A-Za-z]")
 _SKIP_TAGS = frozenset({"script", "style", "bdi", "code", "kbd", "samp", "svg", "template"})
 _SHOWN_ATTRIBUTES = ("title", "alt", "aria-label", "placeholder")
