@@ -80,7 +80,7 @@
   var entry = document.querySelector("form[data-preview]");
   var box = document.getElementById("live-preview");
   if (entry && box && window.fetch && window.FormData) {
-    /* The words it shows come from the page, in its language (entry.html, data-words). */
+    /* its words: the page's (data-words) */
     var words = {};
     try { words = JSON.parse(box.getAttribute("data-words") || "{}"); } catch (e) { words = {}; }
     var send = entry.querySelector("button[data-save]");
