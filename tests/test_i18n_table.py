@@ -194,3 +194,23 @@ def test_error_page__back_to_the_game_in_arabic(client, table):
     page = soup(response)
     assert "لا توجد في هذه اللعبة يد رقم 7." in page.get_text()
     assert page.select_one("a.btn.primary").get_text(strip=True) == "العودة إلى اللعبة"
+
+
+def test_new_game__a_choice_that_is_not_offered_refused_in_arabic(client):
+    arabic(client)
+    response = client.post("/games/new", data={**NEW_GAME, "first_king": "9"})
+    assert response.status_code == 400
+    assert error_next_to(soup(response), "f-first_king") == ["هذا ليس من الخيارات."]
+
+
+def test_error_page__a_king_who_cannot_deal_named_in_arabic_and_isolated(client, table):
+    game = table.new_game(NAMES, rotation="table-picks", preset="custom")
+    table.enter(game, standard_deal(0, "diamonds"))
+    for contract in ("queens", "collections", "king_of_hearts", "trex"):
+        table.enter(game, standard_deal(0, contract))
+    arabic(client)
+    response = client.get(f"/games/{game}/deals/new?king=0")
+    assert response.status_code == 400
+    text = soup(response).select_one("h1 + p")
+    assert " ".join(text.get_text().split()) == "لا يستطيع سامي توزيع اليد التالية."
+    assert text.find("bdi").get_text() == "سامي"

@@ -11,6 +11,7 @@ from typing import Any, Callable
 
 from flask import Blueprint, abort, jsonify, redirect, render_template, request, url_for
 from flask_babel import gettext as _, lazy_gettext
+from markupsafe import Markup
 
 from ..engine import InvalidResult, score_deal
 from ..engine.contracts import Contract
@@ -173,7 +174,8 @@ def _chosen_king(stored: StoredGame):
     progress = stored.game.progress()
     king = seat_arg("king")
     if king is not None and king not in progress.next_kings():
-        abort(400, _("%(name)s cannot deal the next deal.", name=stored.game.players[king]))
+        who = Markup("<bdi>%s</bdi>") % stored.game.players[king]
+        abort(400, Markup(_("%(name)s cannot deal the next deal.")) % {"name": who})
     return progress, (king if king is not None else progress.king)
 
 

@@ -42,7 +42,7 @@ def _back_link() -> tuple[str, str]:
 def render_error(code: int, text: str | None = None):
     back_url, back_label = _back_link()
     return render_template("error.html", code=code, title=str(TITLES.get(code) or _("Error")),
-                           text=str(text or DEFAULT_TEXT.get(code, "")), back_url=back_url,
+                           text=text or str(DEFAULT_TEXT.get(code, "")), back_url=back_url,
                            back_label=back_label), code
 
 
