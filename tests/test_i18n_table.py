@@ -10,6 +10,8 @@ from web_helpers import error_next_to, form_fields, hidden_fields, soup
 
 ROOT = Path(__file__).resolve().parent.parent
 NAMES = ["سامي", "Nour", "ليلى Sam", "Hala"]
+#: A card's name in Arabic text is isolated left to right, so that "K♥" does not read "♥K".
+LRI, PDI = "\u2066", "\u2069"
 NEW_GAME = {"player_0": "سامي", "player_1": "Nour", "player_2": "ليلى Sam", "player_3": "Hala",
             "first_king": "0", "preset": "standard", "title": "Friday",
             "played_on": "2026-11-20"}
@@ -42,7 +44,7 @@ def test_entry_form__queens_questions_and_the_no_chip_in_arabic(client, table):
     arabic(client)
     page = table.open_form(game, "queens", king=0)
     legends = [f.legend.get_text(strip=True) for f in page.select("fieldset.pick")]
-    assert "من أخذ Q♠؟" in legends and "مدبّلة؟ اضغط على صاحبها" in legends
+    assert f"من أخذ {LRI}Q♠{PDI}؟" in legends and "مدبّلة؟ اضغط على صاحبها" in legends
     chips = [s.get_text(strip=True) for s in page.select("#f-q_spades_doubled_by .chips span")]
     assert chips == ["لا", *NAMES]
 
@@ -152,7 +154,7 @@ def test_live_preview__the_engine_problem_in_arabic(client, table):
     del fields["q_spades_taker"]
     answer = client.post(f"/games/{game}/deals/preview.json", data={**hidden, **fields}).json
     assert answer["ok"] is False
-    assert answer["problems"] == ["حدّد من أخذ Q♠."]
+    assert answer["problems"] == [f"حدّد من أخذ {LRI}Q♠{PDI}."]
 
 
 def test_entry_form__counts_that_do_not_add_up_in_arabic_next_to_the_group(client, table):
