@@ -74,7 +74,8 @@ def _setting_fields() -> dict[str, Any]:
     fields["fixed_order_on"] = BooleanField(lazy_gettext("Contracts in a fixed order"))
     for place in range(1, 6):
         fields[f"fixed_{place}"] = PickField(lazy_gettext("Contract %(number)s", number=place),
-                                             options=CONTRACT_OPTIONS, coerce=str, default=DEFAULT_FIXED_ORDER[place - 1])
+                                             options=CONTRACT_OPTIONS, coerce=str,
+                                             default=DEFAULT_FIXED_ORDER[place - 1])
     fields["sweep_on"] = BooleanField(
         lazy_gettext("Replay a sweep (13 diamonds, 4 queens, or many tricks)"))
     fields["sweep_tricks"] = PickField(lazy_gettext("Tricks that make a sweep in Collections"),
@@ -180,7 +181,8 @@ def new_game_data(players: Mapping[int, str] | None = None,
                   rules: HouseRules | None = None) -> dict[str, Any]:
     """The new-game form's first values: tonight, and the players and rules given."""
     today = tonight()
-    data = {"title": gettext("%(day)s night", day=format_date(today, "EEEE")), "played_on": today.isoformat(),
+    data = {"title": gettext("%(day)s night", day=format_date(today, "EEEE")),
+            "played_on": today.isoformat(),
             **settings_data(rules or HouseRules())}
     for seat, name in (players or {}).items():
         data[f"player_{seat}"] = name
