@@ -80,6 +80,9 @@
   var entry = document.querySelector("form[data-preview]");
   var box = document.getElementById("live-preview");
   if (entry && box && window.fetch && window.FormData) {
+    /* its words: the page's (data-words) */
+    var words = {};
+    try { words = JSON.parse(box.getAttribute("data-words") || "{}"); } catch (e) { words = {}; }
     var send = entry.querySelector("button[data-save]");
     if (send) { send.value = "save"; send.textContent = send.getAttribute("data-save"); }
     var asked = 0;
@@ -87,7 +90,7 @@
       var parts = [];
       if (answer.ok) {
         var table = el("table", "standings"), head = el("tr"), rows = el("tbody");
-        ["Player", "This deal", "Total"].forEach(function (text, i) {
+        [words.player, words.this_deal, words.total].forEach(function (text, i) {
           head.appendChild(el("th", i ? "num" : "", text));
         });
         table.appendChild(el("thead")).appendChild(head);

@@ -10,9 +10,11 @@
     each("input[data-seat]", form, function (input) {
       var seat = input.getAttribute("data-seat");
       input.addEventListener("input", function () {
-        var name = input.value.trim() || "Player " + (Number(seat) + 1);
+        /* An empty seat shows "Player 1".."Player 4" as the page wrote it, in its language. */
+        var shown = form.querySelector('[data-name="' + seat + '"]');
+        var name = input.value.trim() || (shown ? shown.getAttribute("data-default") : "");
         each('[data-name="' + seat + '"]', form, function (el) { el.textContent = name; });
-        each('#f-first_king input[value="' + seat + '"] + span', form,
+        each('#f-first_king input[value="' + seat + '"] + span bdi', form,
              function (el) { el.textContent = name; });
       });
     });

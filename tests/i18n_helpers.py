@@ -6,7 +6,8 @@ scripts and styles, and a few tokens every table writes the same way (K♥, PDF,
 In plain text, where ``<bdi>`` cannot go (the page's ``<title>``), a name set apart by the
 Unicode isolates that ``<bdi>`` stands for (FSI U+2068 ... PDI U+2069) counts as inside ``<bdi>``.
 Everything else a player reads, visible text and the attributes a screen reader or the browser
-shows (``title``, ``alt``, ``aria-label``, ``placeholder``, button values), must be Arabic.
+shows (``title``, ``alt``, ``aria-label``, ``placeholder``, the value an ``<input>`` button
+shows), must be Arabic.
 """
 from __future__ import annotations
 
@@ -59,8 +60,8 @@ def english_left(page: BeautifulSoup | str, also_kept: tuple[str, ...] = ()) -> 
         if _skipped(element):
             continue
         values = [element.get(a) for a in _SHOWN_ATTRIBUTES]
-        if element.name in ("input", "button") and element.get("type") in ("submit", "button"):
-            values.append(element.get("value"))
+        if element.name == "input" and element.get("type") in ("submit", "button"):
+            values.append(element.get("value"))  # a <button>'s value is sent, never shown
         for value in values:
             if isinstance(value, str) and [w for w in _latin_words(value) if w not in kept]:
                 left.append(f"<{element.name}> {value}")

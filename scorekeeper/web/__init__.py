@@ -44,7 +44,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = load_secret_key(Path(app.instance_path) / SECRET_KEY_FILE)
 
-    from . import access, db, errors, games, deals, home, i18n, present, security
+    from . import access, db, errors, flashes, games, deals, home, i18n, present, security
 
     db.init_app(app)
     security.init_app(app)
@@ -54,6 +54,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     from . import rulestext
     rulestext.init_app(app)
     errors.init_app(app)
+    flashes.init_app(app)
     app.register_blueprint(home.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(deals.bp)

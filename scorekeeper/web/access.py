@@ -21,8 +21,9 @@ from functools import wraps
 from typing import Any, Callable
 from urllib.parse import urlsplit
 
-from flask import (Blueprint, Flask, abort, current_app, flash, g, redirect, render_template,
+from flask import (Blueprint, Flask, abort, current_app, g, redirect, render_template,
                    request, session, url_for)
+from flask_babel import gettext as _, lazy_gettext, ngettext
 from flask_wtf import FlaskForm
 from sqlite_utils import Database
 from werkzeug.security import check_password_hash, generate_password_hash
@@ -30,6 +31,7 @@ from wtforms import HiddenField, StringField
 
 from . import storage
 from .db import RANDOM_KEY_SQL, get_db
+from .flashes import flash_words
 
 bp = Blueprint("access", __name__)
 
@@ -129,14 +131,14 @@ def may_edit_player(db: Database, player_id: int) -> bool:
 def require_player_rights(db: Database, *player_ids: int) -> None:
     for player_id in player_ids:
         if not may_edit_player(db, player_id):
-            abort(403, "Only a phone that keeps score in one of this player’s games can rename "
-                       "or merge them. Open that game’s edit link, or give its table PIN, "
-                       "first.")
+            abort(403, _("Only a phone that keeps score in one of this player’s games can "
+                         "rename or merge them. Open that game’s edit link, or give its table "
+                         "PIN, first."))
 
 
 # -- the pages -----------------------------------------------------------------------------
 class PinForm(FlaskForm):
-    pin = StringField("Table PIN")
+    pin = StringField(lazy_gettext("Table PIN"))
     next = HiddenField()
 
 
@@ -159,7 +161,7 @@ def _fetch(game_id: int) -> tuple[storage.StoredGame, dict[str, Any]]:
     stored = storage.load_game(db, game_id)
     keys = game_keys(db, game_id) if stored is not None else None
     if stored is None or keys is None:
-        abort(404, f"There is no game {game_id}.")
+        abort(404, _("There is no game %(number)s.", number=game_id))
     return stored, keys
 
 
@@ -232,7 +234,7 @@ def unlock(game_id: int):
                       form=PinForm(formdata=None, data={"next": target}))
     form = PinForm()
     if not keys["pin_hash"]:
-        return locked(game_id, form=form, status=400, problem=(
+        return locked(game_id, form=form, status=400, problem=_(
             "This game has no table PIN. Open its edit link on this phone instead: the phone "
             "that started the game can show it."))
     form.validate()
@@ -242,20 +244,21 @@ def unlock(game_id: int):
     wait, attempt = take_pin_try(db, game_id, client)
     if wait:
         minutes = -(-wait // 60)
-        return locked(game_id, form=form, status=429, retry_after=wait, problem=(
-            f"Too many wrong PINs. Try again in {minutes} minute{'s' if minutes > 1 else ''}, "
-            f"or open the game’s edit link."))
+        return locked(game_id, form=form, status=429, retry_after=wait, problem=ngettext(
+            "Too many wrong PINs. Try again in %(num)s minute, or open the game’s edit link.",
+            "Too many wrong PINs. Try again in %(num)s minutes, or open the game’s edit link.",
+            minutes))
     if PIN.fullmatch(pin) and check_password_hash(keys["pin_hash"], pin):
         forget_try(db, attempt)
         grant(game_id, keys["edit_key"])
-        flash("This phone can keep score for this game now.")
+        flash_words(lazy_gettext("This phone can keep score for this game now."))
         return redirect(_safe_next(game_id, form.next.data), 303)
     left = tries_left(db, game_id, client)
     form.pin.data = ""
     return locked(game_id, form=form, status=400, problem=(
-        "That is not the table’s PIN (four digits). "
-        + (f"{left} tr{'y' if left == 1 else 'ies'} left for now." if left
-           else "No tries left for a few minutes.")))
+        _("That is not the table’s PIN (four digits).") + " "
+        + (ngettext("%(num)s try left for now.", "%(num)s tries left for now.", left) if left
+           else _("No tries left for a few minutes."))))
 
 
 @bp.get("/e/<key>")
@@ -263,10 +266,10 @@ def edit_link(key: str):
     """The secret edit link: this phone may keep score for the game from now on."""
     row = _game_by("edit_key", key)
     if row is None:
-        abort(404, "This edit link does not lead to any game. Ask the phone that started the "
-                   "game for its link again.")
+        abort(404, _("This edit link does not lead to any game. Ask the phone that started "
+                     "the game for its link again."))
     grant(row["id"], row["edit_key"])
-    flash("This phone can keep score for this game now.")
+    flash_words(lazy_gettext("This phone can keep score for this game now."))
     response = redirect(url_for("games.show", game_id=row["id"]), 303)
     response.headers["Cache-Control"] = "no-store"
     return response
@@ -282,7 +285,7 @@ def view_link(key: str):
     """The read-only link (the QR code's): the game, to watch."""
     row = _game_by("view_key", key)
     if row is None:
-        abort(404, "This link does not lead to any game.")
+        abort(404, _("This link does not lead to any game."))
     return redirect(url_for(watch_endpoint(), game_id=row["id"]), 303)
 
 

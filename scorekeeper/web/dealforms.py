@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Callable, Sequence
 
+from flask_babel import lazy_gettext
 from flask_wtf import FlaskForm
 from wtforms import HiddenField
 
@@ -19,11 +20,13 @@ from ..engine.contracts import QUEEN_SUITS, Contract
 from ..engine.records import THROW_IN_REASONS, Capture
 from ..engine.validation import COUNT_TOTAL
 from .fields import PickField
+from .forms import player_label
 from .messages import problem_text
 
 SEATS = range(4)
 PLACES = range(1, 5)
-PLACE_LABELS = {1: "First out", 2: "Second", 3: "Third", 4: "Last"}
+PLACE_LABELS = {1: lazy_gettext("First out"), 2: lazy_gettext("Second"), 3: lazy_gettext("Third"),
+                4: lazy_gettext("Last")}
 SUIT_SYMBOLS = {"spades": "♠", "hearts": "♥", "diamonds": "♦", "clubs": "♣"}
 #: Engine result fields that stand for a whole group of form fields.
 GROUPS = ("diamonds", "tricks", "trex_order", "queens")
@@ -194,8 +197,8 @@ class EntryForm(DealForm):
         return given
 
 
-def _seat(label: str, **kwargs: Any) -> PickField:
-    return PickField(label, options=[(s, f"Player {s + 1}") for s in SEATS], **kwargs)
+def _seat(label: Any, **kwargs: Any) -> PickField:
+    return PickField(label, options=[(s, player_label(s)) for s in SEATS], **kwargs)
 
 
 @lru_cache(maxsize=64)
@@ -205,18 +208,20 @@ def entry_form_class(contracts: tuple[Contract, ...], doubling: bool,
     attrs: dict[str, Any] = {}
     seat_fields: list[str] = []
     for prefix, _key, card in capture_prefixes(contracts):
-        attrs[f"{prefix}_taker"] = _seat(f"Who took the {card}?")
+        attrs[f"{prefix}_taker"] = _seat(lazy_gettext("Who took the %(card)s?", card=card))
         seat_fields.append(f"{prefix}_taker")
         if doubling:
-            attrs[f"{prefix}_doubled_by"] = _seat(f"Doubled? By its holder", none_label="No")
+            attrs[f"{prefix}_doubled_by"] = _seat(lazy_gettext("Doubled? By its holder"),
+                                                  none_label=lazy_gettext("No"))
             seat_fields.append(f"{prefix}_doubled_by")
             if leader_credit:
-                attrs[f"{prefix}_led_by"] = _seat("The holder took it: who led to that trick?")
+                attrs[f"{prefix}_led_by"] = _seat(
+                    lazy_gettext("The holder took it: who led to that trick?"))
                 seat_fields.append(f"{prefix}_led_by")
     for contract, key in COUNT_FIELDS.items():
         if contract in contracts:
             for s in SEATS:
-                attrs[f"{key}_{s}"] = PickField(f"Player {s + 1}",
+                attrs[f"{key}_{s}"] = PickField(player_label(s),
                                                 options=[(n, str(n)) for n in range(14)])
     if Contract.TREX in contracts:
         for p in PLACES:
@@ -234,18 +239,18 @@ def form_class_for(contracts: tuple[Contract, ...], rules: HouseRules) -> type[D
 
 
 def reason_options(rules: HouseRules) -> list[tuple[str, str]]:
-    kh = ("The K♥ with one other heart" if rules.kh_redeal_any_doubleton
-          else "The K♥ alone, or K♥ A♥")
-    labels = {"kh-redeal": kh, "trex-twos": "Four 2s, or three 2s and a 3",
-              "misdeal": "Misdeal", "other": "Other reason"}
+    kh = (lazy_gettext("The K♥ with one other heart") if rules.kh_redeal_any_doubleton
+          else lazy_gettext("The K♥ alone, or K♥ A♥"))
+    labels = {"kh-redeal": kh, "trex-twos": lazy_gettext("Four 2s, or three 2s and a 3"),
+              "misdeal": lazy_gettext("Misdeal"), "other": lazy_gettext("Other reason")}
     return [(r, labels[r]) for r in THROW_IN_REASONS]
 
 
 class ThrowInForm(DealForm):
     """A deal thrown in or redealt: why, and who asked. It scores nothing and uses up nothing."""
 
-    reason = PickField("Why?", coerce=str, options=reason_options(HouseRules()))
-    by = _seat("Who asked for the redeal?")
+    reason = PickField(lazy_gettext("Why?"), coerce=str, options=reason_options(HouseRules()))
+    by = _seat(lazy_gettext("Who asked for the redeal?"))
     seat_fields = ("by",)
 
     def to_raw(self) -> dict[str, Any]:

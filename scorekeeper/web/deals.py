@@ -9,8 +9,9 @@ import re
 import secrets
 from typing import Any, Callable
 
-from flask import (Blueprint, abort, flash, jsonify, redirect, render_template, request,
-                   url_for)
+from flask import Blueprint, abort, jsonify, redirect, render_template, request, url_for
+from flask_babel import gettext as _, lazy_gettext
+from markupsafe import Markup
 
 from ..engine import InvalidResult, score_deal
 from ..engine.contracts import Contract
@@ -18,6 +19,7 @@ from . import checks, meanwhile, present, storage
 from .access import edit_required
 from .db import get_db
 from .dealforms import DealForm, EntryContext, form_class_for, reason_options, record_data
+from .flashes import flash_words
 from .forms import UndoForm
 from .games import fetch_game, game_context, seat_arg
 from .messages import problem_text
@@ -35,14 +37,14 @@ def fetch_deal(stored: StoredGame, number: int) -> dict[str, Any]:
     """The current row of deal *number*, or a 404 page."""
     row = stored.deal_row(number)
     if row is None:
-        abort(404, f"This game has no deal {number}.")
+        abort(404, _("This game has no deal %(number)s.", number=number))
     return row
 
 
 def game_over_guard(stored: StoredGame) -> None:
     if stored.game.progress().is_over:
-        abort(400, "This game is over: there is no next deal. A recorded deal can still be "
-                   "corrected or undone from the game page.")
+        abort(400, _("This game is over: there is no next deal. A recorded deal can still be "
+                     "corrected or undone from the game page."))
 
 
 def _int(value: str | None) -> int | None:
@@ -59,7 +61,7 @@ def posted_context(*, thrown_in: bool) -> EntryContext:
         contracts = present.parse_contracts([form.get("contracts", "")])
     if (king is None or king > 3 or number is None or contracts is None
             or not TOKEN.fullmatch(form.get("token", ""))):
-        abort(400, "This form is incomplete. Open the deal again from the game page.")
+        abort(400, _("This form is incomplete. Open the deal again from the game page."))
     return EntryContext(king, contracts, number, version)
 
 
@@ -71,11 +73,33 @@ def replayed():
 
 def redirect_to_saved(saved: dict[str, Any]):
     """A repeated POST: nothing new is recorded; show what the first one saved."""
-    flash("Already saved: nothing was recorded twice.")
+    flash_words(lazy_gettext("Already saved: nothing was recorded twice."))
     if saved.get("number"):
         return redirect(url_for("deals.show", game_id=saved["game_id"],
                                 number=saved["number"]), 303)
     return redirect(url_for("games.show", game_id=saved["game_id"]), 303)
+
+
+#: What storage says when another phone got there first, and the same in the page's language.
+_CONFLICTS = (
+    (re.compile(r"deal (\d+) has been recorded meanwhile"),
+     lambda n: _("Deal %(number)s has been recorded meanwhile", number=n)),
+    (re.compile(r"deal (\d+) is another deal now: the one being corrected has been undone "
+                r"meanwhile"),
+     lambda n: _("Deal %(number)s is another deal now: the one being corrected has been undone "
+                 "meanwhile", number=n)),
+    (re.compile(r"deal (\d+) has been changed meanwhile"),
+     lambda n: _("Deal %(number)s has been changed meanwhile", number=n)),
+)
+
+
+def conflict_text(exc: Exception) -> str:
+    """The storage conflict *exc* as a sentence start, in the page's language."""
+    text = str(exc)
+    for pattern, words in _CONFLICTS:
+        if (found := pattern.fullmatch(text)) is not None:
+            return words(found.group(1))
+    return text[:1].upper() + text[1:]
 
 
 def render_entry(stored: StoredGame, form: DealForm, status: int = 200, **extra: Any):
@@ -98,7 +122,7 @@ def build_form(stored: StoredGame, context: EntryContext, checker: Callable, *,
     return form
 
 
-def handle_post(stored: StoredGame, form: DealForm, save: Callable[[DealForm], str], *,
+def handle_post(stored: StoredGame, form: DealForm, save: Callable[[DealForm], Any], *,
                 preview: bool = True):
     """The posted entry form: preview it, save it, or show it again to change it."""
     step = request.form.get("step", "preview" if preview else "save")
@@ -113,8 +137,8 @@ def handle_post(stored: StoredGame, form: DealForm, save: Callable[[DealForm], s
     except storage.DuplicateToken as exc:
         return redirect_to_saved(exc.saved)
     except storage.Conflict as exc:
-        form.form_errors.append(f"{str(exc)[:1].upper()}{str(exc)[1:]} (another phone?). "
-                                f"Check what is recorded now before sending this again.")
+        form.form_errors.append(_("%(what)s (another phone?). Check what is recorded now before "
+                                  "sending this again.", what=conflict_text(exc)))
         fresh = fetch_game(stored.id)
         if form.context.version is None:
             now = meanwhile.recorded_since(fresh, form.context.number)
@@ -127,7 +151,7 @@ def handle_post(stored: StoredGame, form: DealForm, save: Callable[[DealForm], s
         for problem in exc.problems:
             form.show(problem)
         return render_entry(stored, form, 400)
-    flash(message)
+    flash_words(message)
     return redirect(url_for("games.show", game_id=stored.id), 303)
 
 
@@ -150,7 +174,8 @@ def _chosen_king(stored: StoredGame):
     progress = stored.game.progress()
     king = seat_arg("king")
     if king is not None and king not in progress.next_kings():
-        abort(400, f"{stored.game.players[king]} cannot deal the next deal.")
+        who = Markup("<bdi>%s</bdi>") % stored.game.players[king]
+        abort(400, Markup(_("%(name)s cannot deal the next deal.")) % {"name": who})
     return progress, (king if king is not None else progress.king)
 
 
@@ -169,7 +194,7 @@ def new(game_id: int):
     if contracts is None or contracts not in progress.deal_options():
         return render_template("choose.html", stored=stored, next=next_deal,
                                names=stored.game.players,
-                               error="That is not one of the choices left. Choose again."), 400
+                               error=_("That is not one of the choices left. Choose again.")), 400
     context = EntryContext(king, contracts, progress.count + 1)
     return render_entry(stored, build_form(stored, context, _new_checker(stored), data={}))
 
@@ -178,13 +203,13 @@ def _new_checker(stored: StoredGame) -> Callable:
     return lambda raw: checks.check_new_deal(stored.game, raw)
 
 
-def _save_new(stored: StoredGame) -> Callable[[DealForm], str]:
+def _save_new(stored: StoredGame) -> Callable[[DealForm], Any]:
     def save(form: DealForm) -> str:
         number = storage.add_deal(get_db(), stored.id, form.to_raw(), token=form.token.data,
                                   number=form.context.number)
         if form.context.contracts:
-            return f"Deal {number} saved."
-        return f"Deal {number}: thrown in. The King chooses again."
+            return lazy_gettext("Deal %(number)s saved.", number=number)
+        return lazy_gettext("Deal %(number)s: thrown in. The King chooses again.", number=number)
     return save
 
 
@@ -195,12 +220,14 @@ def _check_number(stored: StoredGame, form: DealForm):
     number = form.context.number
     if number != expected:
         if number < expected:
-            form.form_errors.append(f"Deal {number} has been recorded meanwhile (another "
-                                    f"phone?). Here is what is recorded now: check it before "
-                                    f"sending this again as deal {expected}.")
+            form.form_errors.append(_(
+                "Deal %(number)s has been recorded meanwhile (another phone?). Here is what is "
+                "recorded now: check it before sending this again as deal %(expected)s.",
+                number=number, expected=expected))
         else:
-            form.form_errors.append(f"A deal has been undone meanwhile (another phone?). Sent "
-                                    f"again, this will be deal {expected}.")
+            form.form_errors.append(_(
+                "A deal has been undone meanwhile (another phone?). Sent again, this will be "
+                "deal %(expected)s.", expected=expected))
         form.number.data = expected
         form.context = EntryContext(form.context.king, form.context.contracts, expected)
         return render_entry(stored, form, 409,
@@ -284,14 +311,15 @@ def _correction_checker(stored: StoredGame, number: int) -> Callable:
     return lambda raw: checks.check_correction(stored.game, number, raw)
 
 
-def _save_correction(stored: StoredGame, number: int) -> Callable[[DealForm], str]:
+def _save_correction(stored: StoredGame, number: int) -> Callable[[DealForm], Any]:
     def save(form: DealForm) -> str:
         if form.context.version is None:
-            abort(400, "This form is incomplete. Open the deal again from the game page.")
+            abort(400, _("This form is incomplete. Open the deal again from the game page."))
         storage.correct_deal(get_db(), stored.id, number, form.to_raw(),
                              token=form.token.data, version=form.context.version,
                              deal_id=_int(form.deal.data))
-        return f"Deal {number} corrected. The earlier version is in the history."
+        return lazy_gettext("Deal %(number)s corrected. The earlier version is in the history.",
+                            number=number)
     return save
 
 
@@ -308,23 +336,24 @@ def edit(game_id: int, number: int):
     if request.method == "POST":
         context = posted_context(thrown_in=record.is_thrown_in)
         if context.number != number:
-            abort(400, "This form belongs to another deal. Open the deal again.")
+            abort(400, _("This form belongs to another deal. Open the deal again."))
         form = build_form(stored, context, checker)
         deal_id = _int(form.deal.data)
         if deal_id is None or context.version is None:
-            abort(400, "This form is incomplete. Open the deal again from the game page.")
+            abort(400, _("This form is incomplete. Open the deal again from the game page."))
         if not storage.deal_was_in(get_db(), game_id, deal_id):
-            abort(404, "That deal is not in this game. Open the deal again from the game page.")
+            abort(404, _("That deal is not in this game. Open the deal again from the game page."))
         now = meanwhile.changed_deal(get_db(), stored, number, deal_id, context.version)
         if deal_id != row["id"]:
-            form.form_errors.append(f"The deal you were correcting has been undone meanwhile "
-                                    f"(another phone?): deal {number} is another deal now. "
-                                    f"Open it again from the game page.")
+            form.form_errors.append(_(
+                "The deal you were correcting has been undone meanwhile (another phone?): deal "
+                "%(number)s is another deal now. Open it again from the game page.",
+                number=number))
             return render_entry(stored, form, 409, correcting=True, meanwhile=now)
         if context.version != row["version"]:
-            form.form_errors.append(f"Deal {number} has been changed meanwhile (another "
-                                    f"phone?). Here is what changed: check it before sending "
-                                    f"this again.")
+            form.form_errors.append(_(
+                "Deal %(number)s has been changed meanwhile (another phone?). Here is what "
+                "changed: check it before sending this again.", number=number))
             form.version.data = row["version"]
             form.context = EntryContext(context.king, context.contracts, number,
                                         row["version"])
@@ -336,7 +365,7 @@ def edit(game_id: int, number: int):
     if "contracts" in request.args and not record.is_thrown_in:
         contracts = present.parse_contracts(request.args.getlist("contracts"))
         if contracts is None or contracts not in options + [record.contracts]:
-            abort(400, "That is not one of the contracts this deal could have been.")
+            abort(400, _("That is not one of the contracts this deal could have been."))
     context = EntryContext(record.king, contracts, number, row["version"])
     form = build_form(stored, context, checker, data=record_data(record))
     form.deal.data = row["id"]
@@ -355,21 +384,24 @@ def undo(game_id: int, number: int):
         form = UndoForm()
         deal_id, version = _int(form.deal_id.data), _int(form.version.data)
         if not form.validate() or deal_id is None or version is None:
-            abort(400, "This form is incomplete. Open the deal again from the game page.")
+            abort(400, _("This form is incomplete. Open the deal again from the game page."))
         try:
             undone = storage.undo_deal(get_db(), game_id, deal_id, version=version)
         except storage.NotFound:
             if not storage.deal_was_in(get_db(), game_id, deal_id):
-                abort(404, "That deal is not in this game. Open it again from the game page.")
-            flash("That deal had already been undone.")
+                abort(404, _("That deal is not in this game. Open it again from the game page."))
+            flash_words(lazy_gettext("That deal had already been undone."))
             return redirect(url_for("games.show", game_id=game_id), 303)
         except storage.Conflict:
-            flash(f"Deal {number} was changed meanwhile; check it before undoing it.")
+            flash_words(lazy_gettext(
+                "Deal %(number)s was changed meanwhile; check it before undoing it.",
+                number=number))
             return redirect(url_for("deals.show", game_id=game_id, number=number), 303)
         except InvalidResult as exc:
             problems = [problem_text(p, context=True) for p in exc.problems]
         else:
-            flash(f"Deal {undone} undone. It stays in the game's history.")
+            flash_words(lazy_gettext("Deal %(number)s undone. It stays in the game's history.",
+                                     number=undone))
             return redirect(url_for("games.show", game_id=game_id), 303)
     row = fetch_deal(stored, number)
     if request.method == "GET":

@@ -4,21 +4,25 @@ from __future__ import annotations
 import sqlite3
 
 from flask import Flask, render_template, request, url_for
+from flask_babel import gettext as _, lazy_gettext
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
-TITLES = {400: "That did not work", 403: "Only watching", 404: "Not found", 405: "Not here",
-          413: "Too much", 429: "Too many tries", 500: "Something went wrong", 503: "Busy"}
+TITLES = {400: lazy_gettext("That did not work"), 403: lazy_gettext("Only watching"),
+          404: lazy_gettext("Not found"), 405: lazy_gettext("Not here"),
+          413: lazy_gettext("Too much"), 429: lazy_gettext("Too many tries"),
+          500: lazy_gettext("Something went wrong"), 503: lazy_gettext("Busy")}
 DEFAULT_TEXT = {
-    400: "The page was sent with something missing or out of range.",
-    403: "This phone can watch, but not change this.",
-    404: "There is no such page, game or deal.",
-    405: "This page cannot be used like that.",
-    413: "That was more than a scoresheet needs.",
-    429: "Too many tries in a short time. Wait a few minutes.",
-    500: "The scorekeeper hit a problem on its side. What was saved before is safe.",
-    503: "The scorekeeper is busy saving other deals. Send the form again: nothing is recorded "
-         "twice.",
+    400: lazy_gettext("The page was sent with something missing or out of range."),
+    403: lazy_gettext("This phone can watch, but not change this."),
+    404: lazy_gettext("There is no such page, game or deal."),
+    405: lazy_gettext("This page cannot be used like that."),
+    413: lazy_gettext("That was more than a scoresheet needs."),
+    429: lazy_gettext("Too many tries in a short time. Wait a few minutes."),
+    500: lazy_gettext("The scorekeeper hit a problem on its side. What was saved before is "
+                      "safe."),
+    503: lazy_gettext("The scorekeeper is busy saving other deals. Send the form again: nothing "
+                      "is recorded twice."),
 }
 
 
@@ -29,16 +33,16 @@ def _back_link() -> tuple[str, str]:
 
         try:
             if storage.load_game(db.get_db(), game_id) is not None:
-                return url_for("games.show", game_id=game_id), "Back to the game"
+                return url_for("games.show", game_id=game_id), _("Back to the game")
         except Exception:  # the error page must not fail in turn
             pass
-    return url_for("home.index"), "Home"
+    return url_for("home.index"), _("Home")
 
 
 def render_error(code: int, text: str | None = None):
     back_url, back_label = _back_link()
-    return render_template("error.html", code=code, title=TITLES.get(code, "Error"),
-                           text=text or DEFAULT_TEXT.get(code, ""), back_url=back_url,
+    return render_template("error.html", code=code, title=str(TITLES.get(code) or _("Error")),
+                           text=text or str(DEFAULT_TEXT.get(code, "")), back_url=back_url,
                            back_label=back_label), code
 
 
@@ -52,13 +56,13 @@ def handle_http(error: HTTPException):
 
 
 def handle_csrf(error: CSRFError):
-    return render_error(400, "This form has expired or was sent from elsewhere. Go back, "
-                             "reload the page and send it again.")
+    return render_error(400, _("This form has expired or was sent from elsewhere. Go back, "
+                               "reload the page and send it again."))
 
 
 def handle_overflow(error: OverflowError):
     """A number too big for the database (a hand-made address or form): out of range."""
-    return render_error(400, "A number in that request is far out of range.")
+    return render_error(400, _("A number in that request is far out of range."))
 
 
 def handle_database(error: sqlite3.OperationalError):

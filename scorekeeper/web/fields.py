@@ -3,10 +3,11 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
+from flask_babel import lazy_gettext
 from wtforms import Field
 from wtforms.validators import ValidationError
 
-NOT_A_CHOICE = "That is not one of the choices."
+NOT_A_CHOICE = lazy_gettext("That is not one of the choices.")
 
 
 class PickField(Field):
@@ -32,11 +33,11 @@ class PickField(Field):
             self.data = self.coerce(valuelist[0])
         except (TypeError, ValueError):
             self.data = None
-            raise ValueError(NOT_A_CHOICE) from None
+            raise ValueError(str(NOT_A_CHOICE)) from None
 
     def pre_validate(self, form: Any) -> None:
         if self.data is not None and self.data not in {value for value, _ in self.options}:
-            raise ValidationError(NOT_A_CHOICE)
+            raise ValidationError(str(NOT_A_CHOICE))
 
     def _value(self) -> str:
         return "" if self.data is None else str(self.data)

@@ -4,6 +4,8 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any, Mapping
 
+from flask_babel import format_date, gettext, lazy_gettext
+from flask_babel.speaklater import LazyString
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, HiddenField, StringField
 from wtforms.validators import ValidationError
@@ -13,39 +15,48 @@ from ..engine import read_game
 from ..engine.gamefile import NAME_LIMIT, TITLE_LIMIT
 from ..engine.rules import SWEEP_TRICKS
 from .fields import PickField
-from .messages import problem_text
+from .i18n import num
+from .messages import contract_label, problem_text
 from .storage import clean_name, game_document
 
 SEATS = range(4)
-PRESET_LABELS = {"standard": "Standard", "complex": "Complex", "partnership": "Partnership",
-                 "custom": "Custom"}
+PRESET_LABELS = {"standard": lazy_gettext("Standard"), "complex": lazy_gettext("Complex"),
+                 "partnership": lazy_gettext("Partnership"), "custom": lazy_gettext("Custom")}
 LIMITS = {"name": NAME_LIMIT, "title": TITLE_LIMIT}  # the engine's, for maxlength
 DEFAULT_FIXED_ORDER = ("trex", "queens", "king_of_hearts", "diamonds", "collections")
-CONTRACT_OPTIONS = [(c.value, c.label) for c in ALL_CONTRACTS]
+CONTRACT_OPTIONS = [(c.value, LazyString(contract_label, c)) for c in ALL_CONTRACTS]
+
+
+def player_label(seat: int) -> LazyString:
+    """"Player 1" .. "Player 4", in the language of the page that shows it."""
+    return LazyString(lambda: gettext("Player %(number)s", number=num(seat + 1)))
+
 
 #: The house-rule settings the form shows beside the presets, in order, with their labels.
-CHOICE_SETTINGS: dict[str, tuple[str, list[tuple[str, str]]]] = {
-    "self_capture": ("A doubled card taken by its own holder", [
-        ("single", "Holder scores the card once"),
-        ("leader-credit", "Holder pays double, the player who led gets the credit")]),
-    "combining": ("Deals", [
-        ("none", "One contract per deal"),
-        ("complex", "Complex: the four negatives in one deal"),
-        ("combination", "Combination: any negatives together")]),
-    "team_result": ("Team result (partnership)", [
-        ("sum", "The partners' sum"), ("worst-loses", "The worst player's team loses")]),
-    "rotation": ("Next King", [
-        ("right", "The player to the right of the last King"),
-        ("table-picks", "The table picks anyone not yet King")]),
+CHOICE_SETTINGS: dict[str, tuple[Any, list[tuple[str, Any]]]] = {
+    "self_capture": (lazy_gettext("A doubled card taken by its own holder"), [
+        ("single", lazy_gettext("Holder scores the card once")),
+        ("leader-credit",
+         lazy_gettext("Holder pays double, the player who led gets the credit"))]),
+    "combining": (lazy_gettext("Deals"), [
+        ("none", lazy_gettext("One contract per deal")),
+        ("complex", lazy_gettext("Complex: the four negatives in one deal")),
+        ("combination", lazy_gettext("Combination: any negatives together"))]),
+    "team_result": (lazy_gettext("Team result (partnership)"), [
+        ("sum", lazy_gettext("The partners' sum")),
+        ("worst-loses", lazy_gettext("The worst player's team loses"))]),
+    "rotation": (lazy_gettext("Next King"), [
+        ("right", lazy_gettext("The player to the right of the last King")),
+        ("table-picks", lazy_gettext("The table picks anyone not yet King"))]),
 }
-BOOL_SETTINGS: dict[str, str] = {
-    "doubling": "Doubling of the K♥ and the queens",
-    "partnership": "Partnership: partners sit opposite",
-    "swap_diamonds_collections": "Diamonds −15 each, Collections −10 a trick",
-    "no_heart_lead": "No heart lead in King of Hearts",
-    "must_discard_penalty": "Must discard a penalty card when void",
-    "kh_redeal_any_doubleton": "K♥ redeal with any one other heart",
-    "reverse_scores": "Reversed scores",
+BOOL_SETTINGS: dict[str, Any] = {
+    "doubling": lazy_gettext("Doubling of the K♥ and the queens"),
+    "partnership": lazy_gettext("Partnership: partners sit opposite"),
+    "swap_diamonds_collections": lazy_gettext("Diamonds −15 each, Collections −10 a trick"),
+    "no_heart_lead": lazy_gettext("No heart lead in King of Hearts"),
+    "must_discard_penalty": lazy_gettext("Must discard a penalty card when void"),
+    "kh_redeal_any_doubleton": lazy_gettext("K♥ redeal with any one other heart"),
+    "reverse_scores": lazy_gettext("Reversed scores"),
 }
 
 
@@ -60,12 +71,15 @@ def _setting_fields() -> dict[str, Any]:
     for key, (label, options) in CHOICE_SETTINGS.items():
         fields[key] = PickField(label, options=options, coerce=str,
                                 default=getattr(HouseRules(), key))
-    fields["fixed_order_on"] = BooleanField("Contracts in a fixed order")
+    fields["fixed_order_on"] = BooleanField(lazy_gettext("Contracts in a fixed order"))
     for place in range(1, 6):
-        fields[f"fixed_{place}"] = PickField(f"Contract {place}", options=CONTRACT_OPTIONS,
-                                             coerce=str, default=DEFAULT_FIXED_ORDER[place - 1])
-    fields["sweep_on"] = BooleanField("Replay a sweep (13 diamonds, 4 queens, or many tricks)")
-    fields["sweep_tricks"] = PickField("Tricks that make a sweep in Collections", coerce=int,
+        fields[f"fixed_{place}"] = PickField(lazy_gettext("Contract %(number)s", number=place),
+                                             options=CONTRACT_OPTIONS, coerce=str,
+                                             default=DEFAULT_FIXED_ORDER[place - 1])
+    fields["sweep_on"] = BooleanField(
+        lazy_gettext("Replay a sweep (13 diamonds, 4 queens, or many tricks)"))
+    fields["sweep_tricks"] = PickField(lazy_gettext("Tricks that make a sweep in Collections"),
+                                       coerce=int,
                                        options=[(n, str(n)) for n in SWEEP_TRICKS], default=13)
     return fields
 
@@ -75,16 +89,17 @@ _SettingsForm: type[FlaskForm] = type("_SettingsForm", (FlaskForm,), _setting_fi
 
 
 class NewGameForm(_SettingsForm):  # type: ignore[misc, valid-type]
-    title = StringField("Title")
-    played_on = StringField("Date")
-    player_0 = StringField("Player 1")
-    player_1 = StringField("Player 2")
-    player_2 = StringField("Player 3")
-    player_3 = StringField("Player 4")
-    first_king = PickField("Who holds the 7♥?", options=[(s, f"Player {s + 1}") for s in SEATS])
-    preset = PickField("House rules", coerce=str, default="standard",
+    title = StringField(lazy_gettext("Title"))
+    played_on = StringField(lazy_gettext("Date"))
+    player_0 = StringField(player_label(0))
+    player_1 = StringField(player_label(1))
+    player_2 = StringField(player_label(2))
+    player_3 = StringField(player_label(3))
+    first_king = PickField(lazy_gettext("Who holds the 7♥?"),
+                           options=[(s, player_label(s)) for s in SEATS])
+    preset = PickField(lazy_gettext("House rules"), coerce=str, default="standard",
                        options=list(PRESET_LABELS.items()))
-    pin = StringField("Table PIN (optional, four digits)")
+    pin = StringField(lazy_gettext("Table PIN (optional, four digits)"))
     token = HiddenField()  # one-time: the same form sent twice starts one game
 
     rules: HouseRules | None = None
@@ -93,14 +108,14 @@ class NewGameForm(_SettingsForm):  # type: ignore[misc, valid-type]
         field.data = (field.data or "").strip()
         if field.data and not (len(field.data) == 4 and field.data.isascii()
                                and field.data.isdigit()):
-            raise ValidationError("A table PIN is four digits, or leave it empty.")
+            raise ValidationError(gettext("A table PIN is four digits, or leave it empty."))
 
     def validate(self, extra_validators: Any = None) -> bool:
         """WTForms checks the shapes; the engine checks the game as a whole."""
         if not super().validate(extra_validators):
             return False
         if self.preset.data is None:
-            self.preset.errors.append("Choose the house rules.")
+            self.preset.errors.append(gettext("Choose the house rules."))
             return False
         try:
             self.rules = HouseRules.from_dict(self.rules_dict())
@@ -166,7 +181,8 @@ def new_game_data(players: Mapping[int, str] | None = None,
                   rules: HouseRules | None = None) -> dict[str, Any]:
     """The new-game form's first values: tonight, and the players and rules given."""
     today = tonight()
-    data = {"title": f"{today:%A} night", "played_on": today.isoformat(),
+    data = {"title": gettext("%(day)s night", day=format_date(today, "EEEE")),
+            "played_on": today.isoformat(),
             **settings_data(rules or HouseRules())}
     for seat, name in (players or {}).items():
         data[f"player_{seat}"] = name

@@ -4,12 +4,14 @@ from __future__ import annotations
 import re
 import secrets
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask_babel import gettext as _, lazy_gettext
 
 from ..engine import read_deal
 from . import access, present, storage
 from .db import get_db
-from .forms import LIMITS, NewGameForm, new_game_data, preset_settings
+from .flashes import flash_words
+from .forms import LIMITS, NewGameForm, new_game_data, player_label, preset_settings
 from .storage import StoredGame
 
 bp = Blueprint("games", __name__, url_prefix="/games")
@@ -20,7 +22,7 @@ def fetch_game(game_id: int) -> StoredGame:
     """The stored game, or a 404 page."""
     stored = storage.load_game(get_db(), game_id)
     if stored is None:
-        abort(404, f"There is no game {game_id}.")
+        abort(404, _("There is no game %(number)s.", number=game_id))
     return stored
 
 
@@ -30,7 +32,7 @@ def seat_arg(name: str) -> int | None:
     if value is None or value == "":
         return None
     if value not in ("0", "1", "2", "3"):
-        abort(404, "There is no such player in this game.")
+        abort(404, _("There is no such player in this game."))
     return int(value)
 
 
@@ -41,7 +43,7 @@ def new():
         form = NewGameForm()
         token = form.token.data or None
         if token is not None and not TOKEN.fullmatch(token):
-            abort(400, "This form is incomplete. Open New game again.")
+            abort(400, _("This form is incomplete. Open New game again."))
         if form.validate():
             try:
                 game_id = storage.create_game(
@@ -51,7 +53,8 @@ def new():
                     pin_hash=access.pin_hash(form.pin.data) if form.pin.data else None)
             except storage.DuplicateToken as exc:  # sent twice: the game the first one started
                 game_id = exc.saved["game_id"]
-                flash("Already started: this is the game. Nothing was recorded twice.")
+                flash_words(lazy_gettext(
+                    "Already started: this is the game. Nothing was recorded twice."))
             # the phone that starts a game keeps its score (holding the form's token is proof)
             access.grant_game(game_id)
             return redirect(url_for("games.show", game_id=game_id), 303)
@@ -59,7 +62,7 @@ def new():
     else:
         source = request.args.get("from", type=int)
         if "from" in request.args and source is None:
-            abort(404, "There is no such game.")
+            abort(404, _("There is no such game."))
         if source is not None:
             earlier = fetch_game(source)
             data = new_game_data(dict(enumerate(earlier.game.players)), earlier.game.rules)
@@ -68,7 +71,7 @@ def new():
         form = NewGameForm(data={**data, "token": secrets.token_urlsafe(16)})
         status = 200
     names = [form[f"player_{s}"].data or "" for s in range(4)]
-    form.first_king.options = [(s, names[s].strip() or f"Player {s + 1}") for s in range(4)]
+    form.first_king.options = [(s, names[s].strip() or player_label(s)) for s in range(4)]
     return render_template("new_game.html", form=form, names=names,
                            known_names=storage.known_names(get_db()),
                            presets=preset_settings(), limits=LIMITS), status

@@ -12,6 +12,7 @@ from urllib.parse import urlsplit
 import segno
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request
 from flask import url_for
+from flask_babel import gettext as _
 
 from .db import get_db
 from .games import fetch_game, game_context
@@ -86,7 +87,7 @@ def state(game_id: int):
     """The game's version and standings; answered 304 without reading the game when unchanged."""
     version = current_version(game_id)
     if version is None:
-        abort(404, f"There is no game {game_id}.")
+        abort(404, _("There is no game %(number)s.", number=game_id))
     if request.if_none_match.contains(version):
         response = Response(status=304)
     else:
@@ -107,7 +108,7 @@ def state(game_id: int):
 def qr(game_id: int):
     """A QR code of the read-only view's full address, drawn here (no script, no service)."""
     stored = fetch_game(game_id)
-    response = Response(qr_svg(watch_url(stored, external=True), "Scan to follow this game"),
+    response = Response(qr_svg(watch_url(stored, external=True), _("Scan to follow this game")),
                         mimetype="image/svg+xml")
     response.headers["Cache-Control"] = "no-cache"
     response.add_etag()  # a phone that has it already gets 304

@@ -52,6 +52,12 @@ def _params(problem: Problem) -> dict[str, Any]:
     params = dict(problem.params)
     if "seat" in params and isinstance(params["seat"], int):
         params["seat"] = params["seat"] + 1  # people count players from 1
+    card = params.get("card")
+    if isinstance(card, str):  # the engine names cards in English: "the K♥", "a diamond"
+        if card.startswith("the "):
+            params["card"] = gettext("the %(card)s", card=card[4:])
+        elif card == "a diamond":
+            params["card"] = gettext("a diamond")
     for key in ("contract", "expected"):
         value = params.get(key)
         if isinstance(value, str) and value in _LABEL_TO_CONTRACT:
