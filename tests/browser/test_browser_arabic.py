@@ -1,0 +1,127 @@
+"""One whole game in Arabic on a phone whose browser prefers Arabic: the same deals as the
+English game, entered right to left, every message the table reads in Arabic, the totals the
+engine's, and the scoresheet printed in Arabic.
+
+The Arabic the test expects is read from the app's own catalog (``ar``): a message that has no
+Arabic translation fails here rather than passing as English.
+"""
+from __future__ import annotations
+
+import io
+import re
+
+from babel.support import Translations
+from pypdf import PdfReader
+
+from scorekeeper.engine import read_deal, score_deal
+from scorekeeper.engine.rules import HouseRules
+from scorekeeper.web.i18n import TRANSLATIONS
+
+from phone_helpers import (ARTIFACTS, Thumb, chip, engine_game, entry_taps, shoot, standings,
+                           wait_for_preview)
+from played import CORRECTED, GAME
+
+#: Arabic and Latin names, and one mixed, as tables write them.
+NAMES = ["سامي", "Nour", "ليلى Sam", "هالة"]
+_CATALOG = Translations.load(str(TRANSLATIONS), ["ar"])
+
+
+def ar(message: str, **params) -> str:
+    """*message* as the Arabic pages say it; fails when the catalog has no Arabic for it."""
+    text = _CATALOG.gettext(message)
+    assert text != message, f"no Arabic for {message!r}"
+    return text % params if params else text
+
+
+def arabic_phone(new_phone):
+    """A phone whose browser asks for Arabic first (no cookie: the app follows the browser)."""
+    return new_phone(locale="ar-JO")
+
+
+def enter_deal(page, thumb: Thumb, number_: int, entered: dict) -> None:
+    contract = entered["contracts"][0]
+    thumb.tap(f'#next .options a[href*="contracts={contract}"]')
+    assert page.locator("html").get_attribute("dir") == "rtl"
+    for target in entry_taps(entered):
+        thumb.tap(target)
+    record, _ = read_deal(entered, 1, NAMES)
+    wait_for_preview(page, score_deal(record, HouseRules()))
+    if number_ == 3:
+        shoot(page, "ar-entry-queens")
+    thumb.tap("form[data-preview] button[name=step]")
+    page.locator(".flash").get_by_text(ar("Deal %(number)s saved.", number=number_)).wait_for()
+
+
+def throw_in(page, thumb: Thumb, number_: int, entered: dict) -> None:
+    thumb.tap('#next a[href*="/thrown-in"]')
+    shoot(page, "ar-thrown-in")
+    thumb.tap(chip("reason", entered["thrown_in"]["reason"]))
+    thumb.tap(chip("by", entered["thrown_in"]["by"]))
+    thumb.tap("button[name=step]")
+    page.locator(".flash").get_by_text(
+        ar("Deal %(number)s: thrown in. The King chooses again.", number=number_)).wait_for()
+
+
+def correct_deal(page, thumb: Thumb, number_: int, was: dict, now: dict) -> None:
+    thumb.tap(f'#kingdom-1 th a[href$="/deals/{number_}"]')
+    thumb.tap(f'a.btn[href$="/deals/{number_}/edit"]')
+    for s, (old, new) in enumerate(zip(was["diamonds"], now["diamonds"])):
+        if old != new:
+            thumb.tap(chip(f"diamonds_{s}", new))
+    record, _ = read_deal(now, 1, NAMES)
+    wait_for_preview(page, score_deal(record, HouseRules()))
+    thumb.tap("form[data-preview] button[name=step]")
+    page.locator(".flash").get_by_text(ar("Deal %(number)s corrected. The earlier version is in the history.",
+                                          number=number_)
+                                       ).wait_for()
+
+
+def test_a_whole_game_in_arabic_on_a_phone(site, new_phone):
+    page = arabic_phone(new_phone)
+    thumb = Thumb(page)
+    page.goto(site.url + "/games/new")
+    html = page.locator("html")
+    assert (html.get_attribute("lang"), html.get_attribute("dir")) == ("ar", "rtl")
+    assert ar("New game") in page.locator("h1").inner_text()
+    for seat, name in enumerate(NAMES):
+        page.fill(f'input[name="player_{seat}"]', name)
+    thumb.tap(chip("first_king", 0))
+    shoot(page, "ar-new-game")
+    thumb.tap('form button[type=submit]:not([name])')
+    page.wait_for_url(re.compile(r"/games/\d+$"))
+    assert ar("Standings") in page.locator("main").inner_text()
+
+    played = []
+    for number_, entered in enumerate(GAME, start=1):
+        if "thrown_in" in entered:
+            throw_in(page, thumb, number_, entered)
+        else:
+            enter_deal(page, thumb, number_, entered)
+        played.append(entered)
+        if number_ == 1:
+            shoot(page, "ar-game-after-first-deal")
+        if number_ == 12:
+            position, now = CORRECTED
+            correct_deal(page, thumb, position, played[position - 1], now)
+            played[position - 1] = now
+
+    _, scored = engine_game(NAMES, played, rules={})
+    assert scored.is_over
+    assert standings(page) == dict(zip(NAMES, scored.totals))
+    over = page.locator("#game-over").inner_text()
+    assert ar("Game over") in over
+    assert all(NAMES[s] in over for s in scored.winners)
+    shoot(page, "ar-game-over")
+
+    # the scoresheet comes out in Arabic, from the page's own link
+    with page.expect_download() as download:
+        thumb.tap(f'a[href$="/sheet.pdf"]')
+    pdf = ARTIFACTS / "ar-game-scoresheet.pdf"
+    download.value.save_as(pdf)
+    text = PdfReader(io.BytesIO(pdf.read_bytes())).pages[0].extract_text()
+    assert "Nour" in text and any("\u0600" <= ch <= "\u06ff" for ch in text)
+
+    # the game's history, in Arabic, keeps the corrected deal
+    thumb.tap(f'.actions a[href$="/games/{page.url.rsplit("/", 1)[1]}/history"]')
+    shoot(page, "ar-game-history")
+    assert ar("Deal %(number)s", number=len(GAME)) in page.locator("main").inner_text()
