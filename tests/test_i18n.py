@@ -154,3 +154,14 @@ def test_engine_problem__english_unchanged(app):
     with app.test_request_context(headers={"Accept-Language": "ar"}):
         assert problem_text(Problem("contract_used", {"contract": "Queens"})) == \
             "البنات لُعبت من قبل في هذه المملكة."
+
+
+def test_engine_problem__its_game_deal_and_contract_said_in_the_pages_language(app):
+    problem = Problem("counts_sum", {"total": 16, "expected": 13}, deal=3, contract="diamonds",
+                      game=2)
+    with app.test_request_context(headers={"Accept-Language": "en"}):
+        assert problem_text(problem, context=True) == \
+            "Game 2, Deal 3, Diamonds: the counts add up to 16, not 13."
+    with app.test_request_context(headers={"Accept-Language": "ar"}):
+        assert problem_text(problem, context=True) == \
+            "اللعبة 2، اليد 3، الديناري: مجموع الأعداد 16، وليس 13."

@@ -12,7 +12,6 @@ from flask_babel import get_locale, gettext
 
 from ..engine import Problem
 from ..engine.contracts import CONTRACT_LABELS, Contract
-from ..engine.errors import render_problem
 from ..engine.messages import MESSAGES
 
 #: Where a form says things better than the file-format wording (the form has buttons, not keys).
@@ -75,6 +74,20 @@ def _format(template: str, params: dict[str, Any]) -> str:
             return template
 
 
+def _where(problem: Problem) -> str:
+    """"Game 2, Deal 3, Diamonds": which game, deal and contract a problem is about."""
+    from .i18n import num
+
+    parts = []
+    if problem.game is not None:
+        parts.append(gettext("Game %(number)s", number=num(problem.game)))
+    if problem.deal is not None:
+        parts.append(gettext("Deal %(number)s", number=num(problem.deal)))
+    if problem.contract is not None:
+        parts.append(contract_label(problem.contract))
+    return gettext(", ").join(parts)
+
+
 def problem_text(problem: Problem, *, context: bool = False) -> str:
     """The problem as a sentence; with *context*, prefixed by its deal and contract."""
     params = _params(problem)
@@ -86,7 +99,8 @@ def problem_text(problem: Problem, *, context: bool = False) -> str:
     else:
         text = _format(MESSAGES.get(problem.code, problem.code), params)
     if context:
-        label = contract_label(problem.contract) if problem.contract is not None else None
-        text = render_problem(problem, text, deal_word=gettext("Deal"), contract_label=label)
+        where = _where(problem)
+        if where:
+            text = gettext("%(where)s: %(what)s", where=where, what=text)
     text = text[:1].upper() + text[1:]
     return text if text.endswith((".", "!", "?")) else text + "."

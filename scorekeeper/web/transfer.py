@@ -87,10 +87,7 @@ def iter_document(db: Database, ids: Iterable[int]) -> Iterator[str]:
 def problem_line(problem: Problem) -> str:
     """One problem of a file as a sentence in the page's language, with the game of the file,
     the deal and the contract it is about."""
-    if problem.game is None:
-        return problem_text(problem, context=True)
-    rest = problem_text(replace(problem, game=None), context=True)
-    return gettext("Game %(number)s", number=num(problem.game)) + gettext(", ") + rest
+    return problem_text(problem, context=True)
 
 
 def read_import(data: bytes | str) -> list[Game]:
