@@ -44,14 +44,15 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = load_secret_key(Path(app.instance_path) / SECRET_KEY_FILE)
 
-    from . import access, db, errors, flashes, games, deals, home, i18n, present, security
+    from . import (access, db, deals, errors, flashes, games, home, i18n, present, rulestext,
+                   security, words)
 
     db.init_app(app)
     security.init_app(app)
     access.init_app(app)
     present.init_app(app)
     i18n.init_app(app)
-    from . import rulestext
+    words.init_app(app)
     rulestext.init_app(app)
     errors.init_app(app)
     flashes.init_app(app)

@@ -63,25 +63,9 @@ def digits(style: str):
 
 @bp.get("/settings")
 def settings():
-    from .messages import ALTERNATIVE_WORDS, WORDS_COOKIE
+    from .words import render_settings, settings_form
 
-    lang = current_language()
-    return render_template("settings.html", back=local_path(request.args.get("next")),
-                           digits=request.cookies.get(DIGITS_COOKIE, "western"),
-                           words=request.cookies.get(WORDS_COOKIE, ""),
-                           word_choices=ALTERNATIVE_WORDS.get(lang, {}))
-
-
-@bp.get("/words/<choice>")
-def words(choice: str):
-    from .messages import ALTERNATIVE_WORDS, WORDS_COOKIE
-
-    response = redirect(local_path(request.args.get("next")), 303)
-    known = {key for table in ALTERNATIVE_WORDS.values() for key in table}
-    if choice in known or choice == "default":
-        response.set_cookie(WORDS_COOKIE, "" if choice == "default" else choice,
-                            max_age=COOKIE_AGE, samesite="Lax", httponly=True)
-    return response
+    return render_settings(settings_form(local_path(request.args.get("next"))))
 
 
 def num(value: object) -> str:

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import has_request_context, request
-from flask_babel import get_locale, gettext
+from flask_babel import gettext
 
 from ..engine import Problem
 from ..engine.contracts import CONTRACT_LABELS, Contract
 from ..engine.messages import MESSAGES
+from .words import table_words
 
 #: Where a form says things better than the file-format wording (the form has buttons, not keys).
 FORM_MESSAGES: dict[str, str] = {
@@ -25,23 +25,12 @@ SAY_WHO = "say {what}"
 _LABEL_TO_CONTRACT = {label: contract for contract, label in CONTRACT_LABELS.items()}
 
 
-#: The cookie a device sets (on the settings page) to use a table's own words for contracts.
-WORDS_COOKIE = "words"
-#: Regional alternatives tables use, by language; the catalog holds each language's default.
-ALTERNATIVE_WORDS: dict[str, dict[str, dict[Contract, str]]] = {
-    "ar": {"khityar": {Contract.KING_OF_HEARTS: "الختيار"}},
-}
-
-
 def contract_label(contract: Contract | str, short: bool = False) -> str:
-    """The contract's name in the current language and the table's chosen words."""
+    """The contract's name in the current language, in the table's own words if it has some."""
     contract = Contract(contract) if not isinstance(contract, Contract) else contract
-    if has_request_context():
-        locale = get_locale()
-        words = ALTERNATIVE_WORDS.get(locale.language if locale else "en", {})
-        chosen = words.get(request.cookies.get(WORDS_COOKIE, ""), {})
-        if contract in chosen:
-            return chosen[contract]
+    own = table_words().get(contract)
+    if own:
+        return own
     if short and contract is Contract.KING_OF_HEARTS:
         return gettext("K♥")
     return gettext(CONTRACT_LABELS[contract])

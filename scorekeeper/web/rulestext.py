@@ -10,13 +10,14 @@ import json
 from functools import lru_cache
 from typing import Any
 
-from flask import Flask, has_request_context, request
+from flask import Flask
 from flask_babel import gettext
 
 from ..engine.messages import RULES_TEXT
 from ..engine.rules import HouseRules
 from .i18n import current_language
-from .messages import WORDS_COOKIE, contract_label
+from .messages import contract_label
+from .words import words_key
 
 #: How a language separates a list's items, and a description's parts.
 SEPARATORS: dict[str, tuple[str, str]] = {"en": (", ", "; "), "ar": ("، ", "؛ ")}
@@ -39,15 +40,14 @@ def _part(code: str, params: dict[str, Any]) -> str:
 def rules_text(rules: HouseRules | str | dict[str, Any]) -> str:
     """One line describing *rules* (the settings object, or its file-format dict or JSON)."""
     if isinstance(rules, str):  # a stored game's rules: lists show many, with few distinct
-        words = request.cookies.get(WORDS_COOKIE, "") if has_request_context() else ""
-        return _stored(rules, current_language(), words)
+        return _stored(rules, current_language(), words_key())
     if not isinstance(rules, HouseRules):
         rules = HouseRules.from_dict(rules)
     return _separators()[1].join(_part(code, params) for code, params in rules.summary_parts())
 
 
 @lru_cache(maxsize=256)
-def _stored(rules_json: str, language: str, words: str) -> str:
+def _stored(rules_json: str, language: str, words: tuple[tuple[str, str], ...]) -> str:
     """The line for stored rules in *language* with the table's *words* (the cache's key)."""
     return rules_text(HouseRules.from_dict(json.loads(rules_json)))
 

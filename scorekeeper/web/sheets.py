@@ -10,8 +10,8 @@ from flask_babel import gettext
 from ..engine.gamefile import NAME_LIMIT
 from .games import fetch_game
 from .i18n import current_language
-from .messages import ALTERNATIVE_WORDS, WORDS_COOKIE
 from .storage import clean_name
+from .words import table_words
 
 bp = Blueprint("sheets", __name__)
 PAPERS = ("A4", "letter")
@@ -27,12 +27,6 @@ def paper_arg() -> str:
 def sheet_language() -> str:
     """The page's language, which the sheet is printed in (right to left in Arabic)."""
     return current_language()
-
-
-def table_words():
-    """The table's own names for contracts, chosen on the settings page, in this language."""
-    chosen = ALTERNATIVE_WORDS.get(current_language(), {})
-    return chosen.get(request.cookies.get(WORDS_COOKIE, ""), {})
 
 
 def slug(text: str) -> str:
