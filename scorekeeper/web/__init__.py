@@ -44,8 +44,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = load_secret_key(Path(app.instance_path) / SECRET_KEY_FILE)
 
-    from . import (access, db, deals, errors, flashes, games, home, i18n, present, rulestext,
-                   security, words)
+    from . import (access, db, deals, errors, flashes, games, gridcache, home, i18n, present,
+                   rulestext, security, words)
 
     db.init_app(app)
     security.init_app(app)
@@ -54,6 +54,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     i18n.init_app(app)
     words.init_app(app)
     rulestext.init_app(app)
+    gridcache.init_app(app)
     errors.init_app(app)
     flashes.init_app(app)
     app.register_blueprint(home.bp)

@@ -86,7 +86,6 @@ def game_context(stored: StoredGame) -> dict:
         "stored": stored, "game": game, "names": game.players, "progress": progress,
         "scored": scored, "standings": present.standings(game.players, scored),
         "teams": present.teams(game.players, scored),
-        "grid": present.kingdom_grid(game, progress, scored),
         "next": present.next_deal(game, progress),
     }
 

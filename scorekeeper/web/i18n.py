@@ -8,8 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from flask import Blueprint, Flask, has_request_context, redirect, render_template, request
-from flask_babel import Babel, get_locale
+from flask import Blueprint, Flask, g, has_request_context, redirect, request
+from flask_babel import Babel, get_locale, get_translations
 
 LANGUAGES: tuple[str, ...] = ("en", "ar")
 RTL_LANGUAGES = frozenset({"ar"})
@@ -81,10 +81,29 @@ def _here() -> str:
     return path.rstrip("?") if path.endswith("?") else path
 
 
+def page_translations():
+    """The catalog of this request's language, looked up once per request: the templates ask
+    for it for every word, and Flask-Babel's own look-up walks its context each time."""
+    translations = g.get("_page_translations")
+    if translations is None:
+        translations = g._page_translations = get_translations()
+    return translations
+
+
+def _install_page_translations(app: Flask) -> None:
+    app.jinja_env.install_gettext_callables(
+        gettext=lambda s: page_translations().ugettext(s),
+        ngettext=lambda s, p, n: page_translations().ungettext(s, p, n),
+        pgettext=lambda c, s: page_translations().upgettext(c, s),
+        npgettext=lambda c, s, p, n: page_translations().unpgettext(c, s, p, n),
+        newstyle=True)
+
+
 def init_app(app: Flask) -> None:
     app.config.setdefault("BABEL_DEFAULT_LOCALE", "en")
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(TRANSLATIONS))
     Babel(app, locale_selector=select_locale)
+    _install_page_translations(app)
     app.add_template_filter(num)
     app.register_blueprint(bp)
 
