@@ -71,9 +71,18 @@ def settings():
 def num(value: object) -> str:
     """A number as text, in Arabic-Indic digits when the device asked for them."""
     text = "" if value is None else str(value)
-    if has_request_context() and request.cookies.get(DIGITS_COOKIE) == "arabic":
+    if has_request_context() and _arabic_digits():
         return text.translate(_ARABIC_INDIC)
     return text
+
+
+def _arabic_digits() -> bool:
+    """Whether this device asked for Arabic-Indic digits; read once per request (a page
+    writes a hundred numbers)."""
+    arabic = g.get("_arabic_digits")
+    if arabic is None:
+        arabic = g._arabic_digits = request.cookies.get(DIGITS_COOKIE) == "arabic"
+    return arabic
 
 
 def _here() -> str:

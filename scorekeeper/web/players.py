@@ -212,7 +212,7 @@ def leaderboard():
     if sort not in stats.SORTS:
         sort = "wins"
     rows = stats.leaderboard(get_db(), filters, sort)
+    labels = preset_labels()
     return render_template("players/leaderboard.html", rows=rows, filters=filters, sort=sort,
-                           recent_count=stats.RECENT,
-                           problems=problems, presets=[(p, preset_labels().get(p, p.title()))
-                                                       for p in stats.PRESET_CHOICES])
+                           recent_count=stats.RECENT, problems=problems,
+                           presets=[(p, labels.get(p, p.title())) for p in stats.PRESET_CHOICES])
