@@ -15,7 +15,8 @@ import pytest
 from scorekeeper.engine import PRESETS, HouseRules, read_game, score_game
 from scorekeeper.web import create_app
 
-from history_helpers import import_docs, number, query, simulated_games
+from gamebuilder import standard_deal
+from history_helpers import import_docs, keep_score, number, query, simulated_games
 from web_helpers import soup
 
 POOL = ("Aya", "Bilal", "Carla", "Dana", "Elias", "ليلى")
@@ -333,3 +334,31 @@ def test_roster__everyone_who_has_played(install, docs):
         name = li.b.get_text(strip=True)
         games = int(re.match(r"(\d+) game", li.select_one(".sub").get_text()).group(1))
         assert games == sum(1 for d in docs if name in d["players"])
+
+
+def test_leaderboard__kept_table_follows_every_change_to_the_data(app, client, table):
+    """The table is kept between requests, but never outlives the data it was read from:
+    a game finished through the forms, an import by another connection and a rename all show
+    on the next request."""
+    def board():
+        page = soup(client.get("/leaderboard"))
+        return {tr.th.a.get_text(strip=True): int(tr.find_all("td")[0].get_text())
+                for tr in page.select("table.board tbody tr")}
+
+    assert board() == {}
+    [imported] = import_docs(app, list(simulated_games(1, seed=11, pool=("Aya", "Bilal",
+                                                                         "Carla", "Dana"))))
+    assert board() == {"Aya": 1, "Bilal": 1, "Carla": 1, "Dana": 1}
+    game = table.new_game(["Aya", "Bilal", "Carla", "Dana"])
+    for king in range(4):
+        for contract in ("king_of_hearts", "diamonds", "queens", "collections", "trex"):
+            table.enter(game, standard_deal(king, contract))
+    assert board() == {"Aya": 2, "Bilal": 2, "Carla": 2, "Dana": 2}
+    [row] = query(app, "select id from players where name = 'Dana'")
+    keep_score(client, app, imported)
+    page = soup(client.get(f"/players/{row['id']}/rename"))
+    form = page.select_one("form[method=post]")
+    data = {i["name"]: i.get("value", "") for i in form.select("input")}
+    data["name"] = "Dana Haddad"
+    assert client.post(f"/players/{row['id']}/rename", data=data).status_code == 303
+    assert "Dana Haddad" in board() and "Dana" not in board()

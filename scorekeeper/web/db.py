@@ -175,6 +175,14 @@ def migrate(db: Database) -> None:
 _kept = threading.local()
 
 
+def data_version(db: Database) -> tuple[int, int]:
+    """A value that changes whenever the database may have changed for *db*'s connection:
+    another connection committed (SQLite's ``data_version``), or this one wrote (its
+    ``total_changes``). Pages kept in memory are keyed by it, so they are never stale."""
+    [(version,)] = db.conn.execute("pragma data_version").fetchall()
+    return version, db.conn.total_changes
+
+
 def get_db() -> Database:
     """The request's connection: the one this thread keeps open to the app's database.
 

@@ -5,9 +5,12 @@ one spelling's games onto the other; neither touches a score.
 """
 from __future__ import annotations
 
-from typing import Any
+import threading
+from collections import OrderedDict
+from typing import Any, Hashable
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import (Blueprint, abort, current_app, flash, redirect, render_template, request,
+                   url_for)
 from flask_babel import gettext, lazy_gettext
 from flask_wtf import FlaskForm
 from markupsafe import Markup, escape
@@ -16,8 +19,8 @@ from wtforms import HiddenField, StringField
 
 from ..engine.gamefile import NAME_LIMIT, has_control
 from . import access, figures, stats, storage
-from .i18n import num
-from .db import get_db
+from .db import data_version, get_db
+from .i18n import DIGITS_COOKIE, current_language, num
 
 bp = Blueprint("players", __name__)
 figures.install(bp)
@@ -204,6 +207,34 @@ def merge(pid: int):
                            games=counts.get(other_id, {}).get("games", 0))
 
 
+#: Leaderboard tables kept, by what they show and the data they were read from.
+BOARDS_KEPT = 64
+_boards: OrderedDict[Hashable, Markup] = OrderedDict()
+_boards_lock = threading.Lock()
+
+
+def board(db: Database, filters: stats.Filters, sort: str) -> Markup:
+    """The leaderboard's table. Everyone at every table reads it and few things change it, so
+    it is rendered once per set of filters and way of reading it, and kept until the database
+    changes (``data_version``): a save, a rename or an import by any connection or process."""
+    key = (str(current_app.config["DATABASE"]), data_version(db),
+           tuple(sorted(filters.args().items())), sort, current_language(),
+           request.cookies.get(DIGITS_COOKIE), request.script_root)
+    with _boards_lock:
+        html = _boards.get(key)
+        if html is not None:
+            _boards.move_to_end(key)
+            return html
+    rows = stats.leaderboard(db, filters, sort)
+    html = Markup(render_template("players/_board.html", rows=rows, filters=filters, sort=sort,
+                                  recent_count=stats.RECENT))
+    with _boards_lock:
+        _boards[key] = html
+        while len(_boards) > BOARDS_KEPT:
+            _boards.popitem(last=False)
+    return html
+
+
 @bp.get("/leaderboard")
 def leaderboard():
     """Every player's finished games in a date range and under a preset, side by side."""
@@ -211,8 +242,7 @@ def leaderboard():
     sort = request.args.get("sort", "wins")
     if sort not in stats.SORTS:
         sort = "wins"
-    rows = stats.leaderboard(get_db(), filters, sort)
     labels = preset_labels()
-    return render_template("players/leaderboard.html", rows=rows, filters=filters, sort=sort,
-                           recent_count=stats.RECENT, problems=problems,
+    return render_template("players/leaderboard.html", board=board(get_db(), filters, sort),
+                           filters=filters, problems=problems,
                            presets=[(p, labels.get(p, p.title())) for p in stats.PRESET_CHOICES])
