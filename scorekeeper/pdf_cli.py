@@ -50,6 +50,8 @@ def _add_output_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--lang", choices=LANGUAGES, default="en",
                         help="the sheet's language: en (English, the default) or ar (Arabic, "
                              "right to left)")
+    parser.add_argument("--digits", choices=("western", "arabic"), default="western",
+                        help="numbers in 0123456789 (the default) or in Arabic-Indic ٠١٢٣٤٥٦٧٨٩")
 
 
 def _paper(text: str) -> str:
@@ -84,7 +86,7 @@ def cmd_pdf(args: argparse.Namespace) -> int:
 
     try:
         _write(args.output, render_game_pdf(game, paper=args.paper, rtl=args.rtl,
-                                                     lang=args.lang))
+                                                     lang=args.lang, digits=args.digits))
     except OSError as exc:
         return _fail(f"Cannot write {args.output}: {exc.strerror or exc}")
     return 0
@@ -101,7 +103,7 @@ def cmd_blank_sheet(args: argparse.Namespace) -> int:
 
     try:
         _write(args.output, render_blank_pdf(names, paper=args.paper, title=args.title,
-                                                      lang=args.lang))
+                                                      lang=args.lang, digits=args.digits))
     except OSError as exc:
         return _fail(f"Cannot write {args.output}: {exc.strerror or exc}")
     return 0

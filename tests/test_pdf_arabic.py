@@ -225,3 +225,35 @@ def test_web__the_tables_own_word_for_the_king_of_hearts_on_the_sheet(table, cli
     assert "الختيار" in logical_text(client.get("/sheet/blank.pdf").data)
     client.set_cookie("words", "")
     assert "شيخ الكبة" in logical_text(client.get(f"/games/{game_id}/sheet.pdf").data)
+
+
+ARABIC_DIGIT = re.compile("[\u0660-\u0669]")
+
+
+def test_arabic_digits__every_number_on_the_sheet_and_none_left_western(game):
+    html = scoresheet_html(game, lang="ar", digits="arabic")
+    body = BeautifulSoup(html, "html.parser").body.get_text()
+    assert ARABIC_DIGIT.search(body) and not re.search("[0-9]", body)
+    assert "@page { size: A4 portrait; }" in html  # the style keeps its own numbers
+    data = render_game_pdf(game, lang="ar", digits="arabic")
+    text = logical_text(data)
+    assert "٢٠٠" in text and not re.search("[0-9]", text)
+    assert len(PdfReader(io.BytesIO(data)).pages) == 1
+    with pytest.raises(ValueError):
+        render_game_pdf(game, lang="ar", digits="roman")
+
+
+def test_arabic_digits__as_the_phone_reads_them_and_from_the_command_line(table, client,
+                                                                         tmp_path):
+    game_id = table.new_game()
+    table.enter(game_id, {"king": 0, "contracts": ["diamonds"], "diamonds": [4, 3, 3, 3]})
+    assert not ARABIC_DIGIT.search(logical_text(client.get(f"/games/{game_id}/sheet.pdf").data))
+    client.set_cookie("digits", "arabic")
+    text = logical_text(client.get(f"/games/{game_id}/sheet.pdf").data)
+    assert "٤٠" in text  # the 4 diamonds' −40
+    assert not re.search("[0-9]", BIDI_MARKS.sub("", text))
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(game_doc(players=LATIN)), encoding="utf-8")
+    out = tmp_path / "sheet.pdf"
+    assert main(["pdf", "--file", str(path), "--digits", "arabic", "-o", str(out)]) == 0
+    assert ARABIC_DIGIT.search(logical_text(out.read_bytes()))

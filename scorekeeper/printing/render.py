@@ -5,6 +5,8 @@ WeasyPrint is imported with this module, so that a server which imports it (and 
 """
 from __future__ import annotations
 
+import re
+
 import mimetypes
 import threading
 from pathlib import Path
@@ -104,6 +106,29 @@ def _ltr(context: Any, text: object) -> Markup:
     return escape(text)
 
 
+DIGITS = ("western", "arabic")
+_ARABIC_INDIC = str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩")
+_TEXT = re.compile(r">([^<]+)<")
+_DIGIT_OR_ENTITY = re.compile(r"&#?\w+;|[0-9]+")
+
+
+def with_digits(html: str, digits: str = "western") -> str:
+    """*html* with the numbers of its text in Arabic-Indic digits when *digits* says so; the
+    head (sizes in the style), tags, attributes and character references are left alone."""
+    if digits not in DIGITS:
+        raise ValueError(f"digits must be one of {', '.join(DIGITS)}, not {digits!r}")
+    if digits == "western":
+        return html
+    head, mark, body = html.partition("<body")
+
+    def text(match: re.Match) -> str:
+        return ">" + _DIGIT_OR_ENTITY.sub(
+            lambda m: m.group(0) if m.group(0).startswith("&") else
+            m.group(0).translate(_ARABIC_INDIC), match.group(1)) + "<"
+
+    return head + mark + _TEXT.sub(text, body)
+
+
 ENVIRONMENTS: dict[str, Environment] = {"en": _environment("en")}
 ENV = ENVIRONMENTS["en"]
 
@@ -126,27 +151,29 @@ DENSITIES = (0, 1, 2)
 
 def scoresheet_html(game: Game, *, paper: str = "A4", rtl: bool | None = None,
                     density: int = 0, lang: str = "en",
-                    contract_words: Mapping[Contract, str] | None = None) -> str:
+                    contract_words: Mapping[Contract, str] | None = None,
+                    digits: str = "western") -> str:
     """The game's scoresheet as HTML, the document that is printed, in *lang*.
 
     An Arabic sheet is right to left unless *rtl* says otherwise; *contract_words* are a
-    table's own names for some contracts.
+    table's own names for some contracts; *digits* ``arabic`` writes numbers ٠١٢٣٤٥٦٧٨٩.
     """
-    return environment(lang).get_template("scoresheet.html").render(
+    return with_digits(environment(lang).get_template("scoresheet.html").render(
         sheet=build_sheet(game, lang=lang, contract_words=contract_words),
-        page_size=paper_size(paper), density=density, direction=_direction(rtl, lang))
+        page_size=paper_size(paper), density=density, direction=_direction(rtl, lang)), digits)
 
 
 def blank_html(names: Sequence[str] | None = None, *, paper: str = "A4",
                rtl: bool | None = None, title: str = "", density: int = 0,
-               lang: str = "en", contract_words: Mapping[Contract, str] | None = None) -> str:
+               lang: str = "en", contract_words: Mapping[Contract, str] | None = None,
+               digits: str = "western") -> str:
     """An empty scoresheet as HTML, with the players' names written in when given."""
     words = words_for(language(lang), contract_names(contract_words))
-    return environment(lang).get_template("blank.html").render(
+    return with_digits(environment(lang).get_template("blank.html").render(
         players=_blank_names(names), title=title, page_size=paper_size(paper),
         density=density, direction=_direction(rtl, lang),
         contracts=[contract_name(c, words) for c in ALL_CONTRACTS],
-        values=value_key(HouseRules(), words))
+        values=value_key(HouseRules(), words)), digits)
 
 
 def _blank_names(names: Sequence[str] | None) -> list[str]:
@@ -194,21 +221,26 @@ def html_to_pdf(html: str) -> bytes:
 
 def render_game_pdf(game: Game, *, paper: str = "A4", rtl: bool | None = None,
                     lang: str = "en",
-                    contract_words: Mapping[Contract, str] | None = None) -> bytes:
+                    contract_words: Mapping[Contract, str] | None = None,
+                    digits: str = "western") -> bytes:
     """The game's scoresheet as a PDF in *lang*, on one page for a standard game."""
     size, lang = paper_size(paper), language(lang)  # a bad paper fails here, before rendering
+    with_digits("", digits)  # and bad digits
     return _RENDERER.pdf(lambda density: scoresheet_html(
-        game, paper=size, rtl=rtl, density=density, lang=lang, contract_words=contract_words))
+        game, paper=size, rtl=rtl, density=density, lang=lang, contract_words=contract_words,
+        digits=digits))
 
 
 def render_blank_pdf(names: Sequence[str] | None = None, *, paper: str = "A4",
                      rtl: bool | None = None, title: str = "", lang: str = "en",
-                     contract_words: Mapping[Contract, str] | None = None) -> bytes:
+                     contract_words: Mapping[Contract, str] | None = None,
+                     digits: str = "western") -> bytes:
     """A blank scoresheet to fill in by hand, with the players' names when given."""
     size, players, lang = paper_size(paper), _blank_names(names), language(lang)
+    with_digits("", digits)
     return _RENDERER.pdf(lambda density: blank_html(
         players, paper=size, rtl=rtl, title=title, density=density, lang=lang,
-        contract_words=contract_words))
+        contract_words=contract_words, digits=digits))
 
 
 def warm_up() -> None:

@@ -9,7 +9,7 @@ from flask_babel import gettext
 
 from ..engine.gamefile import NAME_LIMIT
 from .games import fetch_game
-from .i18n import current_language
+from .i18n import DIGITS_COOKIE, current_language
 from .storage import clean_name
 from .words import table_words
 
@@ -27,6 +27,11 @@ def paper_arg() -> str:
 def sheet_language() -> str:
     """The page's language, which the sheet is printed in (right to left in Arabic)."""
     return current_language()
+
+
+def sheet_digits() -> str:
+    """The digits this phone reads numbers in (a setting), which the sheet is printed in."""
+    return "arabic" if request.cookies.get(DIGITS_COOKIE) == "arabic" else "western"
 
 
 def slug(text: str) -> str:
@@ -48,7 +53,7 @@ def game_sheet(game_id: int):
     stored = fetch_game(game_id)
     name = "-".join(p for p in ("trex", stored.played_on or "", slug(stored.title)) if p)
     return pdf_response(render_game_pdf(stored.game, paper=paper_arg(), lang=sheet_language(),
-                                        contract_words=table_words()),
+                                        contract_words=table_words(), digits=sheet_digits()),
                         f"{name if name != 'trex' else f'trex-game-{game_id}'}.pdf")
 
 
@@ -64,5 +69,6 @@ def blank_sheet():
         abort(400, gettext("A blank sheet takes four names of at most %(limit)s characters, or "
                            "none.", limit=NAME_LIMIT))
     return pdf_response(render_blank_pdf(names or None, paper=paper_arg(),
-                                         lang=sheet_language(), contract_words=table_words()),
+                                         lang=sheet_language(), contract_words=table_words(),
+                                         digits=sheet_digits()),
                         "trex-blank-scoresheet.pdf")
