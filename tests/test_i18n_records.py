@@ -203,3 +203,19 @@ def test_merge__the_confirmation_in_arabic_with_names_isolated(app, client, tabl
     response = client.post(f"/players/{keep['player_id']}/merge", data=hidden)
     flash = soup(client.get(response.headers["Location"])).select_one(".flash p")
     assert flash.get_text().startswith("تم الدمج") and english_left(flash) == []
+
+
+def test_team_names__joined_in_the_pages_language_each_name_isolated(app, client):
+    from history_helpers import import_docs, simulated_games
+
+    doc = next(d for d in simulated_games(12, seed=4) if d["rules"].get("partnership"))
+    [game] = import_docs(app, [doc])
+    client.set_cookie("lang", "ar")
+    page = soup(client.get(f"/games/{game}"))
+    team_cells = [td for td in page.select("table.standings td") if " و" in td.get_text()]
+    assert len(team_cells) == 2
+    assert all(len(td.select("bdi bdi")) == 2 for td in team_cells)
+    assert "&" not in page.select_one("table.standings.teams").get_text()
+    client.set_cookie("lang", "en")
+    english = soup(client.get(f"/games/{game}")).select_one("table.standings.teams").get_text()
+    assert f"{doc['players'][0]} & {doc['players'][2]}" in english

@@ -91,7 +91,10 @@ def teams(names: Sequence[str], scored: GameScore) -> list[dict[str, Any]] | Non
     if scored.team_totals is None:
         return None
     keys = ("0+2", "1+3")
-    return [{"names": f"{names[a]} & {names[a + 2]}", "total": scored.team_totals[a],
+    pair = escape(gettext("%(first)s & %(second)s"))  # each name isolated in the pair
+    return [{"names": pair % {"first": Markup("<bdi>%s</bdi>") % names[a],
+                              "second": Markup("<bdi>%s</bdi>") % names[a + 2]},
+             "total": scored.team_totals[a],
              "won": scored.is_over and scored.team_result == keys[a]} for a in (0, 1)]
 
 
