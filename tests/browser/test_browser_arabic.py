@@ -125,3 +125,23 @@ def test_a_whole_game_in_arabic_on_a_phone(site, new_phone):
     thumb.tap(f'.actions a[href$="/games/{page.url.rsplit("/", 1)[1]}/history"]')
     shoot(page, "ar-game-history")
     assert ar("Deal %(number)s", number=len(GAME)) in page.locator("main").inner_text()
+
+
+def test_long_names_in_the_grid_are_cut_at_their_own_end_right_to_left(site, new_phone):
+    """A Latin name too long for its column keeps its beginning ("Christo…") on an Arabic
+    page, as an Arabic one does ("عبد الرح…"): each name is cut in its own direction."""
+    from web_helpers import Table
+
+    names = ["Christopher Alexander", "عبد الرحمن الخوري", "Bilal", "Dana"]
+    game_id = Table(site.seed.test_client()).new_game(names)
+    page = arabic_phone(new_phone)
+    page.goto(f"{site.url}/games/{game_id}")
+    cut = page.eval_on_selector_all("#kingdom-1 thead bdi", """cells => cells.map(b => {
+        const style = getComputedStyle(b);
+        return [b.textContent, style.direction, style.textOverflow,
+                b.scrollWidth > b.clientWidth];
+    })""")
+    by_name = {name: rest for name, *rest in cut}
+    assert by_name["Christopher Alexander"] == ["ltr", "ellipsis", True]
+    assert by_name["عبد الرحمن الخوري"] == ["rtl", "ellipsis", True]
+    shoot(page, "ar-long-names")
