@@ -87,7 +87,7 @@ SUMMARIES = [
      "partnership; worst score loses", "شراكة؛ يخسر فريق أسوأ نتيجة"),
     (HouseRules(sweep_replay=10, kh_redeal_any_doubleton=True),
      "sweeps replayed (10+ tricks); K♥ redeal with any doubleton",
-     "يُعاد الاكتساح (10 لمّة أو أكثر)؛ إعادة التوزيع لشيخ الكبة مع أي كبة ثانية"),
+     "يُعاد الكبوت (اللمّات: 10 أو أكثر)؛ إعادة التوزيع لشيخ الكبة مع أي كبة ثانية"),
 ]
 
 
