@@ -11,7 +11,7 @@ from babel.messages.pofile import read_po
 
 from scorekeeper.engine import Problem
 from scorekeeper.engine.contracts import CONTRACT_LABELS
-from scorekeeper.engine.messages import MESSAGES, RULES_TEXT
+from scorekeeper.engine.messages import MESSAGES, RULES_TEXT, SEAT_QUESTIONS
 from scorekeeper.web.i18n import local_path
 from scorekeeper.web.messages import FORM_MESSAGES, SAY_WHO, problem_text
 
@@ -33,7 +33,7 @@ def code_messages() -> set[str | tuple[str, ...]]:
         ROOT, method_map=[("scorekeeper/**.py", "python"), ("templates/**.html", "jinja2")],
         keywords=KEYWORDS)}
     found.update(MESSAGES.values(), FORM_MESSAGES.values(), CONTRACT_LABELS.values(), [SAY_WHO],
-                 RULES_TEXT.values())
+                 RULES_TEXT.values(), SEAT_QUESTIONS)
     return found
 
 
@@ -165,3 +165,28 @@ def test_engine_problem__its_game_deal_and_contract_said_in_the_pages_language(a
     with app.test_request_context(headers={"Accept-Language": "ar"}):
         assert problem_text(problem, context=True) == \
             "اللعبة 2، اليد 3، الديناري: مجموع الأعداد 16، وليس 13."
+
+
+def test_catalog__twelve_deals_take_the_singular_accusative_and_a_hundred_the_plain_form():
+    """Arabic counts 11 to 99 with the singular accusative (12 يدًا) and 100 to 102 with the
+    plain singular (100 يد): the catalog's plural forms 5 and 4. Checked on every message that
+    counts deals."""
+    from babel.support import Translations
+
+    from scorekeeper.web.i18n import TRANSLATIONS
+
+    arabic = Translations.load(str(TRANSLATIONS), ["ar"])
+    import re
+
+    counted = [m.id for m in arabic_catalog() if m.pluralizable and " deal" in m.id[0]]
+    number_then_noun = re.compile(r"%\(num\)s (يد|أيد)")
+    checked = 0
+    for singular, plural in counted:
+        twelve = arabic.ungettext(singular, plural, 12)
+        hundred = arabic.ungettext(singular, plural, 100)
+        if not number_then_noun.search(twelve + hundred):
+            continue  # counted another way ("الأيدي الـ12")
+        checked += 1
+        assert "%(num)s يدًا" in twelve, (singular, twelve)
+        assert "%(num)s يد" in hundred and "يدًا" not in hundred, (singular, hundred)
+    assert checked >= 4

@@ -216,3 +216,17 @@ def test_error_page__a_king_who_cannot_deal_named_in_arabic_and_isolated(client,
     text = soup(response).select_one("h1 + p")
     assert " ".join(text.get_text().split()) == "لا يستطيع سامي توزيع اليد التالية."
     assert text.find("bdi").get_text() == "سامي"
+
+
+def test_thrown_in__a_missing_answer_is_asked_for_in_arabic(client, table):
+    """The engine names what a seat answers in English; the page asks for it in Arabic."""
+    from web_helpers import hidden_fields
+
+    game = table.new_game()
+    client.set_cookie("lang", "ar")
+    page = soup(client.get(f"/games/{game}/thrown-in?king=0"))
+    response = client.post(f"/games/{game}/thrown-in", data={
+        **hidden_fields(page), "reason": "misdeal", "step": "save"})
+    assert response.status_code == 400
+    text = soup(response).get_text()
+    assert "حدّد من طلب إعادة التوزيع" in text and "who asked" not in text

@@ -362,3 +362,21 @@ def test_leaderboard__kept_table_follows_every_change_to_the_data(app, client, t
     data["name"] = "Dana Haddad"
     assert client.post(f"/players/{row['id']}/rename", data=data).status_code == 303
     assert "Dana Haddad" in board() and "Dana" not in board()
+
+
+def test_leaderboard__kept_table_is_never_another_connections_stale_one(app):
+    """Each server thread has its own connection, and SQLite's counters start again with each:
+    a phone served by a thread that opened its connection after a change still sees it."""
+    import threading
+
+    def board_seen_by_a_new_thread() -> str:
+        seen = []
+        thread = threading.Thread(target=lambda: seen.append(
+            soup(app.test_client().get("/leaderboard")).select_one("main").get_text()))
+        thread.start()
+        thread.join()
+        return seen[0]
+
+    assert "No finished game yet" in board_seen_by_a_new_thread()
+    import_docs(app, list(simulated_games(1, seed=11, pool=("Aya", "Bilal", "Carla", "Dana"))))
+    assert "No finished game yet" not in board_seen_by_a_new_thread()

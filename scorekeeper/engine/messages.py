@@ -116,3 +116,9 @@ def render(code: str, params: Mapping[str, Any]) -> str:
         return template.format(**params)
     except (KeyError, IndexError, ValueError):
         return template
+
+
+#: What a seat answers, in the ``question`` of a ``bad_seat`` problem (English; translated by
+#: the web wing like the templates above).
+SEAT_QUESTIONS = ("who took it", "who doubled it", "who led", "each place in the order",
+                  "the King", "who asked for the redeal")

@@ -103,10 +103,15 @@ class _Reader:
                 **params: Any) -> None:
         self.problems.append(Problem(code, params, self.number, contract, field))
 
-    def seat(self, value: Any, what: str, contract: str | None, field: str) -> int | None:
+    def seat(self, value: Any, what: str, contract: str | None, field: str,
+             card: str | None = None) -> int | None:
+        """*value* as a seat. A problem names *what* the seat answers (one of SEAT_QUESTIONS'
+        English phrases, which the web translates) and the *card* it is about, if any."""
         if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 3:
             return value
-        self.problem("bad_seat", contract, field, what=what, value=value)
+        full = f"{CARD_NAMES[card]}: {what}" if card else what
+        self.problem("bad_seat", contract, field, what=full, question=what,
+                     card=CARD_NAMES[card] if card else None, value=value)
         return None
 
     def counts(self, value: Any, contract: str, field: str) -> tuple[int, ...] | None:
@@ -136,8 +141,7 @@ class _Reader:
         for key, what in (("taker", "who took it"), ("doubled_by", "who doubled it"),
                           ("led_by", "who led")):
             if key in value:
-                seats[key] = self.seat(value[key], f"{CARD_NAMES[card]}: {what}", contract,
-                                       f"{field}.{key}")
+                seats[key] = self.seat(value[key], what, contract, f"{field}.{key}", card)
                 ok = ok and seats[key] is not None
         if not ok:
             return None

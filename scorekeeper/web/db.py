@@ -3,6 +3,7 @@ start-up."""
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import re
 import sqlite3
@@ -147,6 +148,9 @@ def create_private(path: Path) -> None:
         pass
 
 
+_serials = itertools.count(1)
+
+
 def connect(path: str | Path) -> Database:
     """Open the database, in WAL mode, waiting for a writer rather than failing at once."""
     if str(path) != ":memory:":
@@ -154,6 +158,7 @@ def connect(path: str | Path) -> Database:
         create_private(Path(path))
     conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_SECONDS)
     db = WritingDatabase(conn)
+    db.serial = next(_serials)  # told apart by data_version(), whatever connection it is
     db.write_lock = write_lock(path)
     db.execute("PRAGMA foreign_keys = ON;")
     # synchronous=FULL: in WAL mode SQLite then syncs the log to disk at every commit, so a deal
@@ -175,12 +180,14 @@ def migrate(db: Database) -> None:
 _kept = threading.local()
 
 
-def data_version(db: Database) -> tuple[int, int]:
+def data_version(db: Database) -> tuple[int, int, int]:
     """A value that changes whenever the database may have changed for *db*'s connection:
     another connection committed (SQLite's ``data_version``), or this one wrote (its
-    ``total_changes``). Pages kept in memory are keyed by it, so they are never stale."""
+    ``total_changes``). Both count from the connection's opening, so the connection's own
+    serial number comes first: two connections never share a value. Pages kept in memory
+    are keyed by it, so they are never stale."""
     [(version,)] = db.conn.execute("pragma data_version").fetchall()
-    return version, db.conn.total_changes
+    return getattr(db, "serial", 0), version, db.conn.total_changes
 
 
 def get_db() -> Database:

@@ -38,6 +38,11 @@ def contract_label(contract: Contract | str, short: bool = False) -> str:
 
 def _params(problem: Problem) -> dict[str, Any]:
     params = dict(problem.params)
+    question = params.get("question")
+    if problem.code == "bad_seat" and isinstance(question, str):  # "K♥: who took it"
+        what = gettext(question)
+        card = params.get("card")
+        params["what"] = gettext("%(where)s: %(what)s", where=card, what=what) if card else what
     if "seat" in params and isinstance(params["seat"], int):
         params["seat"] = params["seat"] + 1  # people count players from 1
     card = params.get("card")
