@@ -103,6 +103,21 @@ def test_import__the_message_after_importing_is_arabic(client):
     assert page.select_one(".flash").get_text(strip=True) == "استُوردت لعبة واحدة."
 
 
+def test_import__the_message_follows_a_language_switch_and_says_what_was_skipped(client):
+    """Imported under English, read under Arabic: the message is said by the page that shows
+    it. Sent again, the game is skipped, and that is said too."""
+    text = json.dumps(standard_game())
+    response = upload(client, text)
+    client.set_cookie("lang", "ar")
+    page = soup(client.get(response.headers["Location"]))
+    assert page.select_one(".flash").get_text(strip=True) == "استُوردت لعبة واحدة."
+    client.set_cookie("lang", "en")
+    response = upload(client, text)
+    client.set_cookie("lang", "ar")
+    flash = soup(client.get(response.headers["Location"])).select_one(".flash").get_text()
+    assert "محفوظة من قبل" in flash and "stored" not in flash
+
+
 # -- players -------------------------------------------------------------------------------
 def test_rename__the_message_is_arabic_with_both_names_isolated(app, client, table):
     game = table.new_game(["سامي", "Nour", "Carla", "Hala"])

@@ -230,3 +230,28 @@ def test_thrown_in__a_missing_answer_is_asked_for_in_arabic(client, table):
     assert response.status_code == 400
     text = soup(response).get_text()
     assert "حدّد من طلب إعادة التوزيع" in text and "who asked" not in text
+
+
+def test_arabic_indic_digits__in_chips_messages_flashes_and_the_live_preview(client, table):
+    """A phone that reads ٠١٢٣٤٥٦٧٨٩ gets them in the count chips, in a problem, in the
+    message after a save and in the live preview, not only in the grid."""
+    import re
+
+    from web_helpers import hidden_fields
+
+    game = table.new_game()
+    client.set_cookie("lang", "ar")
+    client.set_cookie("digits", "arabic")
+    form = table.open_form(game, "diamonds", king=0)
+    chips = [s.get_text() for s in form.select("#f-diamonds_0 .chips span")]
+    assert chips[:3] == ["٠", "١", "٢"] and chips[-1] == "١٣"
+    problem = table.post_entry(game, "diamonds", {f"diamonds_{s}": "4" for s in range(4)},
+                               king=0)
+    assert error_next_to(soup(problem), "g-diamonds") == ["مجموع الأعداد ١٦، وليس ١٣."]
+    preview = client.post(f"/games/{game}/deals/preview.json", data={
+        **hidden_fields(form), "diamonds_0": "4", "diamonds_1": "3", "diamonds_2": "3",
+        "diamonds_3": "3"})
+    assert [r["deal_text"] for r in preview.get_json()["rows"]] == ["−٤٠", "−٣٠", "−٣٠", "−٣٠"]
+    table.enter(game, {"king": 0, "contracts": ["diamonds"], "diamonds": [4, 3, 3, 3]})
+    flash = soup(client.get(f"/games/{game}")).select_one(".flash").get_text()
+    assert "١" in flash and not re.search("[0-9]", flash)

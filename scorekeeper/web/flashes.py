@@ -1,18 +1,29 @@
 """Messages shown once on the next page (Flask's ``flash``), in the language of that page.
 
-What the session keeps is the message's English text (its msgid) and its values; the page that
-shows it translates it then. A phone that switches language between the two pages, or a message
-flashed in one language and read in the other, still reads it in the language of the page.
+What the session keeps is the message's English text (its msgid, and its plural with the
+count), its values and the player names it holds; the page that shows it translates it then,
+writes its numbers in the phone's digits and isolates each name in ``<bdi>``. A phone that
+switches language between the two pages, or a message flashed in one language and read in the
+other, still reads it in the language of the page.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 from flask import Flask, flash, get_flashed_messages
-from markupsafe import Markup
-from flask_babel import gettext
+from markupsafe import Markup, escape
+
+from .i18n import num, page_translations
 
 CATEGORY = "words"
+
+
+def flash_message(msgid: str, plural: str | None = None, count: int | None = None, *,
+                  names: Mapping[str, str] | None = None, **values: Any) -> None:
+    """Flash *msgid* (with *plural* and *count*, as ``ngettext`` takes them), its *values*
+    (``%(key)s`` placeholders) and *names*, player names put in isolated."""
+    flash({"msgid": msgid, "plural": plural, "count": count, "names": dict(names or {}),
+           "values": values}, CATEGORY)
 
 
 def flash_words(message: Any) -> None:
@@ -21,18 +32,36 @@ def flash_words(message: Any) -> None:
     msgid = getattr(message, "_args", None)
     values = getattr(message, "_kwargs", None)
     if msgid and isinstance(msgid[0], str) and isinstance(values, dict):
-        flash({"msgid": msgid[0], "values": values}, CATEGORY)
+        flash_message(msgid[0], **values)
     else:
         flash(str(message))
 
 
+def _said(message: Mapping[str, Any]) -> Markup:
+    translations = page_translations()
+    if message.get("plural"):
+        count = message.get("count") or 0
+        text = translations.ungettext(message["msgid"], message["plural"], count)
+        values: dict[str, Any] = {"num": count}
+    else:
+        text = translations.ugettext(message["msgid"])
+        values = {}
+    values.update(message.get("values") or {})
+    values = {key: num(value) if type(value) is int else value for key, value in values.items()}
+    values.update({key: Markup("<bdi>%s</bdi>") % name
+                   for key, name in (message.get("names") or {}).items()})
+    try:
+        return escape(text) % values
+    except (KeyError, ValueError, TypeError):
+        return escape(message["msgid"]) % values
+
+
 def flashed() -> list[str | Markup]:
     """``flashed()`` in the templates: the messages for this page, in its language."""
-    out = []
+    out: list[str | Markup] = []
     for message in get_flashed_messages():
-        msgid = message.get("msgid") if isinstance(message, dict) else None
-        if isinstance(msgid, str):
-            out.append(gettext(msgid, **(message.get("values") or {})))
+        if isinstance(message, dict) and isinstance(message.get("msgid"), str):
+            out.append(_said(message))
         else:  # already words of the page's language; Markup (names in <bdi>) stays Markup
             out.append(message if isinstance(message, Markup) else str(message))
     return out

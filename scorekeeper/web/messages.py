@@ -59,6 +59,10 @@ def _params(problem: Problem) -> dict[str, Any]:
 
 
 def _format(template: str, params: dict[str, Any]) -> str:
+    from .i18n import num
+
+    params = {key: num(value) if type(value) is int and key != "value" else value
+              for key, value in params.items()}  # digits as the phone reads them
     try:
         return gettext(template).format(**params)
     except (KeyError, IndexError, ValueError):

@@ -9,7 +9,7 @@ import threading
 from collections import OrderedDict
 from typing import Any, Hashable
 
-from flask import (Blueprint, abort, current_app, flash, redirect, render_template, request,
+from flask import (Blueprint, abort, current_app, redirect, render_template, request,
                    url_for)
 from flask_babel import gettext, lazy_gettext
 from flask_wtf import FlaskForm
@@ -20,6 +20,7 @@ from wtforms import HiddenField, StringField
 from ..engine.gamefile import NAME_LIMIT, has_control
 from . import access, figures, stats, storage
 from .db import data_version, get_db
+from .flashes import flash_message
 from .i18n import DIGITS_COOKIE, current_language, num
 
 bp = Blueprint("players", __name__)
@@ -152,9 +153,9 @@ def rename(pid: int):
     if request.method == "POST" and form.validate():
         problem = rename_player(get_db(), pid, form.name.data or "")
         if problem is None:
-            flash(say(gettext("Renamed: %(old)s is now %(new)s. Every game of theirs shows the "
-                              "new name."), old=player["name"],
-                      new=storage.clean_name(form.name.data)))
+            flash_message("Renamed: %(old)s is now %(new)s. Every game of theirs shows the "
+                          "new name.", names={"old": player["name"],
+                                              "new": storage.clean_name(form.name.data)})
             return redirect(url_for("players.show", pid=pid), 303)
         form.name.errors = [problem]
     status = 400 if form.name.errors else 200
@@ -174,13 +175,13 @@ def merge(pid: int):
             abort(400, gettext("This form is incomplete. Open the merge page again."))
         other = stats.player(db, other_id)
         if other is None:
-            flash(gettext("That spelling is gone already (merged or renamed meanwhile)."))
+            flash_message("That spelling is gone already (merged or renamed meanwhile).")
             return redirect(url_for("players.show", pid=pid), 303)
         access.require_player_rights(db, other_id)
         problem = merge_players(db, pid, other_id)
         if problem is None:
-            flash(say(gettext("Merged: %(other)s’s games are now %(name)s’s."),
-                      other=other["name"], name=player["name"]))
+            flash_message("Merged: %(other)s’s games are now %(name)s’s.",
+                          names={"other": other["name"], "name": player["name"]})
             return redirect(url_for("players.show", pid=pid), 303)
         return render_template("players/merge.html", player=player, other=other, form=form,
                                problem=problem, others=[]), 400

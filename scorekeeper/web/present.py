@@ -14,7 +14,7 @@ from ..engine import NEGATIVE_CONTRACTS, Contract, DealRecord, Game, GameScore, 
 from ..engine.contracts import ALL_CONTRACTS, QUEEN_SUITS
 from ..engine.progression import KINGDOMS
 from ..engine.scoring import contract_scores, score_deal
-from .dealforms import PLACE_LABELS, SUIT_SYMBOLS
+from .dealforms import SUIT_SYMBOLS
 from .i18n import num
 from .messages import contract_label
 
@@ -210,8 +210,8 @@ def preview_rows(names: Sequence[str], record: DealRecord, rules: Any,
     as the engine counts them, with the deal told in words."""
     deal = score_deal(record, rules)
     totals = new_game.score().totals
-    rows = [{"seat": s, "name": names[s], "deal": deal[s], "deal_text": signed(deal[s]),
-             "total": totals[s], "total_text": signed(totals[s])} for s in range(4)]
+    rows = [{"seat": s, "name": names[s], "deal": deal[s], "deal_text": num(signed(deal[s])),
+             "total": totals[s], "total_text": num(signed(totals[s]))} for s in range(4)]
     note = not_played_note(record, names, new_game)
     if note is not None:
         note = gettext("%(note)s: it scores nothing and the contract is not used up.",

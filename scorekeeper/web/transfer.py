@@ -10,9 +10,9 @@ import json
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Iterator
 
-from flask import (Blueprint, Response, abort, current_app, flash, redirect, render_template,
+from flask import (Blueprint, Response, abort, current_app, redirect, render_template,
                    request, url_for)
-from flask_babel import gettext, lazy_gettext, ngettext
+from flask_babel import gettext, lazy_gettext
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
 from markupsafe import Markup, escape
@@ -24,6 +24,7 @@ from ..engine.gamefile import MULTI_FORMAT, check_players
 from . import access, facts, storage
 from .db import connect, get_db
 from .figures import night_label
+from .flashes import flash_message
 from .i18n import num
 from .messages import problem_text
 from .security import csrf
@@ -248,17 +249,17 @@ def upload():
     for game_id in result.ids[-access.REMEMBERED_GAMES:]:
         access.grant_game(game_id)  # the phone that brought the games may correct them
     count = len(result.ids)
-    message = (num(ngettext("Imported %(num)s game.", "Imported %(num)s games.", count))
-               if count else gettext("Nothing new to import."))
     if result.skipped and len(result.skipped) + count == 1:
-        message = gettext("This game is stored already (game %(number)s): not imported again.",
-                          number=num(result.skipped[0][1]))
-    elif result.skipped:
-        message += " " + gettext("Already stored, so not imported again: %(games)s.",
-                                 games=gettext(", ").join(
-            gettext("game %(number)s of the file (game %(stored)s)", number=num(number),
-                    stored=num(stored)) for number, stored in result.skipped))
-    flash(message)
+        flash_message("This game is stored already (game %(number)s): not imported again.",
+                      number=result.skipped[0][1])
+    else:
+        if count:
+            flash_message("Imported %(num)s game.", "Imported %(num)s games.", count)
+        else:
+            flash_message("Nothing new to import.")
+        for number, stored in result.skipped:
+            flash_message("Game %(number)s of the file is stored already (game %(stored)s): "
+                          "not imported again.", number=number, stored=stored)
     if count == 1:
         return redirect(url_for("history.game", game_id=result.ids[0]), 303)
     return redirect(url_for("history.index"), 303)

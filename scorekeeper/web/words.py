@@ -10,7 +10,7 @@ from __future__ import annotations
 import unicodedata
 from urllib.parse import parse_qsl, urlencode
 
-from flask import (Blueprint, Flask, flash, g, has_request_context, redirect, render_template,
+from flask import (Blueprint, Flask, g, has_request_context, redirect, render_template,
                    request, url_for)
 from flask_babel import gettext, lazy_gettext
 from flask_wtf import FlaskForm
@@ -18,6 +18,7 @@ from wtforms import HiddenField, StringField
 from wtforms.validators import ValidationError
 
 from ..engine.contracts import ALL_CONTRACTS, CONTRACT_LABELS, Contract
+from .flashes import flash_message
 from .i18n import COOKIE_AGE, DIGITS_COOKIE, current_language, local_path
 
 COOKIE_PREFIX = "words_"
@@ -167,7 +168,7 @@ def save():
                         samesite="Lax", httponly=True)
     if language in LEGACY_SETS:
         response.delete_cookie(LEGACY_COOKIE)
-    flash(gettext("The contracts’ names are kept on this phone."))
+    flash_message("The contracts’ names are kept on this phone.")
     return response
 
 

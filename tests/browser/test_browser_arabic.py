@@ -20,6 +20,7 @@ from scorekeeper.web.i18n import TRANSLATIONS
 from phone_helpers import (ARTIFACTS, Thumb, chip, engine_game, entry_taps, shoot, standings,
                            wait_for_preview)
 from played import CORRECTED, GAME
+from test_pdf_arabic import logical_text
 
 #: Arabic and Latin names, and one mixed, as tables write them.
 NAMES = ["سامي", "Nour", "ليلى Sam", "هالة"]
@@ -118,8 +119,11 @@ def test_a_whole_game_in_arabic_on_a_phone(site, new_phone):
         thumb.tap(f'a[href$="/sheet.pdf"]')
     pdf = ARTIFACTS / "ar-game-scoresheet.pdf"
     download.value.save_as(pdf)
-    text = PdfReader(io.BytesIO(pdf.read_bytes())).pages[0].extract_text()
-    assert "Nour" in text and any("\u0600" <= ch <= "\u06ff" for ch in text)
+    data = pdf.read_bytes()
+    assert len(PdfReader(io.BytesIO(data)).pages) == 1
+    text = logical_text(data)
+    assert ar("Trex scoresheet") in text and ar("Final total") in text
+    assert "Nour" in text and "Kingdom" not in text and "Final total" not in text
 
     # the game's history, in Arabic, keeps the corrected deal
     thumb.tap(f'.actions a[href$="/games/{page.url.rsplit("/", 1)[1]}/history"]')
