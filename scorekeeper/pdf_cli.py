@@ -12,10 +12,10 @@ from typing import Any
 
 from .engine import InvalidResult
 from .engine.gamefile import Game, loads
+from .languages import LANGUAGES
 
 EXIT_INVALID = 2
 PAPERS = {"a4": "A4", "letter": "Letter"}  # the sizes scorekeeper.printing knows
-LANGUAGES = ("en", "ar")  # the languages scorekeeper.printing knows
 
 
 def add_pdf_commands(subparsers: Any) -> None:

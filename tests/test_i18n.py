@@ -173,7 +173,7 @@ def test_catalog__twelve_deals_take_the_singular_accusative_and_a_hundred_the_pl
     counts deals."""
     from babel.support import Translations
 
-    from scorekeeper.web.i18n import TRANSLATIONS
+    from scorekeeper.languages import TRANSLATIONS
 
     arabic = Translations.load(str(TRANSLATIONS), ["ar"])
     import re

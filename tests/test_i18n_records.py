@@ -221,8 +221,6 @@ def test_merge__the_confirmation_in_arabic_with_names_isolated(app, client, tabl
 
 
 def test_team_names__joined_in_the_pages_language_each_name_isolated(app, client):
-    from history_helpers import import_docs, simulated_games
-
     doc = next(d for d in simulated_games(12, seed=4) if d["rules"].get("partnership"))
     [game] = import_docs(app, [doc])
     client.set_cookie("lang", "ar")

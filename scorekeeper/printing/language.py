@@ -9,17 +9,13 @@ from __future__ import annotations
 import gettext as _gettext
 import re
 from functools import lru_cache
-from pathlib import Path
 from typing import Mapping
 
 from babel.support import Translations
 from markupsafe import Markup, escape
 
-TRANSLATIONS = Path(__file__).resolve().parent.parent / "translations"
-LANGUAGES: tuple[str, ...] = ("en", "ar")
-RTL_LANGUAGES = frozenset({"ar"})
-#: How a language separates a list's items, and a description's parts.
-SEPARATORS: dict[str, tuple[str, str]] = {"en": (", ", "; "), "ar": ("، ", "؛ ")}
+from ..languages import LANGUAGES, RTL_LANGUAGES, TRANSLATIONS
+
 
 #: Cards (K♥, Q♠, 7♥, 2s) and signed numbers (−150, +25, -15): left to right in any paragraph.
 _LTR_BITS = re.compile(r"(?:10|[2-9AKQJ])[♠♥♦♣]|[−+\-]\d+(?:/[−+\-]?\d+)*")

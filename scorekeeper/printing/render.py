@@ -23,7 +23,8 @@ from .. import site
 from ..engine.contracts import ALL_CONTRACTS, Contract
 from ..engine.gamefile import Game
 from ..engine.rules import HouseRules
-from .language import SEPARATORS, is_rtl, isolate_ltr, language, translations, words_for
+from ..languages import ARABIC_INDIC, SEPARATORS
+from .language import is_rtl, isolate_ltr, language, translations, words_for
 from .sheet import (build_sheet, contract_name, contract_names, format_points, paper_size,
                     text_direction, value_key)
 
@@ -107,7 +108,6 @@ def _ltr(context: Any, text: object) -> Markup:
 
 
 DIGITS = ("western", "arabic")
-_ARABIC_INDIC = str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩")
 _TEXT = re.compile(r">([^<]+)<")
 _DIGIT_OR_ENTITY = re.compile(r"&#?\w+;|[0-9]+")
 
@@ -124,7 +124,7 @@ def with_digits(html: str, digits: str = "western") -> str:
     def text(match: re.Match) -> str:
         return ">" + _DIGIT_OR_ENTITY.sub(
             lambda m: m.group(0) if m.group(0).startswith("&") else
-            m.group(0).translate(_ARABIC_INDIC), match.group(1)) + "<"
+            m.group(0).translate(ARABIC_INDIC), match.group(1)) + "<"
 
     return head + mark + _TEXT.sub(text, body)
 

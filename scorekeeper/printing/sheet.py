@@ -23,7 +23,8 @@ from ..engine.progression import KINGDOMS, Kingdom, Progress
 from ..engine.records import Capture, DealRecord
 from ..engine.rules import HouseRules
 from ..engine.scoring import is_sweep
-from .language import SEPARATORS, words_for
+from ..languages import SEPARATORS
+from .language import words_for
 
 #: Words of the sheet, translated when a sheet is built in a language (``t.gettext(word)``).
 Words = _gettext.NullTranslations

@@ -5,19 +5,16 @@ preference, then English. Arabic pages are right to left.
 """
 from __future__ import annotations
 
-from pathlib import Path
 from urllib.parse import urlsplit
 
 from flask import Blueprint, Flask, g, has_request_context, redirect, request
 from flask_babel import Babel, get_locale, get_translations
 
-LANGUAGES: tuple[str, ...] = ("en", "ar")
-RTL_LANGUAGES = frozenset({"ar"})
+from ..languages import ARABIC_INDIC, LANGUAGES, RTL_LANGUAGES, TRANSLATIONS
+
 COOKIE = "lang"
 DIGITS_COOKIE = "digits"
 COOKIE_AGE = 400 * 24 * 3600  # a year and more: remembered on that device
-TRANSLATIONS = Path(__file__).resolve().parent.parent / "translations"
-_ARABIC_INDIC = str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩")
 
 bp = Blueprint("i18n", __name__)
 
@@ -72,7 +69,7 @@ def num(value: object) -> str:
     """A number as text, in Arabic-Indic digits when the device asked for them."""
     text = "" if value is None else str(value)
     if has_request_context() and _arabic_digits():
-        return text.translate(_ARABIC_INDIC)
+        return text.translate(ARABIC_INDIC)
     return text
 
 

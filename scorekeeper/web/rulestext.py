@@ -15,12 +15,12 @@ from flask_babel import gettext
 
 from ..engine.messages import RULES_TEXT
 from ..engine.rules import HouseRules
+from ..languages import SEPARATORS
 from .i18n import current_language
 from .messages import contract_label
 from .words import words_key
 
 #: How a language separates a list's items, and a description's parts.
-SEPARATORS: dict[str, tuple[str, str]] = {"en": (", ", "; "), "ar": ("، ", "؛ ")}
 
 
 def _separators() -> tuple[str, str]:

@@ -15,7 +15,7 @@ from pypdf import PdfReader
 
 from scorekeeper.engine import read_deal, score_deal
 from scorekeeper.engine.rules import HouseRules
-from scorekeeper.web.i18n import TRANSLATIONS
+from scorekeeper.languages import TRANSLATIONS
 
 from phone_helpers import (ARTIFACTS, Thumb, chip, engine_game, entry_taps, shoot, standings,
                            wait_for_preview)
@@ -116,7 +116,7 @@ def test_a_whole_game_in_arabic_on_a_phone(site, new_phone):
 
     # the scoresheet comes out in Arabic, from the page's own link
     with page.expect_download() as download:
-        thumb.tap(f'a[href$="/sheet.pdf"]')
+        thumb.tap('a[href$="/sheet.pdf"]')
     pdf = ARTIFACTS / "ar-game-scoresheet.pdf"
     download.value.save_as(pdf)
     data = pdf.read_bytes()
