@@ -10,7 +10,7 @@ import datetime as _dt
 import gettext as _gettext
 import unicodedata
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Mapping, Sequence
 
 from babel.dates import get_month_names
 
@@ -18,12 +18,11 @@ from ..engine.contracts import (ALL_CONTRACTS, DIAMOND_VALUE, KING_OF_HEARTS_VAL
                                 NEGATIVE_CONTRACTS, QUEEN_VALUE, TREX_PLACES, TRICK_VALUE,
                                 CONTRACT_LABELS, Contract)
 from ..engine.gamefile import Game, GameScore
-from ..engine.messages import RULES_TEXT
 from ..engine.progression import KINGDOMS, Kingdom, Progress
 from ..engine.records import Capture, DealRecord
 from ..engine.rules import HouseRules
 from ..engine.scoring import is_sweep
-from ..languages import SEPARATORS
+from ..languages import rules_line
 from .language import words_for
 
 #: Words of the sheet, translated when a sheet is built in a language (``t.gettext(word)``).
@@ -315,18 +314,7 @@ def rules_summary(rules: HouseRules, lang: str = "en", t: Words | None = None) -
     if lang == "en" and t is None:
         return rules.summary()
     t = t if t is not None else words_for(lang)
-    items, parts = SEPARATORS.get(lang, SEPARATORS["en"])
-    return parts.join(_rule_part(t, items, code, params)
-                      for code, params in rules.summary_parts())
-
-
-def _rule_part(t: Words, items: str, code: str, params: Mapping[str, Any]) -> str:
-    values = {key: items.join(contract_name(c, t) for c in value) if key == "contracts"
-              else value for key, value in params.items()}
-    try:
-        return t.gettext(RULES_TEXT[code]).format(**values)
-    except (KeyError, IndexError, ValueError):
-        return RULES_TEXT.get(code, code).format(**values)
+    return rules_line(rules, lang, t.gettext, lambda contract: contract_name(contract, t))
 
 
 def _signed(value: int) -> str:

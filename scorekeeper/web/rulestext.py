@@ -13,29 +13,11 @@ from typing import Any
 from flask import Flask
 from flask_babel import gettext
 
-from ..engine.messages import RULES_TEXT
 from ..engine.rules import HouseRules
-from ..languages import SEPARATORS
+from ..languages import rules_line
 from .i18n import current_language
 from .messages import contract_label
 from .words import words_key
-
-#: How a language separates a list's items, and a description's parts.
-
-
-def _separators() -> tuple[str, str]:
-    return SEPARATORS.get(current_language(), SEPARATORS["en"])
-
-
-def _part(code: str, params: dict[str, Any]) -> str:
-    values = {key: _separators()[0].join(contract_label(c) for c in value)
-              if key == "contracts" else value for key, value in params.items()}
-    template = gettext(RULES_TEXT.get(code, code))
-    try:
-        return template.format(**values)
-    except (KeyError, IndexError, ValueError):
-        return RULES_TEXT.get(code, code).format(**values)
-
 
 def rules_text(rules: HouseRules | str | dict[str, Any]) -> str:
     """One line describing *rules* (the settings object, or its file-format dict or JSON)."""
@@ -43,7 +25,7 @@ def rules_text(rules: HouseRules | str | dict[str, Any]) -> str:
         return _stored(rules, current_language(), words_key())
     if not isinstance(rules, HouseRules):
         rules = HouseRules.from_dict(rules)
-    return _separators()[1].join(_part(code, params) for code, params in rules.summary_parts())
+    return rules_line(rules, current_language(), gettext, contract_label)
 
 
 @lru_cache(maxsize=256)
