@@ -22,6 +22,7 @@ from .dealforms import DealForm, EntryContext, form_class_for, reason_options, r
 from .flashes import flash_words
 from .forms import UndoForm
 from .games import fetch_game, game_context, seat_arg
+from .i18n import isolated
 from .messages import problem_text
 from .storage import StoredGame
 
@@ -174,7 +175,7 @@ def _chosen_king(stored: StoredGame):
     progress = stored.game.progress()
     king = seat_arg("king")
     if king is not None and king not in progress.next_kings():
-        who = Markup("<bdi>%s</bdi>") % stored.game.players[king]
+        who = isolated(stored.game.players[king])
         abort(400, Markup(_("%(name)s cannot deal the next deal.")) % {"name": who})
     return progress, (king if king is not None else progress.king)
 

@@ -13,7 +13,7 @@ from typing import Any, Mapping
 from flask import Flask, flash, get_flashed_messages
 from markupsafe import Markup, escape
 
-from .i18n import num, page_translations
+from .i18n import isolated, num, page_translations
 
 CATEGORY = "words"
 
@@ -48,7 +48,7 @@ def _said(message: Mapping[str, Any]) -> Markup:
         values = {}
     values.update(message.get("values") or {})
     values = {key: num(value) if type(value) is int else value for key, value in values.items()}
-    values.update({key: Markup("<bdi>%s</bdi>") % name
+    values.update({key: isolated(name)
                    for key, name in (message.get("names") or {}).items()})
     try:
         return escape(text) % values

@@ -9,6 +9,7 @@ from urllib.parse import urlsplit
 
 from flask import Blueprint, Flask, g, has_request_context, redirect, request
 from flask_babel import Babel, get_locale, get_translations
+from markupsafe import Markup
 
 from ..languages import ARABIC_INDIC, LANGUAGES, RTL_LANGUAGES, TRANSLATIONS
 
@@ -71,6 +72,12 @@ def num(value: object) -> str:
     if has_request_context() and _arabic_digits():
         return text.translate(ARABIC_INDIC)
     return text
+
+
+def isolated(name: str) -> Markup:
+    """A name (a player's, in any script) for a page: escaped and isolated in ``<bdi>``, so
+    Arabic and Latin names read right in either direction."""
+    return Markup("<bdi>%s</bdi>") % name
 
 
 def _arabic_digits() -> bool:

@@ -21,7 +21,7 @@ from ..engine.gamefile import NAME_LIMIT, has_control
 from . import access, figures, stats, storage
 from .db import data_version, get_db
 from .flashes import flash_message
-from .i18n import DIGITS_COOKIE, current_language, num
+from .i18n import DIGITS_COOKIE, current_language, isolated, num
 
 bp = Blueprint("players", __name__)
 figures.install(bp)
@@ -35,14 +35,9 @@ class MergeForm(FlaskForm):
     other = HiddenField()
 
 
-def named(name: str) -> Markup:
-    """A player's name for a message on a page: isolated in ``<bdi>``, escaped."""
-    return Markup("<bdi>%s</bdi>") % name
-
-
 def say(text: str, **names: str) -> Markup:
     """A translated message with player names put in, each in ``<bdi>``."""
-    return escape(text) % {key: named(value) if isinstance(value, str) else value
+    return escape(text) % {key: isolated(value) if isinstance(value, str) else value
                            for key, value in names.items()}
 
 

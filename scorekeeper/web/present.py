@@ -15,7 +15,7 @@ from ..engine.contracts import ALL_CONTRACTS, QUEEN_SUITS
 from ..engine.progression import KINGDOMS
 from ..engine.scoring import contract_scores, score_deal
 from .dealforms import SUIT_SYMBOLS
-from .i18n import num
+from .i18n import isolated, num
 from .messages import contract_label
 
 MINUS = "\u2212"
@@ -92,8 +92,8 @@ def teams(names: Sequence[str], scored: GameScore) -> list[dict[str, Any]] | Non
         return None
     keys = ("0+2", "1+3")
     pair = escape(gettext("%(first)s & %(second)s"))  # each name isolated in the pair
-    return [{"names": pair % {"first": Markup("<bdi>%s</bdi>") % names[a],
-                              "second": Markup("<bdi>%s</bdi>") % names[a + 2]},
+    return [{"names": pair % {"first": isolated(names[a]),
+                              "second": isolated(names[a + 2])},
              "total": scored.team_totals[a],
              "won": scored.is_over and scored.team_result == keys[a]} for a in (0, 1)]
 
@@ -227,7 +227,7 @@ def _say(markup: bool, text: str, **params: Any) -> str:
 
 def _who(name: str, markup: bool) -> str:
     """A player's name, isolated in ``<bdi>`` for a page (names mix Arabic and Latin)."""
-    return Markup("<bdi>%s</bdi>") % name if markup else name
+    return isolated(name) if markup else name
 
 
 def _joined(parts: Sequence[str], separator: str, markup: bool) -> str:
