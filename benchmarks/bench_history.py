@@ -28,8 +28,9 @@ sys.path.insert(0, str(ROOT))
 
 from history_helpers import simulated_games  # noqa: E402
 
-from scorekeeper.web import create_app, transfer  # noqa: E402
-from scorekeeper.web.db import connect  # noqa: E402
+from scorekeeper.web import create_app  # noqa: E402
+from scorekeeper.store import transfer  # noqa: E402
+from scorekeeper.store.db import connect  # noqa: E402
 
 BATCH = 500
 SEED = 2026

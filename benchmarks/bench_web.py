@@ -135,8 +135,9 @@ def make_tables(database: Path, instance: Path, count: int, games_each: int,
     """*count* tables, each with *games_each* empty games and one game in progress (its first
     deals entered) for the page reloads; stored through the app's storage functions."""
     from scorekeeper.engine import HouseRules
-    from scorekeeper.web import create_app, storage
-    from scorekeeper.web.db import connect
+    from scorekeeper.web import create_app
+    from scorekeeper.store import storage
+    from scorekeeper.store.db import connect
 
     create_app({"DATABASE": str(database), "INSTANCE_PATH": str(instance)})  # migrated
     db = connect(database)

@@ -40,8 +40,9 @@ def main() -> int:
     from pyinstrument import Profiler
 
     from scorekeeper.engine import HouseRules
-    from scorekeeper.web import create_app, storage
-    from scorekeeper.web.db import connect
+    from scorekeeper.web import create_app
+    from scorekeeper.store import storage
+    from scorekeeper.store.db import connect
 
     work = Path(tempfile.mkdtemp(prefix="trex-profile-"))
     keep = Path(args.keep) if args.keep else work

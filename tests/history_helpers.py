@@ -37,8 +37,8 @@ def import_docs(app, docs) -> list[int]:
     """Store game documents in the app's database through the importer; their ids."""
     import json
 
-    from scorekeeper.web import transfer
-    from scorekeeper.web.db import connect
+    from scorekeeper.store import transfer
+    from scorekeeper.store.db import connect
 
     db = connect(app.config["DATABASE"])
     try:
@@ -49,7 +49,7 @@ def import_docs(app, docs) -> list[int]:
 
 
 def query(app, sql: str, params=()) -> list[dict]:
-    from scorekeeper.web.db import connect
+    from scorekeeper.store.db import connect
 
     db = connect(app.config["DATABASE"])
     try:

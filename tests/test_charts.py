@@ -6,7 +6,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from scorekeeper.engine import ALL_CONTRACTS, read_game
-from scorekeeper.web import charts
+from scorekeeper.web.pages import charts
 
 from history_helpers import import_docs, query, simulated_games
 from web_helpers import soup

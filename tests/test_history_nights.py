@@ -7,8 +7,8 @@ import json
 import pytest
 
 from scorekeeper.engine import read_game
-from scorekeeper.web import history
-from scorekeeper.web.db import connect, migrate, migrations
+from scorekeeper.web.pages import history
+from scorekeeper.store.db import connect, migrate, migrations
 
 from gamebuilder import standard_game
 from history_helpers import import_docs, keep_score, number, query, simulated_games

@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 from scorekeeper import cli
 from scorekeeper.engine import PRESETS, HouseRules, game_to_dict, loads, read_game
 from scorekeeper.engine.simulate import simulate_game
-from scorekeeper.web import create_app, transfer
-from scorekeeper.web.db import connect, migrate
+from scorekeeper.web import create_app
+from scorekeeper.store import transfer
+from scorekeeper.store.db import connect, migrate
 
 from gamebuilder import standard_game
 from history_helpers import import_docs, query, simulated_games

@@ -9,7 +9,7 @@ import pytest
 
 from scorekeeper import cli
 from scorekeeper.web import access, create_app
-from scorekeeper.web.db import connect, migrate, migrations
+from scorekeeper.store.db import connect, migrate, migrations
 
 from web_helpers import PLAYERS, edit_link, hidden_fields, soup
 
@@ -139,8 +139,9 @@ def test_the_share_page_shows_both_links_to_a_scorekeeper_only(app, client, game
 def test_the_qr_codes_address_is_the_view_link(app, client, game):
     [row] = rows(app, "select view_key from games where id = ?", [game])
     with app.test_request_context("/", base_url="http://192.168.1.23:5000"):
-        from scorekeeper.web import live, storage
-        from scorekeeper.web.db import get_db
+        from scorekeeper.web.pages import live
+        from scorekeeper.store import storage
+        from scorekeeper.store.db import get_db
 
         stored = storage.load_game(get_db(), game)
         assert live.watch_url(stored) == f"/v/{row['view_key']}"

@@ -12,8 +12,8 @@ import time
 import pytest
 
 from scorekeeper import cli
-from scorekeeper.web import storage
-from scorekeeper.web.db import connect
+from scorekeeper.store import storage
+from scorekeeper.store.db import connect
 
 from live_server import Server, TableRun, play_table, simulated, verify
 
@@ -198,7 +198,7 @@ def test_links__print_the_games_links_and_set_its_pin(tmp_path, database, capsys
 
 
 def test_serve__does_not_start_on_a_database_being_restored(tmp_path, monkeypatch, capsys):
-    from scorekeeper.web import backup
+    from scorekeeper.store import backup
 
     database = tmp_path / "night.sqlite3"
     monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(tmp_path / "instance"))

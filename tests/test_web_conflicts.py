@@ -7,8 +7,8 @@ import threading
 
 import pytest
 
-from scorekeeper.web import storage
-from scorekeeper.web.db import connect
+from scorekeeper.store import storage
+from scorekeeper.store.db import connect
 
 from web_helpers import Table, hidden_fields, keep_score, soup
 
@@ -174,7 +174,7 @@ def test_a_deal_saved_between_the_check_and_the_write_is_caught_by_storage(app, 
                                                                             monkeypatch):
     """The page's check of the deal number and the write are apart; storage checks again
     inside its transaction, and the answer is the same: what is recorded now."""
-    from scorekeeper.web import deals
+    from scorekeeper.web.pages import deals
 
     game, a, b = phones
     form_b = hidden_fields(b.open_form(game, "king_of_hearts"))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from scorekeeper.web import create_app
-from scorekeeper.web.db import connect
+from scorekeeper.store.db import connect
 
 from web_helpers import PLAYERS, hidden_fields, soup
 

@@ -140,7 +140,7 @@ def test_400__form_too_large(client, game):
 
 def test_500__friendly_page_when_something_breaks(app, monkeypatch):
     app.config["PROPAGATE_EXCEPTIONS"] = False
-    from scorekeeper.web import storage
+    from scorekeeper.store import storage
 
     def broken(*args, **kwargs):
         raise RuntimeError("disk on fire")

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.web import create_app
-from scorekeeper.web.db import connect
+from scorekeeper.store.db import connect
 
 from web_helpers import COMPLEX, Table, hidden_fields, soup
 
@@ -184,7 +184,7 @@ def test_import__hostile_files_are_refused_with_a_message(site, body):
 def test_import__a_file_over_the_limit_is_refused_before_it_is_read(site):
     from io import BytesIO
 
-    from scorekeeper.web.transfer import UPLOAD_LIMIT
+    from scorekeeper.store.transfer import UPLOAD_LIMIT
 
     app, client, _ = site
     watch = Watch(app)
@@ -275,7 +275,7 @@ def test_a_database_locked_past_the_busy_timeout_is_a_503_that_says_send_again(t
                                                                                  monkeypatch):
     import sqlite3
 
-    from scorekeeper.web import storage
+    from scorekeeper.store import storage
 
     app, client, _ = make_site(tmp_path)
 

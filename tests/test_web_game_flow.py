@@ -4,8 +4,8 @@ from __future__ import annotations
 import json
 
 from scorekeeper.engine import read_game
-from scorekeeper.web import storage
-from scorekeeper.web.db import get_db
+from scorekeeper.store import storage
+from scorekeeper.store.db import get_db
 
 from web_helpers import COMPLEX, PLAYERS, hidden_fields, soup
 

@@ -33,7 +33,7 @@ def game(table):
 
 
 def player_ids(app):
-    from scorekeeper.web.db import connect
+    from scorekeeper.store.db import connect
 
     db = connect(app.config["DATABASE"])
     try:
@@ -77,7 +77,7 @@ def balanced(text: str) -> bool:
 def test_names__an_override_never_reaches_past_the_name(client, app, game):
     """Stored, the name ends its own override; so every text on every page that holds one
     also ends it, whether the name sits alone (in a <bdi>) or inside a sentence."""
-    from scorekeeper.web.db import connect
+    from scorekeeper.store.db import connect
 
     db = connect(app.config["DATABASE"])
     stored = [r["name"] for r in db.query(
@@ -99,7 +99,7 @@ def test_names__an_override_never_reaches_past_the_name(client, app, game):
     ("\u2067x\u202ay\u2069z", "\u2067x\u202ay\u202c\u2069z"), ("x\u2069", "x"),
     ("\u202ea\u202c\u202cb", "\u202ea\u202cb"), ("ليلى", "ليلى")])
 def test_names__direction_marks_are_balanced_when_stored(name, stored):
-    from scorekeeper.web.storage import clean_name
+    from scorekeeper.store.storage import clean_name
 
     assert clean_name(name) == stored and balanced(clean_name(name))
 

@@ -11,8 +11,8 @@ from flask import render_template_string
 
 from scorekeeper.engine import HouseRules, InvalidResult, read_game
 from scorekeeper.engine.simulate import simulate_game
-from scorekeeper.web import facts, gamecache, storage
-from scorekeeper.web.db import connect, get_db, migrate, write_lock
+from scorekeeper.store import facts, gamecache, storage
+from scorekeeper.store.db import connect, get_db, migrate, write_lock
 
 PLAYERS = ["Aya", "Bilal", "Carla", "Dana"]
 DIAMONDS = {"king": 0, "contracts": ["diamonds"], "diamonds": [4, 3, 3, 3]}
@@ -205,7 +205,7 @@ def test_query__a_select_gives_its_rows_anything_else_goes_through_sqlite_utils(
 
 # -- the QR code -------------------------------------------------------------------------------
 def test_qr__drawn_once_and_a_phone_that_has_it_gets_304(table, client):
-    from scorekeeper.web.live import qr_svg
+    from scorekeeper.web.pages.live import qr_svg
 
     game_id = table.new_game()
     first = client.get(f"/games/{game_id}/qr.svg")

@@ -6,8 +6,8 @@ import json
 import pytest
 
 from scorekeeper.engine import HouseRules, InvalidResult
-from scorekeeper.web import storage
-from scorekeeper.web.db import connect, migrate
+from scorekeeper.store import storage
+from scorekeeper.store.db import connect, migrate
 
 PLAYERS = ["Aya", "Bilal", "Carla", "Dana"]
 DIAMONDS = {"king": 0, "contracts": ["diamonds"], "diamonds": [4, 3, 3, 3]}

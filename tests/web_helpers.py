@@ -15,7 +15,7 @@ def soup(response) -> BeautifulSoup:
 
 def edit_link(app, game_id: int) -> str:
     """The game's secret edit link (a path), as the phone that started it can show it."""
-    from scorekeeper.web.db import connect
+    from scorekeeper.store.db import connect
 
     db = connect(app.config["DATABASE"])
     try:

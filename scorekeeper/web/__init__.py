@@ -44,8 +44,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = load_secret_key(Path(app.instance_path) / SECRET_KEY_FILE)
 
-    from . import (access, db, deals, errors, flashes, games, gridcache, home, i18n, present,
-                   rulestext, security, words)
+    from . import access, errors, flashes, gridcache, i18n, present, rulestext, security, words
+    from ..store import db
+    from .pages import deals, games, home
 
     db.init_app(app)
     security.init_app(app)
@@ -60,11 +61,12 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(home.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(deals.bp)
-    from . import live, sheets
+    from .pages import live, sheets
 
     app.register_blueprint(live.bp)
     app.register_blueprint(sheets.bp)
-    from . import charts, history, players, transfer
+    from .pages import charts, history, players
+    from ..store import transfer
 
     for feature in (history, players, charts, transfer):
         app.register_blueprint(feature.bp)

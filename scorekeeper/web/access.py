@@ -29,8 +29,8 @@ from sqlite_utils import Database
 from werkzeug.security import check_password_hash, generate_password_hash
 from wtforms import HiddenField, StringField
 
-from . import storage
-from .db import RANDOM_KEY_SQL, get_db
+from ..store import storage
+from ..store.db import RANDOM_KEY_SQL, get_db
 from .flashes import flash_words
 
 bp = Blueprint("access", __name__)

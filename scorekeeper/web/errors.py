@@ -29,7 +29,7 @@ DEFAULT_TEXT = {
 def _back_link() -> tuple[str, str]:
     game_id = (request.view_args or {}).get("game_id")
     if game_id is not None:
-        from . import db, storage
+        from ..store import db, storage
 
         try:
             if storage.load_game(db.get_db(), game_id) is not None:

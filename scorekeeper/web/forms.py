@@ -17,7 +17,7 @@ from ..engine.rules import SWEEP_TRICKS
 from .fields import PickField
 from .i18n import num
 from .messages import contract_label, problem_text
-from .storage import clean_name, game_document
+from ..store.storage import clean_name, game_document
 
 SEATS = range(4)
 PRESET_LABELS = {"standard": lazy_gettext("Standard"), "complex": lazy_gettext("Complex"),

@@ -19,7 +19,7 @@ from markupsafe import Markup
 
 from . import present
 from .i18n import DIGITS_COOKIE, current_language
-from .storage import StoredGame
+from ..store.storage import StoredGame
 from .words import words_key
 
 #: Grids kept (about 8 KB of HTML each); the least recently used goes first.

@@ -10,7 +10,7 @@ from sqlite_utils import Database
 
 from ..engine import read_deal
 from . import present
-from .storage import StoredGame
+from ..store.storage import StoredGame
 
 
 @dataclass

@@ -47,7 +47,7 @@ def serve(host: str | None = None, port: int = 5000, lan: bool = False,
     """Serve the app; print where to open it. *run* replaces waitress.serve in tests."""
     from . import create_app
 
-    from .backup import BackupError, serving_lock
+    from ..store.backup import BackupError, serving_lock
 
     config = {"DATABASE": db_path} if db_path else {}
     app = create_app(config)

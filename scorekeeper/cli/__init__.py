@@ -8,10 +8,10 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
-from .engine import InvalidResult, Problem
-from .engine.gamefile import Game, game_to_dict, loads
-from .engine.rules import HouseRules
-from .engine.errors import RulesError
+from ..engine import InvalidResult, Problem
+from ..engine.gamefile import Game, game_to_dict, loads
+from ..engine.rules import HouseRules
+from ..engine.errors import RulesError
 
 EXIT_INVALID = 2
 
@@ -98,7 +98,7 @@ def _rules_arg(text: str | None) -> HouseRules:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    from .engine.simrun import run_simulation
+    from ..engine.simrun import run_simulation
 
     rules = _rules_arg(args.rules)
     out = Path(args.out) if args.out else None
@@ -118,7 +118,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from .web.serve import serve
+    from ..web.serve import serve
 
     return serve(host=args.host, port=args.port, lan=args.lan, db_path=args.db)
 
@@ -177,14 +177,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _load_extensions() -> None:
     import importlib.util
 
-    from .pdf_cli import add_pdf_commands
+    from .sheets import add_pdf_commands
 
     if add_pdf_commands not in EXTENSIONS:
         EXTENSIONS.append(add_pdf_commands)
 
     if (importlib.util.find_spec("scorekeeper.web") is not None
-            and importlib.util.find_spec("scorekeeper.web.commands") is not None):
-        import scorekeeper.web.commands  # noqa: F401  (registers the data subcommands)
+            and importlib.util.find_spec("scorekeeper.cli.data") is not None):
+        import scorekeeper.cli.data  # noqa: F401  (registers the data subcommands)
 
 
 if __name__ == "__main__":

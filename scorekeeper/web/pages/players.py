@@ -17,11 +17,12 @@ from markupsafe import Markup, escape
 from sqlite_utils import Database
 from wtforms import HiddenField, StringField
 
-from ..engine.gamefile import NAME_LIMIT, has_control
-from . import access, figures, stats, storage
-from .db import data_version, get_db
-from .flashes import flash_message
-from .i18n import DIGITS_COOKIE, current_language, isolated, num
+from ...engine.gamefile import NAME_LIMIT, has_control
+from .. import access, figures
+from ...store import stats, storage
+from ...store.db import data_version, get_db
+from ..flashes import flash_message
+from ..i18n import DIGITS_COOKIE, current_language, isolated, num
 
 bp = Blueprint("players", __name__)
 figures.install(bp)

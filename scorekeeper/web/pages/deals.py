@@ -13,18 +13,19 @@ from flask import Blueprint, abort, jsonify, redirect, render_template, request,
 from flask_babel import gettext as _, lazy_gettext
 from markupsafe import Markup
 
-from ..engine import InvalidResult, score_deal
-from ..engine.contracts import Contract
-from . import checks, meanwhile, present, storage
-from .access import edit_required
-from .db import get_db
-from .dealforms import DealForm, EntryContext, form_class_for, reason_options, record_data
-from .flashes import flash_words
-from .forms import UndoForm
+from ...engine import InvalidResult, score_deal
+from ...engine.contracts import Contract
+from ...store import checks, storage
+from .. import meanwhile, present
+from ..access import edit_required
+from ...store.db import get_db
+from ..dealforms import DealForm, EntryContext, form_class_for, reason_options, record_data
+from ..flashes import flash_words
+from ..forms import UndoForm
 from .games import fetch_game, game_context, seat_arg
-from .i18n import isolated
-from .messages import problem_text
-from .storage import StoredGame
+from ..i18n import isolated
+from ..messages import problem_text
+from ...store.storage import StoredGame
 
 bp = Blueprint("deals", __name__, url_prefix="/games/<int:game_id>")
 TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")

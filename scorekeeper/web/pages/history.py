@@ -12,11 +12,12 @@ from typing import Any
 from flask import Blueprint, abort, render_template, request, url_for
 from flask_babel import gettext
 
-from . import figures, present, stats, storage
-from .db import get_db
+from .. import figures, present
+from ...store import stats, storage
+from ...store.db import get_db
 from .games import fetch_game, game_context
-from .rulestext import rules_text
-from .storage import StoredGame
+from ..rulestext import rules_text
+from ...store.storage import StoredGame
 
 bp = Blueprint("history", __name__, url_prefix="/history")
 figures.install(bp)

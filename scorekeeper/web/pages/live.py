@@ -14,9 +14,9 @@ from flask import Blueprint, Response, abort, current_app, jsonify, render_templ
 from flask import url_for
 from flask_babel import gettext as _
 
-from .db import get_db
+from ...store.db import get_db
 from .games import fetch_game, game_context
-from .storage import StoredGame
+from ...store.storage import StoredGame
 
 bp = Blueprint("live", __name__, url_prefix="/games/<int:game_id>")
 #: How often a page asks whether the game changed, in seconds (the script reads it from the page).
@@ -30,7 +30,7 @@ def watch_url(stored: StoredGame, *, external: bool = False) -> str:
     It is the game's view link, ``/v/<view key>`` (see access.py), which leads to the watch
     page; it lets a phone watch and nothing more.
     """
-    from .access import game_keys
+    from ..access import game_keys
 
     key = stored.row.get("view_key") or game_keys(get_db(), stored.id)["view_key"]
     path = url_for("access.view_link", key=key)

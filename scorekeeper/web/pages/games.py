@@ -7,12 +7,13 @@ import secrets
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import gettext as _, lazy_gettext
 
-from ..engine import read_deal
-from . import access, present, storage
-from .db import get_db
-from .flashes import flash_words
-from .forms import LIMITS, NewGameForm, new_game_data, player_label, preset_settings
-from .storage import StoredGame
+from ...engine import read_deal
+from .. import access, present
+from ...store import storage
+from ...store.db import get_db
+from ..flashes import flash_words
+from ..forms import LIMITS, NewGameForm, new_game_data, player_label, preset_settings
+from ...store.storage import StoredGame
 
 bp = Blueprint("games", __name__, url_prefix="/games")
 TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")

@@ -5,8 +5,8 @@ from itertools import groupby
 
 from flask import Blueprint, render_template
 
-from . import storage
-from .db import get_db
+from ...store import storage
+from ...store.db import get_db
 
 bp = Blueprint("home", __name__)
 RECENT_GAMES = 40

@@ -10,9 +10,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .engine import InvalidResult
-from .engine.gamefile import Game, loads
-from .languages import LANGUAGES
+from ..engine import InvalidResult
+from ..engine.gamefile import Game, loads
+from ..languages import LANGUAGES
 
 EXIT_INVALID = 2
 PAPERS = {"a4": "A4", "letter": "Letter"}  # the sizes scorekeeper.printing knows
@@ -20,7 +20,7 @@ PAPERS = {"a4": "A4", "letter": "Letter"}  # the sizes scorekeeper.printing know
 
 def add_pdf_commands(subparsers: Any) -> None:
     """Add ``pdf`` and ``blank-sheet`` to the ``scorekeeper`` command's subparsers."""
-    from .cli import add_db_option
+    from . import add_db_option
 
     pdf = subparsers.add_parser("pdf", help="print a game's scoresheet to a PDF file")
     source = pdf.add_mutually_exclusive_group(required=True)
@@ -82,7 +82,7 @@ def cmd_pdf(args: argparse.Namespace) -> int:
         game, problems = game_from_database(args.db, args.game)
     if game is None:
         return _fail(*problems)
-    from .printing import render_game_pdf
+    from ..printing import render_game_pdf
 
     try:
         _write(args.output, render_game_pdf(game, paper=args.paper, rtl=args.rtl,
@@ -99,7 +99,7 @@ def cmd_blank_sheet(args: argparse.Namespace) -> int:
         if len(names) != 4 or not all(names):
             return _fail("--names takes four names separated by commas, e.g. --names "
                          "Aya,Bilal,Carla,Dana")
-    from .printing import render_blank_pdf
+    from ..printing import render_blank_pdf
 
     try:
         _write(args.output, render_blank_pdf(names, paper=args.paper, title=args.title,
@@ -131,7 +131,7 @@ def default_database() -> Path:
     """Where ``scorekeeper serve`` keeps its database when no ``--db`` is given."""
     from flask import Flask
 
-    from .web import DATABASE_FILE
+    from ..web import DATABASE_FILE
 
     instance = os.environ.get("SCOREKEEPER_INSTANCE")
     return Path(Flask("scorekeeper.web", instance_path=instance).instance_path) / DATABASE_FILE
@@ -140,8 +140,8 @@ def default_database() -> Path:
 def game_from_database(db_path: str | None, game_id: int) -> tuple[Game | None, list[object]]:
     """Game *game_id* from the scorekeeper's database."""
     try:
-        from .web import storage
-        from .web.db import connect
+        from ..store import storage
+        from ..store.db import connect
     except ImportError as exc:
         return None, [f"Cannot read the database: {exc}"]
     path = Path(db_path) if db_path else default_database()

@@ -20,8 +20,8 @@ EXIT_NOT_FOUND = 1
 
 def open_database(path: str | None) -> Database:
     """The app's database (migrated), resolved as ``create_app`` resolves it."""
-    from . import create_app
-    from .db import connect
+    from ..web import create_app
+    from ..store.db import connect
 
     app = create_app({"DATABASE": path} if path else {})
     return connect(app.config["DATABASE"])
@@ -50,7 +50,7 @@ def write_output(chunks, out: str | None) -> None:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from . import stats, transfer
+    from ..store import stats, transfer
 
     if args.game and (args.all or args.night):
         return cli._fail(["Give --game, or --all, or --night (with or without --all)."])
@@ -93,7 +93,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    from . import transfer
+    from ..store import transfer
 
     try:
         data = Path(args.file).read_bytes()
@@ -146,14 +146,14 @@ def database_path(given: str | None) -> Path:
         return Path(given)
     from flask import Flask
 
-    from . import DATABASE_FILE
+    from ..web import DATABASE_FILE
 
     instance = os.environ.get("SCOREKEEPER_INSTANCE") or Flask("scorekeeper.web").instance_path
     return Path(os.environ.get("SCOREKEEPER_DB") or Path(instance) / DATABASE_FILE)
 
 
 def cmd_backup(args: argparse.Namespace) -> int:
-    from .backup import BackupError, backup_database
+    from ..store.backup import BackupError, backup_database
 
     try:
         count = backup_database(database_path(args.db), args.out)
@@ -164,7 +164,7 @@ def cmd_backup(args: argparse.Namespace) -> int:
 
 
 def cmd_restore(args: argparse.Namespace) -> int:
-    from .backup import BackupError, restore_database
+    from ..store.backup import BackupError, restore_database
 
     target = database_path(args.db)
     try:
@@ -178,7 +178,7 @@ def cmd_restore(args: argparse.Namespace) -> int:
 
 
 def cmd_links(args: argparse.Namespace) -> int:
-    from .access import pin_hash
+    from ..web.access import pin_hash
 
     path = database_path(args.db)
     if not path.is_file():

@@ -20,11 +20,11 @@ from pygal.style import Style
 # The charts use no map: take the finder out again.
 sys.meta_path[:] = [f for f in sys.meta_path if not isinstance(f, pygal.PluginImportFixer)]
 
-from . import stats
-from .db import get_db
+from ...store import stats
+from ...store.db import get_db
 from .games import fetch_game
-from .i18n import RTL_LANGUAGES, current_language, num
-from .messages import contract_label
+from ..i18n import RTL_LANGUAGES, current_language, num
+from ..messages import contract_label
 
 bp = Blueprint("charts", __name__, url_prefix="/charts")
 

@@ -7,11 +7,11 @@ import re
 from flask import Blueprint, abort, request, send_file
 from flask_babel import gettext
 
-from ..engine.gamefile import NAME_LIMIT
+from ...engine.gamefile import NAME_LIMIT
 from .games import fetch_game
-from .i18n import DIGITS_COOKIE, current_language
-from .storage import clean_name
-from .words import table_words
+from ..i18n import DIGITS_COOKIE, current_language
+from ...store.storage import clean_name
+from ..words import table_words
 
 bp = Blueprint("sheets", __name__)
 PAPERS = ("A4", "letter")
@@ -48,7 +48,7 @@ def pdf_response(data: bytes, filename: str):
 @bp.get("/games/<int:game_id>/sheet.pdf")
 def game_sheet(game_id: int):
     """The game's scoresheet as it stands, on one page."""
-    from ..printing import render_game_pdf  # WeasyPrint loads on first use, not at start-up
+    from ...printing import render_game_pdf  # WeasyPrint loads on first use, not at start-up
 
     stored = fetch_game(game_id)
     name = "-".join(p for p in ("trex", stored.played_on or "", slug(stored.title)) if p)
@@ -60,7 +60,7 @@ def game_sheet(game_id: int):
 @bp.get("/sheet/blank.pdf")
 def blank_sheet():
     """An empty scoresheet; ``?names=`` four times writes the players' names in."""
-    from ..printing import render_blank_pdf
+    from ...printing import render_blank_pdf
 
     names = [clean_name(n) for n in request.args.getlist("names")]
     if not any(names):

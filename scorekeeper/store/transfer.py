@@ -21,13 +21,14 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 from ..engine import Game, InvalidResult, Problem, game_to_dict, loads
 from ..engine.gamefile import MULTI_FORMAT, check_players
-from . import access, facts, storage
+from ..web import access
+from . import facts, storage
 from .db import connect, get_db
-from .figures import night_label
-from .flashes import flash_message
-from .i18n import num
-from .messages import problem_text
-from .security import csrf
+from ..web.figures import night_label
+from ..web.flashes import flash_message
+from ..web.i18n import num
+from ..web.messages import problem_text
+from ..web.security import csrf
 from .stats import parse_date
 
 #: The largest file the import page takes; bigger files go through ``scorekeeper import``.

@@ -1,0 +1,1 @@
+"""The store: the SQLite database through sqlite-utils."""
