@@ -1,13 +1,15 @@
 """The languages the app speaks, in one place for the web pages, the printed sheet and the
 command line: which there are, which run right to left, where their catalog is, how each
-separates the items of a list, and the Arabic-Indic digits a phone may ask for."""
+separates the items of a list, the Arabic-Indic digits a phone may ask for, and how the rules
+line and an engine's problem are said in words (by a catalog's gettext the caller passes)."""
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
-from .engine.contracts import Contract
-from .engine.messages import RULES_TEXT
+from .engine.contracts import CONTRACT_LABELS, Contract
+from .engine.errors import Problem
+from .engine.messages import MESSAGES, RULES_TEXT
 from .engine.rules import HouseRules
 
 LANGUAGES: tuple[str, ...] = ("en", "ar")
@@ -34,3 +36,93 @@ def rules_line(rules: HouseRules, lang: str, say: Callable[[str], str],
             return RULES_TEXT.get(code, code).format(**values)
 
     return parts.join(part(code, params) for code, params in rules.summary_parts())
+
+
+# -- an engine problem in words ------------------------------------------------------------
+#: Where a form says things better than the file-format wording (the form has buttons, not keys).
+FORM_MESSAGES: dict[str, str] = {
+    "bad_thrown_in_reason": "say why the deal was thrown in",
+    "no_first_king": "say who holds the 7♥",
+    "bad_first_king": "say who holds the 7♥",
+}
+SAY_WHO = "say {what}"
+_LABEL_TO_CONTRACT = {label: contract for contract, label in CONTRACT_LABELS.items()}
+
+
+def english_label(contract: Contract) -> str:
+    return CONTRACT_LABELS[contract]
+
+
+def problem_sentence(problem: Problem, *, say: Callable[[str], str] = str,
+                     number: Callable[[int], str] = str,
+                     label: Callable[[Contract], str] = english_label,
+                     context: bool = False) -> str:
+    """*problem* as a sentence: each template said by *say* (a catalog's gettext, unformatted),
+    each number written by *number* (the reader's digits) and each contract named by *label*
+    (the table's words); with *context*, prefixed by its game, deal and contract. The defaults
+    say it in English, as the command line does."""
+    params = _problem_params(problem, say, label)
+    params = {key: number(value) if type(value) is int and key != "value" else value
+              for key, value in params.items()}
+    if problem.code == "bad_seat" and params.get("value") is None:
+        params.setdefault("what", "who")
+        text = _formatted(say, SAY_WHO, params)
+    elif problem.code in FORM_MESSAGES:
+        text = _formatted(say, FORM_MESSAGES[problem.code], params)
+    else:
+        text = _formatted(say, MESSAGES.get(problem.code, problem.code), params)
+    if context:
+        where = _problem_where(problem, say, number, label)
+        if where:
+            text = say("%(where)s: %(what)s") % {"where": where, "what": text}
+    text = text[:1].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+def _problem_params(problem: Problem, say: Callable[[str], str],
+                    label: Callable[[Contract], str]) -> dict[str, Any]:
+    params = dict(problem.params)
+    if problem.code == "not_json" and isinstance(params.get("detail"), str):
+        params["detail"] = say(params["detail"])
+    question = params.get("question")
+    if problem.code == "bad_seat" and isinstance(question, str):  # "K♥: who took it"
+        what = say(question)
+        card = params.get("card")
+        params["what"] = say("%(where)s: %(what)s") % {"where": card, "what": what} \
+            if card else what
+    if "seat" in params and isinstance(params["seat"], int):
+        params["seat"] = params["seat"] + 1  # people count players from 1
+    card = params.get("card")
+    if isinstance(card, str):  # the engine names cards in English: "the K♥", "a diamond"
+        if card.startswith("the "):
+            params["card"] = say("the %(card)s") % {"card": card[4:]}
+        elif card == "a diamond":
+            params["card"] = say("a diamond")
+    for key in ("contract", "expected"):
+        value = params.get(key)
+        if isinstance(value, str) and value in _LABEL_TO_CONTRACT:
+            params[key] = label(_LABEL_TO_CONTRACT[value])
+    return params
+
+
+def _formatted(say: Callable[[str], str], template: str, params: dict[str, Any]) -> str:
+    try:
+        return say(template).format(**params)
+    except (KeyError, IndexError, ValueError):
+        try:
+            return template.format(**params)
+        except (KeyError, IndexError, ValueError):
+            return template
+
+
+def _problem_where(problem: Problem, say: Callable[[str], str], number: Callable[[int], str],
+                   label: Callable[[Contract], str]) -> str:
+    """"Game 2, Deal 3, Diamonds": which game, deal and contract a problem is about."""
+    parts = []
+    if problem.game is not None:
+        parts.append(say("Game %(number)s") % {"number": number(problem.game)})
+    if problem.deal is not None:
+        parts.append(say("Deal %(number)s") % {"number": number(problem.deal)})
+    if problem.contract is not None:
+        parts.append(label(Contract(problem.contract)))
+    return say(", ").join(parts)

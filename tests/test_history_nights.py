@@ -8,7 +8,8 @@ import pytest
 
 from scorekeeper.engine import read_game
 from scorekeeper.web.pages import history
-from scorekeeper.store.db import connect, migrate, migrations
+from scorekeeper.store.db import connect
+from scorekeeper.store.schema import migrate, migrations
 
 from gamebuilder import standard_game
 from history_helpers import import_docs, keep_score, number, query, simulated_games

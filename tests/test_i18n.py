@@ -13,7 +13,8 @@ from scorekeeper.engine import Problem
 from scorekeeper.engine.contracts import CONTRACT_LABELS
 from scorekeeper.engine.messages import MESSAGES, RULES_TEXT, SEAT_QUESTIONS
 from scorekeeper.web.i18n import local_path
-from scorekeeper.web.messages import FORM_MESSAGES, SAY_WHO, problem_text
+from scorekeeper.languages import FORM_MESSAGES, SAY_WHO
+from scorekeeper.web.messages import problem_text
 
 from web_helpers import error_next_to, soup
 

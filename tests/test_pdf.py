@@ -375,7 +375,7 @@ def test_shipped_fonts_are_small_and_licensed():
 
 def test_the_commands_load_weasyprint_only_to_render():
     code = ("import sys, argparse, scorekeeper.cli.sheets as c; "
-            "c.add_pdf_commands(argparse.ArgumentParser().add_subparsers()); "
+            "c.add_commands(argparse.ArgumentParser().add_subparsers()); "
             "print('weasyprint' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
@@ -389,7 +389,7 @@ def test_printing_does_not_need_flask():
 
 # -- the commands ------------------------------------------------------------------------------
 def run_command(argv: list[str]) -> int:
-    from scorekeeper.cli.sheets import add_pdf_commands
+    from scorekeeper.cli.sheets import add_commands as add_pdf_commands
 
     parser = argparse.ArgumentParser(prog="scorekeeper")
     add_pdf_commands(parser.add_subparsers(dest="command", required=True))
@@ -416,7 +416,8 @@ def test_pdf_command_reports_a_missing_database(tmp_path, capsys):
 def test_pdf_command_prints_a_stored_game(tmp_path):
     storage = pytest.importorskip("scorekeeper.store.storage")
     from scorekeeper.engine import HouseRules
-    from scorekeeper.store.db import connect, migrate
+    from scorekeeper.store.db import connect
+    from scorekeeper.store.schema import migrate
 
     doc = game_doc(deals=7)
     path = tmp_path / "games.sqlite3"

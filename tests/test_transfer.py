@@ -14,7 +14,9 @@ from scorekeeper.engine import PRESETS, HouseRules, game_to_dict, loads, read_ga
 from scorekeeper.engine.simulate import simulate_game
 from scorekeeper.web import create_app
 from scorekeeper.store import transfer
-from scorekeeper.store.db import connect, migrate
+from scorekeeper.web.pages import transfer as transfer_pages
+from scorekeeper.store.db import connect
+from scorekeeper.store.schema import migrate
 
 from gamebuilder import standard_game
 from history_helpers import import_docs, query, simulated_games
@@ -136,7 +138,7 @@ def test_import_upload__no_file_chosen(app, client):
 
 
 def test_import_upload__a_file_over_the_limit_is_refused_kindly(app, client, monkeypatch):
-    monkeypatch.setattr(transfer, "UPLOAD_LIMIT", 2000)
+    monkeypatch.setattr(transfer_pages, "UPLOAD_LIMIT", 2000)
     response = upload(client, json.dumps(good_game()) + " " * 3000)
     assert response.status_code == 413
     assert "scorekeeper import FILE" in soup(response).get_text()

@@ -8,8 +8,10 @@ import stat
 import pytest
 
 from scorekeeper import cli
-from scorekeeper.web import access, create_app
-from scorekeeper.store.db import connect, migrate, migrations
+from scorekeeper.store import keys
+from scorekeeper.web import create_app, rights as access
+from scorekeeper.store.db import connect
+from scorekeeper.store.schema import migrate, migrations
 
 from web_helpers import PLAYERS, edit_link, hidden_fields, soup
 
@@ -141,7 +143,7 @@ def test_the_qr_codes_address_is_the_view_link(app, client, game):
     with app.test_request_context("/", base_url="http://192.168.1.23:5000"):
         from scorekeeper.web.pages import live
         from scorekeeper.store import storage
-        from scorekeeper.store.db import get_db
+        from scorekeeper.web.database import get_db
 
         stored = storage.load_game(get_db(), game)
         assert live.watch_url(stored) == f"/v/{row['view_key']}"
@@ -243,7 +245,7 @@ def test_pin__the_limit_is_per_address_and_per_game(client, app):
     phones = [app.test_client() for _ in range(5)]
     for n, phone in enumerate(phones):
         phone.environ_base["REMOTE_ADDR"] = f"192.168.1.{10 + n}"
-    for _ in range(access.PIN_TRIES):
+    for _ in range(keys.PIN_TRIES):
         assert phones[0].post(f"/games/{game}/unlock", data={"pin": "0000"}).status_code == 400
     assert phones[0].post(f"/games/{game}/unlock", data={"pin": "4821"}).status_code == 429
     assert phones[0].post(f"/games/{other_game}/unlock",
@@ -251,7 +253,7 @@ def test_pin__the_limit_is_per_address_and_per_game(client, app):
     assert phones[1].post(f"/games/{game}/unlock", data={"pin": "4821"}).status_code == 303
     # many addresses together: the game's own limit
     for phone in phones[2:]:
-        for _ in range(access.PIN_TRIES):
+        for _ in range(keys.PIN_TRIES):
             phone.post(f"/games/{game}/unlock", data={"pin": "0000"})
     newcomer = app.test_client()
     newcomer.environ_base["REMOTE_ADDR"] = "192.168.1.99"

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from scorekeeper.web import STATIC, TEMPLATES, create_app
-from scorekeeper.store.db import connect, migrate, migrations
+from scorekeeper.store.db import connect
+from scorekeeper.store.schema import migrate, migrations
 
 from web_helpers import COMPLEX, soup
 

@@ -184,7 +184,7 @@ def test_import__hostile_files_are_refused_with_a_message(site, body):
 def test_import__a_file_over_the_limit_is_refused_before_it_is_read(site):
     from io import BytesIO
 
-    from scorekeeper.store.transfer import UPLOAD_LIMIT
+    from scorekeeper.web.pages.transfer import UPLOAD_LIMIT
 
     app, client, _ = site
     watch = Watch(app)

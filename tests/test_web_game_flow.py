@@ -5,7 +5,7 @@ import json
 
 from scorekeeper.engine import read_game
 from scorekeeper.store import storage
-from scorekeeper.store.db import get_db
+from scorekeeper.web.database import get_db
 
 from web_helpers import COMPLEX, PLAYERS, hidden_fields, soup
 

@@ -12,7 +12,9 @@ from flask import render_template_string
 from scorekeeper.engine import HouseRules, InvalidResult, read_game
 from scorekeeper.engine.simulate import simulate_game
 from scorekeeper.store import facts, gamecache, storage
-from scorekeeper.store.db import connect, get_db, migrate, write_lock
+from scorekeeper.store.db import connect, write_lock
+from scorekeeper.store.schema import migrate
+from scorekeeper.web.database import get_db
 
 PLAYERS = ["Aya", "Bilal", "Carla", "Dana"]
 DIAMONDS = {"king": 0, "contracts": ["diamonds"], "diamonds": [4, 3, 3, 3]}

@@ -7,7 +7,8 @@ import pytest
 
 from scorekeeper.engine import HouseRules, InvalidResult
 from scorekeeper.store import storage
-from scorekeeper.store.db import connect, migrate
+from scorekeeper.store.db import connect
+from scorekeeper.store.schema import migrate
 
 PLAYERS = ["Aya", "Bilal", "Carla", "Dana"]
 DIAMONDS = {"king": 0, "contracts": ["diamonds"], "diamonds": [4, 3, 3, 3]}

@@ -1,190 +1,39 @@
-"""The ``scorekeeper`` command: serve the app, score a game file, simulate games."""
+"""The ``scorekeeper`` command: every subcommand, one module per group.
+
+- ``score``, ``simulate``: the engine on a game file or on bots' games (``score.py``);
+- ``pdf``, ``blank-sheet``: printed scoresheets (``sheets.py``);
+- ``export``, ``import``, ``backup``, ``restore``, ``links``: the stored games (``data.py``);
+- ``serve``: the table app under a production server (``serve.py``, the one module that
+  imports the web wing).
+"""
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import sys
-from pathlib import Path
 from typing import Sequence
 
-from ..engine import InvalidResult, Problem
-from ..engine.gamefile import Game, game_to_dict, loads
-from ..engine.rules import HouseRules
-from ..engine.errors import RulesError
+from . import data, score, serve, sheets
 
-EXIT_INVALID = 2
-
-
-def _fail(lines: Sequence[str | Problem]) -> int:
-    for line in lines:
-        print(str(line), file=sys.stderr)
-    return EXIT_INVALID
-
-
-def _read_file(path: str) -> tuple[list[Game] | None, list[str | Problem]]:
-    try:
-        text = Path(path).read_bytes()
-    except OSError as exc:
-        return None, [f"Cannot read {path}: {exc.strerror or exc}"]
-    try:
-        return loads(text), []
-    except InvalidResult as exc:
-        return None, list(exc.problems)
-
-
-def cmd_score(args: argparse.Namespace) -> int:
-    games, problems = _read_file(args.file)
-    if games is None:
-        return _fail(problems)
-    if args.json:
-        docs = [game_to_dict(g, with_scores=True) for g in games]
-        out = docs[0] if len(docs) == 1 else {"format": "trex-games/1", "games": docs}
-        print(json.dumps(out, ensure_ascii=False, indent=2))
-        return 0
-    for game in games:
-        print_score(game)
-    return 0
-
-
-def print_score(game: Game) -> None:
-    scored = game.score()
-    names = game.players
-    width = max(8, *(len(n) for n in names))
-    if game.title or game.played_on:
-        print(" ".join(x for x in (game.title, game.played_on or "") if x))
-    print(f"Rules: {game.rules.summary()}")
-    header = f"{'deal':>4}  {'King':<{width}}  {'contract':<22}" + "".join(
-        f"{n:>{width + 1}}" for n in names)
-    print(header)
-    print("-" * len(header))
-    deal_index = 0
-    for king, subtotal, complete in scored.kingdoms:
-        while deal_index < len(game.deals) and game.deals[deal_index].king == king:
-            deal = game.deals[deal_index]
-            if deal.is_thrown_in:
-                what = f"thrown in ({deal.thrown_in.reason})"  # type: ignore[union-attr]
-            elif len(deal.contracts) == 4:
-                what = "Complex"
-            else:
-                what = " + ".join(c.label for c in deal.contracts)
-            row = "".join(f"{p:>{width + 1}}" for p in scored.deals[deal_index])
-            print(f"{deal_index + 1:>4}  {names[king]:<{width}}  {what:<22}{row}")
-            deal_index += 1
-        label = "kingdom" if complete else "so far"
-        print(f"{'':>4}  {'':<{width}}  {label:<22}" + "".join(
-            f"{p:>{width + 1}}" for p in subtotal))
-    print("-" * len(header))
-    print(f"{'':>4}  {'':<{width}}  {'total':<22}" + "".join(
-        f"{p:>{width + 1}}" for p in scored.totals))
-    if scored.team_totals is not None:
-        a, b = scored.team_totals
-        print(f"Teams: {names[0]} & {names[2]} {a}, {names[1]} & {names[3]} {b}; "
-              f"result: {scored.team_result}")
-    if scored.is_over:
-        print("Winner: " + ", ".join(names[s] for s in scored.winners))
-    else:
-        print("Game in progress")
-    print()
-
-
-def _rules_arg(text: str | None) -> HouseRules:
-    if not text:
-        return HouseRules()
-    try:
-        return HouseRules.from_dict(json.loads(text))
-    except (ValueError, RulesError) as exc:
-        raise SystemExit(_fail([f"--rules: {exc}"]))
-
-
-def cmd_simulate(args: argparse.Namespace) -> int:
-    from ..engine.simrun import run_simulation
-
-    rules = _rules_arg(args.rules)
-    out = Path(args.out) if args.out else None
-    if out is not None:
-        out.mkdir(parents=True, exist_ok=True)
-    summary = run_simulation(args.games, args.seed, rules, args.bot, out)
-    print(f"{summary.games} games in {summary.seconds:.2f} s: "
-          f"{summary.games / max(summary.seconds, 1e-9):.1f} games/s ({args.bot} bots)")
-    print("Average final score by seat: " + ", ".join(
-        f"seat {s}: {v:+.1f}" for s, v in enumerate(summary.by_seat)))
-    print("Average score per deal by contract:   the King   each other player")
-    for contract, (king, other) in summary.by_contract.items():
-        print(f"  {contract.label:<34} {king:+8.1f}   {other:+8.1f}")
-    if out is not None:
-        print(f"Wrote {summary.games} game files to {out}")
-    return 0
-
-
-def cmd_serve(args: argparse.Namespace) -> int:
-    from ..web.serve import serve
-
-    return serve(host=args.host, port=args.port, lan=args.lan, db_path=args.db)
+#: The modules that add subcommands, in the order ``--help`` lists them.
+GROUPS = (serve, score, sheets, data)
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="scorekeeper",
                                      description="Trex Scorekeeper: score, serve and simulate.")
     sub = parser.add_subparsers(dest="command", required=True)
-
-    serve = sub.add_parser("serve", help="start the table app with a production server")
-    serve.add_argument("--host", default=None, help="address to listen on (default 127.0.0.1)")
-    serve.add_argument("--port", type=int, default=5000)
-    serve.add_argument("--lan", action="store_true",
-                       help="listen on the local network and print the address for the phones")
-    add_db_option(serve)
-    serve.set_defaults(func=cmd_serve)
-
-    score = sub.add_parser("score", help="check and score a game file")
-    score.add_argument("file")
-    score.add_argument("--json", action="store_true",
-                       help="print the file with scores and totals added")
-    score.set_defaults(func=cmd_score)
-
-    sim = sub.add_parser("simulate", help="play whole games card by card with bots")
-    sim.add_argument("--games", type=int, default=10)
-    sim.add_argument("--seed", type=int, default=1)
-    sim.add_argument("--rules", default=None, help="the rules object as JSON text")
-    sim.add_argument("--bot", choices=("random", "heuristic"), default="random")
-    sim.add_argument("--out", default=None, help="write one game file per game here")
-    sim.set_defaults(func=cmd_simulate)
-    for extend in EXTENSIONS:
-        extend(sub)
+    for group in GROUPS:
+        group.add_commands(sub)
     return parser
 
 
-def add_db_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--db", default=os.environ.get("SCOREKEEPER_DB"),
-                        help="SQLite database file (default: $SCOREKEEPER_DB, or the instance "
-                             "folder)")
-
-
-#: Functions that add subcommands from other modules (the web wing's data commands).
-EXTENSIONS: list = []
-
-
 def main(argv: Sequence[str] | None = None) -> int:
-    _load_extensions()
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
         return int(args.func(args) or 0)
     except KeyboardInterrupt:
         return 130
-
-
-def _load_extensions() -> None:
-    import importlib.util
-
-    from .sheets import add_pdf_commands
-
-    if add_pdf_commands not in EXTENSIONS:
-        EXTENSIONS.append(add_pdf_commands)
-
-    if (importlib.util.find_spec("scorekeeper.web") is not None
-            and importlib.util.find_spec("scorekeeper.cli.data") is not None):
-        import scorekeeper.cli.data  # noqa: F401  (registers the data subcommands)
 
 
 if __name__ == "__main__":

@@ -1,70 +1,37 @@
-"""``scorekeeper export`` and ``scorekeeper import``: the game file format from the command line.
+"""The stored games from the command line: ``export`` and ``import`` in the game file format,
+``backup`` and ``restore`` of the whole database, and ``links``, a game's edit and watch links.
 
-Importing this module adds the two subcommands to ``scorekeeper.cli.EXTENSIONS``. The database is
-the one the app would use: ``--db``, else ``$SCOREKEEPER_DB``, else the instance folder's.
+The database is the one the app would use: ``--db``, else ``$SCOREKEEPER_DB``, else the
+instance folder's (``store.paths``).
 """
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import tempfile
 from pathlib import Path
+from typing import Any
 
-from sqlite_utils import Database
-
-from .. import cli
-
-EXIT_NOT_FOUND = 1
-
-
-def open_database(path: str | None) -> Database:
-    """The app's database (migrated), resolved as ``create_app`` resolves it."""
-    from ..web import create_app
-    from ..store.db import connect
-
-    app = create_app({"DATABASE": path} if path else {})
-    return connect(app.config["DATABASE"])
-
-
-def write_output(chunks, out: str | None) -> None:
-    """Write the text to *out* whole (a temporary file renamed at the end), or to stdout."""
-    if out is None or out == "-":
-        try:
-            for chunk in chunks:
-                sys.stdout.write(chunk)
-            sys.stdout.flush()
-        except BrokenPipeError:  # the reader stopped early (| head): not an error
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return
-    target = Path(out)
-    fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent or Path("."))
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            for chunk in chunks:
-                handle.write(chunk)
-        os.replace(temp, target)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
+from ..languages import problem_sentence
+from .common import (EXIT_NOT_FOUND, add_db_option, database_path, fail, open_database, plural,
+                     write_output)
 
 
 def cmd_export(args: argparse.Namespace) -> int:
     from ..store import stats, transfer
 
     if args.game and (args.all or args.night):
-        return cli._fail(["Give --game, or --all, or --night (with or without --all)."])
+        return fail(["Give --game, or --all, or --night (with or without --all)."])
     if not (args.game or args.all or args.night):
-        return cli._fail(["Say what to export: --game ID, --all, or --night YYYY-MM-DD."])
+        return fail(["Say what to export: --game ID, --all, or --night YYYY-MM-DD."])
     try:
         night = stats.parse_date(args.night)
     except ValueError:
-        return cli._fail([f"--night: {args.night!r} is not a date (YYYY-MM-DD)."])
+        return fail([f"--night: {args.night!r} is not a date (YYYY-MM-DD)."])
     if args.out not in (None, "-") and not Path(args.out).parent.is_dir():
-        return cli._fail([f"Cannot write {args.out}: there is no folder {Path(args.out).parent}."])
+        return fail([f"Cannot write {args.out}: there is no folder {Path(args.out).parent}."])
     path = database_path(args.db)
     if not path.is_file():
-        return cli._fail([f"There is no database at {path}."])
+        return fail([f"There is no database at {path}."])
     db = open_database(str(path))
     try:
         if args.game:
@@ -88,7 +55,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     finally:
         db.close()
     if args.out not in (None, "-"):
-        print(f"Exported {count} game{'' if count == 1 else 's'} to {args.out}")
+        print(f"Exported {plural(count, 'game')} to {args.out}")
     return 0
 
 
@@ -98,11 +65,12 @@ def cmd_import(args: argparse.Namespace) -> int:
     try:
         data = Path(args.file).read_bytes()
     except OSError as exc:
-        return cli._fail([f"Cannot read {args.file}: {exc.strerror or exc}"])
+        return fail([f"Cannot read {args.file}: {exc.strerror or exc}"])
     try:
         games = transfer.read_import(data)
     except transfer.ImportRefused as exc:
-        return cli._fail(exc.problems + ["Nothing was imported."])
+        return fail([problem_sentence(p, context=True) for p in exc.problems]
+                    + ["Nothing was imported."])
     db = open_database(args.db)
     try:
         result = transfer.import_games(db, games)
@@ -117,49 +85,15 @@ def cmd_import(args: argparse.Namespace) -> int:
     return 0
 
 
-def extend(sub: argparse._SubParsersAction) -> None:
-    export = sub.add_parser("export", help="write games to a game file (with scores and totals)")
-    export.add_argument("--game", type=int, action="append", metavar="ID",
-                        help="the game with this id (repeat for several)")
-    export.add_argument("--all", action="store_true", help="every game stored")
-    export.add_argument("--night", metavar="YYYY-MM-DD", help="the games of one night")
-    export.add_argument("-o", "--out", metavar="FILE",
-                        help="the file to write (default: standard output)")
-    cli.add_db_option(export)
-    export.set_defaults(func=cmd_export)
-
-    imp = sub.add_parser("import", help="store the games of a game file; print their ids")
-    imp.add_argument("file")
-    cli.add_db_option(imp)
-    imp.set_defaults(func=cmd_import)
-
-
-if extend not in cli.EXTENSIONS:
-    cli.EXTENSIONS.append(extend)
-
-
 # -- backup, restore, a game's links --------------------------------------------------------
-def database_path(given: str | None) -> Path:
-    """The database file the app would use, found as ``create_app`` finds it, without opening
-    it (a backup must not create an empty database where there was none)."""
-    if given:
-        return Path(given)
-    from flask import Flask
-
-    from ..web import DATABASE_FILE
-
-    instance = os.environ.get("SCOREKEEPER_INSTANCE") or Flask("scorekeeper.web").instance_path
-    return Path(os.environ.get("SCOREKEEPER_DB") or Path(instance) / DATABASE_FILE)
-
-
 def cmd_backup(args: argparse.Namespace) -> int:
     from ..store.backup import BackupError, backup_database
 
     try:
         count = backup_database(database_path(args.db), args.out)
     except BackupError as exc:
-        return cli._fail([str(exc)])
-    print(f"Backed up {count} game{'' if count == 1 else 's'} to {args.out}")
+        return fail([str(exc)])
+    print(f"Backed up {plural(count, 'game')} to {args.out}")
     return 0
 
 
@@ -170,19 +104,19 @@ def cmd_restore(args: argparse.Namespace) -> int:
     try:
         count, kept = restore_database(args.file, target)
     except BackupError as exc:
-        return cli._fail([str(exc), "Nothing was changed."])
+        return fail([str(exc), "Nothing was changed."])
     if kept is not None:
         print(f"The database it replaced is kept in {kept}")
-    print(f"Restored {count} game{'' if count == 1 else 's'} from {args.file} into {target}")
+    print(f"Restored {plural(count, 'game')} from {args.file} into {target}")
     return 0
 
 
 def cmd_links(args: argparse.Namespace) -> int:
-    from ..web.access import pin_hash
+    from ..store.keys import pin_hash
 
     path = database_path(args.db)
     if not path.is_file():
-        return cli._fail([f"There is no database at {path}."])
+        return fail([f"There is no database at {path}."])
     db = open_database(str(path))
     try:
         row = next(db.query("select id, title, edit_key, view_key, pin_hash from games "
@@ -192,7 +126,7 @@ def cmd_links(args: argparse.Namespace) -> int:
             return EXIT_NOT_FOUND
         if args.pin is not None:
             if not (len(args.pin) == 4 and args.pin.isascii() and args.pin.isdigit()):
-                return cli._fail(["--pin: a table PIN is four digits."])
+                return fail(["--pin: a table PIN is four digits."])
             with db.atomic():
                 db.execute("update games set pin_hash = ? where id = ?",
                            [pin_hash(args.pin), args.game])
@@ -210,7 +144,23 @@ def cmd_links(args: argparse.Namespace) -> int:
     return 0
 
 
-def extend_safety(sub: argparse._SubParsersAction) -> None:
+# -- the subcommands -------------------------------------------------------------------------
+def add_commands(sub: Any) -> None:
+    export = sub.add_parser("export", help="write games to a game file (with scores and totals)")
+    export.add_argument("--game", type=int, action="append", metavar="ID",
+                        help="the game with this id (repeat for several)")
+    export.add_argument("--all", action="store_true", help="every game stored")
+    export.add_argument("--night", metavar="YYYY-MM-DD", help="the games of one night")
+    export.add_argument("-o", "--out", metavar="FILE",
+                        help="the file to write (default: standard output)")
+    add_db_option(export)
+    export.set_defaults(func=cmd_export)
+
+    imp = sub.add_parser("import", help="store the games of a game file; print their ids")
+    imp.add_argument("file")
+    add_db_option(imp)
+    imp.set_defaults(func=cmd_import)
+
     backup = sub.add_parser(
         "backup", help="write a consistent copy of the database, also while the server runs",
         description="Copy the database with SQLite's backup API: one consistent snapshot, "
@@ -218,7 +168,7 @@ def extend_safety(sub: argparse._SubParsersAction) -> None:
                     "only (it holds the games' edit keys).")
     backup.add_argument("-o", "--out", required=True, metavar="FILE",
                         help="the backup file to write (replaced if it exists)")
-    cli.add_db_option(backup)
+    add_db_option(backup)
     backup.set_defaults(func=cmd_backup)
 
     restore = sub.add_parser(
@@ -228,7 +178,7 @@ def extend_safety(sub: argparse._SubParsersAction) -> None:
                     "Refused while `scorekeeper serve` runs on the database: stop it first. The "
                     "database being replaced is kept beside it as FILE.before-restore-TIME.")
     restore.add_argument("file", help="a file written by `scorekeeper backup`")
-    cli.add_db_option(restore)
+    add_db_option(restore)
     restore.set_defaults(func=cmd_restore)
 
     links = sub.add_parser(
@@ -239,9 +189,5 @@ def extend_safety(sub: argparse._SubParsersAction) -> None:
     pin = links.add_mutually_exclusive_group()
     pin.add_argument("--pin", metavar="DIGITS", help="set the table PIN (four digits)")
     pin.add_argument("--no-pin", action="store_true", help="remove the table PIN")
-    cli.add_db_option(links)
+    add_db_option(links)
     links.set_defaults(func=cmd_links)
-
-
-if extend_safety not in cli.EXTENSIONS:
-    cli.EXTENSIONS.append(extend_safety)

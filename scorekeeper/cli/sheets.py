@@ -5,7 +5,6 @@ WeasyPrint is imported only when a sheet is rendered, so that other commands sta
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -13,15 +12,13 @@ from typing import Any
 from ..engine import InvalidResult
 from ..engine.gamefile import Game, loads
 from ..languages import LANGUAGES
+from .common import add_db_option, database_path, fail
 
-EXIT_INVALID = 2
 PAPERS = {"a4": "A4", "letter": "Letter"}  # the sizes scorekeeper.printing knows
 
 
-def add_pdf_commands(subparsers: Any) -> None:
+def add_commands(subparsers: Any) -> None:
     """Add ``pdf`` and ``blank-sheet`` to the ``scorekeeper`` command's subparsers."""
-    from . import add_db_option
-
     pdf = subparsers.add_parser("pdf", help="print a game's scoresheet to a PDF file")
     source = pdf.add_mutually_exclusive_group(required=True)
     source.add_argument("--game", type=int, metavar="ID", help="a game in the database")
@@ -61,9 +58,7 @@ def _paper(text: str) -> str:
 
 
 def _fail(*lines: object) -> int:
-    for line in lines:
-        print(str(line), file=sys.stderr)
-    return EXIT_INVALID
+    return fail(lines)  # type: ignore[arg-type]
 
 
 def _write(output: str, data: bytes) -> None:
@@ -127,24 +122,12 @@ def game_from_file(path: str, number: int | None = None) -> tuple[Game | None, l
     return games[number - 1], []
 
 
-def default_database() -> Path:
-    """Where ``scorekeeper serve`` keeps its database when no ``--db`` is given."""
-    from flask import Flask
-
-    from ..web import DATABASE_FILE
-
-    instance = os.environ.get("SCOREKEEPER_INSTANCE")
-    return Path(Flask("scorekeeper.web", instance_path=instance).instance_path) / DATABASE_FILE
-
-
 def game_from_database(db_path: str | None, game_id: int) -> tuple[Game | None, list[object]]:
     """Game *game_id* from the scorekeeper's database."""
-    try:
-        from ..store import storage
-        from ..store.db import connect
-    except ImportError as exc:
-        return None, [f"Cannot read the database: {exc}"]
-    path = Path(db_path) if db_path else default_database()
+    from ..store import storage
+    from ..store.db import connect
+
+    path = database_path(db_path)
     if not path.is_file():
         return None, [f"No database at {path}: give its file with --db, or print a game file "
                       "with --file"]

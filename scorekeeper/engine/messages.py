@@ -11,6 +11,7 @@ MESSAGES: dict[str, str] = {
     # structure of a game file
     "not_json": "the file is not JSON ({detail})",
     "empty_file": "the file is empty",
+    "no_games": "the file holds no game",
     "not_an_object": "the game must be a JSON object",
     "bad_format": "the format is {found!r}; expected \"trex-game/1\"",
     "unknown_key": "unknown field {key!r}",

@@ -21,7 +21,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import IO, Iterator
 
-from .db import BUSY_TIMEOUT_SECONDS, connect, migrate, migrations
+from .db import BUSY_TIMEOUT_SECONDS, connect
+from .schema import migrate, migrations
 
 try:
     import fcntl

@@ -1,5 +1,5 @@
-"""The SQLite database: one connection per server thread, the schema as migrations applied at
-start-up."""
+"""Connections to the SQLite database: WAL, a full sync at each commit, writers queued on one
+lock per database, and one connection kept per thread."""
 from __future__ import annotations
 
 import contextlib
@@ -11,54 +11,11 @@ import threading
 from pathlib import Path
 from typing import Any, Generator, Iterator, Sequence
 
-from flask import Flask, current_app, g
-from sqlite_utils import Database, Migrations
+from sqlite_utils import Database
 from sqlite_utils.db import Table
 from sqlite_utils.utils import dedupe_keys
-from werkzeug.routing import IntegerConverter
 
-migrations = Migrations("scorekeeper")
 BUSY_TIMEOUT_SECONDS = 10
-
-
-@migrations()
-def m001_initial(db: Database) -> None:
-    """Players, games and their seats, the current version of each deal, and every version."""
-    db.table("players").create(
-        {"id": int, "name": str, "name_key": str, "created_at": str},
-        pk="id", not_null=["name", "name_key"])
-    db.table("players").create_index(["name_key"], unique=True)
-    db.table("games").create(
-        {"id": int, "title": str, "played_on": str, "rules_json": str, "first_king": int,
-         "created_at": str, "updated_at": str,
-         # the summary, rewritten on every write so that reports can read it by SQL
-         "deal_count": int, "finished": int, "totals_json": str, "winners_json": str,
-         "team_totals_json": str, "team_result": str, "next_king": int},
-        pk="id", not_null=["rules_json", "first_king", "created_at", "updated_at"],
-        defaults={"deal_count": 0, "finished": 0})
-    db.table("games").create_index(["finished", "updated_at"])
-    db.table("game_players").create(
-        {"game_id": int, "seat": int, "player_id": int, "total": int, "rank": int},
-        pk=("game_id", "seat"),
-        foreign_keys=[("game_id", "games", "id"), ("player_id", "players", "id")],
-        not_null=["player_id"], defaults={"total": 0, "rank": 1})
-    db.table("game_players").create_index(["player_id"])
-    db.table("deals").create(
-        {"id": int, "game_id": int, "number": int, "king": int, "contracts": str,
-         "thrown_in": str, "record_json": str, "score_0": int, "score_1": int,
-         "score_2": int, "score_3": int, "token": str, "version": int,
-         "created_at": str, "updated_at": str},
-        pk="id", foreign_keys=[("game_id", "games", "id")],
-        not_null=["game_id", "number", "king", "record_json", "version"])
-    db.table("deals").create_index(["game_id", "number"], unique=True)
-    db.table("deals").create_index(["token"], unique=True)
-    db.table("deal_history").create(
-        {"id": int, "deal_id": int, "game_id": int, "number": int, "version": int,
-         "record_json": str, "scores_json": str, "action": str, "token": str, "at": str},
-        pk="id", foreign_keys=[("game_id", "games", "id")],
-        not_null=["deal_id", "game_id", "number", "version", "record_json", "action", "at"])
-    db.table("deal_history").create_index(["game_id", "id"])
-    db.table("deal_history").create_index(["token"], unique=True)
 
 
 class WritingDatabase(Database):
@@ -172,11 +129,6 @@ def connect(path: str | Path) -> Database:
     return db
 
 
-def migrate(db: Database) -> None:
-    """Apply every pending migration; running it again changes nothing."""
-    migrations.apply(db)
-
-
 _kept = threading.local()
 
 
@@ -190,20 +142,14 @@ def data_version(db: Database) -> tuple[int, int, int]:
     return getattr(db, "serial", 0), version, db.conn.total_changes
 
 
-def get_db() -> Database:
-    """The request's connection: the one this thread keeps open to the app's database.
+def thread_connection(path: str) -> Database:
+    """The connection this thread keeps open to the database at *path*.
 
     Opening a connection and setting it up costs more than the queries of a page, and closing
-    the last one open on a WAL database checkpoints it, with a sync to disk. So each server
-    thread opens one on first use and keeps it for its next requests; a thread keeps one
+    the last one open on a WAL database checkpoints it, with a sync to disk. So each thread
+    (a server thread) opens one on first use and keeps it for its next uses; a thread keeps one
     connection, to the database it used last.
     """
-    if "db" not in g:
-        g.db = _thread_connection(str(current_app.config["DATABASE"]))
-    return g.db
-
-
-def _thread_connection(path: str) -> Database:
     kept = getattr(_kept, "db", None)
     if kept is not None:
         if kept[0] == path:
@@ -213,97 +159,3 @@ def _thread_connection(path: str) -> Database:
     db = connect(path)
     _kept.db = (path, db)
     return db
-
-
-def close_db(exc: BaseException | None = None) -> None:
-    """After each request: a transaction left open is rolled back, as closing would do."""
-    db = g.pop("db", None)
-    if db is not None and db.conn.in_transaction:
-        db.conn.rollback()
-
-
-class RowIdConverter(IntegerConverter):
-    """``<int:...>`` in a route: a number SQLite can hold as a row id, else no such page (a
-    bigger number would make SQLite raise instead of finding nothing)."""
-
-    def __init__(self, map, *args, **kwargs):  # noqa: A002 (werkzeug's name)
-        kwargs.setdefault("max", 2**63 - 1)
-        super().__init__(map, *args, **kwargs)
-
-
-def init_app(app: Flask) -> None:
-    """Apply the migrations at start-up and end each request's use of its connection."""
-    app.url_map.converters["int"] = RowIdConverter
-    db = connect(app.config["DATABASE"])
-    try:
-        migrate(db)
-    finally:
-        db.close()
-    app.teardown_appcontext(close_db)
-
-
-@migrations()
-def m002_history_stats(db: Database) -> None:
-    """What the history, player and leaderboard pages add up by SQL: the night, preset and
-    finished flag of each game copied onto its seats, and one row of facts per seat and contract
-    of every played deal. The indexes cover the pages' queries, so that they read narrow index
-    pages in order rather than whole rows here and there."""
-    games = db.table("games")
-    games.add_column("night", str)  # played_on, else the day the game was started
-    games.add_column("preset", str)  # the preset the rules are, or "custom"
-    games.add_column("partnership", int)
-    games.add_column("fingerprint", str)  # the game's content without names, to spot a re-import
-    games.add_column("extra_json", str)  # keys of an imported file that the format does not name
-    games.create_index(["night"])
-    games.create_index(["fingerprint"])
-    seats = db.table("game_players")
-    seats.add_column("night", str)
-    seats.add_column("preset", str)
-    seats.add_column("finished", int)
-    seats.create_index(["finished", "night", "preset", "player_id", "total", "rank", "game_id"],
-                       index_name="idx_game_players_results")
-    seats.create_index(["player_id", "finished", "night", "game_id", "seat", "total", "rank",
-                        "preset"], index_name="idx_game_players_player_results")
-    seats.create_index(["game_id", "seat", "player_id", "total", "rank"],
-                       index_name="idx_game_players_game_results")
-    # Clustered by game and seat: one player's rows of one game sit together on disk.
-    db.execute("""create table seat_contract_stats (
-        game_id integer not null references games(id), seat integer not null,
-        deal_number integer not null, contract text not null, is_king integer not null,
-        combined integer, points integer not null, took_kh integer, doubles_made integer,
-        doubles_passed integer, doubles_back integer, took_doubled integer, trex_place integer,
-        primary key (game_id, seat, deal_number, contract)) without rowid""")
-    from .facts import rebuild_all
-
-    rebuild_all(db)
-
-
-#: 128 random bits as 32 hex digits, drawn by SQLite (the same expression fills the keys of a
-#: game inserted by any path: the new-game form, an import, a restored backup).
-RANDOM_KEY_SQL = "lower(hex(randomblob(16)))"
-
-
-@migrations()
-def m003_access(db: Database) -> None:
-    """Who may change a game: its secret edit key, the view key the QR code carries, an optional
-    table PIN (hashed), the new-game form's one-time token, and the PIN tries of the last
-    minutes (kept in the database so that the limit holds across threads and restarts)."""
-    games = db.table("games")
-    for column in ("edit_key", "view_key", "pin_hash", "create_token"):
-        games.add_column(column, str)
-    db.execute(f"update games set edit_key = {RANDOM_KEY_SQL} where edit_key is null")
-    db.execute(f"update games set view_key = {RANDOM_KEY_SQL} where view_key is null")
-    games.create_index(["edit_key"], unique=True)
-    games.create_index(["view_key"], unique=True)
-    games.create_index(["create_token"], unique=True)
-    db.execute(f"""create trigger games_keys after insert on games
-        when new.edit_key is null or new.view_key is null
-        begin
-            update games set edit_key = coalesce(edit_key, {RANDOM_KEY_SQL}),
-                             view_key = coalesce(view_key, {RANDOM_KEY_SQL})
-            where id = new.id;
-        end""")
-    db.table("pin_attempts").create(
-        {"id": int, "game_id": int, "client": str, "at": float},
-        pk="id", not_null=["game_id", "client", "at"])
-    db.table("pin_attempts").create_index(["game_id", "at"])

@@ -81,12 +81,3 @@ def refresh_game(db: Database, game_id: int, game: Game) -> None:
     if rows:  # plain SQL: sqlite-utils' insert_all inspects every value, a third of a save's time
         db.conn.executemany(INSERT_FACTS, rows)
 
-
-def rebuild_all(db: Database) -> None:
-    """Every game's facts from its stored deals (the migration that adds the table runs this)."""
-    from .storage import load_game
-
-    for (game_id,) in list(db.execute("select id from games order by id").fetchall()):
-        stored = load_game(db, game_id)
-        if stored is not None:
-            refresh_game(db, game_id, stored.game)

@@ -44,32 +44,14 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = load_secret_key(Path(app.instance_path) / SECRET_KEY_FILE)
 
-    from . import access, errors, flashes, gridcache, i18n, present, rulestext, security, words
-    from ..store import db
-    from .pages import deals, games, home
+    from . import database, errors, flashes, gridcache, i18n, present, rights, rulestext, security
+    from .pages import BLUEPRINTS
 
-    db.init_app(app)
-    security.init_app(app)
-    access.init_app(app)
-    present.init_app(app)
-    i18n.init_app(app)
-    words.init_app(app)
-    rulestext.init_app(app)
-    gridcache.init_app(app)
-    errors.init_app(app)
-    flashes.init_app(app)
-    app.register_blueprint(home.bp)
-    app.register_blueprint(games.bp)
-    app.register_blueprint(deals.bp)
-    from .pages import live, sheets
-
-    app.register_blueprint(live.bp)
-    app.register_blueprint(sheets.bp)
-    from .pages import charts, history, players
-    from ..store import transfer
-
-    for feature in (history, players, charts, transfer):
-        app.register_blueprint(feature.bp)
+    for infrastructure in (database, security, rights, present, i18n, rulestext, gridcache,
+                           errors, flashes):
+        infrastructure.init_app(app)
+    for page in BLUEPRINTS:
+        app.register_blueprint(page)
     return app
 
 

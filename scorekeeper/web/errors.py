@@ -4,7 +4,8 @@ from __future__ import annotations
 import sqlite3
 
 from flask import Flask, render_template, request, url_for
-from flask_babel import gettext as _, lazy_gettext
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
@@ -29,10 +30,11 @@ DEFAULT_TEXT = {
 def _back_link() -> tuple[str, str]:
     game_id = (request.view_args or {}).get("game_id")
     if game_id is not None:
-        from ..store import db, storage
+        from ..store import storage
+        from .database import get_db
 
         try:
-            if storage.load_game(db.get_db(), game_id) is not None:
+            if storage.load_game(get_db(), game_id) is not None:
                 return url_for("games.show", game_id=game_id), _("Back to the game")
         except Exception:  # the error page must not fail in turn
             pass

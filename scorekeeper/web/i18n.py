@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from flask import Blueprint, Flask, g, has_request_context, redirect, request
+from flask import Flask, g, has_request_context, request
 from flask_babel import Babel, get_locale, get_translations
 from markupsafe import Markup
 
@@ -16,9 +16,6 @@ from ..languages import ARABIC_INDIC, LANGUAGES, RTL_LANGUAGES, TRANSLATIONS
 COOKIE = "lang"
 DIGITS_COOKIE = "digits"
 COOKIE_AGE = 400 * 24 * 3600  # a year and more: remembered on that device
-
-bp = Blueprint("i18n", __name__)
-
 
 def select_locale() -> str:
     chosen = request.cookies.get(COOKIE)
@@ -40,30 +37,6 @@ def local_path(target: str | None) -> str:
     if parts.scheme or parts.netloc:
         return "/"
     return target
-
-
-@bp.get("/lang/<code>")
-def switch(code: str):
-    response = redirect(local_path(request.args.get("next")), 303)
-    if code in LANGUAGES:
-        response.set_cookie(COOKIE, code, max_age=COOKIE_AGE, samesite="Lax", httponly=True)
-    return response
-
-
-@bp.get("/digits/<style>")
-def digits(style: str):
-    response = redirect(local_path(request.args.get("next")), 303)
-    if style in ("western", "arabic"):
-        response.set_cookie(DIGITS_COOKIE, style, max_age=COOKIE_AGE, samesite="Lax",
-                            httponly=True)
-    return response
-
-
-@bp.get("/settings")
-def settings():
-    from .words import render_settings, settings_form
-
-    return render_settings(settings_form(local_path(request.args.get("next"))))
 
 
 def num(value: object) -> str:
@@ -118,7 +91,6 @@ def init_app(app: Flask) -> None:
     Babel(app, locale_selector=select_locale)
     _install_page_translations(app)
     app.add_template_filter(num)
-    app.register_blueprint(bp)
 
     @app.context_processor
     def language() -> dict[str, object]:

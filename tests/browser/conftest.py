@@ -98,7 +98,7 @@ def seeded(site) -> Seeded:
     heavy = table.new_game(["Rami", "Nour", "Sami", "Hala"], preset="custom", doubling="y",
                            self_capture="leader-credit", combining="complex", partnership="y")
     with site.seed.app_context():
-        from scorekeeper.store.db import get_db
+        from scorekeeper.web.database import get_db
 
         player = next(get_db().query("select id from players where name = 'Aya'"))["id"]
     client.get("/")  # shows (and so clears) the messages the saves left in the session

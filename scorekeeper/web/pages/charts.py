@@ -21,10 +21,10 @@ from pygal.style import Style
 sys.meta_path[:] = [f for f in sys.meta_path if not isinstance(f, pygal.PluginImportFixer)]
 
 from ...store import stats
-from ...store.db import get_db
-from .games import fetch_game
+from ..database import get_db
 from ..i18n import RTL_LANGUAGES, current_language, num
 from ..messages import contract_label
+from .games import fetch_game
 
 bp = Blueprint("charts", __name__, url_prefix="/charts")
 

@@ -10,22 +10,23 @@ import secrets
 from typing import Any, Callable
 
 from flask import Blueprint, abort, jsonify, redirect, render_template, request, url_for
-from flask_babel import gettext as _, lazy_gettext
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext
 from markupsafe import Markup
 
 from ...engine import InvalidResult, score_deal
 from ...engine.contracts import Contract
 from ...store import checks, storage
+from ...store.storage import StoredGame
 from .. import meanwhile, present
-from ..access import edit_required
-from ...store.db import get_db
+from ..database import get_db
 from ..dealforms import DealForm, EntryContext, form_class_for, reason_options, record_data
 from ..flashes import flash_words
 from ..forms import UndoForm
-from .games import fetch_game, game_context, seat_arg
 from ..i18n import isolated
 from ..messages import problem_text
-from ...store.storage import StoredGame
+from ..rights import edit_required
+from .games import fetch_game, game_context, seat_arg
 
 bp = Blueprint("deals", __name__, url_prefix="/games/<int:game_id>")
 TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")

@@ -5,15 +5,16 @@ import re
 import secrets
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
-from flask_babel import gettext as _, lazy_gettext
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext
 
 from ...engine import read_deal
-from .. import access, present
-from ...store import storage
-from ...store.db import get_db
+from ...store import keys, storage
+from ...store.storage import StoredGame
+from .. import present, rights
+from ..database import get_db
 from ..flashes import flash_words
 from ..forms import LIMITS, NewGameForm, new_game_data, player_label, preset_settings
-from ...store.storage import StoredGame
 
 bp = Blueprint("games", __name__, url_prefix="/games")
 TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
@@ -51,13 +52,13 @@ def new():
                     get_db(), title=(form.title.data or "").strip(),
                     played_on=(form.played_on.data or "").strip() or None, players=form.names(),
                     rules=form.rules, first_king=form.first_king.data, token=token,
-                    pin_hash=access.pin_hash(form.pin.data) if form.pin.data else None)
+                    pin_hash=keys.pin_hash(form.pin.data) if form.pin.data else None)
             except storage.DuplicateToken as exc:  # sent twice: the game the first one started
                 game_id = exc.saved["game_id"]
                 flash_words(lazy_gettext(
                     "Already started: this is the game. Nothing was recorded twice."))
             # the phone that starts a game keeps its score (holding the form's token is proof)
-            access.grant_game(game_id)
+            rights.grant_game(game_id)
             return redirect(url_for("games.show", game_id=game_id), 303)
         status = 400
     else:

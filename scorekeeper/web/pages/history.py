@@ -12,12 +12,12 @@ from typing import Any
 from flask import Blueprint, abort, render_template, request, url_for
 from flask_babel import gettext
 
-from .. import figures, present
 from ...store import stats, storage
-from ...store.db import get_db
-from .games import fetch_game, game_context
-from ..rulestext import rules_text
 from ...store.storage import StoredGame
+from .. import figures, present
+from ..database import get_db
+from ..rulestext import rules_text
+from .games import fetch_game, game_context
 
 bp = Blueprint("history", __name__, url_prefix="/history")
 figures.install(bp)

@@ -6,7 +6,7 @@ from itertools import groupby
 from flask import Blueprint, render_template
 
 from ...store import storage
-from ...store.db import get_db
+from ..database import get_db
 
 bp = Blueprint("home", __name__)
 RECENT_GAMES = 40

@@ -10,13 +10,13 @@ from typing import Any, Iterable
 from urllib.parse import urlsplit
 
 import segno
-from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request
-from flask import url_for
+from flask import (Blueprint, Response, abort, current_app, jsonify, render_template, request,
+                   url_for)
 from flask_babel import gettext as _
 
-from ...store.db import get_db
-from .games import fetch_game, game_context
 from ...store.storage import StoredGame
+from ..database import get_db
+from .games import fetch_game, game_context
 
 bp = Blueprint("live", __name__, url_prefix="/games/<int:game_id>")
 #: How often a page asks whether the game changed, in seconds (the script reads it from the page).
@@ -27,10 +27,10 @@ LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 def watch_url(stored: StoredGame, *, external: bool = False) -> str:
     """The address of the game's read-only view: the one place where it is made.
 
-    It is the game's view link, ``/v/<view key>`` (see access.py), which leads to the watch
+    It is the game's view link, ``/v/<view key>`` (see pages/access.py), which leads to the watch
     page; it lets a phone watch and nothing more.
     """
-    from ..access import game_keys
+    from ...store.keys import game_keys
 
     key = stored.row.get("view_key") or game_keys(get_db(), stored.id)["view_key"]
     path = url_for("access.view_link", key=key)

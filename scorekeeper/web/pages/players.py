@@ -9,8 +9,7 @@ import threading
 from collections import OrderedDict
 from typing import Any, Hashable
 
-from flask import (Blueprint, abort, current_app, redirect, render_template, request,
-                   url_for)
+from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
 from flask_babel import gettext, lazy_gettext
 from flask_wtf import FlaskForm
 from markupsafe import Markup, escape
@@ -18,9 +17,10 @@ from sqlite_utils import Database
 from wtforms import HiddenField, StringField
 
 from ...engine.gamefile import NAME_LIMIT, has_control
-from .. import access, figures
 from ...store import stats, storage
-from ...store.db import data_version, get_db
+from ...store.db import data_version
+from .. import figures, rights
+from ..database import get_db
 from ..flashes import flash_message
 from ..i18n import DIGITS_COOKIE, current_language, isolated, num
 
@@ -138,13 +138,13 @@ def show(pid: int):
         "players/show.html", player=player, filters=filters, problems=problems,
         summary=stats.player_summary(db, pid, filters), play=stats.play_stats(db, pid, filters),
         recent=form.recent, run=form.run, rivals=stats.head_to_head(db, pid, filters),
-        partners=stats.partners(db, pid, filters), can_change=access.may_edit_player(db, pid))
+        partners=stats.partners(db, pid, filters), can_change=rights.may_edit_player(db, pid))
 
 
 @bp.route("/players/<int:pid>/rename", methods=["GET", "POST"])
 def rename(pid: int):
     player = fetch_player(pid)
-    access.require_player_rights(get_db(), pid)
+    rights.require_player_rights(get_db(), pid)
     form = RenameForm() if request.method == "POST" else RenameForm(data={"name": player["name"]})
     if request.method == "POST" and form.validate():
         problem = rename_player(get_db(), pid, form.name.data or "")
@@ -163,7 +163,7 @@ def merge(pid: int):
     """Merge another spelling into this player: choose it, see what will happen, confirm."""
     db = get_db()
     player = fetch_player(pid)
-    access.require_player_rights(db, pid)
+    rights.require_player_rights(db, pid)
     if request.method == "POST":
         form = MergeForm()
         other_id = int(form.other.data) if (form.other.data or "").isdigit() else None
@@ -173,7 +173,7 @@ def merge(pid: int):
         if other is None:
             flash_message("That spelling is gone already (merged or renamed meanwhile).")
             return redirect(url_for("players.show", pid=pid), 303)
-        access.require_player_rights(db, other_id)
+        rights.require_player_rights(db, other_id)
         problem = merge_players(db, pid, other_id)
         if problem is None:
             flash_message("Merged: %(other)s’s games are now %(name)s’s.",
@@ -187,12 +187,12 @@ def merge(pid: int):
             "select distinct b.player_id from game_players a join game_players b "
             "on b.game_id = a.game_id where a.player_id = ?", [pid])}
         others = [p for p in stats.roster(db) if p["id"] not in tablemates | {pid}
-                  and access.may_edit_player(db, p["id"])]
+                  and rights.may_edit_player(db, p["id"])]
         return render_template("players/merge.html", player=player, others=others, other=None)
     other = stats.player(db, other_id)
     if other is None or other_id == pid:
         abort(404, gettext("There is no such player to merge."))
-    access.require_player_rights(db, other_id)
+    rights.require_player_rights(db, other_id)
     shared = shared_game(db, pid, other_id)
     problem = (say(gettext("%(name)s and %(other)s played in the same game (game %(number)s), "
                            "so they are two people and cannot be merged."),

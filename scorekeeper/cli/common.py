@@ -1,0 +1,76 @@
+"""What every ``scorekeeper`` subcommand shares: exit statuses, how a refusal is printed, the
+``--db`` option and the database it names, and writing an output file whole."""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Iterable, Sequence
+
+from sqlite_utils import Database
+
+from ..engine import Problem
+from ..store import open_database as _open_store
+from ..store.paths import database_file
+
+#: A file, an entry or an option that cannot be used: the lines printed say why.
+EXIT_INVALID = 2
+#: The game, night or database asked for is not there.
+EXIT_NOT_FOUND = 1
+
+
+def fail(lines: Iterable[str | Problem]) -> int:
+    """Print each line (a Problem in English) on standard error; the invalid-input status."""
+    for line in lines:
+        print(str(line), file=sys.stderr)
+    return EXIT_INVALID
+
+
+def add_db_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--db", default=os.environ.get("SCOREKEEPER_DB"),
+                        help="SQLite database file (default: $SCOREKEEPER_DB, or the instance "
+                             "folder)")
+
+
+def database_path(given: str | None) -> Path:
+    """The database file the app would use, without opening it (a backup must not create an
+    empty database where there was none)."""
+    return database_file(given)
+
+
+def open_database(path: str | None) -> Database:
+    """The app's database (created if needed, with every migration applied)."""
+    return _open_store(path)
+
+
+def write_output(chunks: Iterable[str], out: str | None) -> None:
+    """Write the text to *out* whole (a temporary file renamed at the end), or to stdout."""
+    if out is None or out == "-":
+        try:
+            for chunk in chunks:
+                sys.stdout.write(chunk)
+            sys.stdout.flush()
+        except BrokenPipeError:  # the reader stopped early (| head): not an error
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return
+    target = Path(out)
+    fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent or Path("."))
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            for chunk in chunks:
+                handle.write(chunk)
+        os.replace(temp, target)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+
+
+def plural(count: int, word: str) -> str:
+    """"1 game", "3 games"."""
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+__all__: Sequence[str] = ["EXIT_INVALID", "EXIT_NOT_FOUND", "add_db_option", "database_path",
+                          "fail", "open_database", "plural", "write_output"]

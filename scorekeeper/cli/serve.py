@@ -1,0 +1,24 @@
+"""``scorekeeper serve``: the table app under waitress. The one command that imports the web
+wing, and only when it runs."""
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from .common import add_db_option
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from ..web.serve import serve
+
+    return serve(host=args.host, port=args.port, lan=args.lan, db_path=args.db)
+
+
+def add_commands(sub: Any) -> None:
+    serve = sub.add_parser("serve", help="start the table app with a production server")
+    serve.add_argument("--host", default=None, help="address to listen on (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=5000)
+    serve.add_argument("--lan", action="store_true",
+                       help="listen on the local network and print the address for the phones")
+    add_db_option(serve)
+    serve.set_defaults(func=cmd_serve)

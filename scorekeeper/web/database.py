@@ -1,0 +1,45 @@
+"""The request's database connection: the store's connection kept by this server thread, and
+what each request leaves behind rolled back; the schema brought up to date at start-up."""
+from __future__ import annotations
+
+from flask import Flask, current_app, g
+from sqlite_utils import Database
+from werkzeug.routing import IntegerConverter
+
+from ..store.db import connect, thread_connection
+from ..store.schema import migrate
+
+
+def get_db() -> Database:
+    """The request's connection: the one this server thread keeps open to the app's database
+    (see ``store.db.thread_connection``)."""
+    if "db" not in g:
+        g.db = thread_connection(str(current_app.config["DATABASE"]))
+    return g.db
+
+
+def close_db(exc: BaseException | None = None) -> None:
+    """After each request: a transaction left open is rolled back, as closing would do."""
+    db = g.pop("db", None)
+    if db is not None and db.conn.in_transaction:
+        db.conn.rollback()
+
+
+class RowIdConverter(IntegerConverter):
+    """``<int:...>`` in a route: a number SQLite can hold as a row id, else no such page (a
+    bigger number would make SQLite raise instead of finding nothing)."""
+
+    def __init__(self, map, *args, **kwargs):  # noqa: A002 (werkzeug's name)
+        kwargs.setdefault("max", 2**63 - 1)
+        super().__init__(map, *args, **kwargs)
+
+
+def init_app(app: Flask) -> None:
+    """Apply the migrations at start-up and end each request's use of its connection."""
+    app.url_map.converters["int"] = RowIdConverter
+    db = connect(app.config["DATABASE"])
+    try:
+        migrate(db)
+    finally:
+        db.close()
+    app.teardown_appcontext(close_db)

@@ -1,0 +1,99 @@
+"""The settings page: the language, the digits and the table's own words for the contracts,
+each kept on the phone in a cookie."""
+from __future__ import annotations
+
+from flask import Blueprint, redirect, render_template, request, url_for
+from flask_babel import gettext, lazy_gettext
+from flask_wtf import FlaskForm
+from wtforms import HiddenField, StringField
+from wtforms.validators import ValidationError
+
+from ...engine.contracts import ALL_CONTRACTS, CONTRACT_LABELS
+from ...languages import LANGUAGES
+from ..flashes import flash_message
+from ..i18n import COOKIE, COOKIE_AGE, DIGITS_COOKIE, current_language, local_path
+from ..words import (LEGACY_COOKIE, LEGACY_SETS, LIMIT, SUGGESTIONS, clean_word, cookie_name,
+                     cookie_value, table_words, word_problem)
+
+bp = Blueprint("settings", __name__)
+
+
+@bp.get("/lang/<code>")
+def switch(code: str):
+    response = redirect(local_path(request.args.get("next")), 303)
+    if code in LANGUAGES:
+        response.set_cookie(COOKIE, code, max_age=COOKIE_AGE, samesite="Lax", httponly=True)
+    return response
+
+
+@bp.get("/digits/<style>")
+def digits(style: str):
+    response = redirect(local_path(request.args.get("next")), 303)
+    if style in ("western", "arabic"):
+        response.set_cookie(DIGITS_COOKIE, style, max_age=COOKIE_AGE, samesite="Lax",
+                            httponly=True)
+    return response
+
+
+@bp.get("/settings")
+def show():
+    return render_settings(settings_form(local_path(request.args.get("next"))))
+
+
+# -- the table's words ---------------------------------------------------------------------
+def _check_word(form: FlaskForm, field: StringField) -> None:
+    field.data = clean_word(field.data or "")
+    problem = word_problem(field.data)
+    if problem:
+        raise ValidationError(gettext(problem, limit=LIMIT))
+
+
+class WordsForm(FlaskForm):
+    """One field per contract; an empty one means the language's usual word."""
+
+    next = HiddenField()
+    king_of_hearts = StringField(lazy_gettext("King of Hearts"), [_check_word])
+    diamonds = StringField(lazy_gettext("Diamonds"), [_check_word])
+    queens = StringField(lazy_gettext("Queens"), [_check_word])
+    collections = StringField(lazy_gettext("Collections"), [_check_word])
+    trex = StringField(lazy_gettext("Trex"), [_check_word])
+
+    def contract_fields(self):
+        """(contract, field, the words tables use for it) in the order of the contracts."""
+        offered = SUGGESTIONS.get(current_language(), {})
+        return [(c, self[c.value], offered.get(c, ())) for c in ALL_CONTRACTS]
+
+
+def settings_form(back: str) -> WordsForm:
+    """The form as the settings page first shows it: the table's words as they are now."""
+    form = WordsForm(formdata=None, next=back)
+    for contract, word in table_words().items():
+        form[contract.value].data = word
+    return form
+
+
+def render_settings(form: WordsForm, status: int = 200):
+    back = local_path(form.next.data)
+    return render_template("settings.html", back=back, form=form,
+                           digits=request.cookies.get(DIGITS_COOKIE, "western"),
+                           default_words={c: gettext(CONTRACT_LABELS[c]) for c in ALL_CONTRACTS}
+                           ), status
+
+
+@bp.post("/settings/words")
+def save_words():
+    """Keep the table's words on this phone, for the page's language; bad ones are shown
+    again with the reason, nothing kept."""
+    form = WordsForm()
+    if not form.validate():
+        return render_settings(form, 400)
+    words = {c: form[c.value].data for c in ALL_CONTRACTS
+             if form[c.value].data and form[c.value].data != gettext(CONTRACT_LABELS[c])}
+    language = current_language()
+    response = redirect(url_for("settings.show", next=local_path(form.next.data)), 303)
+    response.set_cookie(cookie_name(language), cookie_value(words), max_age=COOKIE_AGE,
+                        samesite="Lax", httponly=True)
+    if language in LEGACY_SETS:
+        response.delete_cookie(LEGACY_COOKIE)
+    flash_message("The contracts’ names are kept on this phone.")
+    return response
