@@ -13,11 +13,10 @@ which is cheaper than writing the document out.
 from __future__ import annotations
 
 import json
-import threading
-from collections import OrderedDict
-from typing import Any, Hashable, Mapping
+from typing import Any, Mapping
 
 from ..engine import Game, read_game
+from .kept import Kept
 
 #: Games kept (about 15 KB each with their scores); the least recently used goes first.
 SIZE = 512
@@ -31,45 +30,16 @@ def document_key(doc: Mapping[str, Any]) -> str:
     return json.dumps(doc, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
-class GameCache:
-    """A bounded, thread-safe map from keys that name a document to the games read from it."""
+class GameCache(Kept[Game]):
+    """Games by the document they were read from (or by a key naming that document)."""
 
     def __init__(self, size: int = SIZE):
-        self.size = size
-        self._games: OrderedDict[Hashable, Game] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key: Hashable) -> Game | None:
-        with self._lock:
-            game = self._games.get(key)
-            if game is not None:
-                self._games.move_to_end(key)
-            return game
-
-    def put(self, key: Hashable, game: Game) -> None:
-        """Keep *game* as the one read from the document *key* names."""
-        with self._lock:
-            self._games[key] = game
-            self._games.move_to_end(key)
-            while len(self._games) > self.size:
-                self._games.popitem(last=False)
+        super().__init__(size)
 
     def read(self, doc: Mapping[str, Any]) -> Game:
         """``read_game(doc)``, or the game read from an equal document before. A document the
         engine refuses raises InvalidResult, as ``read_game`` does, and nothing is kept."""
-        key = document_key(doc)
-        game = self.get(key)
-        if game is None:
-            game = read_game(doc)
-            self.put(key, game)
-        return game
-
-    def clear(self) -> None:
-        with self._lock:
-            self._games.clear()
-
-    def __len__(self) -> int:
-        return len(self._games)
+        return self.get_or_make(document_key(doc), lambda: read_game(doc))
 
 
 games = GameCache()

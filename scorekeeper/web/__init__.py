@@ -14,9 +14,7 @@ from typing import Any, Mapping
 from flask import Flask
 
 from ..site import STATIC, TEMPLATES
-
-SECRET_KEY_FILE = "secret_key"
-DATABASE_FILE = "scorekeeper.sqlite3"
+from ..store.paths import DATABASE_FILE, SECRET_KEY_FILE, instance_folder
 
 DEFAULTS: Mapping[str, Any] = {
     # A form opened at the start of a long deal must still be accepted at its end.
@@ -32,7 +30,7 @@ DEFAULTS: Mapping[str, Any] = {
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """Build the app; *test_config* overrides the configuration (tests, ``serve --db``)."""
     config = dict(test_config or {})
-    instance_path = config.pop("INSTANCE_PATH", None) or os.environ.get("SCOREKEEPER_INSTANCE")
+    instance_path = config.pop("INSTANCE_PATH", None) or str(instance_folder())
     app = Flask(__name__, instance_path=instance_path, instance_relative_config=True,
                 template_folder=str(TEMPLATES), static_folder=str(STATIC))
     app.config.from_mapping(DEFAULTS)
@@ -44,10 +42,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = load_secret_key(Path(app.instance_path) / SECRET_KEY_FILE)
 
-    from . import database, errors, flashes, gridcache, i18n, present, rights, rulestext, security
+    from . import database, errors, flashes, fragments, i18n, present, rights, rulestext, security
     from .pages import BLUEPRINTS
 
-    for infrastructure in (database, security, rights, present, i18n, rulestext, gridcache,
+    for infrastructure in (database, security, rights, present, i18n, rulestext, fragments,
                            errors, flashes):
         infrastructure.init_app(app)
     for page in BLUEPRINTS:

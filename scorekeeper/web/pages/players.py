@@ -5,24 +5,19 @@ one spelling's games onto the other; neither touches a score.
 """
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
-from typing import Any, Hashable
+from typing import Any
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
 from flask_babel import gettext, lazy_gettext
 from flask_wtf import FlaskForm
 from markupsafe import Markup, escape
-from sqlite_utils import Database
 from wtforms import HiddenField, StringField
 
-from ...engine.gamefile import NAME_LIMIT, has_control
-from ...store import stats, storage
-from ...store.db import data_version
-from .. import figures, rights
+from ...store import players, stats
+from .. import figures, fragments, rights
 from ..database import get_db
 from ..flashes import flash_message
-from ..i18n import DIGITS_COOKIE, current_language, isolated, num
+from ..i18n import isolated, num
 
 bp = Blueprint("players", __name__)
 figures.install(bp)
@@ -48,47 +43,12 @@ def preset_labels() -> dict[str, str]:
             "partnership": gettext("Partnership"), "custom": gettext("Custom")}
 
 
-# -- changes -------------------------------------------------------------------------------
-def rename_player(db: Database, pid: int, new_name: str) -> str | None:
-    """Rename player *pid*; return why not, or None when done."""
-    name = storage.clean_name(new_name)
-    if not name:
-        return gettext("Write the new name.")
-    if len(name) > NAME_LIMIT:
-        return gettext("A name has at most %(limit)s characters.", limit=NAME_LIMIT)
-    if has_control(name):
-        return gettext("A name cannot hold control characters.")
-    key = storage.name_key(name)
-    with db.atomic():
-        other = next(db.query("select id, name from players where name_key = ? and id != ?",
-                              [key, pid]), None)
-        if other is not None:
-            return say(gettext("%(name)s is another player already. If they are the same "
-                               "person, merge the two instead."), name=other["name"])
-        db.execute("update players set name = ?, name_key = ? where id = ?", [name, key, pid])
-    return None
-
-
-def shared_game(db: Database, keep: int, drop: int) -> int | None:
-    """A game both players sat in, if any (then they are two people)."""
-    row = next(db.query("select a.game_id from game_players a join game_players b "
-                        "on b.game_id = a.game_id where a.player_id = ? and b.player_id = ? "
-                        "limit 1", [keep, drop]), None)
-    return row["game_id"] if row else None
-
-
-def merge_players(db: Database, keep: int, drop: int) -> str | None:
-    """Move every game of *drop* onto *keep* and remove *drop*; return why not, or None."""
-    if keep == drop:
-        return gettext("Choose another player to merge.")
-    with db.atomic():
-        game = shared_game(db, keep, drop)
-        if game is not None:
-            return gettext("They played in the same game (game %(number)s), so they are two "
-                           "people and cannot be merged.", number=num(game))
-        db.execute("update game_players set player_id = ? where player_id = ?", [keep, drop])
-        db.execute("delete from players where id = ?", [drop])
-    return None
+def refusal(exc: players.Refused) -> Markup:
+    """A refused change of players in the page's language, names isolated, digits the phone's."""
+    values: dict[str, Any] = {key: num(value) if type(value) is int else value
+                              for key, value in exc.values.items()}
+    values.update({key: isolated(name) for key, name in exc.names.items()})
+    return escape(gettext(exc.message)) % values
 
 
 # -- reading filters -----------------------------------------------------------------------
@@ -147,13 +107,14 @@ def rename(pid: int):
     rights.require_player_rights(get_db(), pid)
     form = RenameForm() if request.method == "POST" else RenameForm(data={"name": player["name"]})
     if request.method == "POST" and form.validate():
-        problem = rename_player(get_db(), pid, form.name.data or "")
-        if problem is None:
+        try:
+            name = players.rename_player(get_db(), pid, form.name.data or "")
+        except players.Refused as exc:
+            form.name.errors = [refusal(exc)]
+        else:
             flash_message("Renamed: %(old)s is now %(new)s. Every game of theirs shows the "
-                          "new name.", names={"old": player["name"],
-                                              "new": storage.clean_name(form.name.data)})
+                          "new name.", names={"old": player["name"], "new": name})
             return redirect(url_for("players.show", pid=pid), 303)
-        form.name.errors = [problem]
     status = 400 if form.name.errors else 200
     return render_template("players/rename.html", player=player, form=form), status
 
@@ -174,8 +135,11 @@ def merge(pid: int):
             flash_message("That spelling is gone already (merged or renamed meanwhile).")
             return redirect(url_for("players.show", pid=pid), 303)
         rights.require_player_rights(db, other_id)
-        problem = merge_players(db, pid, other_id)
-        if problem is None:
+        try:
+            players.merge_players(db, pid, other_id)
+        except players.Refused as exc:
+            problem = refusal(exc)
+        else:
             flash_message("Merged: %(other)s’s games are now %(name)s’s.",
                           names={"other": other["name"], "name": player["name"]})
             return redirect(url_for("players.show", pid=pid), 303)
@@ -193,7 +157,7 @@ def merge(pid: int):
     if other is None or other_id == pid:
         abort(404, gettext("There is no such player to merge."))
     rights.require_player_rights(db, other_id)
-    shared = shared_game(db, pid, other_id)
+    shared = players.shared_game(db, pid, other_id)
     problem = (say(gettext("%(name)s and %(other)s played in the same game (game %(number)s), "
                            "so they are two people and cannot be merged."),
                    name=player["name"], other=other["name"], number=num(shared))
@@ -204,34 +168,6 @@ def merge(pid: int):
                            games=counts.get(other_id, {}).get("games", 0))
 
 
-#: Leaderboard tables kept, by what they show and the data they were read from.
-BOARDS_KEPT = 64
-_boards: OrderedDict[Hashable, Markup] = OrderedDict()
-_boards_lock = threading.Lock()
-
-
-def board(db: Database, filters: stats.Filters, sort: str) -> Markup:
-    """The leaderboard's table. Everyone at every table reads it and few things change it, so
-    it is rendered once per set of filters and way of reading it, and kept until the database
-    changes (``data_version``): a save, a rename or an import by any connection or process."""
-    key = (str(current_app.config["DATABASE"]), data_version(db),
-           tuple(sorted(filters.args().items())), sort, current_language(),
-           request.cookies.get(DIGITS_COOKIE), request.script_root)
-    with _boards_lock:
-        html = _boards.get(key)
-        if html is not None:
-            _boards.move_to_end(key)
-            return html
-    rows = stats.leaderboard(db, filters, sort)
-    html = Markup(render_template("players/_board.html", rows=rows, filters=filters, sort=sort,
-                                  recent_count=stats.RECENT))
-    with _boards_lock:
-        _boards[key] = html
-        while len(_boards) > BOARDS_KEPT:
-            _boards.popitem(last=False)
-    return html
-
-
 @bp.get("/leaderboard")
 def leaderboard():
     """Every player's finished games in a date range and under a preset, side by side."""
@@ -240,6 +176,7 @@ def leaderboard():
     if sort not in stats.SORTS:
         sort = "wins"
     labels = preset_labels()
-    return render_template("players/leaderboard.html", board=board(get_db(), filters, sort),
+    board = fragments.leaderboard(get_db(), str(current_app.config["DATABASE"]), filters, sort)
+    return render_template("players/leaderboard.html", board=board,
                            filters=filters, problems=problems,
                            presets=[(p, labels.get(p, p.title())) for p in stats.PRESET_CHOICES])
