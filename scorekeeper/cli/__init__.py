@@ -12,6 +12,7 @@ import argparse
 import sys
 from typing import Sequence
 
+from .. import __version__
 from . import data, score, serve, sheets
 
 #: The modules that add subcommands, in the order ``--help`` lists them.
@@ -21,6 +22,7 @@ GROUPS = (serve, score, sheets, data)
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="scorekeeper",
                                      description="Trex Scorekeeper: score, serve and simulate.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     for group in GROUPS:
         group.add_commands(sub)
