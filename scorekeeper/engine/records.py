@@ -99,8 +99,9 @@ class _Reader:
         self.names = names
         self.problems: list[Problem] = []
 
-    def problem(self, code: str, contract: str | None = None, field: str | None = None,
+    def problem(self, code: str, contract: str | None = None, field: str | None = None, /,
                 **params: Any) -> None:
+        """Note a problem; *params* may use any name, ``contract`` and ``field`` included."""
         self.problems.append(Problem(code, params, self.number, contract, field))
 
     def seat(self, value: Any, what: str, contract: str | None, field: str,
