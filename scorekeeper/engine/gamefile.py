@@ -12,7 +12,7 @@ from .errors import InvalidResult, Problem, RulesError
 from .progression import Progress
 from .records import DealRecord, read_deal
 from .rules import HouseRules
-from .scoring import Scores, add, score_deal, team_result, team_totals, winners
+from .scoring import Scores, add, places, score_deal, team_result, team_totals, winners
 from .validation import check_deal
 
 FORMAT = "trex-game/1"
@@ -20,7 +20,7 @@ MULTI_FORMAT = "trex-games/1"
 NAME_LIMIT = 40
 TITLE_LIMIT = 120
 _KNOWN = ("format", "title", "played_on", "players", "rules", "first_king", "deals")
-_COMPUTED = ("totals", "team_totals", "team_result")
+_COMPUTED = ("totals", "team_totals", "team_result", "places", "winners")
 
 
 class InvariantError(RuntimeError):
@@ -57,6 +57,10 @@ class Game:
 
 @dataclass(frozen=True)
 class GameScore:
+    """A game scored. *places* stand for the totals so far (RULES.md "Who wins": 1 is first,
+    tied sides share a place, a side being a team under partnership); *winners* are the seats in
+    first place once the game is over, and empty before."""
+
     deals: tuple[Scores, ...]
     running: tuple[Scores, ...]
     kingdoms: tuple[tuple[int, Scores, bool], ...]  # (King, subtotal, complete)
@@ -66,6 +70,7 @@ class GameScore:
     team_totals: tuple[int, int] | None = None
     team_result: str | None = None
     winners: tuple[int, ...] = field(default=())
+    places: Scores = (1, 1, 1, 1)
 
 
 def score_game(game: Game) -> GameScore:
@@ -91,7 +96,8 @@ def score_game(game: Game) -> GameScore:
         deals=deal_scores, running=tuple(running), kingdoms=tuple(kingdoms), totals=total,
         is_over=progress.is_over, partnership=rules.partnership, team_totals=teams,
         team_result=team_result(total, rules) if rules.partnership else None,
-        winners=winners(total) if progress.is_over else (),
+        winners=winners(total, rules) if progress.is_over else (),
+        places=places(total, rules),
     )
 
 
@@ -203,7 +209,8 @@ def _read_deals(raw_deals: list[Any], rules: HouseRules, first_king: int, names:
 
 
 def _check_given_scores(data: Mapping[str, Any], raw_deals: list[Any], game: Game) -> None:
-    """Scores, totals and team keys are recomputed; where given and different, refuse."""
+    """Scores, totals, team keys, places and winners are recomputed; where given and
+    different, refuse."""
     if not any(k in data for k in _COMPUTED) and not any("scores" in raw for raw in raw_deals):
         return
     scored = game.score()
@@ -212,15 +219,30 @@ def _check_given_scores(data: Mapping[str, Any], raw_deals: list[Any], game: Gam
         if "scores" in raw and raw["scores"] != list(scores):
             problems.append(Problem("scores_differ", {"given": raw["scores"],
                                                       "computed": list(scores)}, number))
-    expected = {"totals": list(scored.totals)}
-    if scored.partnership:
-        expected["team_totals"] = list(scored.team_totals or ())
-        expected["team_result"] = scored.team_result  # type: ignore[assignment]
-    for key, computed in expected.items():
-        if key in data and data[key] != computed:
-            problems.append(Problem(f"{key}_differ", {"given": data[key], "computed": computed}))
+    expected = computed_keys(scored)
+    for key in _COMPUTED:
+        if key not in data:
+            continue
+        if key not in expected:
+            problems.append(Problem("not_over_no_winner", {"key": key}, field=key))
+        elif data[key] != expected[key]:
+            problems.append(Problem(f"{key}_differ", {"given": data[key],
+                                                      "computed": expected[key]}, field=key))
     if problems:
         raise InvalidResult(problems)
+
+
+def computed_keys(scored: GameScore) -> dict[str, Any]:
+    """What export adds to a game document (GAME_FORMAT.md): totals, the team keys under
+    partnership, and places and winners once the game is over."""
+    out: dict[str, Any] = {"totals": list(scored.totals)}
+    if scored.partnership:
+        out["team_totals"] = list(scored.team_totals or ())
+        out["team_result"] = scored.team_result
+    if scored.is_over:
+        out["places"] = list(scored.places)
+        out["winners"] = list(scored.winners)
+    return out
 
 
 def game_to_dict(game: Game, *, with_scores: bool = False) -> dict[str, Any]:
@@ -240,10 +262,7 @@ def game_to_dict(game: Game, *, with_scores: bool = False) -> dict[str, Any]:
         scored = game.score()
         for deal, scores in zip(out["deals"], scored.deals):
             deal["scores"] = list(scores)
-        out["totals"] = list(scored.totals)
-        if scored.partnership:
-            out["team_totals"] = list(scored.team_totals or ())
-            out["team_result"] = scored.team_result
+        out.update(computed_keys(scored))
     return out
 
 

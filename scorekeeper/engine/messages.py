@@ -84,6 +84,9 @@ MESSAGES: dict[str, str] = {
     "totals_differ": "the totals given are {given}, but the game totals are {computed}",
     "team_totals_differ": "the team totals given are {given}, but they are {computed}",
     "team_result_differ": "the team result given is {given!r}, but it is {computed!r}",
+    "places_differ": "the places given are {given}, but the places are {computed}",
+    "winners_differ": "the winners given are seats {given}, but the winners are seats {computed}",
+    "not_over_no_winner": "{key!r} is given, but the game is not over, so nobody has won yet",
 }
 
 

@@ -134,10 +134,20 @@ def team_totals(totals: Sequence[int]) -> tuple[int, int]:
     return (totals[0] + totals[2], totals[1] + totals[3])
 
 
+def better(a: int, b: int, rules: HouseRules) -> bool:
+    """Is total *a* better than total *b*? Higher wins; lower under ``reverse_scores``
+    (RULES.md "Who wins")."""
+    return a < b if rules.reverse_scores else a > b
+
+
 def team_result(totals: Sequence[int], rules: HouseRules) -> str:
-    """Which team won: ``"0+2"``, ``"1+3"`` or ``"tie"`` (RULES.md "Partnership")."""
+    """Which team won: ``"0+2"``, ``"1+3"`` or ``"tie"`` (RULES.md "Partnership", "Who wins").
+
+    By default the team with the better sum wins (the higher, or the lower under
+    ``reverse_scores``); under ``worst-loses`` the team of the player with the worst individual
+    score (the lowest, or the highest under ``reverse_scores``) loses."""
     if rules.team_result == "worst-loses":
-        worst = min(totals)
+        worst = max(totals) if rules.reverse_scores else min(totals)
         losers = {s % 2 for s in range(4) if totals[s] == worst}
         if len(losers) == 2:
             return "tie"
@@ -145,14 +155,29 @@ def team_result(totals: Sequence[int], rules: HouseRules) -> str:
     a, b = team_totals(totals)
     if a == b:
         return "tie"
-    return "0+2" if a > b else "1+3"
+    return "0+2" if better(a, b, rules) else "1+3"
 
 
-def winners(totals: Sequence[int]) -> tuple[int, ...]:
-    """The seats with the highest total (more than one on a tie)."""
-    best = max(totals)
-    return tuple(s for s in range(4) if totals[s] == best)
+def places(totals: Sequence[int], rules: HouseRules) -> Scores:
+    """Each seat's place, 1 being first (RULES.md "Who wins"): one more than the number of sides
+    that did better, so that tied sides share a place.
+
+    A side is a player, or under ``partnership`` a team: both partners then have their team's
+    place (1 for the winners, 2 for the others, 1 for all four on a tie)."""
+    if rules.partnership:
+        result = team_result(totals, rules)
+        won = {"0+2": (0,), "1+3": (1,), "tie": (0, 1)}[result]
+        p0, p1 = (1 if 0 in won else 2), (1 if 1 in won else 2)
+        return (p0, p1, p0, p1)
+    p = [1 + sum(1 for other in totals if better(other, mine, rules)) for mine in totals]
+    return (p[0], p[1], p[2], p[3])
+
+
+def winners(totals: Sequence[int], rules: HouseRules) -> tuple[int, ...]:
+    """The seats in first place: the best total, or the winning team (more than one on a tie)."""
+    return tuple(s for s, place in enumerate(places(totals, rules)) if place == 1)
 
 
 __all__ = ["Scores", "score_deal", "contract_scores", "is_sweep", "uses_contracts", "contract_total",
-           "capture_points", "team_totals", "team_result", "winners", "QUEEN_SUITS"]
+           "capture_points", "team_totals", "team_result", "better", "places", "winners",
+           "QUEEN_SUITS"]
