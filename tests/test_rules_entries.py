@@ -50,3 +50,60 @@ def test_combined_deals_any_list_with_a_repeat_is_refused_never_a_crash(names, c
     repeated = next(n for i, n in enumerate(names) if n in names[:i])
     label = {"king_of_hearts": "King of Hearts"}.get(repeated, repeated.title())
     assert problems == [f"Deal 1: {label} is listed twice"]
+
+
+# --- RULES.md "Combined deals": with Collections and leader-credit, who led a trick is the King
+# --- or a player who took a trick ---------------------------------------------------------------
+LEADER_CREDIT_COMPLEX = {"combining": "complex", "self_capture": "leader-credit"}
+
+
+def complex_with_leader(led_by: int, card: str = "king_of_hearts") -> dict:
+    """King 0. Seat 2 (Carla) takes no trick and no penalty card; seat 1 doubled the card
+    *card* and took it back."""
+    queens = {"spades": {"taker": 1}, "hearts": {"taker": 1}, "diamonds": {"taker": 1},
+              "clubs": {"taker": 3}}
+    deal = {"king": 0, "contracts": ["king_of_hearts", "diamonds", "queens", "collections"],
+            "king_of_hearts": {"taker": 1}, "diamonds": [3, 6, 0, 4], "queens": queens,
+            "tricks": [3, 6, 0, 4]}
+    target = deal["king_of_hearts"] if card == "king_of_hearts" else queens[card]
+    target.update({"doubled_by": 1, "led_by": led_by})
+    return deal
+
+
+@pytest.mark.parametrize("card, words", [("king_of_hearts", "the K♥"), ("spades", "the Q♠")])
+def test_combined_deals_leader_credit_a_trickless_player_did_not_lead(card, words):
+    assert entry_problems(complex_with_leader(2, card), LEADER_CREDIT_COMPLEX) == [
+        f"Deal 1, Collections: Carla took no trick and is not the King, so they cannot have led "
+        f"to the trick with {words}"]
+
+
+def test_combined_deals_leader_credit_the_king_leads_without_taking_a_trick():
+    raw = complex_with_leader(0)
+    raw["tricks"], raw["diamonds"] = [0, 6, 3, 4], [0, 6, 3, 4]   # now the King took no trick
+    assert entry_problems(raw, LEADER_CREDIT_COMPLEX) == []
+
+
+def test_combined_deals_leader_credit_a_leader_who_took_a_trick_is_credited():
+    game = standard_game(rules={"combining": "complex", "self_capture": "leader-credit"})
+    game["deals"] = [{"king": 0, "contracts": ["trex"], "trex_order": [0, 1, 2, 3]},
+                     complex_with_leader(3)]
+    scored = read_game(game).score()
+    # K♥ doubled by seat 1 and taken back, led by seat 3: seat 1 -150, seat 3 +75.
+    # Diamonds [3, 6, 0, 4] x -10; queens: seat 1 three (-75), seat 3 one (-25);
+    # tricks [3, 6, 0, 4] x -15.
+    assert scored.deals[1] == (-30 - 45, -150 - 60 - 75 - 90, 0, 75 - 40 - 25 - 60)
+
+
+def test_combined_deals_leader_credit_checked_in_a_combination_without_complex():
+    raw = {"king": 3, "contracts": ["king_of_hearts", "collections"],
+           "king_of_hearts": {"taker": 2, "doubled_by": 2, "led_by": 0},
+           "tricks": [0, 6, 3, 4]}
+    rules = {"combining": "combination", "self_capture": "leader-credit"}
+    assert entry_problems(raw, rules, first_king=3) == [
+        "Deal 1, Collections: Aya took no trick and is not the King, so they cannot have led "
+        "to the trick with the K♥"]
+    raw["king_of_hearts"]["led_by"] = 3     # the King led it
+    assert entry_problems(raw, rules, first_king=3) == []
+    alone = {"king": 3, "contracts": ["king_of_hearts"],   # K♥ alone: no tricks are known
+             "king_of_hearts": {"taker": 2, "doubled_by": 2, "led_by": 0}}
+    assert entry_problems(alone, rules, first_king=3) == []

@@ -67,6 +67,8 @@ MESSAGES: dict[str, str] = {
     # combined-deal cross-checks (RULES.md "Combined deals")
     "qd_taker_no_diamond": "{player} took the Q♦, so they took at least one diamond",
     "no_trick_but_cards": "{player} took no trick, so they cannot have taken {card}",
+    "leader_no_trick": "{player} took no trick and is not the King, so they cannot have led to "
+                       "the trick with {card}",
     "too_many_cards_for_tricks": "{player} took {cards} penalty cards; at four cards a trick that "
                                  "takes at least {needed} tricks, not {tricks}",
     # the game's progression
