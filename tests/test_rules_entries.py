@@ -107,3 +107,37 @@ def test_combined_deals_leader_credit_checked_in_a_combination_without_complex()
     alone = {"king": 3, "contracts": ["king_of_hearts"],   # K♥ alone: no tricks are known
              "king_of_hearts": {"taker": 2, "doubled_by": 2, "led_by": 0}}
     assert entry_problems(alone, rules, first_king=3) == []
+
+
+# --- RULES.md "King of Hearts": the K♥ alone, the A♥ alone, or K♥ + A♥ ask for a redeal ------
+def test_king_of_hearts_redeal_request_the_ace_of_hearts_alone_asks():
+    from scorekeeper.engine.cards import mask_of
+    from scorekeeper.engine.contracts import Contract
+    from scorekeeper.engine.play import KH_REDEAL, kh_redeal_seats, redeal_requests
+    from handbuilder import fill_hands
+
+    # Seat 3 holds the A♥ and no other heart; seat 1 the K♥ alone: both may ask, in turn from
+    # the dealer (seat 2), so seat 3 first.
+    hands = [mask_of(h) for h in fill_hands({
+        3: "AH 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS",
+        1: "KH 2D 3D 4D 5D 6D 7D 8D 9D 10D JD QD KD"})]
+    rules = HouseRules()
+    assert kh_redeal_seats(hands, rules, dealer=2) == [3, 1]
+    assert redeal_requests(hands, 2, (Contract.KING_OF_HEARTS,), rules) == [
+        (3, KH_REDEAL), (1, KH_REDEAL)]
+    assert redeal_requests(hands, 2, (Contract.QUEENS,), rules) == []
+
+
+HEART_RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sets(st.sampled_from(HEART_RANKS), max_size=6), st.booleans())
+def test_king_of_hearts_redeal_request_by_the_hearts_held(hearts, any_doubleton):
+    from scorekeeper.engine.cards import mask_of, parse_cards
+    from scorekeeper.engine.play import kh_redeal_allowed
+
+    hand = mask_of(parse_cards(" ".join([f"{r}H" for r in hearts] + ["2S", "3C"])))
+    allowed = hearts in ({"K"}, {"A"}, {"K", "A"}) or (
+        any_doubleton and "K" in hearts and len(hearts) == 2)
+    assert kh_redeal_allowed(hand, HouseRules(kh_redeal_any_doubleton=any_doubleton)) is allowed
