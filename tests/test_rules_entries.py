@@ -141,3 +141,101 @@ def test_king_of_hearts_redeal_request_by_the_hearts_held(hearts, any_doubleton)
     allowed = hearts in ({"K"}, {"A"}, {"K", "A"}) or (
         any_doubleton and "K" in hearts and len(hearts) == 2)
     assert kh_redeal_allowed(hand, HouseRules(kh_redeal_any_doubleton=any_doubleton)) is allowed
+
+
+# --- RULES.md "King of Hearts", "Trex": a redeal request follows the announcement ------------
+def thrown_in(king: int, reason: str, by: int = 2) -> dict:
+    return {"king": king, "thrown_in": {"reason": reason, "by": by}}
+
+
+def progress_after(doc: dict, count: int) -> Progress:
+    game = read_game({**doc, "deals": doc["deals"][:count]})
+    return game.progress()
+
+
+# standard_game plays each kingdom as Trex, King of Hearts, Diamonds, Queens, Collections.
+@pytest.mark.parametrize("before, reason, message", [
+    (0, "kh-redeal", None),                      # nothing played yet
+    (1, "kh-redeal", None),                      # Trex played, King of Hearts still open
+    (2, "kh-redeal", "Deal 3: Aya cannot announce King of Hearts now, so nobody can ask for a "
+                     "K♥ redeal"),
+    (4, "kh-redeal", "Deal 5: Aya cannot announce King of Hearts now, so nobody can ask for a "
+                     "K♥ redeal"),
+    (0, "trex-twos", None),
+    (1, "trex-twos", "Deal 2: Aya cannot announce Trex now, so nobody can throw in for the 2s"),
+    (4, "misdeal", None),
+    (4, "other", None),
+])
+def test_king_of_hearts_and_trex_redeal_request_only_while_the_contract_is_open(
+        before, reason, message):
+    doc = standard_game()
+    doc["deals"].insert(before, thrown_in(0, reason))
+    if message is None:
+        assert read_game(doc).score().is_over
+    else:
+        assert refused(doc) == [message]
+
+
+def test_king_of_hearts_redeal_request_in_the_next_kingdom_is_open_again():
+    doc = standard_game()
+    doc["deals"].insert(5, thrown_in(1, "kh-redeal"))   # Bilal's kingdom, before its deals
+    doc["deals"].insert(5, thrown_in(1, "trex-twos"))
+    assert read_game(doc).score().is_over
+
+
+def test_redeals_possible_throw_in_reasons_as_the_kingdom_goes():
+    doc = standard_game()
+    seen = [progress_after(doc, n).possible_throw_in_reasons() for n in (0, 1, 2, 4, 5, 20)]
+    assert seen == [("kh-redeal", "trex-twos", "misdeal", "other"),
+                    ("kh-redeal", "misdeal", "other"),
+                    ("misdeal", "other"),
+                    ("misdeal", "other"),
+                    ("kh-redeal", "trex-twos", "misdeal", "other"),   # the next kingdom
+                    ()]                                               # the game is over
+
+
+def test_king_of_hearts_redeal_request_complex_while_the_complex_deal_is_open():
+    from gamebuilder import complex_game
+
+    doc = complex_game()   # each kingdom: Trex, then the Complex deal
+    assert progress_after(doc, 1).possible_throw_in_reasons() == ("kh-redeal", "misdeal",
+                                                                  "other")
+    doc["deals"].insert(1, thrown_in(0, "kh-redeal"))
+    assert read_game(doc).score().is_over
+    doc["deals"].insert(3, thrown_in(1, "kh-redeal"))    # Bilal's kingdom, nothing played yet
+    doc["deals"].insert(5, thrown_in(1, "kh-redeal"))    # after Bilal's Trex: still open
+    assert read_game(doc).score().is_over
+    late = complex_game()
+    late["deals"][0], late["deals"][1] = late["deals"][1], late["deals"][0]   # Complex first
+    late["deals"].insert(1, thrown_in(0, "trex-twos"))   # Trex is still open
+    assert read_game(late).score().is_over
+    late["deals"].insert(1, thrown_in(0, "kh-redeal"))   # the Complex deal is played
+    assert refused(late) == ["Deal 2: Aya cannot announce King of Hearts now, so nobody can ask "
+                             "for a K♥ redeal"]
+
+
+def test_king_of_hearts_redeal_request_fixed_order_only_when_it_can_be_announced():
+    order = ["diamonds", "king_of_hearts", "queens", "collections", "trex"]
+    doc = standard_game(rules={"fixed_order": order})
+    doc["deals"] = [{"king": 0, "contracts": ["diamonds"], "diamonds": [4, 3, 2, 4]}]
+    assert progress_after(doc, 0).possible_throw_in_reasons() == ("misdeal", "other")
+    assert progress_after(doc, 1).possible_throw_in_reasons() == ("kh-redeal", "misdeal",
+                                                                  "other")
+    doc["deals"].insert(0, thrown_in(0, "kh-redeal"))
+    assert refused(doc) == ["Deal 1: Aya cannot announce King of Hearts now, so nobody can ask "
+                            "for a K♥ redeal"]
+    combination = {**doc, "rules": {"fixed_order": order, "combining": "combination"}}
+    # Diamonds comes next, and the King may combine it with King of Hearts.
+    assert progress_after(combination, 1).possible_throw_in_reasons() == (
+        "kh-redeal", "misdeal", "other")
+    assert read_game(combination).deals[0].is_thrown_in
+
+
+def test_redeals_possible_throw_in_reasons_as_an_entry():
+    doc = standard_game()
+    progress = progress_after(doc, 2)
+    record, problems = validate_entry(thrown_in(0, "kh-redeal"), progress)
+    assert record is None and [p.code for p in problems] == ["kh_redeal_closed"]
+    assert problems[0].field == "thrown_in.reason"
+    record, problems = validate_entry(thrown_in(0, "misdeal"), progress)
+    assert record is not None and problems == []

@@ -79,6 +79,9 @@ MESSAGES: dict[str, str] = {
     "contract_used": "{contract} has already been played in this kingdom",
     "not_fixed_order": "under the fixed order the next contract is {expected}",
     "complex_trex_pair": "under Complex a kingdom is one Complex deal and one Trex deal",
+    "kh_redeal_closed": "{king} cannot announce King of Hearts now, so nobody can ask for a "
+                        "K♥ redeal",
+    "trex_twos_closed": "{king} cannot announce Trex now, so nobody can throw in for the 2s",
     "first_deal_king": "the first deal must be dealt by the first King, {expected}",
     "deal_not_found": "there is no deal {number}",
     # totals that were given in a file and disagree

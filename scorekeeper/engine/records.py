@@ -13,6 +13,10 @@ from .contracts import QUEEN_SUITS, Contract
 from .errors import Problem
 
 THROW_IN_REASONS = ("kh-redeal", "trex-twos", "misdeal", "other")
+#: The reasons for a redeal that follow the announcement of a contract (RULES.md "King of
+#: Hearts", "Trex"): each is possible only while the King may still announce that contract.
+ANNOUNCED_FIRST: dict[str, Contract] = {"kh-redeal": Contract.KING_OF_HEARTS,
+                                        "trex-twos": Contract.TREX}
 RESULT_FIELDS: dict[Contract, str] = {
     Contract.KING_OF_HEARTS: "king_of_hearts",
     Contract.DIAMONDS: "diamonds",
