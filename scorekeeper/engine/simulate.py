@@ -28,8 +28,8 @@ KINGDOMS = 4
 #: After this many redeal requests in a row, nobody is asked again until a deal is played.
 MAX_REDEALS_IN_A_ROW = 20
 TREX_ONLY = (Contract.TREX,)
-#: Called with a played deal's file-format result and its points counted card by card.
-Observer = Callable[[dict[str, Any], list[int]], None]
+#: Called with each deal played card by card and its file-format result as recorded.
+Observer = Callable[[TrickDeal | TrexDeal, dict[str, Any]], None]
 ALL_LEFT = (1 << len(ALL_CONTRACTS)) - 1
 
 BotSpec = str | Bot
@@ -105,7 +105,7 @@ class _Table:
             play_out(deal, self.bots)
             result = deal.result()
             if self.observe is not None:
-                self.observe(result, deal.card_points())
+                self.observe(deal, result)
             return result
         if contracts == TREX_ONLY:
             return trex_result(king, play_trex_randomly(hands, king, random_))
@@ -136,8 +136,8 @@ def simulate_game(seed: int, rules: HouseRules | None = None,
     *bot* names the bot for all four seats (``"random"``, ``"heuristic"``), or gives four, one
     per seat, as names or objects. The same seed, rules and bots give the same game. *fast*
     lets random bots play through the fast path (the game is the same either way).
-    *observe*, when given, is called with each played deal's result and the points counted
-    from its cards (every deal is then played through the deal objects).
+    *observe*, when given, is called with each played deal, played through the deal objects,
+    and its result as recorded.
     """
     rules = rules or HouseRules()
     rng = random.Random(seed)
