@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from gamebuilder import standard_game
-from scorekeeper.engine import HouseRules, InvalidResult, Progress, read_game, validate_entry
+from scorekeeper.engine import (Contract, HouseRules, InvalidResult, Progress, game_to_dict,
+                                read_game, validate_entry)
 
 NAMES = ("Aya", "Bilal", "Carla", "Dana")
 CONTRACT_NAMES = ["king_of_hearts", "diamonds", "queens", "collections", "trex"]
@@ -239,3 +240,75 @@ def test_redeals_possible_throw_in_reasons_as_an_entry():
     assert problems[0].field == "thrown_in.reason"
     record, problems = validate_entry(thrown_in(0, "misdeal"), progress)
     assert record is not None and problems == []
+
+
+# --- RULES.md "Sweeps": the swept player may ask for the replay; a kept sweep scores ----------
+SWEEPS = {"sweep_replay": {"collections_tricks": 10}}
+
+
+def with_deal(deal: dict, rules: dict, at: int = 4) -> dict:
+    """The standard game under *rules* with *deal* in place of deal *at* (Aya's Collections)."""
+    doc = standard_game(rules=rules)
+    doc["deals"][at] = deal
+    return doc
+
+
+def swept_collections(**extra) -> dict:
+    return {"king": 0, "contracts": ["collections"], "tricks": [10, 1, 1, 1], **extra}
+
+
+def test_sweeps_a_sweep_kept_as_played_scores_normally_and_uses_up_the_contract():
+    game = read_game(with_deal(swept_collections(sweep_kept=True), SWEEPS))
+    scored = game.score()
+    assert scored.deals[4] == (-150, -15, -15, -15)
+    assert scored.is_over and game.deals[4].sweep_kept
+    assert game_to_dict(game)["deals"][4] == swept_collections(sweep_kept=True)
+
+
+def test_sweeps_a_sweep_without_the_key_is_replayed_as_before():
+    doc = with_deal(swept_collections(), SWEEPS)
+    game = read_game({**doc, "deals": doc["deals"][:5]})
+    assert game.score().deals[4] == (0, 0, 0, 0)
+    assert game.progress().contracts_left() == (Contract.COLLECTIONS,)
+    assert "sweep_kept" not in game_to_dict(game)["deals"][4]
+
+
+def test_sweeps_a_sweep_of_one_contract_replays_the_whole_combined_deal():
+    rules = {"combining": "combination", **SWEEPS}
+    deal = {"king": 0, "contracts": ["diamonds", "queens"], "diamonds": [13, 0, 0, 0],
+            "queens": {"spades": {"taker": 1}, "hearts": {"taker": 2},
+                       "diamonds": {"taker": 0}, "clubs": {"taker": 3}}}
+    replayed = read_game({**standard_game(rules=rules), "deals": [deal]})
+    assert replayed.score().deals == ((0, 0, 0, 0),)
+    assert Contract.DIAMONDS in replayed.progress().contracts_left()
+    assert Contract.QUEENS in replayed.progress().contracts_left()
+    kept = read_game({**standard_game(rules=rules), "deals": [{**deal, "sweep_kept": True}]})
+    # Kept, both contracts score: seat 0 takes 13 diamonds (-130) and the Q♦ (-25).
+    assert kept.score().deals == ((-155, -25, -25, -25),)
+    assert kept.progress().contracts_left() == (Contract.KING_OF_HEARTS,
+                                                Contract.COLLECTIONS, Contract.TREX)
+
+
+@pytest.mark.parametrize("deal, rules, message", [
+    (swept_collections(tricks=[9, 2, 1, 1], sweep_kept=True), SWEEPS,
+     "Deal 5: nobody swept this deal, so there is no sweep to keep"),
+    (swept_collections(sweep_kept=True), {},
+     "Deal 5: sweeps are not replayed in this game, so there is no sweep to keep"),
+    (swept_collections(sweep_kept=False), SWEEPS,
+     "Deal 5: 'sweep_kept' is written only as true, on a sweep the table kept"),
+    (swept_collections(sweep_kept="yes"), SWEEPS,
+     "Deal 5: 'sweep_kept' is written only as true, on a sweep the table kept"),
+    ({"king": 0, "thrown_in": {"reason": "misdeal", "by": 1}, "sweep_kept": True}, SWEEPS,
+     "Deal 5: nobody swept this deal, so there is no sweep to keep"),
+])
+def test_sweeps_sweep_kept_only_on_a_sweep_under_sweep_replay(deal, rules, message):
+    assert message in refused(with_deal(deal, rules))
+
+
+def test_sweeps_sweep_kept_as_an_entry():
+    progress = Progress(HouseRules.from_dict(SWEEPS), 0, NAMES)
+    record, problems = validate_entry(swept_collections(sweep_kept=True), progress)
+    assert record is not None and record.sweep_kept and problems == []
+    _record, problems = validate_entry(swept_collections(tricks=[4, 3, 3, 3], sweep_kept=True),
+                                       progress)
+    assert [(p.code, p.field) for p in problems] == [("sweep_kept_not_swept", "sweep_kept")]

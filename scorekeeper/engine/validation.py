@@ -11,8 +11,9 @@ from typing import Any, Sequence
 from .contracts import QUEEN_SUITS, Contract
 from .errors import Problem
 from .progression import Progress
-from .records import CARD_NAMES, Capture, DealRecord, default_names, read_deal
+from .records import CARD_NAMES, SWEEP_KEPT, Capture, DealRecord, default_names, read_deal
 from .rules import HouseRules
+from .scoring import is_sweep
 
 COUNT_TOTAL = 13
 
@@ -28,6 +29,9 @@ def check_deal(deal: DealRecord, rules: HouseRules, number: int | None = None,
     def report(code: str, contract: Contract | None, field: str | None, **params: Any) -> None:
         problems.append(Problem(code, params, number, contract.value if contract else None, field))
 
+    if deal.sweep_kept and rules.sweep_replay is None:
+        report("sweep_kept_off", None, SWEEP_KEPT)
+
     for contract, counts, field in ((Contract.DIAMONDS, deal.diamonds, "diamonds"),
                                     (Contract.COLLECTIONS, deal.tricks, "tricks")):
         if counts is not None and sum(counts) != COUNT_TOTAL:
@@ -37,6 +41,8 @@ def check_deal(deal: DealRecord, rules: HouseRules, number: int | None = None,
                        field)
     if not problems:
         problems.extend(_cross_checks(deal, number, names))
+    if not problems and deal.sweep_kept and not is_sweep(deal, rules):
+        report("sweep_kept_not_swept", None, SWEEP_KEPT)
     return problems
 
 
