@@ -1,4 +1,15 @@
-"""A whole game: read from and written to the file format (GAME_FORMAT.md), checked and scored."""
+"""A whole game: read from and written to the file format (GAME_FORMAT.md), checked and scored.
+
+Strict and lenient reading
+--------------------------
+:func:`read_game` refuses a game with any problem: that is what import, ``scorekeeper score`` and
+every new entry use. The rule book has grown checks since games were first stored (those in
+:data:`LATER_CHECKS`, such as a K♥ redeal after King of Hearts was played), and a stored game
+that breaks one is not lost: ``read_game(doc, strict=False)`` reads it as recorded and lists
+what those checks find in :attr:`Game.no_longer_passes`, one problem per deal naming it, for a
+page to show (:func:`~.errors.no_longer_passes_text` says it in English). Every other problem
+refuses the game in both modes.
+"""
 from __future__ import annotations
 
 import datetime as _dt
@@ -21,6 +32,10 @@ NAME_LIMIT = 40
 TITLE_LIMIT = 120
 _KNOWN = ("format", "title", "played_on", "players", "rules", "first_king", "deals")
 _COMPUTED = ("totals", "team_totals", "team_result", "places", "winners")
+#: Message codes of the checks added after games could be stored without them. A stored game
+#: that breaks one is read by ``read_game(doc, strict=False)``, which lists the problem instead
+#: of refusing the game.
+LATER_CHECKS = frozenset({"kh_redeal_closed", "trex_twos_closed", "leader_no_trick"})
 
 
 class InvariantError(RuntimeError):
@@ -37,6 +52,8 @@ class Game:
     played_on: str | None = None
     rules_given: Mapping[str, Any] | None = None  # the file's own rules object, for round trips
     extra: tuple[tuple[str, Any], ...] = ()
+    #: Read with ``strict=False``: what the checks of LATER_CHECKS find, each naming its deal.
+    no_longer_passes: tuple[Problem, ...] = ()
 
     def progress(self) -> Progress:
         """A fresh fold of the game's deals, which the caller may extend."""
@@ -130,8 +147,13 @@ def check_players(value: Any) -> list[Problem]:
     return problems
 
 
-def read_game(data: Any) -> Game:
-    """Read and check a ``trex-game/1`` document; raise InvalidResult with every problem."""
+def read_game(data: Any, *, strict: bool = True) -> Game:
+    """Read and check a ``trex-game/1`` document; raise InvalidResult with every problem.
+
+    With ``strict=False`` (for games stored before a check in :data:`LATER_CHECKS` existed), the
+    problems those checks find do not refuse the game: its deals are kept as recorded and the
+    problems are listed in :attr:`Game.no_longer_passes`.
+    """
     if not isinstance(data, Mapping):
         raise InvalidResult([Problem("not_an_object")])
     problems: list[Problem] = []
@@ -158,12 +180,14 @@ def read_game(data: Any) -> Game:
     if problems:
         raise InvalidResult(problems)
     names = tuple(data["players"])
-    deals = _read_deals(raw_deals, rules, first_king, names, problems)
+    lapses: list[Problem] | None = None if strict else []
+    deals = _read_deals(raw_deals, rules, first_king, names, problems, lapses)
     if problems:
         raise InvalidResult(problems)
     game = Game(players=names, rules=rules, first_king=first_king, deals=tuple(deals),
                 title=title, played_on=played_on, rules_given=data.get("rules"),
-                extra=tuple((k, v) for k, v in data.items() if k not in _KNOWN + _COMPUTED))
+                extra=tuple((k, v) for k, v in data.items() if k not in _KNOWN + _COMPUTED),
+                no_longer_passes=tuple(lapses or ()))
     _check_given_scores(data, raw_deals, game)
     return game
 
@@ -190,7 +214,11 @@ def _first_king(data: Mapping[str, Any], raw_deals: list[Any], problems: list[Pr
 
 
 def _read_deals(raw_deals: list[Any], rules: HouseRules, first_king: int, names: Sequence[str],
-                problems: list[Problem]) -> list[DealRecord]:
+                problems: list[Problem], lapses: list[Problem] | None = None,
+                ) -> list[DealRecord]:
+    """Read and check each deal in turn, adding what is wrong to *problems*. When *lapses* is
+    given (lenient reading), the problems of LATER_CHECKS go there instead, and a deal that has
+    no other problem is kept as recorded."""
     progress = Progress(rules, first_king, names)
     deals = []
     for number, raw in enumerate(raw_deals, start=1):
@@ -201,6 +229,9 @@ def _read_deals(raw_deals: list[Any], rules: HouseRules, first_king: int, names:
         found = check_deal(deal, rules, number, names)
         if not problems:  # the game's order means something only while every deal before is sound
             found = progress.check(deal, number) + found
+        if lapses is not None:
+            lapses += [p for p in found if p.code in LATER_CHECKS]
+            found = [p for p in found if p.code not in LATER_CHECKS]
         problems += found
         if not found:
             progress.add(deal)
@@ -266,8 +297,10 @@ def game_to_dict(game: Game, *, with_scores: bool = False) -> dict[str, Any]:
     return out
 
 
-def read_document(data: Any) -> list[Game]:
-    """Read a ``trex-game/1`` or ``trex-games/1`` document; problems name the game too."""
+def read_document(data: Any, *, strict: bool = True) -> list[Game]:
+    """Read a ``trex-game/1`` or ``trex-games/1`` document; problems name the game too.
+    *strict* as for :func:`read_game`; with ``strict=False`` each game's
+    ``no_longer_passes`` problems name their game."""
     if isinstance(data, Mapping) and data.get("format") == MULTI_FORMAT:
         games_raw = data.get("games")
         if not isinstance(games_raw, list):
@@ -275,24 +308,27 @@ def read_document(data: Any) -> list[Game]:
         games, problems = [], []
         for number, raw in enumerate(games_raw, start=1):
             try:
-                games.append(read_game(raw))
+                game = read_game(raw, strict=strict)
+                games.append(replace(game, no_longer_passes=tuple(
+                    replace(p, game=number) for p in game.no_longer_passes)))
             except InvalidResult as exc:
                 problems += [replace(p, game=number) for p in exc.problems]
         if problems:
             raise InvalidResult(problems)
         return games
-    return [read_game(data)]
+    return [read_game(data, strict=strict)]
 
 
-def loads(text: str | bytes) -> list[Game]:
-    """Parse JSON text holding one game or several; bad JSON is one clear problem."""
+def loads(text: str | bytes, *, strict: bool = True) -> list[Game]:
+    """Parse JSON text holding one game or several; bad JSON is one clear problem. *strict* as
+    for :func:`read_game`."""
     if not text.strip():
         raise InvalidResult([Problem("empty_file")])
     try:
         data = json.loads(text)
     except (ValueError, UnicodeDecodeError) as exc:
         raise InvalidResult([Problem("not_json", {"detail": str(exc)})]) from None
-    return read_document(data)
+    return read_document(data, strict=strict)
 
 
 def dumps(games: Sequence[Game], *, with_scores: bool = True, several: bool = False) -> str:

@@ -87,6 +87,8 @@ MESSAGES: dict[str, str] = {
     "trex_twos_closed": "{king} cannot announce Trex now, so nobody can throw in for the 2s",
     "first_deal_king": "the first deal must be dealt by the first King, {expected}",
     "deal_not_found": "there is no deal {number}",
+    # a stored game read leniently: a deal that a later check refuses (Game.no_longer_passes)
+    "no_longer_passes": "deal {deal} no longer passes: {why}",
     # totals that were given in a file and disagree
     "scores_differ": "the scores given are {given}, but the deal scores {computed}",
     "totals_differ": "the totals given are {given}, but the game totals are {computed}",
