@@ -312,3 +312,16 @@ def test_sweeps_sweep_kept_as_an_entry():
     _record, problems = validate_entry(swept_collections(tricks=[4, 3, 3, 3], sweep_kept=True),
                                        progress)
     assert [(p.code, p.field) for p in problems] == [("sweep_kept_not_swept", "sweep_kept")]
+
+
+@pytest.mark.parametrize("at, deal, message", [
+    (3, {"king": 0, "contracts": ["diamonds"], "diamonds": [13, 0, 0, 0]},
+     "Deal 4, Diamonds: Diamonds has already been played in this kingdom"),
+    (0, {"king": 0, "contracts": ["collections", "diamonds"], "tricks": [10, 1, 1, 1],
+         "diamonds": [10, 1, 1, 1]},
+     "Deal 1: these rules play one contract per deal"),
+])
+def test_sweeps_a_replayed_sweep_was_announced_like_any_deal(at, deal, message):
+    doc = standard_game(rules=SWEEPS)
+    doc["deals"].insert(at, deal)
+    assert refused(doc) == [message]

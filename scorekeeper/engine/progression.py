@@ -122,8 +122,7 @@ class Progress:
             return [self._wrong_king(deal.king, kings, number)]
         if deal.thrown_in is not None:
             return self._throw_in_problems(deal.thrown_in.reason, deal.king, number)
-        if not uses_contracts(deal, self.rules):
-            return []
+        # A sweep replayed uses up nothing, but its contracts were announced like any others.
         shape = self._shape_problem(deal.contracts, number)
         if shape:
             return [shape]
