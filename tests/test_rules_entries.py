@@ -325,3 +325,12 @@ def test_sweeps_a_replayed_sweep_was_announced_like_any_deal(at, deal, message):
     doc = standard_game(rules=SWEEPS)
     doc["deals"].insert(at, deal)
     assert refused(doc) == [message]
+
+
+def test_king_of_hearts_redeal_request_the_simulator_records_plain_seats():
+    """A thrown-in deal's ``by`` is a plain int in the game file, as GAME_FORMAT.md writes it."""
+    from scorekeeper.engine.simulate import simulate_game
+
+    doc = simulate_game(4, HouseRules(combining="combination", kh_redeal_any_doubleton=True))
+    asked = [d["thrown_in"]["by"] for d in doc["deals"] if "thrown_in" in d]
+    assert asked and all(type(s) is int for s in asked)

@@ -11,7 +11,6 @@ from ..cards import THREES_MASK, TWOS_MASK, Rank, Suit, suit_ranks
 from ..contracts import Contract
 from ..records import read_deal
 from ..rules import HouseRules
-from ..seats import seats_from
 
 KH_REDEAL = "kh-redeal"
 TREX_TWOS = "trex-twos"
@@ -32,7 +31,7 @@ def kh_redeal_allowed(hand: int, rules: HouseRules) -> bool:
 def kh_redeal_seats(hands: Sequence[int], rules: HouseRules, dealer: int = 0) -> list[int]:
     """The seats that may ask for a King of Hearts redeal, in turn from the dealer: the holder
     of the K♥, of the A♥, or both, when their hearts allow it."""
-    return [s for s in seats_from(dealer) if kh_redeal_allowed(hands[s], rules)]
+    return [s for s in ((dealer + k) % 4 for k in range(4)) if kh_redeal_allowed(hands[s], rules)]
 
 
 def kh_redeal_seat(hands: Sequence[int], rules: HouseRules, dealer: int = 0) -> int | None:
