@@ -334,3 +334,48 @@ def test_king_of_hearts_redeal_request_the_simulator_records_plain_seats():
     doc = simulate_game(4, HouseRules(combining="combination", kh_redeal_any_doubleton=True))
     asked = [d["thrown_in"]["by"] for d in doc["deals"] if "thrown_in" in d]
     assert asked and all(type(s) is int for s in asked)
+
+
+def thirteen_in_four() -> st.SearchStrategy[list[int]]:
+    """Four whole counts that add up to 13."""
+    return st.lists(st.integers(0, 13), min_size=3, max_size=3).filter(
+        lambda c: sum(c) <= 13).map(lambda c: [*c, 13 - sum(c)])
+
+
+@settings(max_examples=150, deadline=None)
+@given(thirteen_in_four(), st.integers(7, 13), st.booleans())
+def test_sweeps_sweep_kept_exactly_on_a_sweep(tricks, n, kept):
+    raw = {"king": 0, "contracts": ["collections"], "tricks": tricks}
+    if kept:
+        raw["sweep_kept"] = True
+    rules = {"sweep_replay": {"collections_tricks": n}}
+    problems = entry_problems(raw, rules)
+    swept = max(tricks) >= n
+    assert problems == ([] if swept or not kept
+                        else ["Deal 1: nobody swept this deal, so there is no sweep to keep"])
+    game = read_game({**standard_game(rules=rules), "deals": [raw]}) if not problems else None
+    if game is not None:
+        replayed = swept and not kept
+        assert game.score().deals[0] == ((0, 0, 0, 0) if replayed
+                                         else tuple(-15 * t for t in tricks))
+        assert (Contract.COLLECTIONS in game.progress().contracts_left()) is replayed
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10_000), st.data())
+def test_redeals_an_entry_form_may_offer_exactly_the_possible_reasons(seed, data):
+    """At any point of a simulated game, a thrown-in deal is accepted for exactly the reasons
+    possible_throw_in_reasons() gives."""
+    from scorekeeper.engine.simulate import simulate_game
+
+    rules = data.draw(st.sampled_from([{}, {"combining": "complex"},
+                                       {"combining": "combination",
+                                        "fixed_order": CONTRACT_NAMES[::-1]}]))
+    doc = simulate_game(seed, HouseRules.from_dict(rules))
+    cut = data.draw(st.integers(0, len(doc["deals"]) - 1))
+    progress = progress_after(doc, cut)
+    offered = progress.possible_throw_in_reasons()
+    assert {"misdeal", "other"} <= set(offered)
+    for reason in ("kh-redeal", "trex-twos", "misdeal", "other"):
+        record, _ = validate_entry(thrown_in(doc["deals"][cut]["king"], reason), progress)
+        assert (record is not None) is (reason in offered)
