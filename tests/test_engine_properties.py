@@ -1,13 +1,14 @@
-"""Properties over many seeded simulated games (RULES.md as a whole, checked both ways).
+"""Properties over many seeded simulated games (RULES.md as a whole).
 
-Every simulated deal's result must pass validation, and its score through the table-driven
-scorer must equal the points counted card by card as the deal was played.
+Every simulated deal's result must pass validation, and every game must score to zero. That
+each recorded result is what the cards played hold is checked in test_rules_tally.py, from the
+tricks themselves.
 """
 from __future__ import annotations
 
 import pytest
 
-from scorekeeper.engine import HouseRules, read_deal, read_game, score_deal
+from scorekeeper.engine import HouseRules, read_deal, read_game
 from scorekeeper.engine.simulate import simulate_game
 
 VARIANTS = [
@@ -27,31 +28,20 @@ GAMES_PER_VARIANT = 125  # 8 variants: 1,000 games
 
 
 @pytest.mark.parametrize("rules", VARIANTS, ids=lambda r: ",".join(r) or "standard")
-def test_simulated_games__scorer_agrees_with_the_cards_and_validation_accepts(rules):
+def test_simulated_games__validation_accepts_and_every_game_sums_to_zero(rules):
     house = HouseRules.from_dict(rules)
     for seed in range(GAMES_PER_VARIANT):
-        counted: list[tuple[dict, list[int]]] = []
-        doc = simulate_game(seed, house, "random",
-                            observe=lambda result, points: counted.append((result, points)))
+        doc = simulate_game(seed, house, "random")
         game = read_game(doc)  # every deal and the game's order validate
         scored = game.score()  # raises if a complete kingdom does not sum to zero
         assert scored.is_over and sum(scored.totals) == 0
-        for result, points in counted:
+        for result in doc["deals"]:
             record, problems = read_deal(result)
-            assert not problems
-            assert list(score_deal(record, house)) == points, result
-        played = [d for d in game.deals if not d.is_thrown_in]
-        assert len(played) == len(counted)
+            assert not problems and record is not None
 
 
 @pytest.mark.parametrize("rules", VARIANTS[:4], ids=lambda r: ",".join(r) or "standard")
 def test_simulated_games__heuristic_bots_too(rules):
     house = HouseRules.from_dict(rules)
     for seed in range(5):
-        counted: list[tuple[dict, list[int]]] = []
-        doc = simulate_game(seed, house, "heuristic",
-                            observe=lambda result, points: counted.append((result, points)))
-        assert read_game(doc).score().is_over
-        for result, points in counted:
-            record, _ = read_deal(result)
-            assert list(score_deal(record, house)) == points
+        assert read_game(simulate_game(seed, house, "heuristic")).score().is_over

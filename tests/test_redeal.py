@@ -31,7 +31,8 @@ def four_hands(fixed: dict[int, str]) -> list[int]:
     ("KH 7H 2S", False, True),            # K♥ with another heart: only with the variant
     ("KH AH 7H", False, False),           # three hearts
     ("KH QH 9H 2H 2S", False, False),
-    ("AH 2S 3S", False, False),           # the ace alone is not the K♥
+    ("AH 2S 3S", True, True),             # the A♥ alone (seed 000)
+    ("AH 7H 2S", False, False),           # the A♥ with another heart, but not the K♥
     ("2S 3S 4S", False, False),
 ])
 def test_king_of_hearts__redeal_request(cards, standard, any_doubleton):

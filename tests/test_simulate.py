@@ -97,19 +97,25 @@ def test_simulate__redeals_are_recorded_and_bounded():
     assert found
 
 
-def test_simulate__a_swept_deal_is_played_again():
+def test_simulate__a_swept_deal_is_played_again_unless_kept():
     rules = HouseRules(sweep_replay=7)
-    swept = 0
+    swept = kept = 0
     for seed in range(10):
         doc = simulate_game(seed, rules)
         read_game(doc)
         deals = [d for d in doc["deals"] if "contracts" in d]
         for i, deal in enumerate(deals):
             if is_sweep(deal, rules):
-                swept += 1
                 later = [d["contracts"] for d in deals[i + 1:] if d["king"] == deal["king"]]
-                assert deal["contracts"] in later
-    assert swept
+                if deal.get("sweep_kept"):
+                    kept += 1
+                    assert deal["contracts"] not in later
+                else:
+                    swept += 1
+                    assert deal["contracts"] in later
+            else:
+                assert "sweep_kept" not in deal
+    assert swept and kept
 
 
 def test_simulate__table_picks_each_player_king_once():

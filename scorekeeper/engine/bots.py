@@ -15,6 +15,7 @@ from .heuristics import (contract_advantage, double_is_wise, lead_card, follow_c
                          discard_card, trex_card)
 from .play import TrexDeal, TrickDeal
 from .rules import HouseRules
+from .scoring import better
 
 Options = Sequence[tuple[Contract, ...]]
 
@@ -34,6 +35,11 @@ class Bot(Protocol):
 
     def choose_double(self, hand: int, card: Card) -> bool:
         """Whether to double *card* (the K♥ or a queen) before the first lead."""
+        ...
+
+    def wants_replay(self, points: int, rules: HouseRules) -> bool:
+        """Having swept a deal under ``sweep_replay``: whether to ask for the replay (which
+        scores nothing), rather than keep the result, which would score *points* for them."""
         ...
 
     def choose_play(self, deal: TrickDeal | TrexDeal, legal: Sequence[Card]) -> Card:
@@ -59,6 +65,9 @@ class RandomBot:
     def choose_double(self, hand: int, card: Card) -> bool:
         return self.random() < 0.5
 
+    def wants_replay(self, points: int, rules: HouseRules) -> bool:
+        return self.random() < 0.5
+
     def choose_play(self, deal: TrickDeal | TrexDeal, legal: Sequence[Card]) -> Card:
         return legal[int(self.random() * len(legal))]
 
@@ -66,7 +75,8 @@ class RandomBot:
 class HeuristicBot:
     """Follows the tactics of the source texts: chooses contracts by the shape of its hand,
     doubles well-protected cards, ducks and sheds high cards in trick contracts, dumps penalty
-    cards when it cannot follow, and in Trex plays the cards that open its own cards first."""
+    cards when it cannot follow, in Trex plays the cards that open its own cards first, asks
+    for every redeal its hand allows, and for the replay of a sweep that costs it."""
 
     name = "heuristic"
 
@@ -84,6 +94,10 @@ class HeuristicBot:
 
     def choose_double(self, hand: int, card: Card) -> bool:
         return double_is_wise(hand, card)
+
+    def wants_replay(self, points: int, rules: HouseRules) -> bool:
+        """Keep a sweep only when it scores better than the replay's nothing."""
+        return not better(points, 0, rules)
 
     def choose_play(self, deal: TrickDeal | TrexDeal, legal: Sequence[Card]) -> Card:
         if isinstance(deal, TrexDeal):

@@ -73,6 +73,15 @@ def render_problem(problem: Problem, text: str, *, deal_word: str = "Deal",
     return text[:1].upper() + text[1:]
 
 
+def no_longer_passes_text(problem: Problem) -> str:
+    """A problem of a later check found in a stored game (``Game.no_longer_passes``), in English:
+    "Deal 3 no longer passes: ..." (message code ``no_longer_passes``)."""
+    text = render("no_longer_passes", {"deal": problem.deal, "why": problem.text})
+    if problem.game is not None:
+        return f"Game {problem.game}: {text}"
+    return text[:1].upper() + text[1:]
+
+
 class InvalidResult(RuleError):
     """A result or game that cannot have happened; carries every problem found."""
 

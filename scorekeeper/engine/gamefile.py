@@ -1,4 +1,15 @@
-"""A whole game: read from and written to the file format (GAME_FORMAT.md), checked and scored."""
+"""A whole game: read from and written to the file format (GAME_FORMAT.md), checked and scored.
+
+Strict and lenient reading
+--------------------------
+:func:`read_game` refuses a game with any problem: that is what import, ``scorekeeper score`` and
+every new entry use. The rule book has grown checks since games were first stored (those in
+:data:`LATER_CHECKS`, such as a K♥ redeal after King of Hearts was played), and a stored game
+that breaks one is not lost: ``read_game(doc, strict=False)`` reads it as recorded and lists
+what those checks find in :attr:`Game.no_longer_passes`, one problem per deal naming it, for a
+page to show (:func:`~.errors.no_longer_passes_text` says it in English). Every other problem
+refuses the game in both modes.
+"""
 from __future__ import annotations
 
 import datetime as _dt
@@ -12,7 +23,7 @@ from .errors import InvalidResult, Problem, RulesError
 from .progression import Progress
 from .records import DealRecord, read_deal
 from .rules import HouseRules
-from .scoring import Scores, add, score_deal, team_result, team_totals, winners
+from .scoring import Scores, add, places, score_deal, team_result, team_totals, winners
 from .validation import check_deal
 
 FORMAT = "trex-game/1"
@@ -20,7 +31,11 @@ MULTI_FORMAT = "trex-games/1"
 NAME_LIMIT = 40
 TITLE_LIMIT = 120
 _KNOWN = ("format", "title", "played_on", "players", "rules", "first_king", "deals")
-_COMPUTED = ("totals", "team_totals", "team_result")
+_COMPUTED = ("totals", "team_totals", "team_result", "places", "winners")
+#: Message codes of the checks added after games could be stored without them. A stored game
+#: that breaks one is read by ``read_game(doc, strict=False)``, which lists the problem instead
+#: of refusing the game.
+LATER_CHECKS = frozenset({"kh_redeal_closed", "trex_twos_closed", "leader_no_trick"})
 
 
 class InvariantError(RuntimeError):
@@ -37,6 +52,8 @@ class Game:
     played_on: str | None = None
     rules_given: Mapping[str, Any] | None = None  # the file's own rules object, for round trips
     extra: tuple[tuple[str, Any], ...] = ()
+    #: Read with ``strict=False``: what the checks of LATER_CHECKS find, each naming its deal.
+    no_longer_passes: tuple[Problem, ...] = ()
 
     def progress(self) -> Progress:
         """A fresh fold of the game's deals, which the caller may extend."""
@@ -57,6 +74,10 @@ class Game:
 
 @dataclass(frozen=True)
 class GameScore:
+    """A game scored. *places* stand for the totals so far (RULES.md "Who wins": 1 is first,
+    tied sides share a place, a side being a team under partnership); *winners* are the seats in
+    first place once the game is over, and empty before."""
+
     deals: tuple[Scores, ...]
     running: tuple[Scores, ...]
     kingdoms: tuple[tuple[int, Scores, bool], ...]  # (King, subtotal, complete)
@@ -66,6 +87,7 @@ class GameScore:
     team_totals: tuple[int, int] | None = None
     team_result: str | None = None
     winners: tuple[int, ...] = field(default=())
+    places: Scores = (1, 1, 1, 1)
 
 
 def score_game(game: Game) -> GameScore:
@@ -91,7 +113,8 @@ def score_game(game: Game) -> GameScore:
         deals=deal_scores, running=tuple(running), kingdoms=tuple(kingdoms), totals=total,
         is_over=progress.is_over, partnership=rules.partnership, team_totals=teams,
         team_result=team_result(total, rules) if rules.partnership else None,
-        winners=winners(total) if progress.is_over else (),
+        winners=winners(total, rules) if progress.is_over else (),
+        places=places(total, rules),
     )
 
 
@@ -124,8 +147,13 @@ def check_players(value: Any) -> list[Problem]:
     return problems
 
 
-def read_game(data: Any) -> Game:
-    """Read and check a ``trex-game/1`` document; raise InvalidResult with every problem."""
+def read_game(data: Any, *, strict: bool = True) -> Game:
+    """Read and check a ``trex-game/1`` document; raise InvalidResult with every problem.
+
+    With ``strict=False`` (for games stored before a check in :data:`LATER_CHECKS` existed), the
+    problems those checks find do not refuse the game: its deals are kept as recorded and the
+    problems are listed in :attr:`Game.no_longer_passes`.
+    """
     if not isinstance(data, Mapping):
         raise InvalidResult([Problem("not_an_object")])
     problems: list[Problem] = []
@@ -152,12 +180,14 @@ def read_game(data: Any) -> Game:
     if problems:
         raise InvalidResult(problems)
     names = tuple(data["players"])
-    deals = _read_deals(raw_deals, rules, first_king, names, problems)
+    lapses: list[Problem] | None = None if strict else []
+    deals = _read_deals(raw_deals, rules, first_king, names, problems, lapses)
     if problems:
         raise InvalidResult(problems)
     game = Game(players=names, rules=rules, first_king=first_king, deals=tuple(deals),
                 title=title, played_on=played_on, rules_given=data.get("rules"),
-                extra=tuple((k, v) for k, v in data.items() if k not in _KNOWN + _COMPUTED))
+                extra=tuple((k, v) for k, v in data.items() if k not in _KNOWN + _COMPUTED),
+                no_longer_passes=tuple(lapses or ()))
     _check_given_scores(data, raw_deals, game)
     return game
 
@@ -184,7 +214,11 @@ def _first_king(data: Mapping[str, Any], raw_deals: list[Any], problems: list[Pr
 
 
 def _read_deals(raw_deals: list[Any], rules: HouseRules, first_king: int, names: Sequence[str],
-                problems: list[Problem]) -> list[DealRecord]:
+                problems: list[Problem], lapses: list[Problem] | None = None,
+                ) -> list[DealRecord]:
+    """Read and check each deal in turn, adding what is wrong to *problems*. When *lapses* is
+    given (lenient reading), the problems of LATER_CHECKS go there instead, and a deal that has
+    no other problem is kept as recorded."""
     progress = Progress(rules, first_king, names)
     deals = []
     for number, raw in enumerate(raw_deals, start=1):
@@ -195,6 +229,9 @@ def _read_deals(raw_deals: list[Any], rules: HouseRules, first_king: int, names:
         found = check_deal(deal, rules, number, names)
         if not problems:  # the game's order means something only while every deal before is sound
             found = progress.check(deal, number) + found
+        if lapses is not None:
+            lapses += [p for p in found if p.code in LATER_CHECKS]
+            found = [p for p in found if p.code not in LATER_CHECKS]
         problems += found
         if not found:
             progress.add(deal)
@@ -203,7 +240,8 @@ def _read_deals(raw_deals: list[Any], rules: HouseRules, first_king: int, names:
 
 
 def _check_given_scores(data: Mapping[str, Any], raw_deals: list[Any], game: Game) -> None:
-    """Scores, totals and team keys are recomputed; where given and different, refuse."""
+    """Scores, totals, team keys, places and winners are recomputed; where given and
+    different, refuse."""
     if not any(k in data for k in _COMPUTED) and not any("scores" in raw for raw in raw_deals):
         return
     scored = game.score()
@@ -212,15 +250,30 @@ def _check_given_scores(data: Mapping[str, Any], raw_deals: list[Any], game: Gam
         if "scores" in raw and raw["scores"] != list(scores):
             problems.append(Problem("scores_differ", {"given": raw["scores"],
                                                       "computed": list(scores)}, number))
-    expected = {"totals": list(scored.totals)}
-    if scored.partnership:
-        expected["team_totals"] = list(scored.team_totals or ())
-        expected["team_result"] = scored.team_result  # type: ignore[assignment]
-    for key, computed in expected.items():
-        if key in data and data[key] != computed:
-            problems.append(Problem(f"{key}_differ", {"given": data[key], "computed": computed}))
+    expected = computed_keys(scored)
+    for key in _COMPUTED:
+        if key not in data:
+            continue
+        if key not in expected:
+            problems.append(Problem("not_over_no_winner", {"key": key}, field=key))
+        elif data[key] != expected[key]:
+            problems.append(Problem(f"{key}_differ", {"given": data[key],
+                                                      "computed": expected[key]}, field=key))
     if problems:
         raise InvalidResult(problems)
+
+
+def computed_keys(scored: GameScore) -> dict[str, Any]:
+    """What export adds to a game document (GAME_FORMAT.md): totals, the team keys under
+    partnership, and places and winners once the game is over."""
+    out: dict[str, Any] = {"totals": list(scored.totals)}
+    if scored.partnership:
+        out["team_totals"] = list(scored.team_totals or ())
+        out["team_result"] = scored.team_result
+    if scored.is_over:
+        out["places"] = list(scored.places)
+        out["winners"] = list(scored.winners)
+    return out
 
 
 def game_to_dict(game: Game, *, with_scores: bool = False) -> dict[str, Any]:
@@ -240,15 +293,14 @@ def game_to_dict(game: Game, *, with_scores: bool = False) -> dict[str, Any]:
         scored = game.score()
         for deal, scores in zip(out["deals"], scored.deals):
             deal["scores"] = list(scores)
-        out["totals"] = list(scored.totals)
-        if scored.partnership:
-            out["team_totals"] = list(scored.team_totals or ())
-            out["team_result"] = scored.team_result
+        out.update(computed_keys(scored))
     return out
 
 
-def read_document(data: Any) -> list[Game]:
-    """Read a ``trex-game/1`` or ``trex-games/1`` document; problems name the game too."""
+def read_document(data: Any, *, strict: bool = True) -> list[Game]:
+    """Read a ``trex-game/1`` or ``trex-games/1`` document; problems name the game too.
+    *strict* as for :func:`read_game`; with ``strict=False`` each game's
+    ``no_longer_passes`` problems name their game."""
     if isinstance(data, Mapping) and data.get("format") == MULTI_FORMAT:
         games_raw = data.get("games")
         if not isinstance(games_raw, list):
@@ -256,24 +308,27 @@ def read_document(data: Any) -> list[Game]:
         games, problems = [], []
         for number, raw in enumerate(games_raw, start=1):
             try:
-                games.append(read_game(raw))
+                game = read_game(raw, strict=strict)
+                games.append(replace(game, no_longer_passes=tuple(
+                    replace(p, game=number) for p in game.no_longer_passes)))
             except InvalidResult as exc:
                 problems += [replace(p, game=number) for p in exc.problems]
         if problems:
             raise InvalidResult(problems)
         return games
-    return [read_game(data)]
+    return [read_game(data, strict=strict)]
 
 
-def loads(text: str | bytes) -> list[Game]:
-    """Parse JSON text holding one game or several; bad JSON is one clear problem."""
+def loads(text: str | bytes, *, strict: bool = True) -> list[Game]:
+    """Parse JSON text holding one game or several; bad JSON is one clear problem. *strict* as
+    for :func:`read_game`."""
     if not text.strip():
         raise InvalidResult([Problem("empty_file")])
     try:
         data = json.loads(text)
     except (ValueError, UnicodeDecodeError) as exc:
         raise InvalidResult([Problem("not_json", {"detail": str(exc)})]) from None
-    return read_document(data)
+    return read_document(data, strict=strict)
 
 
 def dumps(games: Sequence[Game], *, with_scores: bool = True, several: bool = False) -> str:

@@ -43,6 +43,9 @@ MESSAGES: dict[str, str] = {
     "unknown_contract": "{value!r} is not a contract",
     "contract_twice": "{contract} is listed twice",
     "thrown_in_with_contracts": "a thrown-in deal has no contracts or results",
+    "sweep_kept_not_true": "'sweep_kept' is written only as true, on a sweep the table kept",
+    "sweep_kept_off": "sweeps are not replayed in this game, so there is no sweep to keep",
+    "sweep_kept_not_swept": "nobody swept this deal, so there is no sweep to keep",
     "bad_thrown_in_reason": "the reason for the redeal must be one of {allowed}",
     "missing_field": "the result is missing",
     "extra_field": "{key!r} belongs to a contract that this deal did not play",
@@ -68,6 +71,8 @@ MESSAGES: dict[str, str] = {
     # combined-deal cross-checks (RULES.md "Combined deals")
     "qd_taker_no_diamond": "{player} took the Q♦, so they took at least one diamond",
     "no_trick_but_cards": "{player} took no trick, so they cannot have taken {card}",
+    "leader_no_trick": "{player} took no trick and is not the King, so they cannot have led to "
+                       "the trick with {card}",
     "too_many_cards_for_tricks": "{player} took {cards} penalty cards; at four cards a trick that "
                                  "takes at least {needed} tricks, not {tricks}",
     # the game's progression
@@ -78,13 +83,21 @@ MESSAGES: dict[str, str] = {
     "contract_used": "{contract} has already been played in this kingdom",
     "not_fixed_order": "under the fixed order the next contract is {expected}",
     "complex_trex_pair": "under Complex a kingdom is one Complex deal and one Trex deal",
+    "kh_redeal_closed": "{king} cannot announce King of Hearts now, so nobody can ask for a "
+                        "K♥ redeal",
+    "trex_twos_closed": "{king} cannot announce Trex now, so nobody can throw in for the 2s",
     "first_deal_king": "the first deal must be dealt by the first King, {expected}",
     "deal_not_found": "there is no deal {number}",
+    # a stored game read leniently: a deal that a later check refuses (Game.no_longer_passes)
+    "no_longer_passes": "deal {deal} no longer passes: {why}",
     # totals that were given in a file and disagree
     "scores_differ": "the scores given are {given}, but the deal scores {computed}",
     "totals_differ": "the totals given are {given}, but the game totals are {computed}",
     "team_totals_differ": "the team totals given are {given}, but they are {computed}",
     "team_result_differ": "the team result given is {given!r}, but it is {computed!r}",
+    "places_differ": "the places given are {given}, but the places are {computed}",
+    "winners_differ": "the winners given are seats {given}, but the winners are seats {computed}",
+    "not_over_no_winner": "{key!r} is given, but the game is not over, so nobody has won yet",
 }
 
 

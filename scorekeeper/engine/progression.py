@@ -12,11 +12,12 @@ from typing import Sequence
 
 from .contracts import ALL_CONTRACTS, NEGATIVE_CONTRACTS, Contract
 from .errors import Problem
-from .records import DealRecord, default_names
+from .records import ANNOUNCED_FIRST, THROW_IN_REASONS, DealRecord, default_names
 from .rules import HouseRules
 from .scoring import uses_contracts
 
 KINGDOMS = 4
+_CLOSED_REASON_CODES = {"kh-redeal": "kh_redeal_closed", "trex-twos": "trex_twos_closed"}
 
 
 @dataclass
@@ -95,6 +96,21 @@ class Progress:
         """Every contract, or set of contracts, the King may choose for the next deal."""
         return deal_options(self.contracts_left(), self.rules)
 
+    def possible_throw_in_reasons(self) -> tuple[str, ...]:
+        """Why the next deal may be thrown in, in the order of ``THROW_IN_REASONS``.
+
+        A K♥ redeal follows the announcement of King of Hearts, and a Trex throw-in that of
+        Trex (RULES.md), so each is possible only while the King may still announce that
+        contract, alone or in a combined deal; a misdeal or another reason always is. Empty
+        once the game is over.
+        """
+        if self.is_over:
+            return ()
+        options = self.deal_options()
+        return tuple(reason for reason in THROW_IN_REASONS
+                     if reason not in ANNOUNCED_FIRST
+                     or any(ANNOUNCED_FIRST[reason] in option for option in options))
+
     # -- checking and adding a deal
     def check(self, deal: DealRecord, number: int | None = None) -> list[Problem]:
         """What is wrong with *deal* as the next deal of this game (empty when nothing)."""
@@ -104,8 +120,9 @@ class Progress:
         kings = self.next_kings()
         if deal.king not in kings:
             return [self._wrong_king(deal.king, kings, number)]
-        if not uses_contracts(deal, self.rules):
-            return []
+        if deal.thrown_in is not None:
+            return self._throw_in_problems(deal.thrown_in.reason, deal.king, number)
+        # A sweep replayed uses up nothing, but its contracts were announced like any others.
         shape = self._shape_problem(deal.contracts, number)
         if shape:
             return [shape]
@@ -119,6 +136,12 @@ class Progress:
             label = expected[0].label if expected else "?"
             return [Problem("not_fixed_order", {"expected": label}, number, None, "contracts")]
         return []
+
+    def _throw_in_problems(self, reason: str, king: int, number: int) -> list[Problem]:
+        if reason in self.possible_throw_in_reasons():
+            return []
+        return [Problem(_CLOSED_REASON_CODES[reason], {"king": self.names[king]}, number, None,
+                        "thrown_in.reason")]
 
     def _wrong_king(self, found: int, kings: tuple[int, ...], number: int) -> Problem:
         params = {"found": self.names[found]}

@@ -13,6 +13,10 @@ from .contracts import QUEEN_SUITS, Contract
 from .errors import Problem
 
 THROW_IN_REASONS = ("kh-redeal", "trex-twos", "misdeal", "other")
+#: The reasons for a redeal that follow the announcement of a contract (RULES.md "King of
+#: Hearts", "Trex"): each is possible only while the King may still announce that contract.
+ANNOUNCED_FIRST: dict[str, Contract] = {"kh-redeal": Contract.KING_OF_HEARTS,
+                                        "trex-twos": Contract.TREX}
 RESULT_FIELDS: dict[Contract, str] = {
     Contract.KING_OF_HEARTS: "king_of_hearts",
     Contract.DIAMONDS: "diamonds",
@@ -20,6 +24,9 @@ RESULT_FIELDS: dict[Contract, str] = {
     Contract.COLLECTIONS: "tricks",
     Contract.TREX: "trex_order",
 }
+#: The key of a played deal that says the table kept a sweep instead of replaying it; present
+#: only then, as ``true`` (absent: a sweep is replayed, as in files written before it).
+SWEEP_KEPT = "sweep_kept"
 #: Keys the engine writes on export and recomputes on import.
 COMPUTED_KEYS = ("scores",)
 _CAPTURE_KEYS = ("taker", "doubled_by", "led_by")
@@ -62,6 +69,7 @@ class DealRecord:
     tricks: tuple[int, ...] | None = None
     trex_order: tuple[int, ...] | None = None
     thrown_in: ThrowIn | None = None
+    sweep_kept: bool = False  # a sweep the table kept as played (RULES.md "Sweeps")
     extra: tuple[tuple[str, Any], ...] = ()  # keys the engine does not know, kept as given
 
     @property
@@ -87,6 +95,8 @@ class DealRecord:
                 out["tricks"] = list(self.tricks)
             if self.trex_order is not None:
                 out["trex_order"] = list(self.trex_order)
+            if self.sweep_kept:
+                out["sweep_kept"] = True
         out.update(dict(self.extra))
         return out
 
@@ -99,8 +109,9 @@ class _Reader:
         self.names = names
         self.problems: list[Problem] = []
 
-    def problem(self, code: str, contract: str | None = None, field: str | None = None,
+    def problem(self, code: str, contract: str | None = None, field: str | None = None, /,
                 **params: Any) -> None:
+        """Note a problem; *params* may use any name, ``contract`` and ``field`` included."""
         self.problems.append(Problem(code, params, self.number, contract, field))
 
     def seat(self, value: Any, what: str, contract: str | None, field: str,
@@ -174,7 +185,8 @@ def read_deal(raw: Any, number: int | None = None,
         reader.problem("deal_not_object")
         return None, reader.problems
     king = reader.seat(raw.get("king"), "the King", None, "king")
-    known = {"king", "contracts", "thrown_in", *RESULT_FIELDS.values(), *COMPUTED_KEYS}
+    known = {"king", "contracts", "thrown_in", SWEEP_KEPT, *RESULT_FIELDS.values(),
+             *COMPUTED_KEYS}
     extra = tuple((k, v) for k, v in raw.items() if k not in known)
     if "thrown_in" in raw:
         return _read_thrown_in(reader, raw, king, extra)
@@ -189,9 +201,12 @@ def read_deal(raw: Any, number: int | None = None,
             reader.problem("missing_field", contract.value, key)
         elif wanted:
             fields[key] = _read_field(reader, contract, raw[key])
+    kept = SWEEP_KEPT in raw
+    if kept and raw[SWEEP_KEPT] is not True:
+        reader.problem("sweep_kept_not_true", None, SWEEP_KEPT)
     if reader.problems or king is None or contracts is None:
         return None, reader.problems
-    return DealRecord(king=king, contracts=contracts, extra=extra, **fields), []
+    return DealRecord(king=king, contracts=contracts, sweep_kept=kept, extra=extra, **fields), []
 
 
 def _read_thrown_in(reader: _Reader, raw: Mapping[str, Any], king: int | None,
@@ -199,6 +214,8 @@ def _read_thrown_in(reader: _Reader, raw: Mapping[str, Any], king: int | None,
     info = raw["thrown_in"]
     if any(k in raw for k in ("contracts", *RESULT_FIELDS.values())):
         reader.problem("thrown_in_with_contracts", None, "thrown_in")
+    if SWEEP_KEPT in raw:
+        reader.problem("sweep_kept_not_swept", None, SWEEP_KEPT)
     if not isinstance(info, Mapping) or info.get("reason") not in THROW_IN_REASONS:
         reader.problem("bad_thrown_in_reason", None, "thrown_in.reason",
                        allowed=", ".join(THROW_IN_REASONS))

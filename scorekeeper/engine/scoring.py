@@ -89,24 +89,40 @@ def contract_total(contract: Contract, rules: HouseRules) -> int:
     return -value if rules.reverse_scores else value
 
 
-def is_sweep(deal: DealRecord, rules: HouseRules) -> bool:
-    """Under ``sweep_replay``: one player took all 13 diamonds, all 4 queens, or N+ tricks."""
+def swept_seats(deal: DealRecord, rules: HouseRules) -> tuple[int, ...]:
+    """Under ``sweep_replay``, the seats that swept a contract of the deal (RULES.md "Sweeps"):
+    took all 13 diamonds, all 4 queens, or N tricks or more in Collections. Usually none."""
     if rules.sweep_replay is None or deal.is_thrown_in:
-        return False
-    if deal.diamonds is not None and 13 in deal.diamonds:
-        return True
+        return ()
+    seats: set[int] = set()
+    if deal.diamonds is not None:
+        seats.update(s for s in range(4) if deal.diamonds[s] == 13)
     if deal.queens is not None and len({q.taker for q in deal.queens}) == 1:
-        return True
-    return deal.tricks is not None and max(deal.tricks) >= rules.sweep_replay
+        seats.add(deal.queens[0].taker)
+    if deal.tricks is not None:
+        seats.update(s for s in range(4) if deal.tricks[s] >= rules.sweep_replay)
+    return tuple(sorted(seats))
+
+
+def is_sweep(deal: DealRecord, rules: HouseRules) -> bool:
+    """Under ``sweep_replay``: one player took all 13 diamonds, all 4 queens, or N+ tricks, in
+    a contract of the deal. The sweep is replayed unless the table kept it (:func:`is_replayed`)."""
+    return bool(swept_seats(deal, rules))
+
+
+def is_replayed(deal: DealRecord, rules: HouseRules) -> bool:
+    """A sweep replayed: it scores nothing and uses up no contract. The swept player may ask
+    for the replay, so the table can also keep the result as played (``deal.sweep_kept``)."""
+    return not deal.sweep_kept and is_sweep(deal, rules)
 
 
 def uses_contracts(deal: DealRecord, rules: HouseRules) -> bool:
     """Whether the deal uses up its contracts: not thrown in, not a replayed sweep."""
-    return not deal.is_thrown_in and not is_sweep(deal, rules)
+    return not deal.is_thrown_in and not is_replayed(deal, rules)
 
 
 def contract_scores(deal: DealRecord, rules: HouseRules) -> dict[Contract, Scores]:
-    """Each contract of the deal scored alone; empty for thrown-in and swept deals."""
+    """Each contract of the deal scored alone; empty for thrown-in deals and replayed sweeps."""
     if not uses_contracts(deal, rules):
         return {}
     sign = -1 if rules.reverse_scores else 1
@@ -118,7 +134,7 @@ def contract_scores(deal: DealRecord, rules: HouseRules) -> dict[Contract, Score
 
 
 def score_deal(deal: DealRecord, rules: HouseRules) -> Scores:
-    """The four seats' points for one deal. Thrown-in and swept deals score nothing."""
+    """The four seats' points for one deal. Thrown-in deals and replayed sweeps score nothing."""
     total = ZERO
     for scores in contract_scores(deal, rules).values():
         total = add(total, scores)
@@ -134,10 +150,20 @@ def team_totals(totals: Sequence[int]) -> tuple[int, int]:
     return (totals[0] + totals[2], totals[1] + totals[3])
 
 
+def better(a: int, b: int, rules: HouseRules) -> bool:
+    """Is total *a* better than total *b*? Higher wins; lower under ``reverse_scores``
+    (RULES.md "Who wins")."""
+    return a < b if rules.reverse_scores else a > b
+
+
 def team_result(totals: Sequence[int], rules: HouseRules) -> str:
-    """Which team won: ``"0+2"``, ``"1+3"`` or ``"tie"`` (RULES.md "Partnership")."""
+    """Which team won: ``"0+2"``, ``"1+3"`` or ``"tie"`` (RULES.md "Partnership", "Who wins").
+
+    By default the team with the better sum wins (the higher, or the lower under
+    ``reverse_scores``); under ``worst-loses`` the team of the player with the worst individual
+    score (the lowest, or the highest under ``reverse_scores``) loses."""
     if rules.team_result == "worst-loses":
-        worst = min(totals)
+        worst = max(totals) if rules.reverse_scores else min(totals)
         losers = {s % 2 for s in range(4) if totals[s] == worst}
         if len(losers) == 2:
             return "tie"
@@ -145,14 +171,30 @@ def team_result(totals: Sequence[int], rules: HouseRules) -> str:
     a, b = team_totals(totals)
     if a == b:
         return "tie"
-    return "0+2" if a > b else "1+3"
+    return "0+2" if better(a, b, rules) else "1+3"
 
 
-def winners(totals: Sequence[int]) -> tuple[int, ...]:
-    """The seats with the highest total (more than one on a tie)."""
-    best = max(totals)
-    return tuple(s for s in range(4) if totals[s] == best)
+def places(totals: Sequence[int], rules: HouseRules) -> Scores:
+    """Each seat's place, 1 being first (RULES.md "Who wins"): one more than the number of sides
+    that did better, so that tied sides share a place.
+
+    A side is a player, or under ``partnership`` a team: both partners then have their team's
+    place (1 for the winners, 2 for the others, 1 for all four on a tie)."""
+    if rules.partnership:
+        result = team_result(totals, rules)
+        won = {"0+2": (0,), "1+3": (1,), "tie": (0, 1)}[result]
+        p0, p1 = (1 if 0 in won else 2), (1 if 1 in won else 2)
+        return (p0, p1, p0, p1)
+    p = [1 + sum(1 for other in totals if better(other, mine, rules)) for mine in totals]
+    return (p[0], p[1], p[2], p[3])
 
 
-__all__ = ["Scores", "score_deal", "contract_scores", "is_sweep", "uses_contracts", "contract_total",
-           "capture_points", "team_totals", "team_result", "winners", "QUEEN_SUITS"]
+def winners(totals: Sequence[int], rules: HouseRules) -> tuple[int, ...]:
+    """The seats in first place: the best total, or the winning team (more than one on a tie)."""
+    return tuple(s for s, place in enumerate(places(totals, rules)) if place == 1)
+
+
+__all__ = ["Scores", "score_deal", "contract_scores", "is_sweep", "is_replayed", "swept_seats",
+           "uses_contracts", "contract_total",
+           "capture_points", "team_totals", "team_result", "better", "places", "winners",
+           "QUEEN_SUITS"]

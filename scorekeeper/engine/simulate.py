@@ -3,7 +3,8 @@
 A game follows RULES.md: four kingdoms; in each, the King looks at their hand and chooses among
 the contracts (or groups of contracts) left; redeal requests and Trex throw-ins are recorded as
 thrown-in deals and the King chooses again; under ``sweep_replay`` a swept deal is recorded as
-played and its contracts stay to be played again.
+played and, when a player who swept it asks for the replay, its contracts stay to be played
+again (else it is recorded as kept, ``"sweep_kept": true``, and scores).
 
 With random bots the cards are played by :mod:`.play.fast`, which makes the same draws as the
 bots driving the deal objects, so both ways give the same game.
@@ -11,6 +12,7 @@ bots driving the deal objects, so both ways give the same game.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any, Callable, Iterator, Sequence
 
 from .bots import Bot, RandomBot, make_bot
@@ -21,15 +23,18 @@ from .progression import deal_options
 from .play import TrexDeal, TrickDeal, doubling_queue, is_sweep, new_deal, redeal_requests
 from .play.fast import play_trex_randomly, play_tricks_randomly
 from .play.tally import trex_result
+from .records import SWEEP_KEPT, read_deal
 from .rules import HouseRules
+from .scoring import score_deal, swept_seats
+from .seats import seats_from
 
 FORMAT = "trex-game/1"
 KINGDOMS = 4
 #: After this many redeal requests in a row, nobody is asked again until a deal is played.
 MAX_REDEALS_IN_A_ROW = 20
 TREX_ONLY = (Contract.TREX,)
-#: Called with a played deal's file-format result and its points counted card by card.
-Observer = Callable[[dict[str, Any], list[int]], None]
+#: Called with each deal played card by card and its file-format result as recorded.
+Observer = Callable[[TrickDeal | TrexDeal, dict[str, Any]], None]
 ALL_LEFT = (1 << len(ALL_CONTRACTS)) - 1
 
 BotSpec = str | Bot
@@ -99,22 +104,45 @@ class _Table:
 
     def play(self, deck: list[int], hands: list[int], king: int,
              contracts: tuple[Contract, ...]) -> dict[str, Any]:
-        rules, random_ = self.rules, self.fast
-        if random_ is None:
-            deal = new_deal(hands, king, contracts, rules)
+        """Play the deal and return its result, marked as kept when it is a sweep that nobody
+        who swept it asks to replay."""
+        deal = None
+        if self.fast is None:
+            deal = new_deal(hands, king, contracts, self.rules)
             play_out(deal, self.bots)
             result = deal.result()
-            if self.observe is not None:
-                self.observe(result, deal.card_points())
-            return result
-        if contracts == TREX_ONLY:
-            return trex_result(king, play_trex_randomly(hands, king, random_))
+        elif contracts == TREX_ONLY:
+            result = trex_result(king, play_trex_randomly(hands, king, self.fast))
+        else:
+            result = self._play_fast(deck, hands, king, contracts, self.fast)
+        if self.keeps_sweep(result, king):
+            result[SWEEP_KEPT] = True
+        if deal is not None and self.observe is not None:
+            self.observe(deal, result)
+        return result
+
+    def _play_fast(self, deck: list[int], hands: list[int], king: int,
+                   contracts: tuple[Contract, ...], random_: Callable[[], float],
+                   ) -> dict[str, Any]:
         doubled = {}
-        for seat, index in doubling_queue(hands, king, contracts, rules):
+        for seat, index in doubling_queue(hands, king, contracts, self.rules):
             if self.bots[seat].choose_double(hands[seat], CARDS[index]):
                 doubled[index] = seat
         lists = [sorted(deck[0:13]), sorted(deck[13:26]), sorted(deck[26:39]), sorted(deck[39:52])]
-        return play_tricks_randomly(lists, king, contracts, rules, doubled, random_)
+        return play_tricks_randomly(lists, king, contracts, self.rules, doubled, random_)
+
+    def keeps_sweep(self, result: dict[str, Any], king: int) -> bool:
+        """Under ``sweep_replay``, a swept deal is kept unless a player who swept it asks for the
+        replay; they are asked in turn from the King (RULES.md "Sweeps")."""
+        if self.rules.sweep_replay is None:
+            return False
+        record, _problems = read_deal(result)
+        sweepers = swept_seats(record, self.rules) if record is not None else ()
+        if not sweepers:
+            return False
+        points = score_deal(replace(record, sweep_kept=True), self.rules)  # type: ignore[arg-type]
+        return not any(self.bots[seat].wants_replay(points[seat], self.rules)
+                       for seat in seats_from(king) if seat in sweepers)
 
     def next_king(self, kings: list[int]) -> int:
         if self.rules.rotation == "table-picks":
@@ -136,8 +164,8 @@ def simulate_game(seed: int, rules: HouseRules | None = None,
     *bot* names the bot for all four seats (``"random"``, ``"heuristic"``), or gives four, one
     per seat, as names or objects. The same seed, rules and bots give the same game. *fast*
     lets random bots play through the fast path (the game is the same either way).
-    *observe*, when given, is called with each played deal's result and the points counted
-    from its cards (every deal is then played through the deal objects).
+    *observe*, when given, is called with each played deal, played through the deal objects,
+    and its result as recorded.
     """
     rules = rules or HouseRules()
     rng = random.Random(seed)
@@ -174,7 +202,7 @@ def simulate_game(seed: int, rules: HouseRules | None = None,
             deals.append(result)
             hands = None
             redeals = 0
-            if not is_sweep(result, rules):
+            if not is_sweep(result, rules) or result.get(SWEEP_KEPT):
                 for contract in contracts:
                     left &= ~(1 << ALL_CONTRACTS.index(contract))
     return {

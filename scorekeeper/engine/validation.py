@@ -11,8 +11,9 @@ from typing import Any, Sequence
 from .contracts import QUEEN_SUITS, Contract
 from .errors import Problem
 from .progression import Progress
-from .records import CARD_NAMES, Capture, DealRecord, default_names, read_deal
+from .records import CARD_NAMES, SWEEP_KEPT, Capture, DealRecord, default_names, read_deal
 from .rules import HouseRules
+from .scoring import is_sweep
 
 COUNT_TOTAL = 13
 
@@ -28,22 +29,32 @@ def check_deal(deal: DealRecord, rules: HouseRules, number: int | None = None,
     def report(code: str, contract: Contract | None, field: str | None, **params: Any) -> None:
         problems.append(Problem(code, params, number, contract.value if contract else None, field))
 
+    if deal.sweep_kept and rules.sweep_replay is None:
+        report("sweep_kept_off", None, SWEEP_KEPT)
+
     for contract, counts, field in ((Contract.DIAMONDS, deal.diamonds, "diamonds"),
                                     (Contract.COLLECTIONS, deal.tricks, "tricks")):
         if counts is not None and sum(counts) != COUNT_TOTAL:
             report("counts_sum", contract, field, total=sum(counts), expected=COUNT_TOTAL)
-    captures: list[tuple[Contract, str, Capture]] = []
-    if deal.king_of_hearts is not None:
-        captures.append((Contract.KING_OF_HEARTS, "king_of_hearts", deal.king_of_hearts))
-    if deal.queens is not None:
-        captures.extend((Contract.QUEENS, s, q) for s, q in zip(QUEEN_SUITS, deal.queens))
-    for contract, card, capture in captures:
-        field = card if contract is Contract.KING_OF_HEARTS else f"queens.{card}"
+    for contract, card, field, capture in captures(deal):
         _check_capture(capture, card, rules, lambda code, f, **p: report(code, contract, f, **p),
                        field)
     if not problems:
         problems.extend(_cross_checks(deal, number, names))
+    if not problems and deal.sweep_kept and not is_sweep(deal, rules):
+        report("sweep_kept_not_swept", None, SWEEP_KEPT)
     return problems
+
+
+def captures(deal: DealRecord) -> list[tuple[Contract, str, str, Capture]]:
+    """The K♥ and the queens of the deal: (contract, card name, result field, capture)."""
+    out: list[tuple[Contract, str, str, Capture]] = []
+    if deal.king_of_hearts is not None:
+        out.append((Contract.KING_OF_HEARTS, "king_of_hearts", "king_of_hearts",
+                    deal.king_of_hearts))
+    if deal.queens is not None:
+        out.extend((Contract.QUEENS, s, f"queens.{s}", q) for s, q in zip(QUEEN_SUITS, deal.queens))
+    return out
 
 
 def _check_capture(capture: Capture, card: str, rules: HouseRules, report: Any,
@@ -104,6 +115,20 @@ def _cross_checks(deal: DealRecord, number: int | None, names: Sequence[str]) ->
                                     {"player": names[seat], "cards": cards,
                                      "tricks": deal.tricks[seat], "needed": -(-cards // 4)},
                                     number, Contract.COLLECTIONS.value, "tricks"))
+    return problems + _leader_checks(deal, deal.tricks, number, names)
+
+
+def _leader_checks(deal: DealRecord, tricks: Sequence[int], number: int | None,
+                   names: Sequence[str]) -> list[Problem]:
+    """With Collections under ``leader-credit``: who led a trick is the King, who leads the
+    first, or a player who took a trick, since the winner of each trick leads the next."""
+    problems = []
+    for _contract, card, field, capture in captures(deal):
+        leader = capture.led_by
+        if leader is not None and leader != deal.king and tricks[leader] == 0:
+            problems.append(Problem("leader_no_trick",
+                                    {"player": names[leader], "card": CARD_NAMES[card]},
+                                    number, Contract.COLLECTIONS.value, f"{field}.led_by"))
     return problems
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from .. import scoring
-from ..cards import KING_OF_HEARTS, THREES_MASK, TWOS_MASK, Rank, Suit, suit_ranks
+from ..cards import THREES_MASK, TWOS_MASK, Rank, Suit, suit_ranks
 from ..contracts import Contract
 from ..records import read_deal
 from ..rules import HouseRules
@@ -20,22 +20,24 @@ _ACE = 1 << Rank.ACE
 
 
 def kh_redeal_allowed(hand: int, rules: HouseRules) -> bool:
-    """May this hand ask for a redeal in King of Hearts? The K♥ alone, or K♥ A♥ and no other
-    heart; with ``kh_redeal_any_doubleton``, the K♥ and any one other heart."""
+    """May this hand ask for a redeal in King of Hearts? The K♥ alone, the A♥ alone, or K♥ A♥
+    and no other heart; with ``kh_redeal_any_doubleton``, also the K♥ and any one other heart."""
     hearts = suit_ranks(hand, Suit.HEARTS)
-    if not hearts & _KING:
-        return False
-    if hearts == _KING or hearts == _KING | _ACE:
+    if hearts in (_KING, _ACE, _KING | _ACE):
         return True
-    return rules.kh_redeal_any_doubleton and hearts.bit_count() == 2
+    return rules.kh_redeal_any_doubleton and bool(hearts & _KING) and hearts.bit_count() == 2
 
 
-def kh_redeal_seat(hands: Sequence[int], rules: HouseRules) -> int | None:
-    """The seat that may ask for a King of Hearts redeal, if any."""
-    for seat, hand in enumerate(hands):
-        if hand >> KING_OF_HEARTS.index & 1:
-            return seat if kh_redeal_allowed(hand, rules) else None
-    return None
+def kh_redeal_seats(hands: Sequence[int], rules: HouseRules, dealer: int = 0) -> list[int]:
+    """The seats that may ask for a King of Hearts redeal, in turn from the dealer: the holder
+    of the K♥, of the A♥, or both, when their hearts allow it."""
+    return [s for s in ((dealer + k) % 4 for k in range(4)) if kh_redeal_allowed(hands[s], rules)]
+
+
+def kh_redeal_seat(hands: Sequence[int], rules: HouseRules, dealer: int = 0) -> int | None:
+    """The first seat, in turn from the dealer, that may ask for a King of Hearts redeal."""
+    seats = kh_redeal_seats(hands, rules, dealer)
+    return seats[0] if seats else None
 
 
 def trex_throw_in_allowed(hand: int) -> bool:
@@ -60,9 +62,7 @@ def redeal_requests(hands: Sequence[int], dealer: int, contracts: Sequence[Contr
     """Who may ask for a redeal of this deal and why, in turn from the dealer."""
     out: list[tuple[int, str]] = []
     if Contract.KING_OF_HEARTS in contracts:
-        seat = kh_redeal_seat(hands, rules)
-        if seat is not None:
-            out.append((seat, KH_REDEAL))
+        out.extend((seat, KH_REDEAL) for seat in kh_redeal_seats(hands, rules, dealer))
     if Contract.TREX in contracts:
         out.extend((seat, TREX_TWOS) for seat in trex_throw_in_seats(hands, dealer))
     return out
@@ -77,5 +77,5 @@ def is_sweep(result: Mapping[str, Any], rules: HouseRules) -> bool:
     return record is not None and scoring.is_sweep(record, rules)
 
 
-__all__ = ["KH_REDEAL", "TREX_TWOS", "kh_redeal_allowed", "kh_redeal_seat",
+__all__ = ["KH_REDEAL", "TREX_TWOS", "kh_redeal_allowed", "kh_redeal_seat", "kh_redeal_seats",
            "trex_throw_in_allowed", "trex_throw_in_seats", "redeal_requests", "is_sweep"]

@@ -336,15 +336,16 @@ class TrickDeal(DealBase):
         return trick_result(self._dealer, self.contracts, self.rules, self._taken,
                             self._tricks, self._doubled, self._lead_of)
 
-    def card_points(self) -> list[int]:
-        """The four seats' points counted card by card from the cards taken (a replayed sweep
-        scores nothing; ``reverse_scores`` negates)."""
+    def card_points(self, *, sweep_kept: bool = False) -> list[int]:
+        """The four seats' points counted card by card from the cards taken (a sweep scores
+        nothing unless the table kept it, *sweep_kept*; ``reverse_scores`` negates)."""
         self._require_over()
         points = trick_card_points(self.contracts, self.rules, self._taken, self._tricks,
                                    self._doubled, self._lead_of)
-        swept = self.rules.sweep_replay is not None and is_sweep(self.result(), self.rules)
+        swept = (not sweep_kept and self.rules.sweep_replay is not None
+                 and is_sweep(self.result(), self.rules))
         return final_points(points, swept, self.rules)
 
-    def scores(self) -> list[int]:
+    def scores(self, *, sweep_kept: bool = False) -> list[int]:
         """The same as :meth:`card_points`."""
-        return self.card_points()
+        return self.card_points(sweep_kept=sweep_kept)
