@@ -269,7 +269,7 @@ def test_replayed_sweep_and_leader_credit_are_shown():
 def test_many_redeals_and_long_names_still_fit_one_page():
     names = ["Aya Abdel-Rahman Khalil al-Masri", "Bilal Mahmoud Haddad-Nassar",
              "كارلا عبد الرحمن الخوري الحلبي", "Dana Georges Saadeh-Frangieh"]
-    game = make_game(players=names, thrown_in=[(2, "kh-redeal", 1), (7, "trex-twos", 1),
+    game = make_game(players=names, thrown_in=[(0, "kh-redeal", 1), (7, "trex-twos", 1),
                                                (12, "misdeal", 3), (16, "other", 0)])
     assert len(pdf_pages(render_game_pdf(game, paper="Letter"))) == 1
 

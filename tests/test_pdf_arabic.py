@@ -205,7 +205,7 @@ def test_cli__lang_ar(tmp_path, capsys):
 def test_arabic_sheets__many_redeals_and_long_names_still_fit_one_page(paper):
     names = ["آية عبد الرحمن خليل المصري", "Bilal Mahmoud Haddad-Nassar",
              "كارلا عبد الرحمن الخوري الحلبي", "دانة جورج سعادة فرنجية"]
-    game = make_game(players=names, thrown_in=[(2, "kh-redeal", 1), (7, "trex-twos", 1),
+    game = make_game(players=names, thrown_in=[(0, "kh-redeal", 1), (7, "trex-twos", 1),
                                                (12, "misdeal", 3), (16, "other", 0)],
                      rules={"partnership": True})
     data = render_game_pdf(game, paper=paper, lang="ar")

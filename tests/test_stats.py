@@ -84,8 +84,24 @@ class Expected:
     recent: list[int] = field(default_factory=list)
 
 
-def rank(totals, seat) -> int:
-    return 1 + sum(1 for t in totals if t > totals[seat])
+def rank(doc, totals, seat) -> int:
+    """The seat's place by RULES.md "Who wins": the higher total is better (the lower under
+    reverse_scores); under partnership partners share their team's place."""
+    rules = doc.get("rules", {})
+    reverse = rules.get("reverse_scores", False)
+
+    def better(a: int, b: int) -> bool:
+        return a < b if reverse else a > b
+
+    if rules.get("partnership"):
+        if rules.get("team_result") == "worst-loses":
+            worst = max(totals) if reverse else min(totals)
+            losing = {s % 2 for s in range(4) if totals[s] == worst}
+            return 1 if len(losing) == 2 or seat % 2 not in losing else 2
+        mine = totals[seat] + totals[(seat + 2) % 4]
+        theirs = totals[(seat + 1) % 4] + totals[(seat + 3) % 4]
+        return 1 + better(theirs, mine)
+    return 1 + sum(1 for t in totals if better(t, totals[seat]))
 
 
 def expected(docs, name, *, start=None, end=None, preset=None) -> Expected:
@@ -107,7 +123,7 @@ def expected(docs, name, *, start=None, end=None, preset=None) -> Expected:
         out.games += 1
         out.wins += seat in scored.winners
         out.totals.append(totals[seat])
-        ordered.append((doc["played_on"], index, rank(totals, seat)))
+        ordered.append((doc["played_on"], index, rank(doc, totals, seat)))
         for deal in doc["deals"]:
             for contract, points in contract_points(deal).items():
                 box = out.king if deal["king"] == seat else out.other
@@ -137,8 +153,8 @@ def expected(docs, name, *, start=None, end=None, preset=None) -> Expected:
                 continue
             row = out.rivals[doc["players"][other]]
             row[0] += 1
-            row[1] += rank(totals, seat) < rank(totals, other)
-            row[2] += rank(totals, seat) > rank(totals, other)
+            row[1] += rank(doc, totals, seat) < rank(doc, totals, other)
+            row[2] += rank(doc, totals, seat) > rank(doc, totals, other)
             row[3] += totals[seat] - totals[other]
         if game.rules.partnership:
             partner = doc["players"][(seat + 2) % 4]

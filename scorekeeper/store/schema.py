@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from sqlite_utils import Database, Migrations
 
+from ..engine import InvalidResult
 from . import facts, storage
 
 migrations = Migrations("scorekeeper")
@@ -110,6 +111,21 @@ def m003_access(db: Database) -> None:
         {"id": int, "game_id": int, "client": str, "at": float},
         pk="id", not_null=["game_id", "client", "at"])
     db.table("pin_attempts").create_index(["game_id", "at"])
+
+
+@migrations()
+def m004_places_by_who_wins(db: Database) -> None:
+    """Each seat's stored place follows RULES.md "Who wins": under reverse_scores the lowest
+    total is first, and under partnership both partners take their team's place. Only the
+    summary each game's deals are read into changes; the deals stay as they were stored. A game
+    the engine cannot read at all is left as it is."""
+    for (game_id,) in list(db.execute("select id from games order by id").fetchall()):
+        try:
+            stored = storage.load_game(db, game_id)
+        except InvalidResult:
+            continue
+        if stored is not None:
+            storage.store_summary(db, game_id, stored.game, touch=False)
 
 
 def rebuild_all(db: Database) -> None:

@@ -155,7 +155,7 @@ def create_game(db: Database, *, title: str, played_on: str | None, players: Seq
         }).last_pk
         db.table("game_players").insert_all(
             {"game_id": game_id, "seat": seat, "player_id": pid} for seat, pid in enumerate(ids))
-        _store_summary(db, game_id, game)
+        store_summary(db, game_id, game)
     return game_id
 
 
@@ -179,9 +179,12 @@ def load_game(db: Database, game_id: int) -> StoredGame | None:
     key = document_strings(row, names, [d["record_json"] for d in deals])
     game = gamecache.games.get(key)
     if game is None:
+        # Leniently: a game stored before a later check of the rules still opens, and says
+        # which deal no longer passes (Game.no_longer_passes). Every write checks strictly.
         game = read_game(game_document(row["title"] or "", row["played_on"], names,
                                        json.loads(row["rules_json"]), row["first_king"],
-                                       [json.loads(d["record_json"]) for d in deals]))
+                                       [json.loads(d["record_json"]) for d in deals]),
+                         strict=False)
         gamecache.games.put(key, game)
     return StoredGame(game_id, row, game, deals)
 
@@ -207,23 +210,27 @@ def list_games(db: Database, *, finished: bool, limit: int = 20) -> list[dict[st
     return out
 
 
-def _store_summary(db: Database, game_id: int, game: Game) -> None:
-    """Totals, ranks, the next King and whether the game is over, for reports to read by SQL."""
+def store_summary(db: Database, game_id: int, game: Game, *, touch: bool = True) -> None:
+    """Totals, places (RULES.md "Who wins": the lowest total is first under reverse_scores, and
+    partners share their team's place), the next King and whether the game is over, for reports
+    to read by SQL."""
     scored = game.score()
     summary = {
         "deal_count": len(game.deals), "finished": int(scored.is_over),
         "totals_json": json.dumps(list(scored.totals)),
         "winners_json": json.dumps(list(scored.winners)),
         "team_totals_json": json.dumps(list(scored.team_totals)) if scored.team_totals else None,
-        "team_result": scored.team_result, "next_king": game.standing.king, "updated_at": now(),
+        "team_result": scored.team_result, "next_king": game.standing.king,
     }
+    if touch:  # a change of the game; reading it again (a migration) is not
+        summary["updated_at"] = now()
     # Plain SQL: sqlite-utils' update() first reads the row and, twice, the table's schema.
     db.execute(f"update games set {', '.join(f'{k} = ?' for k in summary)} where id = ?",
                [*summary.values(), game_id])
     db.conn.executemany(
         "update game_players set total = ?, rank = ? where game_id = ? and seat = ?",
-        [(total, 1 + sum(1 for t in scored.totals if t > total), game_id, seat)
-         for seat, total in enumerate(scored.totals)])
+        [(total, place, game_id, seat)
+         for seat, (total, place) in enumerate(zip(scored.totals, scored.places))])
     facts.refresh_game(db, game_id, game)
 
 
@@ -253,7 +260,7 @@ def _begin_write(db: Database, game_id: int, token: str | None) -> StoredGame:
     return stored
 
 
-def _deal_values(record: DealRecord, scores: Sequence[int]) -> dict[str, Any]:
+def deal_values(record: DealRecord, scores: Sequence[int]) -> dict[str, Any]:
     return {
         "king": record.king,
         "contracts": ",".join(c.value for c in record.contracts) or None,
@@ -263,7 +270,7 @@ def _deal_values(record: DealRecord, scores: Sequence[int]) -> dict[str, Any]:
     }
 
 
-def _history(db: Database, deal_id: int, game_id: int, number: int, version: int,
+def record_history(db: Database, deal_id: int, game_id: int, number: int, version: int,
              record: DealRecord, scores: Sequence[int], action: str, token: str | None) -> None:
     db.table("deal_history").insert({
         "deal_id": deal_id, "game_id": game_id, "number": number, "version": version,
@@ -288,13 +295,13 @@ def add_deal(db: Database, game_id: int, raw: Any, *, token: str, number: int) -
             raise InvalidResult(problems)
         scores = new_game.score().deals[-1]
         stamp = now()
-        values = _deal_values(record, scores)
+        values = deal_values(record, scores)
         deal_id = db.table("deals").insert({
             "game_id": game_id, "number": number, **values,
             "token": token, "version": 1, "created_at": stamp, "updated_at": stamp,
         }).last_pk
-        _history(db, deal_id, game_id, number, 1, record, scores, "create", token)
-        _store_summary(db, game_id, new_game)
+        record_history(db, deal_id, game_id, number, 1, record, scores, "create", token)
+        store_summary(db, game_id, new_game)
     _remember(stored, [d["record_json"] for d in stored.deals] + [values["record_json"]],
               new_game)
     return number
@@ -322,11 +329,11 @@ def correct_deal(db: Database, game_id: int, number: int, raw: Any, *, token: st
         if record is None or new_game is None:
             raise InvalidResult(problems)
         scores = new_game.score().deals[number - 1]
-        values = _deal_values(record, scores)
+        values = deal_values(record, scores)
         db.table("deals").update(row["id"], {**values, "version": version + 1,
                                              "updated_at": now()})
-        _history(db, row["id"], game_id, number, version + 1, record, scores, "correct", token)
-        _store_summary(db, game_id, new_game)
+        record_history(db, row["id"], game_id, number, version + 1, record, scores, "correct", token)
+        store_summary(db, game_id, new_game)
     records = [d["record_json"] for d in stored.deals]
     records[number - 1] = values["record_json"]
     _remember(stored, records, new_game)
@@ -352,11 +359,11 @@ def undo_deal(db: Database, game_id: int, deal_id: int, *, version: int) -> int:
             raise InvalidResult(problems)
         record = stored.game.deals[number - 1]
         scores = [row[f"score_{s}"] for s in range(4)]
-        _history(db, deal_id, game_id, number, version, record, scores, "undo", None)
+        record_history(db, deal_id, game_id, number, version, record, scores, "undo", None)
         db.table("deals").delete(deal_id)
         for later in stored.deals[number:]:
             db.table("deals").update(later["id"], {"number": later["number"] - 1})
-        _store_summary(db, game_id, new_game)
+        store_summary(db, game_id, new_game)
     return number
 
 

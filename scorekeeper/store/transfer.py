@@ -127,9 +127,9 @@ def _store(db: Database, game: Game) -> int:
     scored = game.score()
     for number, (record, scores) in enumerate(zip(game.deals, scored.deals), start=1):
         deal_id = db.table("deals").insert({
-            "game_id": game_id, "number": number, **storage._deal_values(record, scores),
+            "game_id": game_id, "number": number, **storage.deal_values(record, scores),
             "token": None, "version": 1, "created_at": stamp, "updated_at": stamp,
         }).last_pk
-        storage._history(db, deal_id, game_id, number, 1, record, scores, "create", None)
-    storage._store_summary(db, game_id, game)
+        storage.record_history(db, deal_id, game_id, number, 1, record, scores, "create", None)
+    storage.store_summary(db, game_id, game)
     return game_id
