@@ -21,7 +21,7 @@ from ..engine.gamefile import Game, GameScore
 from ..engine.progression import KINGDOMS, Kingdom, Progress
 from ..engine.records import Capture, DealRecord
 from ..engine.rules import HouseRules
-from ..engine.scoring import is_sweep
+from ..engine.scoring import is_replayed
 from ..languages import rules_line
 from .language import words_for
 
@@ -161,7 +161,7 @@ def build_sheet(game: Game, scored: GameScore | None = None, *, lang: str = "en"
         totals=scored.totals,
         is_over=scored.is_over,
         deals_played=len(game.deals),
-        standings=standings(scored.totals, scored.winners),
+        standings=standings(scored.totals, scored.places, scored.winners),
         winners=scored.winners,
         partnership=scored.partnership,
         team_totals=scored.team_totals,
@@ -213,7 +213,7 @@ def deal_row(index: int, deal: DealRecord, rules: HouseRules, points: Scores,
         return Row("void", t.gettext("Thrown in"), number, note=reason,
                    note_by=deal.thrown_in.by)
     label = contracts_label(deal.contracts, t)
-    if is_sweep(deal, rules):
+    if is_replayed(deal, rules):
         return Row("void", label, number, note=t.gettext("sweep, replayed"), struck=True)
     return Row("deal", label, number, marks=doubled_cards(deal, rules), points=points)
 
@@ -272,15 +272,12 @@ def open_rows(left: Sequence[Contract], rules: HouseRules, t: Words = ENGLISH) -
     return [Row("open", contract_name(c, t)) for c in left]
 
 
-def standings(totals: Scores, winners: Sequence[int]) -> tuple[Standing, ...]:
-    """Players from the highest total down; equal totals share a place."""
-    order = sorted(range(4), key=lambda s: (-totals[s], s))
-    out = []
-    for position, seat in enumerate(order):
-        tied_with_previous = position and totals[seat] == totals[order[position - 1]]
-        place = out[-1].place if tied_with_previous else position + 1
-        out.append(Standing(place, seat, totals[seat], seat in winners))
-    return tuple(out)
+def standings(totals: Scores, places: Sequence[int],
+              winners: Sequence[int]) -> tuple[Standing, ...]:
+    """Players by their place (the engine's, RULES.md "Who wins": the lowest total first under
+    reverse_scores), then by seat; tied players share a place."""
+    order = sorted(range(4), key=lambda s: (places[s], s))
+    return tuple(Standing(places[seat], seat, totals[seat], seat in winners) for seat in order)
 
 
 def format_date(value: str | None, lang: str = "en") -> str:

@@ -10,7 +10,8 @@ from flask import Flask
 from flask_babel import gettext, lazy_gettext
 from markupsafe import Markup, escape
 
-from ..engine import NEGATIVE_CONTRACTS, Contract, DealRecord, Game, GameScore, Progress, is_sweep
+from ..engine import NEGATIVE_CONTRACTS, Contract, DealRecord, Game, GameScore, Progress
+from ..engine.scoring import is_replayed
 from ..engine.contracts import ALL_CONTRACTS, QUEEN_SUITS
 from ..engine.progression import KINGDOMS
 from ..engine.scoring import contract_scores, score_deal
@@ -82,8 +83,8 @@ class Standing:
 
 def standings(names: Sequence[str], scored: GameScore) -> list[Standing]:
     totals = scored.totals
-    rows = [Standing(s, names[s], totals[s], 1 + sum(1 for t in totals if t > totals[s]),
-                     s in scored.winners) for s in range(4)]
+    rows = [Standing(s, names[s], totals[s], scored.places[s], s in scored.winners)
+            for s in range(4)]  # places by RULES.md "Who wins"
     return sorted(rows, key=lambda r: (r.rank, r.seat))
 
 
@@ -132,7 +133,7 @@ def not_played_note(record: DealRecord, names: Sequence[str], game: Game,
         return _say(markup, gettext("thrown in (%(reason)s), asked by %(name)s"),
                     reason=reason_label(record.thrown_in.reason),
                     name=_who(names[record.thrown_in.by], markup))
-    if is_sweep(record, game.rules):
+    if is_replayed(record, game.rules):
         return _say(markup, gettext("%(contracts)s: a sweep, replayed"),
                     contracts=contracts_label(record.contracts))
     return None
