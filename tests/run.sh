@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Set up everything the test suite needs and run it: a virtual environment with the project and
-# its test dependencies, and Debian's Chromium for the browser tests when it is missing.
+# its test dependencies, and Debian's Chromium for the browser tests, poppler-utils for the
+# printed sheets' checks, and systemd-analyze and Caddy for the deploy/ checks, when missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON=${PYTHON:-python3}
@@ -10,6 +11,8 @@ PYTHON=${PYTHON:-python3}
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v pdftoppm >/dev/null 2>&1 || need+=(poppler-utils)
+command -v systemd-analyze >/dev/null 2>&1 || need+=(systemd)
+command -v caddy >/dev/null 2>&1 || need+=(caddy)
 if [ ${#need[@]} -gt 0 ]; then
   sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"

@@ -209,3 +209,45 @@ def test_serve__does_not_start_on_a_database_being_restored(tmp_path, monkeypatc
         assert cli.main(["serve", "--db", str(database)]) == 1
     assert "A restore is running" in capsys.readouterr().err and served == []
     assert cli.main(["serve", "--db", str(database)]) == 0 and len(served) == 1
+
+
+def test_backup_into_a_folder_keeps_the_newest_and_drops_the_oldest(tmp_path, capsys):
+    from datetime import datetime, timezone
+
+    from scorekeeper.store.backup import backup_into
+
+    database = tmp_path / "db.sqlite3"
+    migrate_new(database)
+    folder = tmp_path / "backups"
+    folder.mkdir()
+    (folder / "notes.txt").write_text("mine")  # another file: never touched
+    made = [backup_into(database, folder, keep=3,
+                        now=datetime(2026, 11, day, 4, 30, tzinfo=timezone.utc))[0]
+            for day in range(1, 6)]
+    left = sorted(p.name for p in folder.iterdir())
+    assert left == ["notes.txt"] + [p.name for p in made[-3:]]
+    assert made[-1].name == "scorekeeper-20261105-043000.sqlite3"
+    assert made[-1].stat().st_mode & 0o777 == 0o600
+    fresh, _, _ = backup_into(database, tmp_path / "new" / "folder", keep=1)
+    assert fresh.parent.stat().st_mode & 0o777 == 0o700  # made for the backups: owner only
+
+
+def test_backup_command_into_a_folder_and_its_mistakes(tmp_path, capsys):
+    database = str(tmp_path / "db.sqlite3")
+    migrate_new(database)
+    folder = tmp_path / "nightly"
+    for _ in range(2):
+        assert cli.main(["backup", "--into", str(folder), "--keep", "1", "--db", database]) == 0
+    out = capsys.readouterr().out
+    assert "Backed up 0 games to" in out
+    assert len(list(folder.glob("scorekeeper-*.sqlite3"))) == 1
+    assert cli.main(["backup", "--keep", "2", "-o", str(tmp_path / "x"), "--db", database]) == 2
+    assert "--keep goes with --into" in capsys.readouterr().err
+    assert cli.main(["backup", "--into", str(folder), "--keep", "0", "--db", database]) == 2
+    assert "--keep must be at least 1" in capsys.readouterr().err
+
+
+def migrate_new(path) -> None:
+    from scorekeeper.store import open_database
+
+    open_database(path).close()

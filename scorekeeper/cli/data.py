@@ -87,13 +87,22 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 # -- backup, restore, a game's links --------------------------------------------------------
 def cmd_backup(args: argparse.Namespace) -> int:
-    from ..store.backup import BackupError, backup_database
+    from ..store.backup import BackupError, backup_database, backup_into
 
+    if args.keep is not None and args.into is None:
+        return fail(["--keep goes with --into FOLDER (a folder of dated backups)."])
     try:
-        count = backup_database(database_path(args.db), args.out)
+        if args.into is not None:
+            out, count, removed = backup_into(database_path(args.db), args.into,
+                                              14 if args.keep is None else args.keep)
+        else:
+            out, removed = args.out, []
+            count = backup_database(database_path(args.db), out)
     except BackupError as exc:
         return fail([str(exc)])
-    print(f"Backed up {plural(count, 'game')} to {args.out}")
+    print(f"Backed up {plural(count, 'game')} to {out}")
+    for path in removed:
+        print(f"Removed the older backup {path}")
     return 0
 
 
@@ -166,8 +175,15 @@ def add_commands(sub: Any) -> None:
         description="Copy the database with SQLite's backup API: one consistent snapshot, "
                     "taken while the server keeps running. The file is readable by its owner "
                     "only (it holds the games' edit keys).")
-    backup.add_argument("-o", "--out", required=True, metavar="FILE",
-                        help="the backup file to write (replaced if it exists)")
+    where = backup.add_mutually_exclusive_group(required=True)
+    where.add_argument("-o", "--out", metavar="FILE",
+                       help="the backup file to write (replaced if it exists)")
+    where.add_argument("--into", metavar="FOLDER",
+                       help="write a dated backup (scorekeeper-YYYYMMDD-HHMMSS.sqlite3) into "
+                            "this folder, for a daily timer")
+    backup.add_argument("--keep", type=int, metavar="N",
+                        help="with --into: keep the newest N dated backups there, remove older "
+                             "ones (default 14)")
     add_db_option(backup)
     backup.set_defaults(func=cmd_backup)
 

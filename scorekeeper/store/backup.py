@@ -193,3 +193,31 @@ def restore_database(backup: str | Path, database: str | Path) -> tuple[int, Pat
         finally:
             db.close()
     return count, kept
+
+
+# -- a folder of dated backups, the oldest dropped -----------------------------------------
+#: How a backup in a folder is named: the moment it was taken, so that names sort by age.
+DATED_NAME = "scorekeeper-{stamp}.sqlite3"
+DATED_PATTERN = "scorekeeper-????????-??????.sqlite3"
+
+
+def backup_into(database: str | Path, folder: str | Path, keep: int,
+                now: datetime | None = None) -> tuple[Path, int, list[Path]]:
+    """Write a dated backup of *database* into *folder* (made, owner only, if missing) and
+    remove the oldest dated backups there beyond the newest *keep*. Returns the new file, the
+    number of games in it and the files removed. Files of other names are never touched."""
+    if keep < 1:
+        raise BackupError("--keep must be at least 1: the backup just taken is kept.")
+    folder = Path(folder)
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError as exc:
+        raise BackupError(f"Cannot make the folder {folder}: {exc.strerror or exc}.") from None
+    stamp = (now or datetime.now(timezone.utc)).strftime("%Y%m%d-%H%M%S")
+    target = folder / DATED_NAME.format(stamp=stamp)
+    count = backup_database(database, target)
+    dated = sorted(folder.glob(DATED_PATTERN))
+    removed = [path for path in dated[:-keep] if path != target]
+    for path in removed:
+        path.unlink(missing_ok=True)
+    return target, count, removed
