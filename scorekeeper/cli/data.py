@@ -103,12 +103,14 @@ def cmd_restore(args: argparse.Namespace) -> int:
 
     target = database_path(args.db)
     try:
-        count, kept = restore_database(args.file, target)
+        restored = restore_database(args.file, target)
     except BackupError as exc:
-        return fail([str(exc), "Nothing was changed."])
-    if kept is not None:
-        print(f"The database it replaced is kept in {kept}")
-    print(f"Restored {plural(count, 'game')} from {args.file} into {target}")
+        return fail([f"{exc} Nothing was changed."])
+    if restored.kept is not None:
+        print(f"The database it replaced is kept in {restored.kept}")
+    if restored.left_out:
+        print(f"Left behind, not being a scorekeeper's: {', '.join(restored.left_out)}")
+    print(f"Restored {plural(restored.games, 'game')} from {args.file} into {target}")
     return 0
 
 
@@ -205,9 +207,12 @@ def add_commands(sub: Any) -> None:
 
     restore = sub.add_parser(
         "restore", help="bring back a backup (stop the server first)",
-        description="Replace the database with a backup. The file must be a sound scorekeeper "
-                    "database (integrity check, its tables, a version this one can read). "
-                    "Refused while `scorekeeper serve` runs on the database: stop it first. The "
+        description="Replace the database with the data of a backup, never its schema: a new "
+                    "database is built by this version, and the rows of the scorekeeper's own "
+                    "tables are copied in, checked as an import is, every game scored again. "
+                    "Triggers, views and other tables stay behind. Refused, in one line and "
+                    "changing nothing, when the file is not a sound scorekeeper backup, and "
+                    "while `scorekeeper serve` runs on the database: stop it first. The "
                     "database being replaced is kept beside it as FILE.before-restore-TIME.")
     restore.add_argument("file", help="a file written by `scorekeeper backup`")
     add_db_option(restore)
