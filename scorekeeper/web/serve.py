@@ -170,9 +170,10 @@ def serve(host: str | None = None, port: int = 5000, lan: bool = False,
         return 1
     warm_printer()
     root = (public_url.rstrip("/") + "/") if public_url else f"http://{shown}:{port}/"
-    print(f"Trex Scorekeeper on {root}" if not proxy_hops or public_url else
-          f"Trex Scorekeeper on http://{shown}:{port}/, behind {proxy_hops} proxy (no "
-          f"--public-url: links use the host the proxy forwards)")
+    print(f"Trex Scorekeeper on {root}")
+    if proxy_hops and not public_url:
+        print(f"Behind {proxy_hops} proxy: without --public-url, links and QR codes use the "
+              f"host the proxy forwards.")
     if lan:
         print("Open that address on the phones at the table (same Wi-Fi).")
     if proxy_hops:
