@@ -90,8 +90,6 @@ def _problem_params(problem: Problem, say: Callable[[str], str],
         card = params.get("card")
         params["what"] = say("%(where)s: %(what)s") % {"where": card, "what": what} \
             if card else what
-    if "seat" in params and isinstance(params["seat"], int):
-        params["seat"] = params["seat"] + 1  # people count players from 1
     card = params.get("card")
     if isinstance(card, str):  # the engine names cards in English: "the K♥", "a diamond"
         if card.startswith("the "):

@@ -10,7 +10,7 @@ import pytest
 from gamebuilder import standard_deal
 from history_helpers import simulated_games
 from i18n_helpers import english_left
-from web_helpers import soup
+from web_helpers import be_admin, soup
 
 #: Pages a table sees, by what they show. ``{game}`` is a game in progress entered through the
 #: forms, ``{over}`` a finished imported game, ``{player}`` a player of it.
@@ -51,12 +51,13 @@ def places(app, table, client):
     table.enter(game, standard_deal(0, "diamonds"))
     table.enter(game, standard_deal(0, "queens"))
     complex_game = table.new_game(preset="complex")
-    # Imported through the page, as a phone does: that phone may then rename and merge them.
+    # Imported through the page, as a phone does; the group's admin phone may rename and merge.
     document = json.dumps({"format": "trex-games/1", "games": list(simulated_games(1, seed=3))})
     imported = client.post("/import", data={"file": (io.BytesIO(document.encode()), "night.json")},
                            content_type="multipart/form-data")
     over = int(imported.headers["Location"].rsplit("/", 1)[1])
-    client.get(imported.headers["Location"])  # shows (and so clears) the import's message
+    be_admin(client, app)
+    client.get(imported.headers["Location"])  # shows (and so clears) the two messages
     player = _first_player(app, over)
     return {"game": game, "over": over, "player": player, "complex": complex_game}
 

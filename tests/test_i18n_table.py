@@ -101,9 +101,9 @@ def test_new_game__a_wrong_pin_refused_in_arabic_next_to_its_field(client):
     assert response.status_code == 400
     page = soup(response)
     error = page.find("input", attrs={"name": "pin"}).find_previous("p", class_="error")
-    assert error.get_text(strip=True) == "رمز الطاولة أربعة أرقام، أو اتركه فارغًا."
+    assert error.get_text(strip=True) == "رمز الطاولة من 4 إلى 12 رقمًا، أو اتركه فارغًا."
     assert page.find("label", attrs={"for": "pin"}).get_text(strip=True) == \
-        "رمز الطاولة (اختياري، أربعة أرقام)"
+        "رمز الطاولة (اختياري)"
 
 
 def test_new_game__an_empty_name_refused_in_arabic_next_to_its_field(client):

@@ -16,8 +16,8 @@ from scorekeeper.engine import PRESETS, HouseRules, read_game, score_game
 from scorekeeper.web import create_app
 
 from gamebuilder import standard_deal
-from history_helpers import import_docs, keep_score, number, query, simulated_games
-from web_helpers import soup
+from history_helpers import import_docs, number, query, simulated_games
+from web_helpers import be_admin, soup
 
 POOL = ("Aya", "Bilal", "Carla", "Dana", "Elias", "ليلى")
 CONTRACTS = ("king_of_hearts", "diamonds", "queens", "collections", "trex")
@@ -371,7 +371,7 @@ def test_leaderboard__kept_table_follows_every_change_to_the_data(app, client, t
             table.enter(game, standard_deal(king, contract))
     assert board() == {"Aya": 2, "Bilal": 2, "Carla": 2, "Dana": 2}
     [row] = query(app, "select id from players where name = 'Dana'")
-    keep_score(client, app, imported)
+    be_admin(client, app)
     page = soup(client.get(f"/players/{row['id']}/rename"))
     form = page.select_one("form[method=post]")
     data = {i["name"]: i.get("value", "") for i in form.select("input")}

@@ -3,16 +3,18 @@ a POST, found in the app's URL map (a route added later is covered too), refuses
 the page's token and stores nothing; the same forms with their token go through."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from scorekeeper.web import create_app
 from scorekeeper.store.db import connect
 
-from web_helpers import PLAYERS, hidden_fields, soup
+from web_helpers import PLAYERS, be_admin, hidden_fields, soup
 
 TABLES = ("games", "game_players", "players", "deals", "deal_history", "pin_attempts")
 #: Example values for the variables of a route.
-ARGUMENTS = {"game_id": 1, "number": 1, "pid": 1}
+ARGUMENTS = {"game_id": 1, "number": 1, "pid": 1, "seat": 0}
 
 
 def post_rules(app):
@@ -38,6 +40,7 @@ def site(tmp_path):
         entry = hidden_fields(soup(client.get(f"/games/1/deals/new?contracts={contracts}")))
         saved = client.post("/games/1/deals/new", data={**entry, **result, "step": "save"})
         assert saved.status_code == 303
+    be_admin(client, app)  # the players' own forms
     return app, client
 
 
@@ -54,7 +57,8 @@ def test_every_post_route_is_listed(site):
     endpoints = {endpoint for _, endpoint in post_rules(app)}
     assert {"games.new", "deals.create", "deals.thrown_in", "deals.edit", "deals.undo",
             "access.unlock", "transfer.upload", "players.rename",
-            "players.merge"} <= endpoints
+            "players.merge", "players.delete", "players.fix_name", "access.rotate",
+            "access.change_pin"} <= endpoints
 
 
 def test_csrf__every_post_without_the_token_is_refused_and_stores_nothing(site):
@@ -63,11 +67,12 @@ def test_csrf__every_post_without_the_token_is_refused_and_stores_nothing(site):
                   "/games/1/deals/1/undo": "/games/1/deals/1/undo",
                   "/games/1/thrown-in": "/games/1/thrown-in",
                   "/games/1/deals/new": "/games/1/deals/new?contracts=queens",
-                  "/players/1/rename": "/players/1/rename"}
+                  "/players/1/rename": "/players/1/rename",
+                  "/games/1/seats/0/name": "/games/1/seats/0/name",
+                  "/games/1/edit-key": "/games/1/share"}
     before = snapshot(app)
     for rule, endpoint in post_rules(app):
-        url = rule.replace("<int:game_id>", "1").replace("<int:number>", "1").replace(
-            "<int:pid>", "1")
+        url = re.sub(r"<int:(\w+)>", lambda m: str(ARGUMENTS[m.group(1)]), rule)
         page = form_pages.get(url)
         fields = {}
         if page is not None:  # every field of the real form, only the CSRF token left out

@@ -11,7 +11,7 @@ import pytest
 
 from scorekeeper.engine.gamefile import NAME_LIMIT
 
-from web_helpers import soup
+from web_helpers import be_admin, soup
 
 SCRIPT = '<script>alert("x")</script>'
 QUOTES = "Bo \"the\" O'Neil & co"
@@ -169,8 +169,9 @@ def test_names__the_title_too(client):
 
 @pytest.mark.parametrize("name, status", [("Ay\x00a", 400), ("A" * (NAME_LIMIT + 1), 400),
                                           (SCRIPT[:NAME_LIMIT], 303)])
-def test_names__a_rename_is_held_to_the_same_rules(client, table, name, status):
+def test_names__a_rename_is_held_to_the_same_rules(app, client, table, name, status):
     table.new_game()
+    be_admin(client, app)
     response = client.post("/players/1/rename", data={"name": name})
     assert response.status_code == status
     assert "<script>" not in client.get("/players/1").get_data(as_text=True)

@@ -99,3 +99,15 @@ def test_serve__lan_tells_the_app_its_network_address_for_qr_codes(tmp_path, fak
     monkeypatch.setattr(serve_module, "lan_address", lambda: "192.168.1.23")
     cli.main(["serve", "--lan", "--port", "5050", "--db", str(tmp_path / "x.db")])
     assert fake.calls[0][0].config["LAN_URL"] == "http://192.168.1.23:5050/"
+
+
+def test_serve__slow_clients_cannot_take_the_server(tmp_path, fake):
+    """Many connections, each dropped after a few seconds of silence mid-request, heads and
+    bodies bounded (benchmarks/bench_slow_clients.py measures what this gives)."""
+    assert cli.main(["serve", "--db", str(tmp_path / "x.db")]) == 0
+    kwargs = fake.calls[0][1]
+    assert kwargs["connection_limit"] >= 500 and kwargs["asyncore_use_poll"] is True
+    assert kwargs["channel_timeout"] < 15 and kwargs["cleanup_interval"] <= 5
+    assert kwargs["max_request_body_size"] <= 16 * 1024 * 1024
+    assert kwargs["max_request_header_size"] <= 64 * 1024
+    assert kwargs["threads"] == serve_module.THREADS

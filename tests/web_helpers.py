@@ -25,6 +25,24 @@ def edit_link(app, game_id: int) -> str:
     return f"/e/{row['edit_key']}"
 
 
+def admin_link(app) -> str:
+    """The install's secret admin link (a path), as ``scorekeeper admin-link`` prints it."""
+    from scorekeeper.store import keys
+    from scorekeeper.store.db import connect
+
+    db = connect(app.config["DATABASE"])
+    try:
+        return f"/admin/{keys.install_key(db, 'admin')}"
+    finally:
+        db.close()
+
+
+def be_admin(client, app) -> None:
+    """Let *client* change the group's players (rename, merge, delete), through the admin link."""
+    response = client.get(admin_link(app))
+    assert response.status_code == 303, response.status_code
+
+
 def keep_score(client, app, game_id: int) -> None:
     """Let *client* (another phone) change the game, through its edit link."""
     response = client.get(edit_link(app, game_id))

@@ -2,7 +2,8 @@
 
 - ``score``, ``simulate``: the engine on a game file or on bots' games (``score.py``);
 - ``pdf``, ``blank-sheet``: printed scoresheets (``sheets.py``);
-- ``export``, ``import``, ``backup``, ``restore``, ``links``: the stored games (``data.py``);
+- ``export``, ``import``, ``backup``, ``restore``, ``links``, ``admin-link``, ``join-link``:
+  the stored games and who may change them (``data.py``);
 - ``serve``: the table app under a production server (``serve.py``, the one module that
   imports the web wing).
 """

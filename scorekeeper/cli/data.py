@@ -1,5 +1,6 @@
 """The stored games from the command line: ``export`` and ``import`` in the game file format,
-``backup`` and ``restore`` of the whole database, and ``links``, a game's edit and watch links.
+``backup`` and ``restore`` of the whole database, ``links``, a game's edit and watch links (a new
+edit link, the PIN changed), and the install's ``admin-link`` and ``join-link``.
 
 The database is the one the app would use: ``--db``, else ``$SCOREKEEPER_DB``, else the
 instance folder's (``store.paths``).
@@ -111,46 +112,79 @@ def cmd_restore(args: argparse.Namespace) -> int:
 
     target = database_path(args.db)
     try:
-        count, kept = restore_database(args.file, target)
+        restored = restore_database(args.file, target)
     except BackupError as exc:
-        return fail([str(exc), "Nothing was changed."])
-    if kept is not None:
-        print(f"The database it replaced is kept in {kept}")
-    print(f"Restored {plural(count, 'game')} from {args.file} into {target}")
+        return fail([f"{exc} Nothing was changed."])
+    if restored.kept is not None:
+        print(f"The database it replaced is kept in {restored.kept}")
+    if restored.left_out:
+        print(f"Left behind, not being a scorekeeper's: {', '.join(restored.left_out)}")
+    print(f"Restored {plural(restored.games, 'game')} from {args.file} into {target}")
     return 0
 
 
 def cmd_links(args: argparse.Namespace) -> int:
-    from ..store.keys import pin_hash
+    from ..store import keys
 
+    if args.pin is not None and not keys.pin_fits(args.pin):
+        low, high = keys.PIN_DIGITS
+        return fail([f"--pin: a table PIN is {low} to {high} digits (on a hosted box, at least "
+                     f"{keys.HOSTED_PIN_DIGITS})."])
     path = database_path(args.db)
     if not path.is_file():
         return fail([f"There is no database at {path}."])
     db = open_database(str(path))
     try:
-        row = next(db.query("select id, title, edit_key, view_key, pin_hash from games "
-                            "where id = ?", [args.game]), None)
+        row = keys.game_keys(db, args.game)
         if row is None:
             print(f"There is no game {args.game}.", file=sys.stderr)
             return EXIT_NOT_FOUND
-        if args.pin is not None:
-            if not (len(args.pin) == 4 and args.pin.isascii() and args.pin.isdigit()):
-                return fail(["--pin: a table PIN is four digits."])
-            with db.atomic():
-                db.execute("update games set pin_hash = ? where id = ?",
-                           [pin_hash(args.pin), args.game])
-        elif args.no_pin:
-            with db.atomic():
-                db.execute("update games set pin_hash = null where id = ?", [args.game])
-        has_pin = args.pin is not None or (row["pin_hash"] is not None and not args.no_pin)
+        if args.rotate:
+            keys.rotate_edit_key(db, args.game)
+        if args.pin is not None or args.no_pin:
+            keys.set_pin(db, args.game, args.pin)
+        row = keys.game_keys(db, args.game)
+        title = next(db.query("select title from games where id = ?", [args.game]))["title"]
     finally:
         db.close()
-    print(f"Game {row['id']}: {row['title'] or '(no title)'}")
+    print(f"Game {row['id']}: {title or '(no title)'}")
     print(f"  keep score (keep it among the scorekeepers): /e/{row['edit_key']}")
     print(f"  watch: /v/{row['view_key']}")
-    print(f"  table PIN: {'set' if has_pin else 'none'}")
+    print(f"  table PIN: {'set' if row['pin_hash'] else 'none'}")
+    if args.rotate:
+        print("The old edit link no longer works: every phone that kept score only watches now.")
+    if args.pin is not None or args.no_pin:
+        print("Phones that the old PIN let in only watch now.")
     print("Put the address the server prints in front, e.g. http://192.168.1.23:5000/e/...")
     return 0
+
+
+def _install_link(args: argparse.Namespace, name: str, path: str) -> int:
+    """Print the install's admin or join link (a new one with --rotate)."""
+    from ..store import keys
+
+    database = database_path(args.db)
+    if not database.is_file():
+        return fail([f"There is no database at {database}."])
+    db = open_database(str(database))
+    try:
+        key = (keys.rotate_install_key(db, name) if args.rotate
+               else keys.install_key(db, name))
+    finally:
+        db.close()
+    print(f"/{path}/{key}")
+    if args.rotate:
+        print(f"The old {name} link no longer works: phones that opened it must open this one.")
+    print(f"Put the address the server prints in front, e.g. https://trex.example.org/{path}/...")
+    return 0
+
+
+def cmd_admin_link(args: argparse.Namespace) -> int:
+    return _install_link(args, "admin", "admin")
+
+
+def cmd_join_link(args: argparse.Namespace) -> int:
+    return _install_link(args, "join", "join")
 
 
 # -- the subcommands -------------------------------------------------------------------------
@@ -189,9 +223,12 @@ def add_commands(sub: Any) -> None:
 
     restore = sub.add_parser(
         "restore", help="bring back a backup (stop the server first)",
-        description="Replace the database with a backup. The file must be a sound scorekeeper "
-                    "database (integrity check, its tables, a version this one can read). "
-                    "Refused while `scorekeeper serve` runs on the database: stop it first. The "
+        description="Replace the database with the data of a backup, never its schema: a new "
+                    "database is built by this version, and the rows of the scorekeeper's own "
+                    "tables are copied in, checked as an import is, every game scored again. "
+                    "Triggers, views and other tables stay behind. Refused, in one line and "
+                    "changing nothing, when the file is not a sound scorekeeper backup, and "
+                    "while `scorekeeper serve` runs on the database: stop it first. The "
                     "database being replaced is kept beside it as FILE.before-restore-TIME.")
     restore.add_argument("file", help="a file written by `scorekeeper backup`")
     add_db_option(restore)
@@ -202,8 +239,27 @@ def add_commands(sub: Any) -> None:
         description="For a phone that has neither the edit link nor the PIN: the edit link "
                     "lets it keep score, the watch link only follow the game.")
     links.add_argument("game", type=int, metavar="ID")
+    links.add_argument("--rotate", action="store_true",
+                       help="make a new edit link: every phone that kept score only watches")
     pin = links.add_mutually_exclusive_group()
-    pin.add_argument("--pin", metavar="DIGITS", help="set the table PIN (four digits)")
+    pin.add_argument("--pin", metavar="DIGITS",
+                     help="set the table PIN (4 to 12 digits; phones the old one let in lose "
+                          "their right)")
     pin.add_argument("--no-pin", action="store_true", help="remove the table PIN")
     add_db_option(links)
     links.set_defaults(func=cmd_links)
+
+    for name, func, gives in (
+            ("admin-link", cmd_admin_link,
+             "rename, merge and delete the group's players"),
+            ("join-link", cmd_join_link,
+             "start and import games on a hosted box (serve --proxy-hops)")):
+        command = sub.add_parser(
+            name, help=f"print the secret link that lets a phone {gives}",
+            description=f"Print the install's secret {name}: a phone that opens it may {gives}. "
+                        f"Keep it among the group. --rotate makes a new one, and every phone "
+                        f"that opened the old one loses that right.")
+        command.add_argument("--rotate", action="store_true",
+                             help="make a new link; the old one stops working")
+        add_db_option(command)
+        command.set_defaults(func=func)

@@ -11,7 +11,8 @@ from .common import add_db_option
 def cmd_serve(args: argparse.Namespace) -> int:
     from ..web.serve import serve
 
-    return serve(host=args.host, port=args.port, lan=args.lan, db_path=args.db)
+    return serve(host=args.host, port=args.port, lan=args.lan, db_path=args.db,
+                 proxy_hops=args.proxy_hops, public_url=args.public_url)
 
 
 def add_commands(sub: Any) -> None:
@@ -20,5 +21,12 @@ def add_commands(sub: Any) -> None:
     serve.add_argument("--port", type=int, default=5000)
     serve.add_argument("--lan", action="store_true",
                        help="listen on the local network and print the address for the phones")
+    serve.add_argument("--proxy-hops", type=int, default=0, metavar="N",
+                       help="hosted behind N reverse proxies that terminate HTTPS: trust their "
+                            "X-Forwarded-For/-Proto/-Host, send HSTS and secure cookies, and "
+                            "ask for the group's join link to start games")
+    serve.add_argument("--public-url", default=None, metavar="URL",
+                       help="the address phones use (e.g. https://trex.example.org): every "
+                            "link and QR code carries it, and only its host is answered")
     add_db_option(serve)
     serve.set_defaults(func=cmd_serve)

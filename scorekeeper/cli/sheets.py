@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from ..engine import InvalidResult
-from ..engine.gamefile import Game, loads
-from ..languages import LANGUAGES
+from ..engine.gamefile import Game, check_players, loads
+from ..languages import LANGUAGES, problem_sentence
 from .common import add_db_option, database_path, fail
 
 PAPERS = {"a4": "A4", "letter": "Letter"}  # the sizes scorekeeper.printing knows
@@ -90,10 +90,15 @@ def cmd_pdf(args: argparse.Namespace) -> int:
 def cmd_blank_sheet(args: argparse.Namespace) -> int:
     names = None
     if args.names:
-        names = [n.strip() for n in args.names.split(",")]
-        if len(names) != 4 or not all(names):
+        from ..store.storage import clean_name
+
+        names = [clean_name(n) for n in args.names.split(",")]
+        if len(names) != 4:
             return _fail("--names takes four names separated by commas, e.g. --names "
                          "Aya,Bilal,Carla,Dana")
+        problems = check_players(names)  # the one check of a name, as for a game
+        if problems:
+            return fail([f"--names: {problem_sentence(p)}" for p in problems])
     from ..printing import render_blank_pdf
 
     try:

@@ -38,7 +38,11 @@ class RulesError(RuleError):
 
 @dataclass(frozen=True)
 class Problem:
-    """One thing wrong with an entered result or a game file."""
+    """One thing wrong with an entered result or a game file.
+
+    Whatever a person reads as a number counts from 1: the deal, the game, and a player named
+    by number (the ``seat`` parameter of the name problems).
+    """
 
     code: str
     params: dict[str, Any] = field(default_factory=dict)

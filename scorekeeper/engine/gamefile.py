@@ -30,6 +30,11 @@ FORMAT = "trex-game/1"
 MULTI_FORMAT = "trex-games/1"
 NAME_LIMIT = 40
 TITLE_LIMIT = 120
+#: Fields the format does not name are kept, as it asks, up to this many bytes (as compact
+#: JSON) per game, its deals' own included; a file with more is refused.
+EXTRA_LIMIT = 64 * 1024
+#: Duplicate keys named at most in one refusal.
+_DUPLICATES_SHOWN = 10
 _KNOWN = ("format", "title", "played_on", "players", "rules", "first_king", "deals")
 _COMPUTED = ("totals", "team_totals", "team_result", "places", "winners")
 #: Message codes of the checks added after games could be stored without them. A stored game
@@ -124,21 +129,45 @@ def has_control(text: str) -> bool:
     return any(unicodedata.category(c) in ("Cc", "Cs") and not c.isspace() for c in text)
 
 
+#: Letters that draw nothing although Unicode counts them as letters or symbols (the Hangul
+#: fillers, the Braille blank, the combining grapheme joiner).
+_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u034f")
+
+
+def is_visible(text: str) -> bool:
+    """Does *text* show at least one letter, digit, punctuation mark or symbol? A name made
+    only of spaces, direction marks (U+202E), zero-width characters (U+200B) or fillers would
+    be an invisible player."""
+    return any(unicodedata.category(c)[0] in "LNPS" and c not in _BLANK_LETTERS for c in text)
+
+
+def name_problem(name: object) -> str | None:
+    """Why *name* cannot be a player's name, as a message code, or None: the one check of a
+    name, for a game file, the new-game form, a rename and a printed sheet alike."""
+    if not isinstance(name, str) or not name.strip():
+        return "player_name_empty"
+    if len(name) > NAME_LIMIT:
+        return "player_name_too_long"
+    if has_control(name):
+        return "player_name_control"
+    if not is_visible(name):
+        return "player_name_invisible"
+    return None
+
+
 def check_players(value: Any) -> list[Problem]:
-    """Four names, none empty, none too long, none with control characters, none twice."""
+    """Four names, each a fit name (``name_problem``), none twice. Players are numbered from 1
+    in the problems (``seat``), as people count them."""
     if not isinstance(value, list) or len(value) != 4:
         return [Problem("players_not_four", field="players")]
     problems = []
     seen: dict[str, int] = {}
     for seat, name in enumerate(value):
-        if not isinstance(name, str) or not name.strip():
-            problems.append(Problem("player_name_empty", {"seat": seat}, field=f"players.{seat}"))
-        elif len(name) > NAME_LIMIT:
-            problems.append(Problem("player_name_too_long", {"seat": seat, "limit": NAME_LIMIT},
-                                    field=f"players.{seat}"))
-        elif has_control(name):
-            problems.append(Problem("player_name_control", {"seat": seat},
-                                    field=f"players.{seat}"))
+        code = name_problem(name)
+        if code is not None:
+            params = {"seat": seat + 1, **({"limit": NAME_LIMIT}
+                                           if code == "player_name_too_long" else {})}
+            problems.append(Problem(code, params, field=f"players.{seat}"))
         elif name.strip().casefold() in seen:
             problems.append(Problem("player_name_twice", {"name": name.strip()},
                                     field=f"players.{seat}"))
@@ -188,8 +217,27 @@ def read_game(data: Any, *, strict: bool = True) -> Game:
                 title=title, played_on=played_on, rules_given=data.get("rules"),
                 extra=tuple((k, v) for k, v in data.items() if k not in _KNOWN + _COMPUTED),
                 no_longer_passes=tuple(lapses or ()))
+    _check_extra_size(game)
     _check_given_scores(data, raw_deals, game)
     return game
+
+
+def _check_extra_size(game: Game) -> None:
+    """The unknown fields of a game and of its deals together stay under EXTRA_LIMIT; beyond
+    it, the game is refused with the largest of them named."""
+    sizes = [(_json_size(key, value), key, None) for key, value in game.extra]
+    sizes += [(_json_size(key, value), key, number)
+              for number, deal in enumerate(game.deals, start=1) for key, value in deal.extra]
+    total = sum(size for size, _, _ in sizes)
+    if total > EXTRA_LIMIT:
+        _, key, deal = max(sizes, key=lambda item: item[0])
+        raise InvalidResult([Problem("extra_too_big", {
+            "key": key, "size": -(-total // 1024), "limit": EXTRA_LIMIT // 1024}, deal)])
+
+
+def _json_size(key: str, value: Any) -> int:
+    text = json.dumps({key: value}, ensure_ascii=False, separators=(",", ":"))
+    return len(text.encode("utf-8", "surrogatepass"))
 
 
 def _is_date(value: Any) -> bool:
@@ -320,14 +368,33 @@ def read_document(data: Any, *, strict: bool = True) -> list[Game]:
 
 
 def loads(text: str | bytes, *, strict: bool = True) -> list[Game]:
-    """Parse JSON text holding one game or several; bad JSON is one clear problem. *strict* as
-    for :func:`read_game`."""
+    """Parse JSON text holding one game or several; bad JSON is one clear problem, and a key
+    given twice in one object is refused with its name (JSON would keep the last silently).
+    *strict* as for :func:`read_game`."""
     if not text.strip():
         raise InvalidResult([Problem("empty_file")])
+    twice: list[str] = []
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        out = dict(items)
+        if len(out) != len(items):
+            seen: set[str] = set()
+            for key, _ in items:
+                if key in seen:
+                    twice.append(key)
+                seen.add(key)
+        return out
+
     try:
-        data = json.loads(text)
+        data = json.loads(text, object_pairs_hook=pairs)
     except (ValueError, UnicodeDecodeError) as exc:
         raise InvalidResult([Problem("not_json", {"detail": str(exc)})]) from None
+    except RecursionError:
+        raise InvalidResult([Problem("not_json", {"detail": "nested too deeply"})]) from None
+    if twice:
+        keys = list(dict.fromkeys(twice))
+        raise InvalidResult([Problem("duplicate_key", {"key": key})
+                             for key in keys[:_DUPLICATES_SHOWN]])
     return read_document(data, strict=strict)
 
 

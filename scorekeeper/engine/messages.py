@@ -15,10 +15,14 @@ MESSAGES: dict[str, str] = {
     "not_an_object": "the game must be a JSON object",
     "bad_format": "the format is {found!r}; expected \"trex-game/1\"",
     "unknown_key": "unknown field {key!r}",
+    "duplicate_key": "the field {key!r} is given twice in one object; name each field once",
+    "extra_too_big": "the fields the game format does not name take {size} KB, more than the "
+                     "{limit} KB a game keeps; the largest is {key!r}",
     "players_not_four": "there must be four player names",
     "player_name_empty": "player {seat} has no name",
     "player_name_too_long": "the name of player {seat} is longer than {limit} characters",
     "player_name_control": "the name of player {seat} holds a control character",
+    "player_name_invisible": "the name of player {seat} shows no letter or digit",
     "player_name_twice": "{name!r} is named twice; each player needs their own name",
     "bad_rules": "{detail}",
     # house rules (RulesError)

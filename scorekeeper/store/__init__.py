@@ -10,7 +10,8 @@ them. It imports the engine and never the web wing, so a script can use it alone
 Modules: ``db`` (connections), ``schema`` (migrations), ``storage`` (games and deals, every
 write checked by the engine), ``facts`` and ``stats`` (what the statistics pages add up by
 SQL), ``transfer`` (the game file format in and out), ``backup`` (backup and restore),
-``keys`` (edit keys, view keys, PIN tries), ``players`` (renaming and merging),
+``keys`` (edit keys, view keys, PIN tries, the install's admin and join keys), ``players``
+(renaming, merging, deleting, a name fixed in one game),
 ``kept`` (the one bounded in-memory map every cache uses) and ``paths`` (where the database
 lives).
 """

@@ -6,22 +6,34 @@ the server keeps writing meanwhile (WAL). The copy is checked and written to a t
 that takes the backup's name only once it is complete, readable by its owner alone (it holds the
 games' edit keys).
 
-A restore refuses a file that is not a sound scorekeeper database, and refuses to run while a
-server uses the database: ``scorekeeper serve`` holds a shared lock on a file beside the
-database for as long as it runs, and a restore needs that lock alone. The database being
-replaced is first backed up beside itself, so a restore never loses anything either.
+A restore brings back data, never schema: it builds a new database through this version's
+migrations and copies in the rows of the app's own tables, checked as an import is, every game
+scored again by the engine; triggers, views and other tables of the file stay behind. It
+refuses, in one line and changing nothing, a file that is not a sound scorekeeper backup, and
+refuses to run while a server uses the database: ``scorekeeper serve`` holds a shared lock on a
+file beside the database for as long as it runs, and a restore needs that lock alone. The
+database being replaced is first backed up beside itself, so a restore never loses anything
+either.
 """
 from __future__ import annotations
 
 import contextlib
+import json
 import os
+import re
 import sqlite3
 import tempfile
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import IO, Iterator
 
-from .db import BUSY_TIMEOUT_SECONDS, connect
+from sqlite_utils import Database
+
+from ..engine import InvalidResult, read_deal
+from ..engine.errors import RulesError
+from ..engine.gamefile import EXTRA_LIMIT, NAME_LIMIT, name_problem
+from .db import BUSY_TIMEOUT_SECONDS, WritingDatabase, connect
 from .schema import migrate, migrations
 
 try:
@@ -161,38 +173,363 @@ def backup_database(database: str | Path, out: str | Path) -> int:
 
 
 # -- restore -------------------------------------------------------------------------------
-def restore_database(backup: str | Path, database: str | Path) -> tuple[int, Path | None]:
-    """Replace the contents of *database* with *backup*; return the number of games restored
-    and where the replaced database was kept (None if there was nothing to keep)."""
+#: The largest file a restore reads: a database of decades of weekly nights is tens of MB.
+RESTORE_LIMIT = 256 * 1024 * 1024
+#: The largest text a restored value may hold (a deal's record is under 2 KB; the unknown keys
+#: a game keeps, under 64 KB).
+TEXT_LIMIT = 1024 * 1024
+#: The app's tables whose rows a restore brings back, parents first. Not copied: the facts (made
+#: again from the deals), the PIN tries (minutes old) and the install's keys (the install being
+#: restored into keeps its own).
+COPIED = ("players", "games", "game_players", "deals", "deal_history")
+HISTORY_ACTIONS = frozenset({"create", "correct", "undo"})
+#: Why a restored player's name cannot be kept, by the engine's name problem.
+NAME_REASONS = {"player_name_empty": "has no name",
+                "player_name_too_long": f"has a name longer than {NAME_LIMIT} characters",
+                "player_name_control": "has a control character in their name",
+                "player_name_invisible": "has a name that shows no letter or digit"}
+FORM_TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
+#: What a column's declared type lets a restored value be.
+KINDS: dict[str, tuple[type, ...]] = {"INTEGER": (int,), "TEXT": (str,), "FLOAT": (float, int),
+                                      "REAL": (float, int)}
+
+
+@dataclass
+class Restored:
+    """What a restore did: the games brought back, where the replaced database was kept, and
+    what the file held that is not a scorekeeper's (left behind)."""
+
+    games: int
+    kept: Path | None
+    left_out: list[str] = field(default_factory=list)
+
+
+def restore_database(backup: str | Path, database: str | Path) -> Restored:
+    """Bring back the data of *backup* into *database*, never its schema.
+
+    A new database is built through this version's migrations, and the rows of the app's own
+    tables are copied into it, each value checked against its column, each name and each game
+    checked by the engine as an import is, and every game scored again. Only then is the file
+    copied over the database in one transaction, the replaced database kept beside it. Triggers, views and other
+    tables of the file never come along. Raises BackupError (one line) and changes nothing
+    when the file cannot be restored.
+    """
     backup, database = Path(backup), Path(database)
-    check_database(backup)
+    _check_file(backup)
     if database.exists() and database.resolve() == backup.resolve():
         raise BackupError("That file is the database itself.")
     database.parent.mkdir(parents=True, exist_ok=True)
     with _restore_lock(database):
-        kept = None
-        if database.exists() and database.stat().st_size > 0:
-            stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
-            kept = database.with_name(f"{database.name}.before-restore-{stamp}")
-            backup_database(database, kept)
-        source = _open_read_only(backup)
-        target = sqlite3.connect(str(database), timeout=BUSY_TIMEOUT_SECONDS)
+        fd, temp_name = tempfile.mkstemp(prefix=f".{database.name}.", suffix=".restoring",
+                                         dir=database.parent)
+        os.close(fd)
+        temp = Path(temp_name)
         try:
-            source.backup(target)
+            left_out = _build(backup, temp, database)
+            kept = None
+            if database.exists() and database.stat().st_size > 0:
+                stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
+                kept = database.with_name(f"{database.name}.before-restore-{stamp}")
+                backup_database(database, kept)
+            _swap_in(temp, database)
         finally:
-            source.close()
-            target.close()
-        db = connect(database)  # WAL again, and the migrations of this version
+            temp.unlink(missing_ok=True)
+        db = connect(database)
         try:
             migrate(db)
-            verdict = [row[0] for row in db.execute("PRAGMA integrity_check").fetchall()]
-            if verdict != ["ok"]:
-                raise BackupError(f"The restored database is damaged: {'; '.join(verdict[:5])}"
-                                  + (f". The earlier one is kept in {kept}." if kept else "."))
             count = db.execute("select count(*) from games").fetchone()[0]
         finally:
             db.close()
-    return count, kept
+    return Restored(count, kept, left_out)
+
+
+def _check_file(backup: Path) -> None:
+    if not backup.is_file():
+        raise BackupError(f"There is no file {backup}.")
+    size = backup.stat().st_size
+    if size > RESTORE_LIMIT:
+        raise BackupError(f"{backup} is {size // (1024 * 1024)} MB, more than a scorekeeper "
+                          f"backup holds (at most {RESTORE_LIMIT // (1024 * 1024)} MB).")
+    with open(backup, "rb") as handle:
+        if handle.read(16) != b"SQLite format 3\x00":
+            raise BackupError(f"{backup} is not a scorekeeper database (not SQLite).")
+
+
+def _build(backup: Path, temp: Path, database: Path) -> list[str]:
+    """Build the restored database in *temp*; what the file held that was left out."""
+    try:
+        source = _open_read_only(backup)
+    except sqlite3.Error as exc:
+        raise BackupError(f"Cannot open {backup}: {exc}.") from None
+    try:
+        source.execute("PRAGMA trusted_schema = OFF")
+        applied, left_out = _read_schema(source, backup)
+        reference = _columns_at(applied)
+        _check_columns(source, backup, reference)
+        keys = _install_keys(database)
+        db = WritingDatabase(sqlite3.connect(str(temp), timeout=BUSY_TIMEOUT_SECONDS))
+        try:
+            db.execute("PRAGMA foreign_keys = ON")
+            _apply_up_to(db, applied)
+            for table in COPIED:
+                _copy_rows(source, db, backup, table, reference[table])
+            migrate(db)
+            if keys:
+                with db.atomic():
+                    db.execute("delete from install_keys")
+                    db.table("install_keys").insert_all(keys)
+            _check_and_score(db, backup)
+            db.execute("VACUUM")
+        finally:
+            db.close()
+    except BackupError:
+        raise
+    except Exception as exc:  # a hostile file must end in one line, never a traceback
+        detail = str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__
+        raise BackupError(f"{backup} cannot be restored: {detail}.") from None
+    finally:
+        source.close()
+    with open(temp, "rb") as handle:
+        os.fsync(handle.fileno())
+    return left_out
+
+
+def _read_schema(source: sqlite3.Connection, backup: Path) -> tuple[list[str], list[str]]:
+    """The migrations the file has applied (a prefix of this version's), and what it holds
+    besides the app's tables."""
+    try:
+        verdict = [row[0] for row in source.execute("PRAGMA integrity_check")]
+        objects = source.execute("select type, name, sql from sqlite_master").fetchall()
+    except sqlite3.DatabaseError as exc:
+        raise BackupError(f"{backup} is not a scorekeeper database ({exc}).") from None
+    if verdict != ["ok"]:
+        raise BackupError(f"{backup} is damaged: " + "; ".join(verdict[:5]))
+    tables = {name for kind, name, _ in objects if kind == "table"}
+    missing = (set(COPIED) | {migrations.migrations_table}) - tables
+    if missing:
+        raise BackupError(f"{backup} is not a scorekeeper database (it has no "
+                          f"{', '.join(sorted(missing))} table).")
+    applied = [row[0] for row in source.execute(
+        f"select name from {migrations.migrations_table} where migration_set = ? "
+        "order by rowid", [migrations.name])]
+    known = [m.name for m in migrations._migrations]
+    unknown = [name for name in applied if name not in known]
+    if unknown:
+        raise BackupError(f"{backup} was written by a newer version of the scorekeeper "
+                          f"({', '.join(sorted(unknown))}); update it first.")
+    if not applied or applied != known[:len(applied)]:
+        raise BackupError(f"{backup} is not a scorekeeper database (its migrations are "
+                          f"{', '.join(applied) or 'none'}).")
+    ours = _objects_at(applied)
+    left_out = sorted(f"{kind} {name}" for kind, name, sql in objects
+                      if kind in ("table", "view", "trigger") and not name.startswith("sqlite_")
+                      and ours.get((kind, name)) != sql)
+    return applied, left_out
+
+
+def _reference(applied: list[str]) -> WritingDatabase:
+    db = WritingDatabase(sqlite3.connect(":memory:"))
+    _apply_up_to(db, applied)
+    return db
+
+
+def _apply_up_to(db: Database, applied: list[str]) -> None:
+    """Apply this version's migrations as far as the backup had them."""
+    known = [m.name for m in migrations._migrations]
+    later = known[len(applied):]
+    migrations.apply(db, stop_before=later[0] if later else None)
+
+
+def _objects_at(applied: list[str]) -> dict[tuple[str, str], str]:
+    """The schema's own tables, views and triggers at that version, with their SQL."""
+    db = _reference(applied)
+    try:
+        return {(kind, name): sql for kind, name, sql in db.execute(
+            "select type, name, sql from sqlite_master")}
+    finally:
+        db.close()
+
+
+def _columns_at(applied: list[str]) -> dict[str, list[tuple[str, str, bool]]]:
+    """Each copied table's columns as the migrations make them: (name, type, not null)."""
+    db = _reference(applied)
+    try:
+        return {table: [(row[1], row[2].upper(), bool(row[3] or row[5]))
+                         for row in db.execute(f"pragma table_info({table})")]
+                for table in COPIED}
+    finally:
+        db.close()
+
+
+def _check_columns(source: sqlite3.Connection, backup: Path,
+                   reference: dict[str, list[tuple[str, str, bool]]]) -> None:
+    for table in COPIED:
+        have = {row[1] for row in source.execute(f"pragma table_info({table})")}
+        wanted = {name for name, _, _ in reference[table]}
+        if have != wanted:
+            parts = []
+            if wanted - have:
+                parts.append(f"no {', '.join(sorted(wanted - have))} column")
+            if have - wanted:
+                parts.append(f"columns {', '.join(sorted(have - wanted))} it should not have")
+            raise BackupError(f"{backup} is not a scorekeeper backup: its {table} table has "
+                              f"{' and '.join(parts)}.")
+
+
+def _install_keys(database: Path) -> list[dict[str, object]]:
+    """The install's own keys, kept across a restore (read from the database replaced)."""
+    if not database.is_file() or database.stat().st_size == 0:
+        return []
+    conn = _open_read_only(database)
+    try:
+        names = [c[0] for c in conn.execute("select name from sqlite_master where type = "
+                                            "'table' and name = 'install_keys'")]
+        if not names:
+            return []
+        cursor = conn.execute("select * from install_keys")
+        columns = [d[0] for d in cursor.description]
+        return [dict(zip(columns, row)) for row in cursor]
+    except sqlite3.Error:
+        return []
+    finally:
+        conn.close()
+
+
+def _copy_rows(source: sqlite3.Connection, db: Database, backup: Path, table: str,
+               columns: list[tuple[str, str, bool]]) -> None:
+    """Copy the rows of *table*, each value checked against its column's declared type."""
+    names = ", ".join(f'"{name}"' for name, _, _ in columns)
+    insert = f"insert into {table} ({names}) values ({', '.join('?' * len(columns))})"
+    cursor = source.execute(f"select {names} from {table}")
+    with db.atomic():
+        number = 0
+        while True:
+            rows = cursor.fetchmany(500)
+            if not rows:
+                break
+            for row in rows:
+                number += 1
+                for value, (name, kind, not_null) in zip(row, columns):
+                    _check_value(backup, table, number, name, kind, not_null, value)
+            db.conn.executemany(insert, rows)
+
+
+def _check_value(backup: Path, table: str, number: int, column: str, kind: str,
+                 not_null: bool, value: object) -> None:
+    if value is None:
+        if not_null:
+            raise BackupError(f"{backup}: row {number} of {table} has no {column}.")
+        return
+    allowed = KINDS.get(kind, (int, float, str))
+    if not isinstance(value, allowed) or isinstance(value, bool):
+        raise BackupError(f"{backup}: row {number} of {table} holds "
+                          f"{type(value).__name__} in {column}, not {kind.lower()}.")
+    if isinstance(value, str) and len(value) > TEXT_LIMIT:
+        raise BackupError(f"{backup}: row {number} of {table} holds more than "
+                          f"{TEXT_LIMIT // 1024} KB in {column}.")
+
+
+def _check_and_score(db: Database, backup: Path) -> None:
+    """Every row checked as an import is, and every game scored again by the engine."""
+    from . import storage
+    from .keys import KEY, PIN_HASH
+
+    with db.atomic():
+        for row in list(db.query("select id, name from players")):
+            name = storage.clean_name(row["name"])
+            problem = name_problem(name)
+            if problem is not None:
+                raise BackupError(f"{backup}: player {row['id']} {NAME_REASONS[problem]}.")
+            try:
+                db.execute("update players set name = ?, name_key = ? where id = ?",
+                           [name, storage.name_key(name), row["id"]])
+            except sqlite3.IntegrityError:
+                raise BackupError(f"{backup}: two players are both called {name!r}.") from None
+        for row in list(db.query("select * from games order by id")):
+            game_id = row["id"]
+            where = f"{backup}: game {game_id}"
+            seats = [r["seat"] for r in db.query(
+                "select seat from game_players where game_id = ? order by seat", [game_id])]
+            if seats != [0, 1, 2, 3]:
+                raise BackupError(f"{where} does not seat four players.")
+            numbers = [r["number"] for r in db.query(
+                "select number from deals where game_id = ? order by number", [game_id])]
+            if numbers != list(range(1, len(numbers) + 1)):
+                raise BackupError(f"{where}: its deals are not numbered 1 to {len(numbers)}.")
+            if not (KEY.fullmatch(row["edit_key"] or "") and KEY.fullmatch(row["view_key"] or "")):
+                raise BackupError(f"{where}: its edit or view key is not one.")
+            if row["pin_hash"] is not None and not PIN_HASH.fullmatch(row["pin_hash"]):
+                raise BackupError(f"{where}: its table PIN is not a PIN's hash.")
+            if row["create_token"] is not None and not FORM_TOKEN.fullmatch(row["create_token"]):
+                raise BackupError(f"{where}: its form token is not one.")
+            _check_extra(row.get("extra_json"), where)
+            try:
+                stored = storage.load_game(db, game_id)
+            except InvalidResult as exc:
+                raise BackupError(f"{where}: {exc.problems[0]}.") from None
+            except (ValueError, TypeError, KeyError, RulesError) as exc:
+                raise BackupError(f"{where} cannot be read ({exc}).") from None
+            assert stored is not None
+            scored = stored.game.score()
+            for deal, record, scores in zip(stored.deals, stored.game.deals, scored.deals):
+                values = storage.deal_values(record, scores)
+                db.execute(f"update deals set {', '.join(f'{k} = ?' for k in values)} "
+                           f"where id = ?", [*values.values(), deal["id"]])
+            storage.store_summary(db, game_id, stored.game)
+            db.execute("update games set updated_at = ? where id = ?",
+                       [row["updated_at"], game_id])
+        names = {}
+        for row in db.query("select game_id, seat, p.name from game_players join players p "
+                            "on p.id = player_id"):
+            names.setdefault(row["game_id"], [None] * 4)[row["seat"]] = row["name"]
+        for row in db.query("select * from deal_history"):
+            _check_history(row, names.get(row["game_id"]), backup)
+        broken = db.execute("PRAGMA foreign_key_check").fetchall()
+        if broken:
+            raise BackupError(f"{backup}: a row of {broken[0][0]} points to nothing in "
+                              f"{broken[0][2]}.")
+
+
+def _check_extra(text: str | None, where: str) -> None:
+    if text is None:
+        return
+    try:
+        value = json.loads(text)
+    except ValueError:
+        raise BackupError(f"{where}: the keys it keeps from an import are not JSON.") from None
+    if not isinstance(value, dict) or len(text.encode("utf-8", "surrogatepass")) > EXTRA_LIMIT:
+        raise BackupError(f"{where}: the keys it keeps from an import are not an object of at "
+                          f"most {EXTRA_LIMIT // 1024} KB.")
+
+
+def _check_history(row: dict, names: list | None, backup: Path) -> None:
+    where = f"{backup}: history row {row['id']}"
+    try:
+        record = json.loads(row["record_json"])
+        scores = json.loads(row["scores_json"]) if row["scores_json"] is not None else None
+    except ValueError:
+        raise BackupError(f"{where} is not JSON.") from None
+    if row["action"] not in HISTORY_ACTIONS or row["version"] < 1 or row["number"] < 1:
+        raise BackupError(f"{where} is not a version of a deal.")
+    if not (isinstance(scores, list) and len(scores) == 4
+            and all(type(s) is int for s in scores)):
+        raise BackupError(f"{where} does not hold four scores.")
+    if names is None or read_deal(record, row["number"], names)[0] is None:
+        raise BackupError(f"{where} does not hold a deal of its game.")
+
+
+def _swap_in(built: Path, database: Path) -> None:
+    """Put the database built in *built* in the place of *database*, all of it in one SQLite
+    transaction (the backup API copies every page at once, through the database's journal):
+    a crash leaves the old database or the new one, never a mix, and a connection left open
+    on it reads the new one from its next query."""
+    source = _open_read_only(built)
+    target = connect(database)  # WAL, the file created readable by its owner only
+    try:
+        source.backup(target.conn)
+    finally:
+        source.close()
+        target.close()
 
 
 # -- a folder of dated backups, the oldest dropped -----------------------------------------

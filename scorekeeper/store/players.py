@@ -1,9 +1,12 @@
-"""Changes to the players themselves: renaming a player, and merging two spellings of one person.
+"""Changes to the players themselves: renaming a player, merging two spellings of one person,
+deleting a player without games (each for the group's admin), and a misspelt name fixed in one
+game alone (for a phone that keeps that game's score).
 
 Games name their players by id, so a rename changes every game's name at once and a merge moves
-one spelling's games onto the other; neither touches a score. A change that cannot be made raises
-:class:`Refused` with its reason as an English message (marked for the catalog with ``N_``) and
-its values, for the page to say in its language.
+one spelling's games onto the other; neither touches a score. A name fixed in one game points
+that game's seat at another player, new or known: the other games stay as they were. A change
+that cannot be made raises :class:`Refused` with its reason as an English message (marked for
+the catalog with ``N_``) and its values, for the page to say in its language.
 """
 from __future__ import annotations
 
@@ -11,7 +14,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from ..engine.gamefile import NAME_LIMIT, has_control
+from ..engine.gamefile import NAME_LIMIT, name_problem
 from . import storage
 
 
@@ -31,15 +34,28 @@ class Refused(Exception):
         self.names = dict(names or {})
 
 
+#: What each of the engine's name problems says on a rename.
+NAME_REFUSALS = {
+    "player_name_empty": N_("Write the new name."),
+    "player_name_too_long": N_("A name has at most %(limit)s characters."),
+    "player_name_control": N_("A name cannot hold control characters."),
+    "player_name_invisible": N_("A name needs at least one letter or digit that shows."),
+}
+
+
+def checked_name(new_name: str) -> str:
+    """*new_name* as it would be stored, held to the same rules as every name (the engine's
+    ``name_problem``); raises Refused."""
+    name = storage.clean_name(new_name)
+    problem = name_problem(name)
+    if problem is not None:
+        raise Refused(NAME_REFUSALS[problem], limit=NAME_LIMIT)
+    return name
+
+
 def rename_player(db: Database, pid: int, new_name: str) -> str:
     """Rename player *pid*; return the name as stored, or raise Refused."""
-    name = storage.clean_name(new_name)
-    if not name:
-        raise Refused(N_("Write the new name."))
-    if len(name) > NAME_LIMIT:
-        raise Refused(N_("A name has at most %(limit)s characters."), limit=NAME_LIMIT)
-    if has_control(name):
-        raise Refused(N_("A name cannot hold control characters."))
+    name = checked_name(new_name)
     key = storage.name_key(name)
     with db.atomic():
         other = next(db.query("select id, name from players where name_key = ? and id != ?",
@@ -70,3 +86,67 @@ def merge_players(db: Database, keep: int, drop: int) -> None:
                              "people and cannot be merged."), number=game)
         db.execute("update game_players set player_id = ? where player_id = ?", [keep, drop])
         db.execute("delete from players where id = ?", [drop])
+
+
+def game_count(db: Database, pid: int) -> int:
+    return next(db.query("select count(*) as n from game_players where player_id = ?",
+                         [pid]))["n"]
+
+
+def delete_player(db: Database, pid: int) -> None:
+    """Remove a player who has no game (a spelling left over, say); one with games is refused:
+    their games would lose a name."""
+    with db.atomic():
+        count = game_count(db, pid)
+        if count:
+            raise Refused(N_("A player with games cannot be deleted (%(number)s games). Merge "
+                             "them into another spelling instead."), number=count)
+        db.execute("delete from players where id = ?", [pid])
+
+
+def fix_seat_name(db: Database, game_id: int, seat: int, new_name: str) -> str:
+    """Put right the name of the player in *seat* of one game: that seat then names the player
+    called *new_name*, known already or new, and no other game changes. A player left without
+    games by the change (the misspelling itself) is removed. Returns the name as stored;
+    raises Refused, or LookupError when the game has no such seat."""
+    name = checked_name(new_name)
+    key = storage.name_key(name)
+    with db.atomic():
+        row = next(db.query("select gp.player_id, p.name from game_players gp join players p "
+                            "on p.id = gp.player_id where gp.game_id = ? and gp.seat = ?",
+                            [game_id, seat]), None)
+        if row is None:
+            raise LookupError(f"no seat {seat} in game {game_id}")
+        current = row["player_id"]
+        alone = game_count(db, current) == 1  # the player is in this game only
+        target = next(db.query("select id, name from players where name_key = ?", [key]), None)
+        if target is not None and target["id"] == current:
+            if target["name"] == name:
+                return name
+            if not alone:
+                raise Refused(N_("%(name)s is this player’s name in other games too: only the "
+                                 "group’s admin can change how it is written everywhere."),
+                              names={"name": target["name"]})
+            db.execute("update players set name = ? where id = ?", [name, current])
+        elif target is not None:
+            seated = next(db.query("select seat from game_players where game_id = ? and "
+                                   "player_id = ?", [game_id, target["id"]]), None)
+            if seated is not None:
+                raise Refused(N_("%(name)s plays in this game already (player %(number)s)."),
+                              names={"name": target["name"]}, number=seated["seat"] + 1)
+            _seat(db, game_id, seat, target["id"])
+            if alone:
+                db.execute("delete from players where id = ?", [current])
+            name = target["name"]
+        elif alone:  # the record is this game's alone: it can take the new name itself
+            db.execute("update players set name = ?, name_key = ? where id = ?",
+                       [name, key, current])
+        else:
+            _seat(db, game_id, seat, storage.player_id(db, name))
+        db.execute("update games set updated_at = ? where id = ?", [storage.now(), game_id])
+    return name
+
+
+def _seat(db: Database, game_id: int, seat: int, pid: int) -> None:
+    db.execute("update game_players set player_id = ? where game_id = ? and seat = ?",
+               [pid, game_id, seat])

@@ -128,6 +128,20 @@ def m004_places_by_who_wins(db: Database) -> None:
             storage.store_summary(db, game_id, stored.game, touch=False)
 
 
+@migrations()
+def m005_install_keys(db: Database) -> None:
+    """The install's own keys, drawn here and replaced by the command line (``admin-link
+    --rotate``, ``join-link --rotate``): the admin key, whose link lets a phone rename, merge
+    and delete the group's players, and the join key, whose link lets a phone start games and
+    import them on a hosted box. ``shown_at``: when the server first printed the admin link."""
+    db.table("install_keys").create(
+        {"name": str, "key": str, "created_at": str, "shown_at": str},
+        pk="name", not_null=["key", "created_at"])
+    for name in ("admin", "join"):
+        db.execute(f"insert into install_keys (name, key, created_at) "
+                   f"values (?, {RANDOM_KEY_SQL}, ?)", [name, storage.now()])
+
+
 def rebuild_all(db: Database) -> None:
     """Every game's facts from its stored deals (the migration that adds their table runs this)."""
     for (game_id,) in list(db.execute("select id from games order by id").fetchall()):

@@ -8,6 +8,27 @@ from wtforms import Field
 from wtforms.validators import ValidationError
 
 NOT_A_CHOICE = lazy_gettext("That is not one of the choices.")
+#: The most digits a whole number from a form may have: SQLite's integers hold 18 of them.
+INT_DIGITS = 18
+
+
+def form_int(value: object, *, digits: int = INT_DIGITS) -> int | None:
+    """A whole number as a form or an address sends it, else None: the one reading of a number
+    the web wing does. Only ASCII digits, at most *digits* of them: not "²" or "١" (which
+    ``str.isdigit`` accepts and ``int`` refuses or reads), not " 1", "-1", "1.5" or a number
+    too big for the database."""
+    if isinstance(value, str) and 0 < len(value) <= digits and value.isascii() \
+            and value.isdigit():
+        return int(value)
+    return None
+
+
+def whole_number(value: str) -> int:
+    """``form_int`` for a field's ``coerce``: a ValueError where there is no number."""
+    number = form_int(value)
+    if number is None:
+        raise ValueError(value)
+    return number
 
 
 class PickField(Field):
@@ -18,7 +39,8 @@ class PickField(Field):
     """
 
     def __init__(self, label: str | None = None, validators: Sequence[Any] | None = None, *,
-                 options: Sequence[tuple[Any, str]] = (), coerce: Callable[[str], Any] = int,
+                 options: Sequence[tuple[Any, str]] = (),
+                 coerce: Callable[[str], Any] = whole_number,
                  none_label: str | None = None, **kwargs: Any):
         super().__init__(label, validators, **kwargs)
         self.options = list(options)

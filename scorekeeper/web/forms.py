@@ -7,6 +7,7 @@ from typing import Any, Mapping
 from flask_babel import format_date, gettext, lazy_gettext
 from flask_babel.speaklater import LazyString
 from flask_wtf import FlaskForm
+from markupsafe import Markup, escape
 from wtforms import BooleanField, HiddenField, StringField
 from wtforms.validators import ValidationError
 
@@ -14,17 +15,31 @@ from ..engine import ALL_CONTRACTS, PRESETS, HouseRules, InvalidResult, RulesErr
 from ..engine import read_game
 from ..engine.gamefile import NAME_LIMIT, TITLE_LIMIT
 from ..engine.rules import SWEEP_TRICKS
-from .fields import PickField
+from .fields import PickField, whole_number
 from .i18n import num
+from .rights import pin_digits
 from .messages import contract_label, problem_text
+from ..store.keys import PIN_DIGITS, pin_fits
 from ..store.storage import clean_name, game_document
 
 SEATS = range(4)
 PRESET_LABELS = {"standard": lazy_gettext("Standard"), "complex": lazy_gettext("Complex"),
                  "partnership": lazy_gettext("Partnership"), "custom": lazy_gettext("Custom")}
-LIMITS = {"name": NAME_LIMIT, "title": TITLE_LIMIT}  # the engine's, for maxlength
+LIMITS = {"name": NAME_LIMIT, "title": TITLE_LIMIT,  # the engine's, for maxlength
+          "pin": PIN_DIGITS[1]}
 DEFAULT_FIXED_ORDER = ("trex", "queens", "king_of_hearts", "diamonds", "collections")
-CONTRACT_OPTIONS = [(c.value, LazyString(contract_label, c)) for c in ALL_CONTRACTS]
+
+
+class LazyText(LazyString):
+    """Text said when the page is drawn, and always escaped there. Flask-Babel's LazyString
+    calls itself markup (``__html__``), which is right for the catalog's own words but not for
+    what a phone typed, such as the table's words for the contracts."""
+
+    def __html__(self) -> Markup:
+        return escape(str(self))
+
+
+CONTRACT_OPTIONS = [(c.value, LazyText(contract_label, c)) for c in ALL_CONTRACTS]
 
 
 def player_label(seat: int) -> LazyString:
@@ -79,7 +94,7 @@ def _setting_fields() -> dict[str, Any]:
     fields["sweep_on"] = BooleanField(
         lazy_gettext("Replay a sweep (13 diamonds, 4 queens, or many tricks)"))
     fields["sweep_tricks"] = PickField(lazy_gettext("Tricks that make a sweep in Collections"),
-                                       coerce=int,
+                                       coerce=whole_number,
                                        options=[(n, str(n)) for n in SWEEP_TRICKS], default=13)
     return fields
 
@@ -99,16 +114,17 @@ class NewGameForm(_SettingsForm):  # type: ignore[misc, valid-type]
                            options=[(s, player_label(s)) for s in SEATS])
     preset = PickField(lazy_gettext("House rules"), coerce=str, default="standard",
                        options=list(PRESET_LABELS.items()))
-    pin = StringField(lazy_gettext("Table PIN (optional, four digits)"))
+    pin = StringField(lazy_gettext("Table PIN (optional)"))
     token = HiddenField()  # one-time: the same form sent twice starts one game
 
     rules: HouseRules | None = None
 
     def validate_pin(self, field: StringField) -> None:
         field.data = (field.data or "").strip()
-        if field.data and not (len(field.data) == 4 and field.data.isascii()
-                               and field.data.isdigit()):
-            raise ValidationError(gettext("A table PIN is four digits, or leave it empty."))
+        if field.data and not pin_fits(field.data, pin_digits()):
+            raise ValidationError(gettext(
+                "A table PIN is %(low)s to %(high)s digits, or leave it empty.",
+                low=num(pin_digits()), high=num(PIN_DIGITS[1])))
 
     def validate(self, extra_validators: Any = None) -> bool:
         """WTForms checks the shapes; the engine checks the game as a whole."""

@@ -5,13 +5,12 @@ preference, then English. Arabic pages are right to left.
 """
 from __future__ import annotations
 
-from urllib.parse import urlsplit
-
 from flask import Flask, g, has_request_context, request
 from flask_babel import Babel, get_locale, get_translations
 from markupsafe import Markup
 
 from ..languages import ARABIC_INDIC, LANGUAGES, RTL_LANGUAGES, TRANSLATIONS
+from .security import safe_path
 
 COOKIE = "lang"
 DIGITS_COOKIE = "digits"
@@ -31,12 +30,7 @@ def current_language() -> str:
 
 def local_path(target: str | None) -> str:
     """*target* if it is a path on this site, else the home page."""
-    if not target or not target.startswith("/") or target.startswith("//") or "\\" in target:
-        return "/"
-    parts = urlsplit(target)
-    if parts.scheme or parts.netloc:
-        return "/"
-    return target
+    return safe_path(target) or "/"
 
 
 def num(value: object) -> str:

@@ -1,47 +1,64 @@
-"""Who may change a game, and who may only watch it: the rights a phone holds in its session.
+"""Who may change what: the rights a phone holds in its (signed) session cookie.
 
-A phone may enter, correct or undo deals of a game when its (signed) session cookie says so. It
-gets there in one of three ways: it started the game; it opened the game's secret edit link
-``/e/<edit key>``; or it gave the table PIN chosen at New game. Any other phone may watch: the
-pages that show a game are open, and the view link ``/v/<view key>`` (the one the QR code
-carries) leads to them. The pages that give rights are ``pages/access.py``; the keys and the
-counted PIN tries are the store's (``store/keys.py``).
+**A game.** A phone may enter, correct or undo deals of a game, and fix a misspelt name in it,
+when its session says so. It gets there in one of three ways: it started the game; it opened the
+game's secret edit link ``/e/<edit key>``; or it gave the table PIN. Any other phone may watch:
+the pages that show a game are open, and the view link ``/v/<view key>`` (the one the QR code
+carries) leads to them. The session keeps, for each game it may change, the game's id and the
+first characters of its edit key, and, when the PIN let it in, a tag of that PIN: the cookie's
+signature makes it trustworthy; the key's characters bind the right to that very game (a
+restored backup or a database from elsewhere, where the same id is another game, grants
+nothing), and a new edit key takes every phone's right back; a new PIN, or none, takes back the
+rights the old PIN gave.
 
-The session keeps, for each game it may change, the game's id and the first characters of its
-edit key: the cookie's signature is what makes it trustworthy, and the key's characters bind the
-right to that very game, so a restored backup or a database from elsewhere, where the same id is
-another game, grants nothing.
+**The group's players.** Renaming, merging and deleting a player change every game they are
+in, so they need the install's admin rights: a phone gets them by opening the secret admin link
+(``scorekeeper admin-link``), and loses them when the link is rotated.
+
+**Starting games.** On a hosted box (``serve --proxy-hops``) only a phone that opened the group's
+join link (``scorekeeper join-link``), or holds admin rights, may start or import games; on a
+laptop or the local network every phone may, as before.
+
+The pages that give rights are ``pages/access.py``; the keys and the counted PIN tries are the
+store's (``store/keys.py``).
 """
 from __future__ import annotations
 
 import hmac
 from functools import wraps
 from typing import Any, Callable
-from urllib.parse import urlsplit
 
 from flask import Flask, abort, current_app, g, render_template, request, session, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext
 from flask_wtf import FlaskForm
-from sqlite_utils import Database
 from wtforms import HiddenField, StringField
 
 from ..store import storage
-from ..store.keys import game_keys
+from ..store.keys import (HOSTED_PIN_DIGITS, PIN_DIGITS, PinLock, client_of, game_keys,
+                          install_key, pin_lock, pin_tag)
 from .database import get_db
+from .hosting import hosted
+from .security import safe_path
 
 SESSION_KEY = "edit"
+#: The session's keys for the install's rights: the tags of the admin and join keys it opened.
+ADMIN_KEY, JOIN_KEY = "admin", "join"
 #: The games a phone remembers; the oldest is forgotten first (the cookie must stay small).
 REMEMBERED_GAMES = 40
-#: Characters of the edit key kept in the session to bind the right to the game.
+#: Characters of a key kept in the session to bind the right to it.
 KEY_TAG = 12
 
 
-# -- the keys ------------------------------------------------------------------------------
-# -- the session's rights ------------------------------------------------------------------
+def _same(tag: object, key: str | None) -> bool:
+    return isinstance(tag, str) and key is not None and hmac.compare_digest(
+        tag.encode(), key[:KEY_TAG].encode())
+
+
+# -- a game --------------------------------------------------------------------------------
 def _rights() -> list[list[Any]]:
     value = session.get(SESSION_KEY)
-    return [r for r in value if isinstance(r, list) and len(r) == 2] \
+    return [r for r in value if isinstance(r, list) and len(r) in (2, 3)] \
         if isinstance(value, list) else []
 
 
@@ -49,17 +66,22 @@ def can_edit(game_id: int) -> bool:
     """May this phone change the game? (Cached for the request.)"""
     cache = g.setdefault("edit_rights", {})
     if game_id not in cache:
-        tag = next((t for i, t in _rights() if i == game_id), None)
-        keys = game_keys(get_db(), game_id) if isinstance(tag, str) else None
-        cache[game_id] = keys is not None and hmac.compare_digest(
-            tag.encode(), keys["edit_key"][:KEY_TAG].encode())
+        entry = next((r for r in _rights() if r[0] == game_id), None)
+        keys = game_keys(get_db(), game_id) if entry is not None else None
+        cache[game_id] = keys is not None and _same(entry[1], keys["edit_key"]) and (
+            len(entry) == 2 or _same(entry[2], pin_tag(keys["pin_hash"])))
     return cache[game_id]
 
 
-def grant(game_id: int, edit_key: str) -> None:
-    """Let this phone change the game from now on."""
+def grant(game_id: int, edit_key: str, *, by_pin: str | None = None) -> None:
+    """Let this phone change the game from now on; *by_pin*: the hash of the PIN it gave,
+    whose change takes the right back."""
     rights = [r for r in _rights() if r[0] != game_id]
-    rights.append([game_id, edit_key[:KEY_TAG]])
+    entry = [game_id, edit_key[:KEY_TAG]]
+    tag = pin_tag(by_pin) if by_pin else None
+    if tag:
+        entry.append(tag)
+    rights.append(entry)
     session[SESSION_KEY] = rights[-REMEMBERED_GAMES:]
     session.permanent = True
     g.setdefault("edit_rights", {})[game_id] = True
@@ -81,20 +103,62 @@ def edit_required(view: Callable) -> Callable:
     return guarded
 
 
-def may_edit_player(db: Database, player_id: int) -> bool:
-    """May this phone change a player (rename, merge)? Only with the right to one of their
-    games: a name is part of every scoresheet it is on."""
-    games = [r["game_id"] for r in db.query(
-        "select game_id from game_players where player_id = ?", [player_id])]
-    return any(can_edit(game_id) for game_id in games)
+# -- the install: the group's players, starting games ---------------------------------------
+def _holds(name: str) -> bool:
+    cache = g.setdefault("install_rights", {})
+    if name not in cache:
+        tag = session.get(name)
+        cache[name] = tag is not None and _same(tag, install_key(get_db(), name))
+    return cache[name]
 
 
-def require_player_rights(db: Database, *player_ids: int) -> None:
-    for player_id in player_ids:
-        if not may_edit_player(db, player_id):
-            abort(403, _("Only a phone that keeps score in one of this player’s games can "
-                         "rename or merge them. Open that game’s edit link, or give its table "
-                         "PIN, first."))
+def is_admin() -> bool:
+    """May this phone rename, merge and delete the group's players? (It opened the admin
+    link, and the link has not been rotated since.)"""
+    return _holds(ADMIN_KEY)
+
+
+def grant_install(name: str, key: str) -> None:
+    """Give this phone what the admin or join link gives."""
+    session[name] = key[:KEY_TAG]
+    session.permanent = True
+    g.setdefault("install_rights", {})[name] = True
+
+
+def require_admin() -> None:
+    if not is_admin():
+        abort(403, _("Players belong to the whole group: only a phone that opened the group’s "
+                     "admin link can rename, merge or delete them. To fix a misspelt name in "
+                     "one game, use that game’s Phones page."))
+
+
+def may_start_games() -> bool:
+    """May this phone start and import games? Always, except on a hosted box, where the
+    group's join link (or admin rights) is needed."""
+    return not hosted() or _holds(JOIN_KEY) or is_admin()
+
+
+def join_required(view: Callable) -> Callable:
+    """The view starts or brings in games: on a hosted box, only for the group's phones."""
+    @wraps(view)
+    def guarded(*args: Any, **kwargs: Any):
+        if not may_start_games():
+            abort(403, _("This scorekeeper keeps one group’s games. To start or import a game "
+                         "here, open the group’s join link on this phone first: whoever runs "
+                         "the scorekeeper can give it."))
+        return view(*args, **kwargs)
+    return guarded
+
+
+def pin_digits() -> int:
+    """The fewest digits a table PIN may have here: more on a hosted box, open to anyone."""
+    return HOSTED_PIN_DIGITS if hosted() else PIN_DIGITS[0]
+
+
+def client() -> str:
+    """Whom the PIN limits count for this request (the real phone's address behind a trusted
+    proxy, see ``hosting``)."""
+    return client_of(request.remote_addr)
 
 
 # -- the page a watching phone gets -------------------------------------------------------
@@ -106,15 +170,7 @@ class PinForm(FlaskForm):
 def safe_next(game_id: int, target: str | None) -> str:
     """Where to go after the PIN: a page of this game on this site, else the game page."""
     game_page = url_for("games.show", game_id=game_id)
-    if not target:
-        return game_page
-    parts = urlsplit(target)
-    path = parts.path
-    if (parts.scheme or parts.netloc or "\\" in target or any(ord(c) < 32 for c in target)
-            or "." in path.split("/") or ".." in path.split("/")
-            or not (path == game_page or path.startswith(game_page + "/"))):
-        return game_page
-    return target
+    return safe_path(target, within=game_page) or game_page
 
 
 def fetch_with_keys(game_id: int) -> tuple[storage.StoredGame, dict[str, Any]]:
@@ -127,19 +183,24 @@ def fetch_with_keys(game_id: int) -> tuple[storage.StoredGame, dict[str, Any]]:
 
 
 def locked(game_id: int, *, form: PinForm | None = None, problem: str | None = None,
-           status: int = 403, retry_after: int | None = None):
-    """The page a watching phone sees where it tried to change something."""
+           status: int = 403, lock: PinLock | None = None):
+    """The page a watching phone sees where it tried to change something; *lock*: why it may
+    not give the PIN now (looked up when not given)."""
     stored, keys = fetch_with_keys(game_id)
     if form is None:
         back = request.full_path.rstrip("?") if request.method == "GET" else None
         form = PinForm(formdata=None, data={"next": safe_next(game_id, back)})
+    if lock is None and keys["pin_hash"]:
+        lock = pin_lock(get_db(), game_id, client())
     response = current_app.make_response((render_template(
         "access/locked.html", stored=stored, form=form, has_pin=bool(keys["pin_hash"]),
-        problem=problem), status))
-    if retry_after:
-        response.headers["Retry-After"] = str(retry_after)
+        problem=problem, lock=lock, minutes=-(-lock.wait // 60) if lock else 0,
+        pin_length=PIN_DIGITS[1]), status))
+    if lock is not None and status == 429:
+        response.headers["Retry-After"] = str(lock.wait)
     return response
 
 
 def init_app(app: Flask) -> None:
     app.add_template_global(can_edit)
+    app.add_template_global(is_admin)

@@ -2,6 +2,8 @@
 and their addresses to themselves."""
 from __future__ import annotations
 
+from urllib.parse import unquote, urlsplit
+
 from flask import Flask, Response
 from flask_wtf.csrf import CSRFProtect
 
@@ -17,6 +19,34 @@ CONTENT_SECURITY_POLICY = "; ".join((
     "base-uri 'none'",
     "object-src 'none'",
 ))
+
+
+#: The longest address a page may send a phone back to.
+PATH_LIMIT = 2048
+
+
+def safe_path(target: object, *, within: str = "/") -> str | None:
+    """*target* if it is an address on this site under *within*, fit for a ``Location``
+    header; else None. The one check of every "go back to" address a page is given.
+
+    Refused: another site (``https://...``, ``//host``, ``/\\host``), any character that is
+    not printable (a line break would split the header), dot segments (``..``, also written
+    ``%2e%2e``) and anything longer than PATH_LIMIT.
+    """
+    if not isinstance(target, str) or not target.startswith("/") or len(target) > PATH_LIMIT:
+        return None
+    if target.startswith("//") or "\\" in target or not target.isprintable():
+        return None
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc:
+        return None
+    segments = [unquote(segment) for segment in parts.path.split("/")]
+    if "." in segments or ".." in segments:
+        return None
+    if within != "/" and parts.path != within and not parts.path.startswith(
+            within.rstrip("/") + "/"):
+        return None
+    return target
 
 
 def add_headers(response: Response) -> Response:

@@ -1,4 +1,13 @@
-"""``scorekeeper serve``: the app under waitress, a production WSGI server."""
+"""``scorekeeper serve``: the app under waitress, a production WSGI server.
+
+Three ways to run it: on this machine (127.0.0.1, the default), on the local network (``--lan``),
+and behind a reverse proxy that terminates HTTPS on the internet (``--proxy-hops N``, with
+``--public-url``). In every case the ``Host`` headers it answers are this machine's own names
+(or the public address), so that a link or QR code never carries a host someone made up; see
+``hosting``. Waitress is set so that slow or idle connections cannot take the server: many
+connections are accepted, and one that sends nothing for ``CHANNEL_TIMEOUT`` seconds while its
+request is still incomplete is closed.
+"""
 from __future__ import annotations
 
 import socket
@@ -8,6 +17,19 @@ from typing import Any, Callable
 DEFAULT_HOST = "127.0.0.1"
 LAN_HOST = "0.0.0.0"
 THREADS = 8
+LOOPBACK_NAMES = ("127.0.0.1", "localhost")
+#: Waitress: how many connections it keeps open at once (its default is 100: a hundred slow
+#: clients were enough to shut everyone else out), polled with poll() rather than select()
+#: (which stops at file descriptor 1024).
+CONNECTIONS = 1000
+#: Seconds a connection may stay silent before its unfinished request is dropped (waitress's
+#: default is 120), and how often that is checked (30 by default).
+CHANNEL_TIMEOUT = 10
+CLEANUP_INTERVAL = 2
+#: The largest request head and body waitress reads: the app's own limits are far smaller (the
+#: largest upload is a 10 MB game file), so nothing bigger is buffered to disk.
+MAX_HEADER_BYTES = 64 * 1024
+MAX_BODY_BYTES = 16 * 1024 * 1024
 
 
 def lan_address() -> str:
@@ -32,6 +54,65 @@ def lan_address() -> str:
         return DEFAULT_HOST
 
 
+def own_names() -> set[str]:
+    """This machine's names and IPv4 addresses, by which phones on the network may reach it."""
+    name = socket.gethostname().lower()
+    names = {name, f"{name.split('.')[0]}.local"}
+    try:
+        names.update(info[4][0] for info in socket.getaddrinfo(name, None, socket.AF_INET))
+    except OSError:
+        pass
+    return names
+
+
+def trusted_hosts(bind: str, *, lan: str | None, public_url: str | None,
+                  proxy_hops: int) -> list[str] | None:
+    """The ``Host`` headers the app answers (Flask's ``TRUSTED_HOSTS``); None: any host, which
+    only a proxy that forwards the host it serves may be trusted with."""
+    from urllib.parse import urlsplit
+
+    hosts = set(LOOPBACK_NAMES)
+    if public_url:
+        hosts.add(urlsplit(public_url).hostname or "")
+    elif proxy_hops:
+        return None
+    if bind == LAN_HOST:
+        hosts.add(lan or lan_address())
+        hosts.update(own_names())
+    elif bind != DEFAULT_HOST:
+        hosts.add(bind)
+    return sorted(h for h in hosts if h)
+
+
+def connection_limit() -> int:
+    """CONNECTIONS, or fewer when the process may not open that many files; the limit on open
+    files is raised to its ceiling first where the system allows it."""
+    try:
+        import resource
+    except ImportError:  # Windows
+        return CONNECTIONS
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = CONNECTIONS + 100
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        ceiling = wanted if hard == resource.RLIM_INFINITY else min(hard, wanted)
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (ceiling, hard))
+            soft = ceiling
+        except (ValueError, OSError):
+            pass
+    if soft == resource.RLIM_INFINITY:
+        return CONNECTIONS
+    return max(50, min(CONNECTIONS, soft - 100))
+
+
+def waitress_options() -> dict[str, Any]:
+    """What ``serve`` passes waitress besides the address (see the constants above)."""
+    return {"threads": THREADS, "connection_limit": connection_limit(),
+            "asyncore_use_poll": True, "channel_timeout": CHANNEL_TIMEOUT,
+            "cleanup_interval": CLEANUP_INTERVAL, "max_request_header_size": MAX_HEADER_BYTES,
+            "max_request_body_size": MAX_BODY_BYTES, "ident": "trex-scorekeeper"}
+
+
 def warm_printer() -> None:
     """Load WeasyPrint and the scoresheet's fonts now, so that the first PDF is quick."""
     try:
@@ -42,34 +123,69 @@ def warm_printer() -> None:
         print(f"Printing is not available: {exc}", file=sys.stderr)
 
 
+def show_admin_link(app: Any, root: str) -> None:
+    """The first time the server runs on a database, print the group's admin link once."""
+    from ..store.db import connect
+    from ..store.keys import admin_key_to_show
+
+    db = connect(app.config["DATABASE"])
+    try:
+        key = admin_key_to_show(db)
+    finally:
+        db.close()
+    if key:
+        print(f"Admin link, shown this once (it lets a phone rename, merge and delete players; "
+              f"keep it to yourself; `scorekeeper admin-link` prints it again): "
+              f"{root}admin/{key}")
+
+
 def serve(host: str | None = None, port: int = 5000, lan: bool = False,
-          db_path: str | None = None, *, run: Callable[..., Any] | None = None) -> int:
+          db_path: str | None = None, *, proxy_hops: int = 0, public_url: str | None = None,
+          run: Callable[..., Any] | None = None) -> int:
     """Serve the app; print where to open it. *run* replaces waitress.serve in tests."""
     from . import create_app
+    from .hosting import public_url_problem
 
     from ..store.backup import BackupError, serving_lock
 
-    config = {"DATABASE": db_path} if db_path else {}
+    if public_url and public_url_problem(public_url):
+        print(f"--public-url: {public_url_problem(public_url)}.", file=sys.stderr)
+        return 2
+    if proxy_hops < 0:
+        print("--proxy-hops: the number of proxies in front, 1 or more.", file=sys.stderr)
+        return 2
+    bind = host or (LAN_HOST if lan else DEFAULT_HOST)
+    shown = lan_address() if bind == LAN_HOST else bind
+    config: dict[str, Any] = {"DATABASE": db_path} if db_path else {}
+    config.update(PROXY_HOPS=proxy_hops, PUBLIC_URL=public_url.rstrip("/") if public_url else None,
+                  TRUSTED_HOSTS=trusted_hosts(bind, lan=shown if bind == LAN_HOST else None,
+                                              public_url=public_url, proxy_hops=proxy_hops))
+    if bind == LAN_HOST:  # what the QR code on a page opened at localhost should point to
+        config["LAN_URL"] = f"http://{shown}:{port}/"
     app = create_app(config)
     try:  # held while the server runs: `scorekeeper restore` waits for it to stop
         lock = serving_lock(app.config["DATABASE"])
     except BackupError as exc:
         print(exc, file=sys.stderr)
         return 1
-    bind = host or (LAN_HOST if lan else DEFAULT_HOST)
-    shown = lan_address() if bind == LAN_HOST else bind
-    if bind == LAN_HOST:  # what the QR code on a page opened at localhost should point to
-        app.config["LAN_URL"] = f"http://{shown}:{port}/"
     warm_printer()
-    print(f"Trex Scorekeeper on http://{shown}:{port}/")
+    root = (public_url.rstrip("/") + "/") if public_url else f"http://{shown}:{port}/"
+    print(f"Trex Scorekeeper on {root}")
+    if proxy_hops and not public_url:
+        print(f"Behind {proxy_hops} proxy: without --public-url, links and QR codes use the "
+              f"host the proxy forwards.")
     if lan:
         print("Open that address on the phones at the table (same Wi-Fi).")
+    if proxy_hops:
+        print("Hosted: secure cookies and HSTS; starting or importing a game needs the group's "
+              "join link (`scorekeeper join-link`); table PINs have 6 digits or more.")
+    show_admin_link(app, root)
     print(f"Database: {app.config['DATABASE']}")
     print("Stop with Ctrl+C.", flush=True)
     if run is None:
         from waitress import serve as run
     try:
-        run(app, host=bind, port=port, threads=THREADS, ident="trex-scorekeeper")
+        run(app, host=bind, port=port, **waitress_options())
     except OSError as exc:
         print(f"Cannot listen on {bind}:{port}: {exc.strerror or exc}. Is another server "
               f"using that port? Try --port.", file=sys.stderr)

@@ -18,7 +18,7 @@ from scorekeeper.web import create_app
 from phone_helpers import (ARTIFACTS, CHROMIUM_ARGS, PHONE, TAP_REPORT, WEIGHT_REPORT,
                            chromium_path)
 from played import GAME
-from web_helpers import PLAYERS, Table
+from web_helpers import PLAYERS, Table, be_admin
 
 @dataclass
 class Site:
@@ -71,7 +71,7 @@ class Seeded:
     heavy: int  # Complex with leader credit and partnership: the largest entry form
     night: str
     player: int
-    session: str  # a session cookie that may keep score in all three
+    session: str  # a session cookie that may keep score in all three, and change players
 
     def cookie(self, site: Site) -> dict[str, str]:
         return {"name": "session", "value": self.session, "url": site.url}
@@ -101,6 +101,7 @@ def seeded(site) -> Seeded:
         from scorekeeper.web.database import get_db
 
         player = next(get_db().query("select id from players where name = 'Aya'"))["id"]
+    be_admin(client, site.seed)  # the group's admin: the players' own pages
     client.get("/")  # shows (and so clears) the messages the saves left in the session
     return Seeded(fresh, playing, over, heavy, "2026-11-20", player,
                   client.get_cookie("session").value)

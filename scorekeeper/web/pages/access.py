@@ -1,6 +1,7 @@
-"""The pages that give a phone the right to keep score, or lead it to a game to watch: the
-table PIN, the secret edit link ``/e/<key>``, the view link ``/v/<key>`` the QR code carries,
-and the share page that shows both links."""
+"""The pages that give a phone rights, or take them back, or lead it to a game to watch: the
+table PIN, the secret edit link ``/e/<key>``, the view link ``/v/<key>`` the QR code carries, the
+share page (the game's Phones panel: both links, a new edit key, the PIN changed or removed), and
+the install's admin link ``/admin/<key>`` and join link ``/join/<key>``."""
 from __future__ import annotations
 
 from typing import Any
@@ -8,11 +9,19 @@ from typing import Any
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext, ngettext
+from flask_wtf import FlaskForm
+from wtforms import HiddenField, StringField
+from wtforms.validators import ValidationError
 
-from ...store.keys import KEY, forget_try, game_keys, pin_matches, take_pin_try, tries_left
+from ...store.keys import (KEY, PIN_DIGITS, forget_try, game_keys, install_key_matches,
+                           pin_fits, pin_matches, rotate_edit_key, set_pin, take_pin_try,
+                           tries_left)
 from ..database import get_db
 from ..flashes import flash_words
-from ..rights import PinForm, can_edit, fetch_with_keys, grant, locked, safe_next
+from ..hosting import external_url
+from ..i18n import num
+from ..rights import (ADMIN_KEY, JOIN_KEY, PinForm, can_edit, client, edit_required,
+                      fetch_with_keys, grant, grant_install, locked, pin_digits, safe_next)
 
 bp = Blueprint("access", __name__)
 
@@ -24,10 +33,13 @@ def _game_by(column: str, key: str) -> dict[str, Any] | None:
                 None)
 
 
-def _client() -> str:
-    return request.remote_addr or "unknown"
+def _private(response):
+    """A page reached by a secret link: kept by no cache."""
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
+# -- the table PIN -------------------------------------------------------------------------
 @bp.route("/games/<int:game_id>/unlock", methods=["GET", "POST"])
 def unlock(game_id: int):
     """Give the table PIN to keep score on this phone."""
@@ -46,39 +58,33 @@ def unlock(game_id: int):
     form.validate()
     pin = (form.pin.data or "").strip()
     db = get_db()
-    client = _client()
-    wait, attempt = take_pin_try(db, game_id, client)
-    if wait:
-        minutes = -(-wait // 60)
-        return locked(game_id, form=form, status=429, retry_after=wait, problem=ngettext(
-            "Too many wrong PINs. Try again in %(num)s minute, or open the game’s edit link.",
-            "Too many wrong PINs. Try again in %(num)s minutes, or open the game’s edit link.",
-            minutes))
+    lock, attempt = take_pin_try(db, game_id, client())
+    if lock is not None:
+        return locked(game_id, form=form, status=429, lock=lock)
     if pin_matches(keys["pin_hash"], pin):
         forget_try(db, attempt)
-        grant(game_id, keys["edit_key"])
+        grant(game_id, keys["edit_key"], by_pin=keys["pin_hash"])
         flash_words(lazy_gettext("This phone can keep score for this game now."))
         return redirect(safe_next(game_id, form.next.data), 303)
-    left = tries_left(db, game_id, client)
+    left = tries_left(db, game_id, client())
     form.pin.data = ""
     return locked(game_id, form=form, status=400, problem=(
-        _("That is not the table’s PIN (four digits).") + " "
+        _("That is not the table’s PIN.") + " "
         + (ngettext("%(num)s try left for now.", "%(num)s tries left for now.", left) if left
            else _("No tries left for a few minutes."))))
 
 
+# -- the links -----------------------------------------------------------------------------
 @bp.get("/e/<key>")
 def edit_link(key: str):
     """The secret edit link: this phone may keep score for the game from now on."""
     row = _game_by("edit_key", key)
     if row is None:
-        abort(404, _("This edit link does not lead to any game. Ask the phone that started "
-                     "the game for its link again."))
+        abort(404, _("This edit link does not lead to any game (a phone that keeps score may "
+                     "have made a new one). Ask for the game’s link again."))
     grant(row["id"], row["edit_key"])
     flash_words(lazy_gettext("This phone can keep score for this game now."))
-    response = redirect(url_for("games.show", game_id=row["id"]), 303)
-    response.headers["Cache-Control"] = "no-store"
-    return response
+    return _private(redirect(url_for("games.show", game_id=row["id"]), 303))
 
 
 def watch_endpoint() -> str:
@@ -100,19 +106,105 @@ def view_url(game_id: int, *, external: bool = True) -> str | None:
     keys = game_keys(get_db(), game_id)
     if keys is None:
         return None
-    return url_for("access.view_link", key=keys["view_key"], _external=external)
+    if external:
+        return external_url("access.view_link", key=keys["view_key"])
+    return url_for("access.view_link", key=keys["view_key"])
+
+
+# -- the Phones panel: the links, and taking rights back ------------------------------------
+class RotateForm(FlaskForm):
+    """A new edit key (the form is its CSRF token alone)."""
+
+
+def _check_pin(form: FlaskForm, field: StringField) -> None:
+    field.data = (field.data or "").strip()
+    if form.remove.data != "1" and not pin_fits(field.data, pin_digits()):
+        raise ValidationError(pin_rule())
+
+
+class PinChangeForm(FlaskForm):
+    """Set a new table PIN, or (``remove`` = 1) take the PIN away."""
+
+    pin = StringField(lazy_gettext("New table PIN"), [_check_pin])
+    remove = HiddenField()
+
+
+def pin_rule() -> str:
+    """How many digits a table PIN has here, as a sentence."""
+    low, high = pin_digits(), PIN_DIGITS[1]
+    return _("A table PIN is %(low)s to %(high)s digits.", low=num(low), high=num(high))
+
+
+def render_share(game_id: int, *, pin_form: PinChangeForm | None = None, status: int = 200):
+    stored, keys = fetch_with_keys(game_id)
+    return _private(current_app.make_response((render_template(
+        "access/share.html", stored=stored, has_pin=bool(keys["pin_hash"]),
+        edit_url=external_url("access.edit_link", key=keys["edit_key"]),
+        view_url=external_url("access.view_link", key=keys["view_key"]),
+        view_path=url_for("access.view_link", key=keys["view_key"]),
+        rotate_form=RotateForm(formdata=None), pin_form=pin_form or PinChangeForm(formdata=None),
+        pin_low=pin_digits(), pin_high=PIN_DIGITS[1]), status)))
 
 
 @bp.get("/games/<int:game_id>/share")
+@edit_required
 def share(game_id: int):
-    """For a phone that keeps score: the edit link for another scorekeeper, the view link."""
-    if not can_edit(game_id):
-        return locked(game_id)
-    stored, keys = fetch_with_keys(game_id)
-    response = current_app.make_response(render_template(
-        "access/share.html", stored=stored, has_pin=bool(keys["pin_hash"]),
-        edit_url=url_for("access.edit_link", key=keys["edit_key"], _external=True),
-        view_url=url_for("access.view_link", key=keys["view_key"], _external=True),
-        view_path=url_for("access.view_link", key=keys["view_key"])))
-    response.headers["Cache-Control"] = "no-store"
-    return response
+    """For a phone that keeps score: the edit link for another scorekeeper, the view link, a new
+    edit key, the PIN, and the names of this game's players."""
+    return render_share(game_id)
+
+
+@bp.post("/games/<int:game_id>/edit-key")
+@edit_required
+def rotate(game_id: int):
+    """A new edit key: every other phone only watches from now on; this one keeps score."""
+    fetch_with_keys(game_id)
+    if not RotateForm().validate():
+        abort(400, _("This form is incomplete. Open the Phones page again."))
+    key = rotate_edit_key(get_db(), game_id)
+    if key is None:
+        abort(404, _("There is no game %(number)s.", number=num(game_id)))
+    grant(game_id, key)
+    flash_words(lazy_gettext("A new edit link: every other phone only watches this game now. "
+                             "Give the new link to the phones that keep score."))
+    return redirect(url_for("access.share", game_id=game_id), 303)
+
+
+@bp.post("/games/<int:game_id>/pin")
+@edit_required
+def change_pin(game_id: int):
+    """Set a new table PIN, or remove it; phones the old PIN let in only watch from now on."""
+    fetch_with_keys(game_id)
+    form = PinChangeForm()
+    if not form.validate():
+        return render_share(game_id, pin_form=form, status=400)
+    removing = form.remove.data == "1"
+    set_pin(get_db(), game_id, None if removing else form.pin.data)
+    flash_words(lazy_gettext("The table PIN is removed. Phones it let in only watch now.")
+                if removing else
+                lazy_gettext("The table PIN is changed. Phones the old one let in only watch "
+                             "now."))
+    return redirect(url_for("access.share", game_id=game_id), 303)
+
+
+# -- the install's links -------------------------------------------------------------------
+@bp.get("/admin/<key>")
+def admin_link(key: str):
+    """The group's admin link: this phone may rename, merge and delete players."""
+    if not install_key_matches(get_db(), ADMIN_KEY, key):
+        abort(404, _("This admin link is not (or no longer) this scorekeeper’s. Whoever runs "
+                     "it can print the current one."))
+    grant_install(ADMIN_KEY, key)
+    flash_words(lazy_gettext("This phone can rename, merge and delete players now."))
+    return _private(redirect(url_for("players.roster"), 303))
+
+
+@bp.get("/join/<key>")
+def join_link(key: str):
+    """The group's join link: on a hosted box, this phone may start and import games."""
+    if not install_key_matches(get_db(), JOIN_KEY, key):
+        abort(404, _("This join link is not (or no longer) this scorekeeper’s. Ask the group "
+                     "for the current one."))
+    grant_install(JOIN_KEY, key)
+    flash_words(lazy_gettext("This phone can start games here now."))
+    return _private(redirect(url_for("home.index"), 303))

@@ -21,6 +21,7 @@ from ...store.storage import StoredGame
 from .. import meanwhile, present
 from ..database import get_db
 from ..dealforms import DealForm, EntryContext, form_class_for, reason_options, record_data
+from ..fields import form_int
 from ..flashes import flash_words
 from ..forms import UndoForm
 from ..i18n import isolated
@@ -50,8 +51,7 @@ def game_over_guard(stored: StoredGame) -> None:
                      "corrected or undone from the game page."))
 
 
-def _int(value: str | None) -> int | None:
-    return int(value) if value is not None and re.fullmatch(r"\d{1,6}", value) else None
+_int = form_int  # the web wing's one reading of a number sent by a form
 
 
 def posted_context(*, thrown_in: bool) -> EntryContext:

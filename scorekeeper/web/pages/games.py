@@ -39,6 +39,7 @@ def seat_arg(name: str) -> int | None:
 
 
 @bp.route("/new", methods=["GET", "POST"])
+@rights.join_required
 def new():
     """Four players, their seats, the house rules, who holds the 7♥; title and date."""
     if request.method == "POST":

@@ -7,21 +7,19 @@ import hashlib
 import io
 from functools import lru_cache
 from typing import Any, Iterable
-from urllib.parse import urlsplit
 
 import segno
-from flask import (Blueprint, Response, abort, current_app, jsonify, render_template, request,
-                   url_for)
+from flask import Blueprint, Response, abort, jsonify, render_template, request, url_for
 from flask_babel import gettext as _
 
 from ...store.storage import StoredGame
 from ..database import get_db
+from ..hosting import public_root
 from .games import fetch_game, game_context
 
 bp = Blueprint("live", __name__, url_prefix="/games/<int:game_id>")
 #: How often a page asks whether the game changed, in seconds (the script reads it from the page).
 POLL_SECONDS = 3
-LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 
 
 def watch_url(stored: StoredGame, *, external: bool = False) -> str:
@@ -35,15 +33,6 @@ def watch_url(stored: StoredGame, *, external: bool = False) -> str:
     key = stored.row.get("view_key") or game_keys(get_db(), stored.id)["view_key"]
     path = url_for("access.view_link", key=key)
     return public_root() + path.lstrip("/") if external else path
-
-
-def public_root() -> str:
-    """Where other phones reach this server. A page opened on the server machine itself
-    (localhost) gives the network address that ``scorekeeper serve --lan`` found instead."""
-    lan = current_app.config.get("LAN_URL")
-    if lan and urlsplit(request.host_url).hostname in LOOPBACK:
-        return lan.rstrip("/") + "/"
-    return request.host_url
 
 
 def version_of(updated_at: str, deals: Iterable[tuple[int, int]]) -> str:

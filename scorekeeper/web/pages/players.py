@@ -1,7 +1,10 @@
-"""Players: the roster, a page per player, renaming, merging two spellings, the leaderboard.
+"""Players: the roster, a page per player, the leaderboard; renaming, merging two spellings and
+deleting a player without games, for the group's admin; a misspelt name fixed in one game, for a
+phone that keeps that game's score.
 
 Games name their players by id, so a rename changes every game's name at once and a merge moves
-one spelling's games onto the other; neither touches a score.
+one spelling's games onto the other; neither touches a score. Fixing a name in one game points
+that game's seat at another player (``store.players.fix_seat_name``).
 """
 from __future__ import annotations
 
@@ -13,9 +16,11 @@ from flask_wtf import FlaskForm
 from markupsafe import Markup, escape
 from wtforms import HiddenField, StringField
 
-from ...store import players, stats
+from ...engine.gamefile import NAME_LIMIT
+from ...store import players, stats, storage
 from .. import figures, fragments, rights
 from ..database import get_db
+from ..fields import form_int
 from ..flashes import flash_message
 from ..i18n import isolated, num
 
@@ -29,6 +34,14 @@ class RenameForm(FlaskForm):
 
 class MergeForm(FlaskForm):
     other = HiddenField()
+
+
+class DeleteForm(FlaskForm):
+    """Delete a player without games (the form is its CSRF token alone)."""
+
+
+class SeatNameForm(FlaskForm):
+    name = StringField(lazy_gettext("The name as it should be"))
 
 
 def say(text: str, **names: str) -> Markup:
@@ -98,13 +111,15 @@ def show(pid: int):
         "players/show.html", player=player, filters=filters, problems=problems,
         summary=stats.player_summary(db, pid, filters), play=stats.play_stats(db, pid, filters),
         recent=form.recent, run=form.run, rivals=stats.head_to_head(db, pid, filters),
-        partners=stats.partners(db, pid, filters), can_change=rights.may_edit_player(db, pid))
+        partners=stats.partners(db, pid, filters), can_change=rights.is_admin(),
+        can_delete=rights.is_admin() and not players.game_count(db, pid),
+        delete_form=DeleteForm(formdata=None))
 
 
 @bp.route("/players/<int:pid>/rename", methods=["GET", "POST"])
 def rename(pid: int):
     player = fetch_player(pid)
-    rights.require_player_rights(get_db(), pid)
+    rights.require_admin()
     form = RenameForm() if request.method == "POST" else RenameForm(data={"name": player["name"]})
     if request.method == "POST" and form.validate():
         try:
@@ -124,17 +139,16 @@ def merge(pid: int):
     """Merge another spelling into this player: choose it, see what will happen, confirm."""
     db = get_db()
     player = fetch_player(pid)
-    rights.require_player_rights(db, pid)
+    rights.require_admin()
     if request.method == "POST":
         form = MergeForm()
-        other_id = int(form.other.data) if (form.other.data or "").isdigit() else None
+        other_id = form_int(form.other.data)
         if not form.validate() or other_id is None:
             abort(400, gettext("This form is incomplete. Open the merge page again."))
         other = stats.player(db, other_id)
         if other is None:
             flash_message("That spelling is gone already (merged or renamed meanwhile).")
             return redirect(url_for("players.show", pid=pid), 303)
-        rights.require_player_rights(db, other_id)
         try:
             players.merge_players(db, pid, other_id)
         except players.Refused as exc:
@@ -145,18 +159,16 @@ def merge(pid: int):
             return redirect(url_for("players.show", pid=pid), 303)
         return render_template("players/merge.html", player=player, other=other, form=form,
                                problem=problem, others=[]), 400
-    other_id = request.args.get("other", type=int)
+    other_id = form_int(request.args.get("other"))
     if other_id is None:
         tablemates = {r["player_id"] for r in db.query(
             "select distinct b.player_id from game_players a join game_players b "
             "on b.game_id = a.game_id where a.player_id = ?", [pid])}
-        others = [p for p in stats.roster(db) if p["id"] not in tablemates | {pid}
-                  and rights.may_edit_player(db, p["id"])]
+        others = [p for p in stats.roster(db) if p["id"] not in tablemates | {pid}]
         return render_template("players/merge.html", player=player, others=others, other=None)
     other = stats.player(db, other_id)
     if other is None or other_id == pid:
         abort(404, gettext("There is no such player to merge."))
-    rights.require_player_rights(db, other_id)
     shared = players.shared_game(db, pid, other_id)
     problem = (say(gettext("%(name)s and %(other)s played in the same game (game %(number)s), "
                            "so they are two people and cannot be merged."),
@@ -166,6 +178,47 @@ def merge(pid: int):
     return render_template("players/merge.html", player=player, other=other, others=[],
                            form=MergeForm(data={"other": other_id}), problem=problem,
                            games=counts.get(other_id, {}).get("games", 0))
+
+
+@bp.post("/players/<int:pid>/delete")
+def delete(pid: int):
+    """Delete a player who has no games (the group's admin only)."""
+    player = fetch_player(pid)
+    rights.require_admin()
+    if not DeleteForm().validate():
+        abort(400, gettext("This form is incomplete. Open the player’s page again."))
+    try:
+        players.delete_player(get_db(), pid)
+    except players.Refused as exc:
+        abort(400, refusal(exc))
+    flash_message("%(name)s is deleted.", names={"name": player["name"]})
+    return redirect(url_for("players.roster"), 303)
+
+
+@bp.route("/games/<int:game_id>/seats/<int:seat>/name", methods=["GET", "POST"])
+@rights.edit_required
+def fix_name(game_id: int, seat: int):
+    """Put right a misspelt name in this game alone (a phone that keeps its score)."""
+    stored = storage.load_game(get_db(), game_id)
+    if stored is None or not 0 <= seat <= 3:
+        abort(404, gettext("There is no such player in this game."))
+    name = stored.game.players[seat]
+    form = SeatNameForm() if request.method == "POST" else SeatNameForm(data={"name": name})
+    if request.method == "POST" and form.validate():
+        try:
+            fixed = players.fix_seat_name(get_db(), game_id, seat, form.name.data or "")
+        except players.Refused as exc:
+            form.name.errors = [refusal(exc)]
+        except LookupError:
+            abort(404, gettext("There is no such player in this game."))
+        else:
+            if fixed != name:
+                flash_message("In this game, %(old)s is now %(new)s. Other games are as they "
+                              "were.", names={"old": name, "new": fixed})
+            return redirect(url_for("access.share", game_id=game_id), 303)
+    status = 400 if form.name.errors else 200
+    return render_template("players/fix_name.html", stored=stored, seat=seat, name=name,
+                           form=form, limit=NAME_LIMIT), status
 
 
 @bp.get("/leaderboard")

@@ -7,9 +7,10 @@ import re
 from flask import Blueprint, abort, request, send_file
 from flask_babel import gettext
 
-from ...engine.gamefile import NAME_LIMIT
+from ...engine.gamefile import NAME_LIMIT, check_players
 from .games import fetch_game
 from ..i18n import DIGITS_COOKIE, current_language
+from ..messages import problem_text
 from ...store.storage import clean_name
 from ..words import table_words
 
@@ -65,9 +66,12 @@ def blank_sheet():
     names = [clean_name(n) for n in request.args.getlist("names")]
     if not any(names):
         names = []
-    if names and (len(names) != 4 or any(len(n) > NAME_LIMIT for n in names)):
+    if names and len(names) != 4:
         abort(400, gettext("A blank sheet takes four names of at most %(limit)s characters, or "
                            "none.", limit=NAME_LIMIT))
+    problems = check_players(names) if names else []  # the one check of a name
+    if problems:
+        abort(400, " ".join(problem_text(p) for p in problems))
     return pdf_response(render_blank_pdf(names or None, paper=paper_arg(),
                                          lang=sheet_language(), contract_words=table_words(),
                                          digits=sheet_digits()),

@@ -92,6 +92,7 @@ def export_all():
 
 
 @bp.route("/import", methods=["GET", "POST"])
+@rights.join_required
 def upload():
     """Import a game file; nothing is stored unless every game in it is sound."""
     if request.method == "GET":
