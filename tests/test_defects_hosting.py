@@ -258,3 +258,22 @@ def test_lan__as_open_as_before(tmp_path):
     phone = app.test_client()
     assert phone.get("/games/new").status_code == 200
     start(phone, pin="4821")
+
+
+def test_serve__the_container_s_environment_sets_the_hosted_mode(tmp_path, monkeypatch):
+    """deploy/Dockerfile sets SCOREKEEPER_PROXY_HOPS; the box's owner gives the public address
+    as SCOREKEEPER_PUBLIC_URL. A flag still wins over the environment."""
+    calls = []
+    monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(tmp_path / "instance"))
+    monkeypatch.setenv("SCOREKEEPER_PROXY_HOPS", "1")
+    monkeypatch.setenv("SCOREKEEPER_PUBLIC_URL", PUBLIC)
+    monkeypatch.setattr("scorekeeper.printing.warm_up", lambda: None)
+    monkeypatch.setattr("waitress.serve", lambda app, **kwargs: calls.append(app))
+    db = str(tmp_path / "x.sqlite3")
+    assert cli.main(["serve", "--db", db]) == 0
+    assert cli.main(["serve", "--proxy-hops", "0", "--db", db]) == 0
+    assert [(a.config["PROXY_HOPS"], a.config["PUBLIC_URL"]) for a in calls] == [
+        (1, PUBLIC), (0, PUBLIC)]
+    monkeypatch.setenv("SCOREKEEPER_PROXY_HOPS", "many")
+    with pytest.raises(SystemExit):
+        cli.main(["serve", "--db", db])

@@ -3,6 +3,7 @@ wing, and only when it runs."""
 from __future__ import annotations
 
 import argparse
+import os
 from typing import Any
 
 from .common import add_db_option
@@ -15,18 +16,28 @@ def cmd_serve(args: argparse.Namespace) -> int:
                  proxy_hops=args.proxy_hops, public_url=args.public_url)
 
 
+def _hops(text: str) -> int:
+    if not (text.isascii() and text.isdigit()) or int(text) > 10:
+        raise argparse.ArgumentTypeError(f"the number of proxies is 0 to 10, not {text!r}")
+    return int(text)
+
+
 def add_commands(sub: Any) -> None:
     serve = sub.add_parser("serve", help="start the table app with a production server")
     serve.add_argument("--host", default=None, help="address to listen on (default 127.0.0.1)")
     serve.add_argument("--port", type=int, default=5000)
     serve.add_argument("--lan", action="store_true",
                        help="listen on the local network and print the address for the phones")
-    serve.add_argument("--proxy-hops", type=int, default=0, metavar="N",
+    serve.add_argument("--proxy-hops", type=_hops, metavar="N",
+                       default=os.environ.get("SCOREKEEPER_PROXY_HOPS") or "0",
                        help="hosted behind N reverse proxies that terminate HTTPS: trust their "
                             "X-Forwarded-For/-Proto/-Host, send HSTS and secure cookies, and "
-                            "ask for the group's join link to start games")
-    serve.add_argument("--public-url", default=None, metavar="URL",
+                            "ask for the group's join link to start games (default: "
+                            "$SCOREKEEPER_PROXY_HOPS, else 0)")
+    serve.add_argument("--public-url", metavar="URL",
+                       default=os.environ.get("SCOREKEEPER_PUBLIC_URL") or None,
                        help="the address phones use (e.g. https://trex.example.org): every "
-                            "link and QR code carries it, and only its host is answered")
+                            "link and QR code carries it, and only its host is answered "
+                            "(default: $SCOREKEEPER_PUBLIC_URL)")
     add_db_option(serve)
     serve.set_defaults(func=cmd_serve)
