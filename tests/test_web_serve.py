@@ -111,3 +111,49 @@ def test_serve__slow_clients_cannot_take_the_server(tmp_path, fake):
     assert kwargs["max_request_body_size"] <= 16 * 1024 * 1024
     assert kwargs["max_request_header_size"] <= 64 * 1024
     assert kwargs["threads"] == serve_module.THREADS
+
+
+def drawn_modules(text: str) -> list[list[int]]:
+    """The QR code's modules (1 dark) read back from its drawing in block characters: each
+    character is two rows, a full block light over light, a space dark over dark."""
+    halves = {"█": (0, 0), " ": (1, 1), "▀": (0, 1), "▄": (1, 0)}
+    rows: list[list[int]] = []
+    for line in text.splitlines():
+        if not line or any(c not in halves for c in line):
+            continue
+        rows.append([halves[c][0] for c in line])
+        rows.append([halves[c][1] for c in line])
+    return rows
+
+
+def test_serve__lan_prints_the_address_as_a_qr_code_to_scan(tmp_path, fake, capsys,
+                                                            monkeypatch):
+    import segno
+
+    monkeypatch.setattr(serve_module, "lan_address", lambda: "192.168.1.23")
+    assert cli.main(["serve", "--lan", "--db", str(tmp_path / "x.db")]) == 0
+    out = capsys.readouterr().out
+    code = segno.make("http://192.168.1.23:5000/", error="m")
+    want = [[int(bool(m)) for m in row] for row in code.matrix]
+    drawn = drawn_modules(out)
+    border = 4
+    inner = [row[border:border + len(want)] for row in drawn[border:border + len(want)]]
+    assert inner == want  # the very address, scannable
+
+
+def test_serve__without_lan_no_qr_code(tmp_path, fake, capsys):
+    assert cli.main(["serve", "--db", str(tmp_path / "x.db")]) == 0
+    assert drawn_modules(capsys.readouterr().out) == []
+
+
+def test_print_qr__a_terminal_without_block_characters_gets_a_word(tmp_path):
+    import io
+
+    class Latin1(io.StringIO):
+        def write(self, text):
+            text.encode("latin-1")
+            return super().write(text)
+
+    out = Latin1()
+    serve_module.print_qr("http://192.168.1.23:5000/", out)
+    assert "cannot draw the QR code" in out.getvalue()

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import socket
 import sys
-from typing import Any, Callable
+from typing import Any, Callable, TextIO
 
 DEFAULT_HOST = "127.0.0.1"
 LAN_HOST = "0.0.0.0"
@@ -63,6 +63,23 @@ def own_names() -> set[str]:
     except OSError:
         pass
     return names
+
+
+def print_qr(url: str, out: TextIO | None = None) -> None:
+    """*url* as a QR code drawn with block characters, for the phones to scan off the screen
+    (segno); left out, with a word, where the terminal cannot show those characters."""
+    import io
+
+    import segno
+
+    out = out or sys.stdout
+    drawn = io.StringIO()
+    segno.make(url, error="m").terminal(out=drawn, compact=True)
+    try:
+        out.write(drawn.getvalue())
+    except UnicodeEncodeError:
+        print("(This terminal cannot draw the QR code; type the address instead.)", file=out)
+    out.flush()
 
 
 def trusted_hosts(bind: str, *, lan: str | None, public_url: str | None,
@@ -175,7 +192,8 @@ def serve(host: str | None = None, port: int = 5000, lan: bool = False,
         print(f"Behind {proxy_hops} proxy: without --public-url, links and QR codes use the "
               f"host the proxy forwards.")
     if lan:
-        print("Open that address on the phones at the table (same Wi-Fi).")
+        print("Open that address on the phones at the table (same Wi-Fi), or scan it:")
+        print_qr(root)
     if proxy_hops:
         print("Hosted: secure cookies and HSTS; starting or importing a game needs the group's "
               "join link (`scorekeeper join-link`); table PINs have 6 digits or more.")
