@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from ..cards import CARDS, DIAMONDS_MASK, KING_OF_HEARTS, QUEENS, QUEENS_MASK, indices_of
+from ..cards import CARDS, DIAMONDS_MASK, KING_OF_HEARTS, QUEENS
 from ..contracts import (DIAMOND_VALUE, KING_OF_HEARTS_VALUE, QUEEN_SUITS, QUEEN_VALUE,
                          TREX_PLACES, TRICK_VALUE, Contract)
 from ..errors import RuleError
@@ -76,27 +76,44 @@ def _capture_points(points: list[int], taker: int, value: int, holder: int | Non
         points[holder] += value
 
 
+def contract_card_points(contracts: Sequence[Contract], rules: HouseRules, taken: Sequence[int],
+                         tricks: Sequence[int], doubled: Mapping[int, int],
+                         lead_of: Mapping[int, int]) -> dict[Contract, list[int]]:
+    """Each contract's points for the four seats, counted card by card from the cards taken,
+    before sweeps and reversal (in the order of *contracts*)."""
+    out: dict[Contract, list[int]] = {}
+    for contract in contracts:
+        points = [0, 0, 0, 0]
+        if contract is DI:
+            value = DIAMOND_VALUE[rules.swap_diamonds_collections]
+            points = [(t & DIAMONDS_MASK).bit_count() * value for t in taken]
+        elif contract is CO:
+            value = TRICK_VALUE[rules.swap_diamonds_collections]
+            points = [n * value for n in tricks]
+        else:
+            cards = (KH_INDEX,) if contract is KH else QUEEN_INDICES
+            value = KING_OF_HEARTS_VALUE if contract is KH else QUEEN_VALUE
+            for index in cards:
+                bit = 1 << index
+                for seat in range(4):
+                    if taken[seat] & bit:
+                        holder = doubled.get(index) if rules.doubling else None
+                        _capture_points(points, seat, value, holder, lead_of.get(index, seat),
+                                        rules)
+                        break
+        out[contract] = points
+    return out
+
+
 def trick_card_points(contracts: Sequence[Contract], rules: HouseRules, taken: Sequence[int],
                       tricks: Sequence[int], doubled: Mapping[int, int],
                       lead_of: Mapping[int, int]) -> list[int]:
     """Each seat's points, card by card from the cards taken, before sweeps and reversal."""
     points = [0, 0, 0, 0]
-    counted = 0
-    if KH in contracts:
-        counted |= 1 << KH_INDEX
-    if QU in contracts:
-        counted |= QUEENS_MASK
-    diamond = DIAMOND_VALUE[rules.swap_diamonds_collections] if DI in contracts else 0
-    trick = TRICK_VALUE[rules.swap_diamonds_collections] if CO in contracts else 0
-    for seat in range(4):
-        for index in indices_of(taken[seat]):
-            if diamond and index // 13 == 2:
-                points[seat] += diamond
-            if counted >> index & 1:
-                value = KING_OF_HEARTS_VALUE if index == KH_INDEX else QUEEN_VALUE
-                holder = doubled.get(index) if rules.doubling else None
-                _capture_points(points, seat, value, holder, lead_of.get(index, seat), rules)
-        points[seat] += trick * tricks[seat]
+    for part in contract_card_points(contracts, rules, taken, tricks, doubled,
+                                     lead_of).values():
+        for seat in range(4):
+            points[seat] += part[seat]
     return points
 
 
@@ -105,6 +122,16 @@ def trex_card_points(order: Sequence[int]) -> list[int]:
     for place, seat in enumerate(order):
         points[seat] += TREX_PLACES[place]
     return points
+
+
+def contract_final_points(points: dict[Contract, list[int]], swept: bool, rules: HouseRules,
+                          ) -> dict[Contract, tuple[int, int, int, int]]:
+    """:func:`final_points` contract by contract: a replayed sweep scores nothing and uses up
+    no contract (empty), ``reverse_scores`` negates; as the scorer's ``contract_scores``."""
+    if swept:
+        return {}
+    sign = -1 if rules.reverse_scores else 1
+    return {c: (sign * p[0], sign * p[1], sign * p[2], sign * p[3]) for c, p in points.items()}
 
 
 def final_points(points: list[int], swept: bool, rules: HouseRules) -> list[int]:

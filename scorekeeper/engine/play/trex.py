@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from ..cards import BITS, CARDS, JACKS_MASK, TWOS_MASK, Card, Rank, Suit, cards_of
+from ..contracts import Contract
 from ..errors import IllegalPlay, RuleError
 from ..rules import HouseRules
 from ..seats import Seat
@@ -191,6 +192,11 @@ class TrexDeal(DealBase):
         if not self._over:
             raise RuleError("The deal is not over yet.")
         return trex_result(self._dealer, self._order)
+
+    def contract_card_points(self) -> dict[Contract, list[int]]:
+        """The deal's points from the finishing order, before ``reverse_scores``."""
+        self.result()  # raises unless the deal is over
+        return {Contract.TREX: trex_card_points(self._order)}
 
     def card_points(self) -> list[int]:
         """The four seats' points from the finishing order (``reverse_scores`` negates)."""
