@@ -5,16 +5,19 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..engine import InvalidResult, Problem
-from ..engine.errors import RulesError
-from ..engine.gamefile import Game, game_to_dict, loads
+from ..engine.errors import InvalidResult, Problem, RulesError
 from ..engine.rules import HouseRules
 from .common import fail
 
+if TYPE_CHECKING:
+    from ..engine.gamefile import Game
+
 
 def _read_file(path: str) -> tuple[list[Game] | None, list[str | Problem]]:
+    from ..engine.gamefile import loads  # the file reader: imported by the command using it
+
     try:
         text = Path(path).read_bytes()
     except OSError as exc:
@@ -26,6 +29,8 @@ def _read_file(path: str) -> tuple[list[Game] | None, list[str | Problem]]:
 
 
 def cmd_score(args: argparse.Namespace) -> int:
+    from ..engine.gamefile import game_to_dict
+
     games, problems = _read_file(args.file)
     if games is None:
         return fail(problems)

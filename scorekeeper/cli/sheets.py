@@ -7,12 +7,14 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..engine import InvalidResult
-from ..engine.gamefile import Game, loads
+from ..engine.errors import InvalidResult
 from ..languages import LANGUAGES
 from .common import add_db_option, database_path, fail
+
+if TYPE_CHECKING:
+    from ..engine.gamefile import Game
 
 PAPERS = {"a4": "A4", "letter": "Letter"}  # the sizes scorekeeper.printing knows
 
@@ -106,6 +108,8 @@ def cmd_blank_sheet(args: argparse.Namespace) -> int:
 
 def game_from_file(path: str, number: int | None = None) -> tuple[Game | None, list[object]]:
     """The game in a game file (the *number*-th of several, counting from 1)."""
+    from ..engine.gamefile import loads
+
     try:
         games = loads(Path(path).read_bytes())
     except OSError as exc:
