@@ -104,15 +104,21 @@ def bench_scaling(games: int, rounds: int) -> None:
     cores = _cores()
     print(f"\n== --jobs 1 to {cores}, {games} games, whole process, {rounds} rounds ==")
     rates: dict[int, list[float]] = {jobs: [] for jobs in range(1, cores + 1)}
+    cpus: dict[int, list[float]] = {jobs: [] for jobs in range(1, cores + 1)}
     for _ in range(rounds):
         for jobs in rates:
-            wall, _cpu = run_process(engine_command(games, jobs))
+            wall, cpu = run_process(engine_command(games, jobs))
             rates[jobs].append(games / wall)
+            cpus[jobs].append(cpu)
     one = statistics.median(rates[1])
     for jobs, values in rates.items():
         speedup = statistics.median(values) / one
+        work = statistics.median(cpus[jobs]) / statistics.median(cpus[1])
         print(f"  --jobs {jobs}: {spread(values)} games/s; {speedup:.2f} x --jobs 1, "
-              f"{speedup / jobs:.2f} of linear (aim: at least 0.8)")
+              f"{speedup / jobs:.2f} of linear (aim: at least 0.8); CPU time "
+              f"{statistics.median(cpus[jobs]):.2f} s, {work:.2f} x --jobs 1's")
+    print("  (with every core free, --jobs N can reach at most N x --jobs 1 divided by the "
+          "CPU time ratio)")
 
 
 def best_rates(cases: dict[str, tuple[Callable[[], int], int]], rounds: int,
