@@ -118,11 +118,9 @@ class HeuristicBot:
             return CARDS[trex_index(TrexState.of_deal(deal), mask_of(legal))]
         return CARDS[trick_index(TrickState.of_deal(deal), mask_of(legal))]
 
-    def pick_trick(self, state: TrickState, legal: int) -> int:
-        return trick_index(state, legal)
-
-    def pick_trex(self, state: TrexState, legal: int) -> int:
-        return trex_index(state, legal)
+    # The judgement itself, asked directly (one call less for every card of a simulation).
+    pick_trick = staticmethod(trick_index)
+    pick_trex = staticmethod(trex_index)
 
 
 BOTS: dict[str, type[RandomBot] | type[HeuristicBot]] = {

@@ -224,6 +224,12 @@ def _partner_winning(state: TrickState) -> bool:
     return state.partnership and state.best_seat == (state.seat + 2) % 4
 
 
+#: ``rank * 0.01``, ``rank * 0.05`` and ``min(n, 4) * 1.0``, worked out once (the same floats).
+_HUNDREDTHS = tuple(rank * 0.01 for rank in range(13))
+_TWENTIETHS = tuple(rank * 0.05 for rank in range(13))
+_UP_TO_FOUR = tuple(min(n, 4) * 1.0 for n in range(14))
+
+
 def lead_index(state: TrickState, legal: int) -> int:
     """Lead low from where higher cards are still out; force the K♥ out with hearts; with the
     K♥, shorten the other suits."""
@@ -251,12 +257,11 @@ def lead_index(state: TrickState, legal: int) -> int:
             low = cards & -cards
             cards ^= low
             index = low.bit_length() - 1
-            rank = index - base
             if not out:
-                value = -10.0 - (5.0 if low & penalty else 0.0) - rank * 0.01
+                value = -10.0 - (5.0 if low & penalty else 0.0) - _HUNDREDTHS[index - base]
             else:
                 higher = (out >> index + 1).bit_count()
-                value = (higher if higher < 4 else 4) * 1.0 - rank * 0.05
+                value = _UP_TO_FOUR[higher] - _TWENTIETHS[index - base]
                 if low & penalty:
                     value += 1.0 if higher >= 2 else -3.0
                 if bonus:
