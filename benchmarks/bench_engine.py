@@ -19,6 +19,9 @@ From the repository root, with the project installed (``scorekeeper`` on the ven
   ``PYTHONPATH=<a checkout> python benchmarks/bench_engine.py --only bots``.
 - ``--callgrind N``: instructions executed (valgrind's callgrind) by each of the two processes
   for N games, a count that no other load moves.
+- ``--before DIR``: also run the command of the code checked out in *DIR* (``git worktree`` or
+  ``git archive``), as ``python -m scorekeeper.cli simulate`` in that folder, in the process and
+  callgrind parts.
 """
 from __future__ import annotations
 
@@ -58,11 +61,27 @@ def engine_command(games: int, jobs: int = 1) -> list[str]:
             "--jobs", str(jobs)]
 
 
-def run_process(command: list[str]) -> tuple[float, float]:
+#: The code before, checked out in a folder (--before), and how to run its command there.
+BEFORE: Path | None = None
+
+
+def before_command(games: int) -> list[str]:
+    return [PYTHON, "-m", "scorekeeper.cli", "simulate", "--games", str(games), "--seed", "1",
+            "--bot", "random"]
+
+
+def contestants(games: int) -> list[tuple[str, list[str], Path | None]]:
+    out = [("lean", lean_command(games), None), ("engine", engine_command(games), None)]
+    if BEFORE is not None:
+        out.append(("before", before_command(games), BEFORE))
+    return out
+
+
+def run_process(command: list[str], cwd: Path | None = None) -> tuple[float, float]:
     """Wall and CPU seconds of one whole process (its children's CPU included)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, env=_quiet_env())
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, env=_quiet_env(), cwd=cwd)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return wall, (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
@@ -84,20 +103,23 @@ def ratio_spread(values: list[float]) -> str:
 
 def bench_process(games: int, rounds: int) -> None:
     print(f"\n== whole process, {games} games, {rounds} rounds alternated ==")
-    print("  engine: " + " ".join(engine_command(games)))
-    print("  lean:   " + " ".join(lean_command(games)))
-    rates: dict[str, list[tuple[float, float]]] = {"lean": [], "engine": []}
+    for name, command, cwd in contestants(games):
+        print(f"  {name + ':':<8}" + " ".join(command) + (f"   (in {cwd})" if cwd else ""))
+    rates: dict[str, list[tuple[float, float]]] = {n: [] for n, _, _ in contestants(games)}
     for _ in range(rounds):
-        for name, command in (("lean", lean_command(games)), ("engine", engine_command(games))):
-            wall, cpu = run_process(command)
+        for name, command, cwd in contestants(games):
+            wall, cpu = run_process(command, cwd)
             rates[name].append((games / wall, games / cpu))
     for name, values in rates.items():
         print(f"  {name:<7} wall {spread([w for w, _ in values])} games/s, "
               f"CPU {spread([c for _, c in values])} games/s")
-    wall = [e[0] / r[0] for e, r in zip(rates["engine"], rates["lean"])]
-    cpu = [e[1] / r[1] for e, r in zip(rates["engine"], rates["lean"])]
-    print(f"  engine / lean, round by round: wall {ratio_spread(wall)}, CPU {ratio_spread(cpu)}"
-          " (target: at least 1.00)")
+    for name in rates:
+        if name == "lean":
+            continue
+        wall = [e[0] / r[0] for e, r in zip(rates[name], rates["lean"])]
+        cpu = [e[1] / r[1] for e, r in zip(rates[name], rates["lean"])]
+        print(f"  {name} / lean, round by round: wall {ratio_spread(wall)}, "
+              f"CPU {ratio_spread(cpu)} (target: at least 1.00)")
 
 
 def bench_scaling(games: int, rounds: int) -> None:
@@ -202,6 +224,20 @@ def bench_bots(games: int, deals: int, rounds: int) -> None:
     for name, values in best_rates(cases, rounds).items():
         print(f"  {name:<42} {spread(values)} /s")
     print("  (deals: King of Hearts, Diamonds, Queens, Collections, Complex, Trex in turn)")
+    if play_deal is None:
+        return
+    by_shape = {}
+    for shape in shapes:
+        mine = [(masks, king, shape) for masks, king, _ in hands]
+
+        def one(mine=mine) -> int:
+            for masks, king, chosen in mine:
+                play_deal(masks, king, chosen, rules, "heuristic")
+            return len(mine)
+        by_shape[" + ".join(c.label for c in shape) if len(shape) < 4 else "Complex"] = (
+            one, len(mine))
+    for name, values in best_rates(by_shape, rounds).items():
+        print(f"  quick, {name:<35} {spread(values)} deals/s")
 
 
 def bench_callgrind(games: int) -> None:
@@ -212,18 +248,18 @@ def bench_callgrind(games: int) -> None:
           "process ==")
     counts = {}
     with tempfile.TemporaryDirectory() as folder:
-        for name, command in (("lean", lean_command(games)),
-                              ("engine", engine_command(games))):
+        for name, command, cwd in contestants(games):
             out = subprocess.run(["valgrind", "--tool=callgrind",
                                   f"--callgrind-out-file={folder}/{name}.out", *command],
-                                 check=True, stdout=subprocess.DEVNULL,
+                                 check=True, stdout=subprocess.DEVNULL, cwd=cwd,
                                  stderr=subprocess.PIPE, text=True, env=_quiet_env()).stderr
             found = re.search(r"Collected\s*:\s*(\d+)", out)
             counts[name] = int(found.group(1)) if found else 0
             print(f"  {name:<7} {counts[name]:,} instructions")
-    if counts.get("engine"):
-        print(f"  lean / engine: {counts['lean'] / counts['engine']:.2f} (the engine's games "
-              "per instruction against the lean player's)")
+    for name, count in counts.items():
+        if name != "lean" and count:
+            print(f"  lean / {name}: {counts['lean'] / count:.2f} (its games per instruction "
+                  "against the lean player's)")
 
 
 def _cores() -> int:
@@ -242,7 +278,10 @@ def main() -> None:
     parser.add_argument("--scaling-games", type=int, default=4000)
     parser.add_argument("--callgrind", type=int, default=0, metavar="GAMES")
     parser.add_argument("--only", default="process,scaling,inprocess,bots")
+    parser.add_argument("--before", default=None, metavar="DIR")
     args = parser.parse_args()
+    global BEFORE
+    BEFORE = Path(args.before).resolve() if args.before else None
     parts = set(args.only.split(","))
     load = os.getloadavg()
     print(f"machine: {platform.machine()}, {_cores()} cores, Python {platform.python_version()}"
