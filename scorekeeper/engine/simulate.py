@@ -30,7 +30,7 @@ from .play import (TrexDeal, TrickDeal, doubling_queue, is_sweep, new_deal, rede
 from .play.base import hands_to_masks
 from .play.fast import play_trex_randomly, play_tricks_randomly
 from .play.quick import play_trex, play_tricks
-from .play.tally import (contract_card_points, contract_final_points, trex_card_points,
+from .play.tally import (contract_card_points, contract_final_points, trex_contract_points,
                          trex_result, trick_result)
 from .records import SWEEP_KEPT, read_deal
 from .rules import HouseRules
@@ -169,7 +169,7 @@ class _Table:
             else:
                 order = play_trex(hands, king, rules, self.bots)
             result = trex_result(king, order)
-            points = {Contract.TREX: trex_card_points(order)}
+            points = trex_contract_points(order)
         elif self.fast is not None or self.quick:
             doubled = self._doubles(hands, king, contracts)
             if self.fast is not None:

@@ -17,6 +17,8 @@ KH_INDEX = KING_OF_HEARTS.index
 QUEEN_INDICES = tuple(q.index for q in QUEENS)
 KH, DI, QU, CO, TX = (Contract.KING_OF_HEARTS, Contract.DIAMONDS, Contract.QUEENS,
                       Contract.COLLECTIONS, Contract.TREX)
+#: The four seats' points.
+Points = tuple[int, int, int, int]
 
 
 def _taker_of(index: int, taken: Sequence[int]) -> int:
@@ -78,30 +80,34 @@ def _capture_points(points: list[int], taker: int, value: int, holder: int | Non
 
 def contract_card_points(contracts: Sequence[Contract], rules: HouseRules, taken: Sequence[int],
                          tricks: Sequence[int], doubled: Mapping[int, int],
-                         lead_of: Mapping[int, int]) -> dict[Contract, list[int]]:
+                         lead_of: Mapping[int, int]) -> dict[Contract, Points]:
     """Each contract's points for the four seats, counted card by card from the cards taken,
     before sweeps and reversal (in the order of *contracts*)."""
-    out: dict[Contract, list[int]] = {}
+    out: dict[Contract, Points] = {}
     for contract in contracts:
-        points = [0, 0, 0, 0]
         if contract is DI:
             value = DIAMOND_VALUE[rules.swap_diamonds_collections]
-            points = [(t & DIAMONDS_MASK).bit_count() * value for t in taken]
-        elif contract is CO:
+            out[contract] = ((taken[0] & DIAMONDS_MASK).bit_count() * value,
+                             (taken[1] & DIAMONDS_MASK).bit_count() * value,
+                             (taken[2] & DIAMONDS_MASK).bit_count() * value,
+                             (taken[3] & DIAMONDS_MASK).bit_count() * value)
+            continue
+        if contract is CO:
             value = TRICK_VALUE[rules.swap_diamonds_collections]
-            points = [n * value for n in tricks]
-        else:
-            cards = (KH_INDEX,) if contract is KH else QUEEN_INDICES
-            value = KING_OF_HEARTS_VALUE if contract is KH else QUEEN_VALUE
-            for index in cards:
-                bit = 1 << index
-                for seat in range(4):
-                    if taken[seat] & bit:
-                        holder = doubled.get(index) if rules.doubling else None
-                        _capture_points(points, seat, value, holder, lead_of.get(index, seat),
-                                        rules)
-                        break
-        out[contract] = points
+            out[contract] = (tricks[0] * value, tricks[1] * value, tricks[2] * value,
+                             tricks[3] * value)
+            continue
+        points = [0, 0, 0, 0]
+        cards = (KH_INDEX,) if contract is KH else QUEEN_INDICES
+        value = KING_OF_HEARTS_VALUE if contract is KH else QUEEN_VALUE
+        for index in cards:
+            bit = 1 << index
+            for seat in range(4):
+                if taken[seat] & bit:
+                    holder = doubled.get(index) if rules.doubling else None
+                    _capture_points(points, seat, value, holder, lead_of.get(index, seat), rules)
+                    break
+        out[contract] = (points[0], points[1], points[2], points[3])
     return out
 
 
@@ -117,6 +123,14 @@ def trick_card_points(contracts: Sequence[Contract], rules: HouseRules, taken: S
     return points
 
 
+def trex_contract_points(order: Sequence[int]) -> dict[Contract, Points]:
+    """A Trex deal's points from the finishing order, before reversal."""
+    points = [0, 0, 0, 0]
+    for place, seat in enumerate(order):
+        points[seat] += TREX_PLACES[place]
+    return {TX: (points[0], points[1], points[2], points[3])}
+
+
 def trex_card_points(order: Sequence[int]) -> list[int]:
     points = [0, 0, 0, 0]
     for place, seat in enumerate(order):
@@ -124,14 +138,15 @@ def trex_card_points(order: Sequence[int]) -> list[int]:
     return points
 
 
-def contract_final_points(points: dict[Contract, list[int]], swept: bool, rules: HouseRules,
-                          ) -> dict[Contract, tuple[int, int, int, int]]:
+def contract_final_points(points: dict[Contract, Points], swept: bool, rules: HouseRules,
+                          ) -> dict[Contract, Points]:
     """:func:`final_points` contract by contract: a replayed sweep scores nothing and uses up
     no contract (empty), ``reverse_scores`` negates; as the scorer's ``contract_scores``."""
     if swept:
         return {}
-    sign = -1 if rules.reverse_scores else 1
-    return {c: (sign * p[0], sign * p[1], sign * p[2], sign * p[3]) for c, p in points.items()}
+    if rules.reverse_scores:
+        return {c: (-p[0], -p[1], -p[2], -p[3]) for c, p in points.items()}
+    return points
 
 
 def final_points(points: list[int], swept: bool, rules: HouseRules) -> list[int]:

@@ -16,7 +16,7 @@ from ..rules import HouseRules
 from ..seats import Seat
 from .base import DealBase, HandInput, hands_to_masks, seat_label
 from .records import (PASS, Action, CardPlayed, FinishedOut, Passed, PassTurn, TwosRevealed)
-from .tally import final_points, trex_card_points, trex_result
+from .tally import final_points, trex_card_points, trex_contract_points, trex_result
 
 _SEATS = tuple(Seat)
 _DEFAULT_RULES = HouseRules()
@@ -193,10 +193,10 @@ class TrexDeal(DealBase):
             raise RuleError("The deal is not over yet.")
         return trex_result(self._dealer, self._order)
 
-    def contract_card_points(self) -> dict[Contract, list[int]]:
+    def contract_card_points(self) -> dict[Contract, tuple[int, int, int, int]]:
         """The deal's points from the finishing order, before ``reverse_scores``."""
         self.result()  # raises unless the deal is over
-        return {Contract.TREX: trex_card_points(self._order)}
+        return trex_contract_points(self._order)
 
     def card_points(self) -> list[int]:
         """The four seats' points from the finishing order (``reverse_scores`` negates)."""

@@ -336,7 +336,7 @@ class TrickDeal(DealBase):
         return trick_result(self._dealer, self.contracts, self.rules, self._taken,
                             self._tricks, self._doubled, self._lead_of)
 
-    def contract_card_points(self) -> dict[Contract, list[int]]:
+    def contract_card_points(self) -> dict[Contract, tuple[int, int, int, int]]:
         """Each contract's points counted card by card from the cards taken, before sweeps and
         ``reverse_scores`` (see :func:`.tally.contract_final_points`)."""
         self._require_over()
