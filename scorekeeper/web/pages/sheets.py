@@ -28,7 +28,7 @@ import re
 import threading
 from collections import OrderedDict
 from pathlib import Path
-from typing import Any, Hashable, NamedTuple
+from typing import Hashable, NamedTuple
 
 from flask import Blueprint, Response, abort, current_app, request, send_file
 from flask_babel import gettext
