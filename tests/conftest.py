@@ -1,9 +1,16 @@
 """Fixtures for the web wing: one per object, as in the Flask tutorial."""
 from __future__ import annotations
 
+import os
+
 import pytest
 
+from scorekeeper.engine.simrun import CHECK_ENV
 from scorekeeper.web import create_app
+
+# Every game `scorekeeper simulate` plays in the suite is also read back through the validator
+# and scored again, and held to what the play counted (engine/simrun.py).
+os.environ[CHECK_ENV] = "1"
 
 from web_helpers import Table
 

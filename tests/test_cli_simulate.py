@@ -7,6 +7,7 @@ import pytest
 
 from scorekeeper.cli import main
 from scorekeeper.engine import read_game
+from scorekeeper.engine.simrun import CHECK_ENV
 
 
 def test_simulate__prints_summary_and_writes_valid_game_files(tmp_path, capsys):
@@ -39,3 +40,47 @@ def test_simulate__bad_rules_is_one_clear_line(capsys):
     assert info.value.code == 2
     err = capsys.readouterr().err
     assert err.strip() == "--rules: house rule 'doubling' must be true or false, not 'maybe'"
+
+
+@pytest.mark.parametrize("rules", ['{}', '{"partnership": true, "team_result": "worst-loses"}',
+                                   '{"sweep_replay": {"collections_tricks": 7}, '
+                                   '"reverse_scores": true}',
+                                   '{"combining": "combination", "self_capture": "leader-credit"}'])
+def test_simulate__written_files_score_the_same_without_the_check(tmp_path, capsys, monkeypatch,
+                                                                   rules):
+    """The games are not read back on a normal run; the files written must still be files
+    ``scorekeeper score`` accepts, with the totals and the scores written in them."""
+    monkeypatch.setenv(CHECK_ENV, "0")
+    out = tmp_path / "games"
+    assert main(["simulate", "--games", "5", "--seed", "20", "--bot", "heuristic",
+                 "--jobs", "1", "--rules", rules, "--out", str(out)]) == 0
+    capsys.readouterr()
+    files = sorted(out.glob("*.json"))
+    assert len(files) == 5
+    for path in files:
+        written = json.loads(path.read_text(encoding="utf-8"))
+        assert main(["score", "--json", str(path)]) == 0
+        scored = json.loads(capsys.readouterr().out)
+        assert scored == written
+        assert written["totals"] == [sum(d.get("scores", [0] * 4)[s] for d in written["deals"])
+                                     for s in range(4)]
+
+
+def test_simulate__processes_give_the_same_games_and_averages(tmp_path, capsys):
+    outputs = {}
+    for jobs in (1, 2, 3):
+        out = tmp_path / f"jobs{jobs}"
+        assert main(["simulate", "--games", "13", "--seed", "5", "--bot", "heuristic",
+                     "--rules", '{"sweep_replay": {"collections_tricks": 7}}',
+                     "--jobs", str(jobs), "--out", str(out)]) == 0
+        first, rest = capsys.readouterr().out.split("\n", 1)
+        assert f"{jobs} process" in first
+        outputs[jobs] = (rest.replace(str(out), "OUT"),
+                         {p.name: p.read_bytes() for p in sorted(out.glob("*.json"))})
+    assert len(outputs[1][1]) == 13
+    assert outputs[1] == outputs[2] == outputs[3]
+
+
+def test_simulate__bad_jobs_is_one_clear_line(capsys):
+    assert main(["simulate", "--jobs", "0"]) == 2
+    assert capsys.readouterr().err.strip() == "--jobs: give a number of processes, 1 or more."

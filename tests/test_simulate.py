@@ -6,15 +6,19 @@ import random
 
 import pytest
 
-from scorekeeper.engine.bots import RandomBot
+from scorekeeper.engine.bots import HeuristicBot, RandomBot, plays_on_masks
 from scorekeeper.engine.cards import SEVEN_OF_HEARTS, hand_masks, shuffled_indices
 from scorekeeper.engine.contracts import ALL_CONTRACTS, Contract
 from scorekeeper.engine.errors import RuleError
 from scorekeeper.engine.gamefile import read_game
 from scorekeeper.engine.play import is_sweep
+from scorekeeper.engine.records import read_deal
 from scorekeeper.engine.rules import HouseRules
-from scorekeeper.engine.simulate import (MAX_REDEALS_IN_A_ROW, deal_options, simulate_game,
-                                         simulate_games)
+from scorekeeper.engine.scoring import contract_scores
+from scorekeeper.engine.simrun import (CHECK_ENV, SimulationMismatch, check_game, checking,
+                                      run_simulation)
+from scorekeeper.engine.simulate import (MAX_REDEALS_IN_A_ROW, deal_options, play_game,
+                                         simulate_game, simulate_games)
 
 FIXED = ["trex", "queens", "king_of_hearts", "diamonds", "collections"]
 RULE_TABLE = [
@@ -160,3 +164,95 @@ def test_fixed_order__only_the_next_contract_is_offered():
     assert deal_options(list(ALL_CONTRACTS), rules) == [(Contract.TREX,)]
     left = [c for c in ALL_CONTRACTS if c is not Contract.TREX]
     assert deal_options(left, rules) == [(Contract.QUEENS,)]
+
+
+# --- the quick path: bots choosing on masks, points counted from the cards ---------------------
+@pytest.mark.parametrize("rules", RULE_TABLE, ids=lambda r: ",".join(r) or "standard")
+@pytest.mark.parametrize("bot", ["heuristic", ("heuristic", "random", "heuristic", "random")],
+                         ids=["heuristic", "mixed"])
+def test_simulate__quick_path_plays_the_same_games_as_the_deal_objects(rules, bot):
+    house = HouseRules.from_dict(rules)
+    bots = list(bot) if isinstance(bot, tuple) else bot
+    for seed in range(4):
+        assert simulate_game(seed, house, bots) == simulate_game(seed, house, bots, fast=False)
+
+
+@pytest.mark.parametrize("rules", RULE_TABLE, ids=lambda r: ",".join(r) or "standard")
+@pytest.mark.parametrize("bot", ["random", "heuristic"])
+def test_simulate__points_counted_from_the_cards_are_the_scorers(rules, bot):
+    """What the play counts, deal by deal and contract by contract, is what the validator and
+    the scorer make of the game it wrote (the checking mode of ``scorekeeper simulate``)."""
+    house = HouseRules.from_dict(rules)
+    for seed in range(6):
+        played = play_game(seed, house, bot)
+        check_game(played, house)  # raises SimulationMismatch on any difference
+        game = read_game(played.doc)
+        assert played.deal_scores == game.score().deals
+        assert played.totals == game.score().totals
+        for fast in (True, False):
+            again = play_game(seed, house, bot, fast=fast)
+            assert again.points == played.points
+
+
+def test_simulate__the_check_finds_a_count_that_differs(monkeypatch):
+    """A count of the play that gives a contract's points to the wrong seats still sums to
+    zero; only the check (the validator and the scorer) sees it."""
+    from scorekeeper.engine import simulate
+
+    real = simulate.contract_card_points
+
+    def turned(*args):
+        return {c: p[1:] + p[:1] for c, p in real(*args).items()}
+
+    monkeypatch.setattr(simulate, "contract_card_points", turned)
+    played = play_game(3, HouseRules())
+    with pytest.raises(SimulationMismatch, match="the scorer counts"):
+        check_game(played, HouseRules())
+    with pytest.raises(SimulationMismatch):
+        run_simulation(2, 3, HouseRules(), check=True)
+    assert run_simulation(2, 3, HouseRules(), check=False).games == 2
+    assert checking()  # the suite's conftest turns the check on for every simulation
+    with pytest.raises(SimulationMismatch):
+        run_simulation(2, 3, HouseRules())
+    monkeypatch.setenv(CHECK_ENV, "0")
+    assert run_simulation(2, 3, HouseRules()).games == 2
+
+
+class FirstCard(HeuristicBot):
+    """Chooses its contracts like the heuristic bot, but always plays its first legal card."""
+
+    def choose_play(self, deal, legal):
+        return legal[0]
+
+
+def test_simulate__a_bot_with_its_own_play_is_asked_through_the_deal_objects():
+    assert plays_on_masks(HeuristicBot(0)) and plays_on_masks(RandomBot(0))
+    assert plays_on_masks(AlwaysRedeal(0))  # its own redeals, the random bot's cards
+    assert not plays_on_masks(FirstCard(0))
+    first = simulate_game(2, HouseRules(), [FirstCard(0)] * 4)
+    assert first == simulate_game(2, HouseRules(), [FirstCard(0)] * 4, fast=False)
+    assert first != simulate_game(2, HouseRules(), "heuristic")
+    read_game(first)
+
+
+@pytest.mark.parametrize("shape", [(Contract.KING_OF_HEARTS,), (Contract.QUEENS,),
+                                   (Contract.DIAMONDS, Contract.COLLECTIONS),
+                                   tuple(ALL_CONTRACTS[:4]), (Contract.TREX,)],
+                         ids=lambda s: "+".join(c.value for c in s))
+@pytest.mark.parametrize("bot", ["heuristic", "random"])
+def test_play_deal__one_deal_as_the_deal_objects_play_it(shape, bot):
+    """The door for a contract advisor: one deal from given hands, played quickly, is the deal
+    the bots play through the deal objects, with the scorer's points."""
+    from scorekeeper.engine.bots import make_bot
+    from scorekeeper.engine.play import new_deal
+    from scorekeeper.engine.simulate import play_deal, play_out
+
+    rules = HouseRules(partnership=True, self_capture="leader-credit")
+    for seed in range(10):
+        hands = hand_masks(shuffled_indices(random.Random(seed)))
+        played = play_deal(hands, seed % 4, shape, rules, bot, random.Random(seed))
+        rng = random.Random(seed)
+        deal = new_deal(hands, seed % 4, shape, rules)
+        play_out(deal, [make_bot(bot, rng)] * 4)
+        assert played.result == deal.result()
+        assert played.points == contract_scores(read_deal(played.result)[0], rules)

@@ -1,5 +1,8 @@
 """What every ``scorekeeper`` subcommand shares: exit statuses, how a refusal is printed, the
-``--db`` option and the database it names, and writing an output file whole."""
+``--db`` option and the database it names, and writing an output file whole.
+
+The store (and sqlite-utils under it) is imported only by a command that opens the database,
+so that the others (``score``, ``simulate``) start without it."""
 from __future__ import annotations
 
 import argparse
@@ -7,13 +10,12 @@ import os
 import sys
 import tempfile
 from pathlib import Path
-from typing import Iterable, Sequence
-
-from sqlite_utils import Database
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 from ..engine import Problem
-from ..store import open_database as _open_store
-from ..store.paths import database_file
+
+if TYPE_CHECKING:
+    from sqlite_utils import Database
 
 #: A file, an entry or an option that cannot be used: the lines printed say why.
 EXIT_INVALID = 2
@@ -37,12 +39,16 @@ def add_db_option(parser: argparse.ArgumentParser) -> None:
 def database_path(given: str | None) -> Path:
     """The database file the app would use, without opening it (a backup must not create an
     empty database where there was none)."""
+    from ..store.paths import database_file
+
     return database_file(given)
 
 
 def open_database(path: str | None) -> Database:
     """The app's database (created if needed, with every migration applied)."""
-    return _open_store(path)
+    from ..store import open_database as open_store
+
+    return open_store(path)
 
 
 def write_output(chunks: Iterable[str], out: str | None) -> None:

@@ -5,16 +5,19 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..engine import InvalidResult, Problem
-from ..engine.errors import RulesError
-from ..engine.gamefile import Game, game_to_dict, loads
+from ..engine.errors import InvalidResult, Problem, RulesError
 from ..engine.rules import HouseRules
 from .common import fail
 
+if TYPE_CHECKING:
+    from ..engine.gamefile import Game
+
 
 def _read_file(path: str) -> tuple[list[Game] | None, list[str | Problem]]:
+    from ..engine.gamefile import loads  # the file reader: imported by the command using it
+
     try:
         text = Path(path).read_bytes()
     except OSError as exc:
@@ -26,6 +29,8 @@ def _read_file(path: str) -> tuple[list[Game] | None, list[str | Problem]]:
 
 
 def cmd_score(args: argparse.Namespace) -> int:
+    from ..engine.gamefile import game_to_dict
+
     games, problems = _read_file(args.file)
     if games is None:
         return fail(problems)
@@ -92,13 +97,21 @@ def _rules_arg(text: str | None) -> HouseRules:
 def cmd_simulate(args: argparse.Namespace) -> int:
     from ..engine.simrun import run_simulation
 
+    if args.jobs is not None and args.jobs < 1:
+        return fail(["--jobs: give a number of processes, 1 or more."])
+    if args.games < 0:
+        return fail(["--games: give a number of games, 0 or more."])
     rules = _rules_arg(args.rules)
     out = Path(args.out) if args.out else None
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
-    summary = run_simulation(args.games, args.seed, rules, args.bot, out)
+    jobs = args.jobs if args.jobs is not None else _cores()
+    summary = run_simulation(args.games, args.seed, rules, args.bot, out, jobs=jobs,
+                             check=True if args.check else None)
+    processes = "1 process" if summary.jobs == 1 else f"{summary.jobs} processes"
     print(f"{summary.games} games in {summary.seconds:.2f} s: "
-          f"{summary.games / max(summary.seconds, 1e-9):.1f} games/s ({args.bot} bots)")
+          f"{summary.games / max(summary.seconds, 1e-9):.1f} games/s ({args.bot} bots, "
+          f"{processes})")
     print("Average final score by seat: " + ", ".join(
         f"seat {s}: {v:+.1f}" for s, v in enumerate(summary.by_seat)))
     print("Average score per deal by contract:   the King   each other player")
@@ -107,6 +120,12 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if out is not None:
         print(f"Wrote {summary.games} game files to {out}")
     return 0
+
+
+def _cores() -> int:
+    from ..engine.simrun import available_cores
+
+    return available_cores()
 
 
 def add_commands(sub: Any) -> None:
@@ -122,4 +141,11 @@ def add_commands(sub: Any) -> None:
     sim.add_argument("--rules", default=None, help="the rules object as JSON text")
     sim.add_argument("--bot", choices=("random", "heuristic"), default="random")
     sim.add_argument("--out", default=None, help="write one game file per game here")
+    sim.add_argument("--jobs", type=int, default=None, metavar="N",
+                     help="play the games in N processes (default: one per core); the games "
+                          "and the averages are the same whatever N")
+    sim.add_argument("--check", action="store_true",
+                     help="also read every game back through the validator and score it "
+                          "again, as a game file from outside is (slower; "
+                          "SCOREKEEPER_CHECK_SIMULATED=1 does the same)")
     sim.set_defaults(func=cmd_simulate)

@@ -7,12 +7,14 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..engine import InvalidResult
-from ..engine.gamefile import Game, check_players, loads
+from ..engine.errors import InvalidResult
 from ..languages import LANGUAGES, problem_sentence
 from .common import add_db_option, database_path, fail
+
+if TYPE_CHECKING:
+    from ..engine.gamefile import Game
 
 PAPERS = {"a4": "A4", "letter": "Letter"}  # the sizes scorekeeper.printing knows
 
@@ -96,6 +98,8 @@ def cmd_blank_sheet(args: argparse.Namespace) -> int:
         if len(names) != 4:
             return _fail("--names takes four names separated by commas, e.g. --names "
                          "Aya,Bilal,Carla,Dana")
+        from ..engine.gamefile import check_players
+
         problems = check_players(names)  # the one check of a name, as for a game
         if problems:
             return fail([f"--names: {problem_sentence(p)}" for p in problems])
@@ -111,6 +115,8 @@ def cmd_blank_sheet(args: argparse.Namespace) -> int:
 
 def game_from_file(path: str, number: int | None = None) -> tuple[Game | None, list[object]]:
     """The game in a game file (the *number*-th of several, counting from 1)."""
+    from ..engine.gamefile import loads
+
     try:
         games = loads(Path(path).read_bytes())
     except OSError as exc:

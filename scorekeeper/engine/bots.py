@@ -1,19 +1,23 @@
 """Players for simulations: a uniformly random one and one that follows the common tactics.
 
-A bot answers four questions. Hands are masks (see :mod:`scorekeeper.engine.cards`); *deal* is the
+A bot answers five questions. Hands are masks (see :mod:`scorekeeper.engine.cards`); *deal* is the
 :class:`~scorekeeper.engine.play.TrickDeal` or :class:`~scorekeeper.engine.play.TrexDeal` being
 played, of which a bot reads only its own hand and what the table can see.
+
+Both bots here also choose their cards on masks (``pick_trick``, ``pick_trex``: see
+:mod:`scorekeeper.engine.play.quick`), which is how the simulator plays their deals; their
+``choose_play`` makes the same choice through the deal objects.
 """
 from __future__ import annotations
 
 import random as _random
 from typing import Protocol, Sequence
 
-from .cards import Card
+from .cards import CARDS, Card, mask_of
 from .contracts import Contract
-from .heuristics import (contract_advantage, double_is_wise, lead_card, follow_card,
-                         discard_card, trex_card)
+from .heuristics import contract_advantages, double_is_wise, trex_index, trick_index
 from .play import TrexDeal, TrickDeal
+from .play.quick import TrexState, TrickState
 from .rules import HouseRules
 from .scoring import better
 
@@ -71,6 +75,14 @@ class RandomBot:
     def choose_play(self, deal: TrickDeal | TrexDeal, legal: Sequence[Card]) -> Card:
         return legal[int(self.random() * len(legal))]
 
+    def pick_trick(self, state: TrickState | TrexState, legal: int) -> int:
+        """The k-th legal card in index order, as :meth:`choose_play` draws it."""
+        for _ in range(int(self.random() * legal.bit_count())):
+            legal &= legal - 1
+        return (legal & -legal).bit_length() - 1
+
+    pick_trex = pick_trick
+
 
 class HeuristicBot:
     """Follows the tactics of the source texts: chooses contracts by the shape of its hand,
@@ -84,8 +96,10 @@ class HeuristicBot:
         self.rng = rng if rng is not None else _random.Random(seed)
 
     def choose_deal(self, hand: int, options: Options, rules: HouseRules) -> tuple[Contract, ...]:
+        advantage = contract_advantages(hand, {c for o in options for c in o}, rules)
+
         def value(option: tuple[Contract, ...]) -> float:
-            return sum(contract_advantage(hand, c, rules) for c in option)
+            return sum(advantage[c] for c in option)
 
         return max(options, key=value)
 
@@ -101,19 +115,29 @@ class HeuristicBot:
 
     def choose_play(self, deal: TrickDeal | TrexDeal, legal: Sequence[Card]) -> Card:
         if isinstance(deal, TrexDeal):
-            return trex_card(deal, legal)
-        if not deal.current_trick:
-            return lead_card(deal, legal)
-        led = deal.led_suit
-        if led is not None and legal[0].suit is led:
-            return follow_card(deal, legal)
-        return discard_card(deal, legal)
+            return CARDS[trex_index(TrexState.of_deal(deal), mask_of(legal))]
+        return CARDS[trick_index(TrickState.of_deal(deal), mask_of(legal))]
+
+    # The judgement itself, asked directly (one call less for every card of a simulation).
+    pick_trick = staticmethod(trick_index)
+    pick_trex = staticmethod(trex_index)
 
 
 BOTS: dict[str, type[RandomBot] | type[HeuristicBot]] = {
     "random": RandomBot,
     "heuristic": HeuristicBot,
 }
+
+
+def plays_on_masks(bot: object) -> bool:
+    """Whether the simulator may ask *bot* for its cards on masks (``pick_trick``,
+    ``pick_trex``) rather than through the deal objects: it is one of the bots here, or a bot
+    made from one that leaves the choice of card as it is."""
+    cls = type(bot)
+    return any(getattr(cls, "choose_play", None) is base.choose_play
+               and getattr(cls, "pick_trick", None) is base.pick_trick
+               and getattr(cls, "pick_trex", None) is base.pick_trex
+               for base in (RandomBot, HeuristicBot))
 
 
 def make_bot(name: str, rng: _random.Random) -> RandomBot | HeuristicBot:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from enum import IntEnum, unique
+from itertools import starmap
 from typing import Iterable, Iterator
 
 
@@ -128,6 +129,7 @@ SPADES_MASK, HEARTS_MASK, DIAMONDS_MASK, CLUBS_MASK = SUIT_MASKS
 #: Bit of each card index, to avoid computing ``1 << i`` in hot loops.
 BITS: tuple[int, ...] = tuple(1 << i for i in range(52))
 _INDICES = range(52)
+_NO_ARGUMENTS = ((),) * 52  # one call of rng.random per card
 
 
 def card_index(suit: int, rank: int) -> int:
@@ -229,8 +231,7 @@ def full_deck() -> list[Card]:
 
 def shuffled_indices(rng: random.Random) -> list[int]:
     """The 52 card indices in a random order drawn from *rng* (sorted by random keys)."""
-    draw = rng.random
-    keys = [draw() for _ in _INDICES]
+    keys = list(starmap(rng.random, _NO_ARGUMENTS))
     return sorted(_INDICES, key=keys.__getitem__)
 
 

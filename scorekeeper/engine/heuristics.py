@@ -1,15 +1,18 @@
 """The judgement of :class:`~scorekeeper.engine.bots.HeuristicBot`, after the tactics in the
 source texts: which contract suits a hand, when to double, which card to lead, follow with or
 discard, and which card to lay in Trex. Hands are masks; every function reads only the player's
-own hand and what the table can see.
+own hand and what the table can see. The card-play functions take what a player sees as a
+:class:`~.play.quick.TrickState` or :class:`~.play.quick.TrexState` and the legal cards as a
+mask, and give a card index, so that the same judgement serves the deal objects and the quick
+simulation (:mod:`.play.quick`).
 """
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Iterable
 
 from .cards import FULL_MASK, KING_OF_HEARTS, SUIT_MASKS, Card, Rank, Suit, suit_ranks
 from .contracts import Contract
-from .play import TrexDeal, TrickDeal
+from .play.quick import TrexState, TrickState
 from .play.trex import GROWTH
 from .rules import HouseRules
 
@@ -20,8 +23,15 @@ _PROTECTION = (1 << 7) - 1  # ranks 2..8
 _AVERAGE_RISK = 1.7
 
 
+_SPADES, _HEARTS, _DIAMONDS, _CLUBS = SUIT_MASKS
+_QUEEN = Rank.QUEEN.value
+_HEARTS_SUIT = Suit.HEARTS.value
+_DIAMONDS_SUIT = Suit.DIAMONDS.value
+
+
 def _lengths(hand: int) -> list[int]:
-    return [suit_ranks(hand, s).bit_count() for s in range(4)]
+    return [(hand & _SPADES).bit_count(), (hand & _HEARTS).bit_count(),
+            (hand & _DIAMONDS).bit_count(), (hand & _CLUBS).bit_count()]
 
 
 def _high_card_risk(ranks: int) -> float:
@@ -46,7 +56,7 @@ def trick_risk(hand: int) -> float:
     return risk
 
 
-def _king_of_hearts(hand: int) -> float:
+def _king_of_hearts(hand: int, risk: float | None = None) -> float:
     lengths = _lengths(hand)
     hearts = lengths[Suit.HEARTS]
     shortest = min(n for s, n in enumerate(lengths) if s != Suit.HEARTS)
@@ -60,10 +70,12 @@ def _king_of_hearts(hand: int) -> float:
             return 25.0
         return -60.0 if hearts <= 2 else -25.0
     ace_alone = hand >> (_KH + 1) & 1 and hearts <= 2
-    return -30.0 if ace_alone else -10.0 - 5 * (trick_risk(hand) - _AVERAGE_RISK)
+    if ace_alone:
+        return -30.0
+    return -10.0 - 5 * ((trick_risk(hand) if risk is None else risk) - _AVERAGE_RISK)
 
 
-def _queens(hand: int) -> float:
+def _queens(hand: int, risk: float) -> float:
     value = 0.0
     for suit in range(4):
         ranks = suit_ranks(hand, suit)
@@ -74,28 +86,33 @@ def _queens(hand: int) -> float:
             for rank in (Rank.KING, Rank.ACE):
                 if ranks >> rank & 1 and below < 2:
                     value -= 8.0
-    return value - 6.0 * (trick_risk(hand) - _AVERAGE_RISK)
+    return value - 6.0 * (risk - _AVERAGE_RISK)
 
 
-def _diamonds(hand: int, value: int) -> float:
+def _diamonds(hand: int, value: int, risk: float) -> float:
     ranks = suit_ranks(hand, Suit.DIAMONDS)
     lows = (ranks & _LOW).bit_count()
-    expected = 3.25 + 0.6 * (trick_risk(hand) - _AVERAGE_RISK)
+    expected = 3.25 + 0.6 * (risk - _AVERAGE_RISK)
     expected += _high_card_risk(ranks) - 0.3 * lows
     if ranks.bit_count() >= 4 and not min(_lengths(hand)) <= 1:
         expected += 0.5
     return value * (expected - 3.25)
 
 
-def _collections(hand: int, value: int) -> float:
-    return value * 1.2 * (trick_risk(hand) - _AVERAGE_RISK)
+def _collections(value: int, risk: float) -> float:
+    return value * 1.2 * (risk - _AVERAGE_RISK)
+
+
+_JACK_DISTANCE = tuple(abs(index % 13 - Rank.JACK) for index in range(52))
 
 
 def _trex(hand: int) -> float:
     distance = 0
-    for index in range(52):
-        if hand >> index & 1:
-            distance += abs(index % 13 - Rank.JACK)
+    rest = hand
+    while rest:
+        low = rest & -rest
+        distance += _JACK_DISTANCE[low.bit_length() - 1]
+        rest ^= low
     value = (51 - distance) * 5.5
     for suit in range(4):
         ranks = suit_ranks(hand, suit)
@@ -106,18 +123,29 @@ def _trex(hand: int) -> float:
     return value
 
 
-def contract_advantage(hand: int, contract: Contract, rules: HouseRules) -> float:
-    """Roughly how many points better than an even share this hand expects in *contract*."""
+def contract_advantage(hand: int, contract: Contract, rules: HouseRules,
+                       risk: float | None = None) -> float:
+    """Roughly how many points better than an even share this hand expects in *contract*.
+    *risk*, when given, is the hand's :func:`trick_risk`, which several contracts weigh."""
     swap = rules.swap_diamonds_collections
     if contract is Contract.KING_OF_HEARTS:
-        return _king_of_hearts(hand)
+        return _king_of_hearts(hand, risk)
+    if contract is Contract.TREX:
+        return _trex(hand)
+    if risk is None:
+        risk = trick_risk(hand)
     if contract is Contract.QUEENS:
-        return _queens(hand)
+        return _queens(hand, risk)
     if contract is Contract.DIAMONDS:
-        return _diamonds(hand, -15 if swap else -10)
-    if contract is Contract.COLLECTIONS:
-        return _collections(hand, -10 if swap else -15)
-    return _trex(hand)
+        return _diamonds(hand, -15 if swap else -10, risk)
+    return _collections(-10 if swap else -15, risk)
+
+
+def contract_advantages(hand: int, contracts: Iterable[Contract], rules: HouseRules,
+                        ) -> dict[Contract, float]:
+    """:func:`contract_advantage` of each of the *contracts*, the hand's risk weighed once."""
+    risk = trick_risk(hand)
+    return {c: contract_advantage(hand, c, rules, risk) for c in contracts}
 
 
 def double_is_wise(hand: int, card: Card) -> bool:
@@ -131,115 +159,192 @@ def double_is_wise(hand: int, card: Card) -> bool:
 
 
 # --- trick play ------------------------------------------------------------------------------
-def _unseen(deal: TrickDeal, seat: int) -> int:
-    """Cards this player has not seen: in the other hands."""
-    return FULL_MASK ^ deal.played_mask ^ deal.hand_mask(seat)
+# Each function goes through the legal cards in index order and keeps the first best one.
+
+def trick_index(state: TrickState, legal: int) -> int:
+    """Which card to play: lead, follow suit or discard."""
+    if not state.count:
+        return lead_index(state, legal)
+    if legal & SUIT_MASKS[state.led]:
+        return follow_index(state, legal)
+    return discard_index(state, legal)
 
 
-def _penalty_weight(deal: TrickDeal, card: Card) -> float:
+def _penalty_weight(state: TrickState, index: int) -> float:
+    rank = index % 13
     weight = 0.0
-    if card.index == _KH and Contract.KING_OF_HEARTS in deal.contracts:
+    if index == _KH and state.king_of_hearts:
         weight += 100.0
-    if card.rank is Rank.QUEEN and Contract.QUEENS in deal.contracts:
-        weight += 30.0 + (10.0 if card in deal.doubled else 0.0)
-    if card.suit is Suit.DIAMONDS and Contract.DIAMONDS in deal.contracts:
+    if rank == _QUEEN and state.queens:
+        weight += 30.0 + (10.0 if state.doubled >> index & 1 else 0.0)
+    if index // 13 == _DIAMONDS_SUIT and state.diamonds:
         weight += 10.0
-    return weight + card.rank * 0.1
+    return weight + rank * 0.1
 
 
-def _partner_winning(deal: TrickDeal, seat: int) -> bool:
-    return deal.rules.partnership and deal.winning_seat == (seat + 2) % 4
+def _heaviest(state: TrickState, cards: int) -> int:
+    """The card of *cards* that costs most to take."""
+    best, most = -1, 0.0
+    while cards:
+        low = cards & -cards
+        cards ^= low
+        index = low.bit_length() - 1
+        weight = _penalty_weight(state, index)
+        if best < 0 or weight > most:
+            best, most = index, weight
+    return best
 
 
-def lead_card(deal: TrickDeal, legal: Sequence[Card]) -> Card:
+def _lightest(state: TrickState, cards: int) -> int:
+    """The card of *cards* that costs least to take."""
+    best, least = -1, 0.0
+    while cards:
+        low = cards & -cards
+        cards ^= low
+        index = low.bit_length() - 1
+        weight = _penalty_weight(state, index)
+        if best < 0 or weight < least:
+            best, least = index, weight
+    return best
+
+
+def _highest_rank(cards: int) -> int:
+    """The card of *cards* with the highest rank (of equal ranks, the first suit's)."""
+    best, top = -1, -1
+    while cards:
+        low = cards & -cards
+        cards ^= low
+        index = low.bit_length() - 1
+        if index % 13 > top:
+            best, top = index, index % 13
+    return best
+
+
+def _partner_winning(state: TrickState) -> bool:
+    return state.partnership and state.best_seat == (state.seat + 2) % 4
+
+
+#: ``rank * 0.01``, ``rank * 0.05`` and ``min(n, 4) * 1.0``, worked out once (the same floats).
+_HUNDREDTHS = tuple(rank * 0.01 for rank in range(13))
+_TWENTIETHS = tuple(rank * 0.05 for rank in range(13))
+_UP_TO_FOUR = tuple(min(n, 4) * 1.0 for n in range(14))
+
+
+def lead_index(state: TrickState, legal: int) -> int:
     """Lead low from where higher cards are still out; force the K♥ out with hearts; with the
     K♥, shorten the other suits."""
-    seat = int(deal.current_player or 0)
-    hand = deal.hand_mask(seat)
-    unseen = _unseen(deal, seat)
-    penalty = deal.penalty_mask
-    king_contract = Contract.KING_OF_HEARTS in deal.contracts
-    lengths = _lengths(hand)
+    hand = state.hands[state.seat]
+    unseen = FULL_MASK ^ state.played ^ hand
+    penalty = state.penalty
+    king_contract = state.king_of_hearts
+    holds_king = hand >> _KH & 1
+    king_out = unseen >> _KH & 1
+    lengths = _lengths(hand) if king_contract and holds_king else None
+    best, best_value = -1, 0.0
+    for suit in range(4):  # suit by suit, each card in index order
+        cards = legal & SUIT_MASKS[suit]
+        if not cards:
+            continue
+        out = unseen & SUIT_MASKS[suit]
+        bonus = 0.0
+        if king_contract and out:
+            if holds_king:
+                bonus = (4 - lengths[suit]) * 0.5 if suit != _HEARTS_SUIT else -1  # type: ignore[index]
+            elif king_out and suit == _HEARTS_SUIT:
+                bonus = 1.5
+        base = suit * 13
+        while cards:
+            low = cards & -cards
+            cards ^= low
+            index = low.bit_length() - 1
+            if not out:
+                value = -10.0 - (5.0 if low & penalty else 0.0) - _HUNDREDTHS[index - base]
+            else:
+                higher = (out >> index + 1).bit_count()
+                value = _UP_TO_FOUR[higher] - _TWENTIETHS[index - base]
+                if low & penalty:
+                    value += 1.0 if higher >= 2 else -3.0
+                if bonus:
+                    value += bonus
+            if best < 0 or value > best_value:
+                best, best_value = index, value
+    return best
 
-    def score(card: Card) -> float:
-        out = unseen & SUIT_MASKS[card.suit]
-        higher = (out >> card.index + 1).bit_count() if out else 0
-        if not out:
-            return -10.0 - (5.0 if card.bit & penalty else 0.0) - card.rank * 0.01
-        value = min(higher, 4) * 1.0 - card.rank * 0.05
-        if card.bit & penalty:
-            value += 1.0 if higher >= 2 else -3.0
-        if king_contract:
-            if hand >> _KH & 1:
-                value += (4 - lengths[card.suit]) * 0.5 if card.suit is not Suit.HEARTS else -1
-            elif unseen >> _KH & 1 and card.suit is Suit.HEARTS:
-                value += 1.5
-        return value
 
-    return max(legal, key=score)
-
-
-def follow_card(deal: TrickDeal, legal: Sequence[Card]) -> Card:
+def follow_index(state: TrickState, legal: int) -> int:
     """Duck with the highest card that loses, dumping a penalty card under the winner; when
-    forced to win, win last with the highest safe card, else stay low."""
-    seat = int(deal.current_player or 0)
-    trick = deal.current_trick
-    led = deal.led_suit
-    best = max(c.rank for _, c in trick if c.suit is led)
-    penalty = deal.penalty_mask
-    below = [c for c in legal if c.rank < best]
-    last = len(trick) == 3
+    forced to win, win last with the highest safe card, else stay low. *legal* are cards of
+    the suit led."""
+    best = state.best_rank
+    penalty = state.penalty
+    below = legal & ((1 << (state.led * 13 + best)) - 1)
+    last = state.count == 3
     if below:
-        dumps = [c for c in below if c.bit & penalty]
-        if dumps and not _partner_winning(deal, seat):
-            return max(dumps, key=lambda c: _penalty_weight(deal, c))
-        clean = not any(c.bit & penalty for _, c in trick)
-        if last and clean and Contract.COLLECTIONS not in deal.contracts:
-            safe = [c for c in legal if not c.bit & penalty]
-            if safe and safe[-1].rank > best:
-                return safe[-1]
-        return max(below, key=lambda c: c.rank)
-    safe = [c for c in legal if not c.bit & penalty] or list(legal)
+        dumps = below & penalty
+        if dumps and not _partner_winning(state):
+            return _heaviest(state, dumps)
+        clean = not state.trick & penalty
+        if last and clean and not state.collections:
+            safe = legal & ~penalty
+            if safe and (safe.bit_length() - 1) % 13 > best:
+                return safe.bit_length() - 1
+        return below.bit_length() - 1
+    safe = legal & ~penalty or legal
     if last:
-        return max(safe, key=lambda c: c.rank)
-    return min(safe, key=lambda c: c.rank)
+        return safe.bit_length() - 1
+    return (safe & -safe).bit_length() - 1
 
 
-def discard_card(deal: TrickDeal, legal: Sequence[Card]) -> Card:
+def discard_index(state: TrickState, legal: int) -> int:
     """Unable to follow: dump the costliest penalty card, else shed a high card from a short
     suit (to a partner who is winning, keep the penalty cards)."""
-    seat = int(deal.current_player or 0)
-    penalty = deal.penalty_mask
-    lengths = _lengths(deal.hand_mask(seat))
-    dumps = [c for c in legal if c.bit & penalty]
-    if _partner_winning(deal, seat):
-        safe = [c for c in legal if not c.bit & penalty]
+    penalty = state.penalty
+    if _partner_winning(state):
+        safe = legal & ~penalty
         if safe:
-            return max(safe, key=lambda c: c.rank)
-        return min(legal, key=lambda c: _penalty_weight(deal, c))
+            return _highest_rank(safe)
+        return _lightest(state, legal)
+    dumps = legal & penalty
     if dumps:
-        return max(dumps, key=lambda c: _penalty_weight(deal, c))
-    return max(legal, key=lambda c: c.rank - 0.5 * lengths[c.suit])
+        return _heaviest(state, dumps)
+    lengths = _lengths(state.hands[state.seat])
+    best, best_value = -1, 0.0
+    while legal:
+        low = legal & -legal
+        legal ^= low
+        index = low.bit_length() - 1
+        suit, rank = divmod(index, 13)
+        value = rank - 0.5 * lengths[suit]
+        if best < 0 or value > best_value:
+            best, best_value = index, value
+    return best
 
 
 # --- Trex ------------------------------------------------------------------------------------
-def trex_card(deal: TrexDeal, legal: Sequence[Card]) -> Card:
+def trex_index(state: TrexState, legal: int) -> int:
     """Play the cards that open the player's own next cards, then those that open nothing
     (aces, 2s), and least of all those that open cards for the others; when giving cards away,
     stay in the suit held longest. In partnership, a 2 the partner showed is no gift."""
-    seat = int(deal.current_player or 0)
-    hand = deal.hand_mask(seat)
-    friend = deal.revealed_mask((seat + 2) % 4) if deal.rules.partnership else 0
+    seat = state.seat
+    hand = state.hands[seat]
+    partner = (seat + 2) % 4
+    friend = state.revealed[partner] & state.hands[partner] if state.partnership else 0
     lengths = _lengths(hand)
-
-    def score(card: Card) -> tuple[float, int, int]:
-        opens = GROWTH[card.index]
-        own = (opens & (hand | friend)).bit_count()
-        gifts = (opens & ~hand & ~friend).bit_count()
-        chain = _chain(hand, card.index)
-        return (2.0 * own - 1.5 * gifts + 0.3 * chain, lengths[card.suit], -card.index)
-
-    return max(legal, key=score)
+    mine = hand | friend
+    others = ~hand & ~friend
+    best, best_score, best_length = -1, 0.0, 0
+    while legal:
+        low = legal & -legal
+        legal ^= low
+        index = low.bit_length() - 1
+        opens = GROWTH[index]
+        own = (opens & mine).bit_count()
+        gifts = (opens & others).bit_count()
+        score = 2.0 * own - 1.5 * gifts + 0.3 * _chain(hand, index)
+        length = lengths[index // 13]
+        if best < 0 or score > best_score or (score == best_score and length > best_length):
+            best, best_score, best_length = index, score, length
+    return best
 
 
 def _chain(hand: int, index: int) -> int:
@@ -258,5 +363,5 @@ def _chain(hand: int, index: int) -> int:
     return count
 
 
-__all__ = ["contract_advantage", "double_is_wise", "lead_card", "follow_card", "discard_card",
-           "trex_card", "trick_risk"]
+__all__ = ["contract_advantage", "contract_advantages", "double_is_wise", "trick_index",
+           "lead_index", "follow_index", "discard_index", "trex_index", "trick_risk"]

@@ -7,25 +7,34 @@ played and, when a player who swept it asks for the replay, its contracts stay t
 again (else it is recorded as kept, ``"sweep_kept": true``, and scores).
 
 With random bots the cards are played by :mod:`.play.fast`, which makes the same draws as the
-bots driving the deal objects, so both ways give the same game.
+bots driving the deal objects, and with the other bots of :mod:`.bots` by :mod:`.play.quick`,
+where they choose on masks, so every way gives the same game. Each deal's points are counted
+from the cards as they fall (:mod:`.play.tally`, independently of :mod:`.scoring`):
+:func:`play_game` returns them beside the game, so that a simulation needs neither to read its
+own games back nor to score them again (``scorekeeper simulate --check`` does both, and the
+tests hold the two counts to each other).
 """
 from __future__ import annotations
 
 import random
-from dataclasses import replace
-from typing import Any, Callable, Iterator, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Callable, Iterator, NamedTuple, Sequence
 
-from .bots import Bot, RandomBot, make_bot
-from .cards import CARDS, SEVEN_OF_HEARTS, hand_masks, shuffled_indices
+from .bots import Bot, RandomBot, make_bot, plays_on_masks
+from .cards import CARDS, SEVEN_OF_HEARTS, hand_masks, indices_of, shuffled_indices
 from .contracts import ALL_CONTRACTS, Contract
 from .errors import RuleError
 from .progression import deal_options
-from .play import TrexDeal, TrickDeal, doubling_queue, is_sweep, new_deal, redeal_requests
+from .play import (TrexDeal, TrickDeal, doubling_queue, is_sweep, new_deal, redeal_requests,
+                   trick_contracts)
+from .play.base import hands_to_masks
 from .play.fast import play_trex_randomly, play_tricks_randomly
-from .play.tally import trex_result
+from .play.quick import play_trex, play_tricks
+from .play.tally import (contract_card_points, contract_final_points, trex_contract_points,
+                         trex_result, trick_result)
 from .records import SWEEP_KEPT, read_deal
 from .rules import HouseRules
-from .scoring import score_deal, swept_seats
+from .scoring import Scores, score_deal, swept_seats
 from .seats import seats_from
 
 FORMAT = "trex-game/1"
@@ -36,8 +45,49 @@ TREX_ONLY = (Contract.TREX,)
 #: Called with each deal played card by card and its file-format result as recorded.
 Observer = Callable[[TrickDeal | TrexDeal, dict[str, Any]], None]
 ALL_LEFT = (1 << len(ALL_CONTRACTS)) - 1
+#: The King's options by the contracts left (a bit set), per rule set.
+_OPTIONS: dict[HouseRules, dict[int, tuple[tuple[Contract, ...], ...]]] = {}
 
 BotSpec = str | Bot
+#: Each contract of a deal scored alone, as :func:`.scoring.contract_scores` gives it.
+ContractPoints = dict[Contract, Scores]
+
+
+class PlayedDeal(NamedTuple):
+    """A deal played out: its file-format result (``sweep_kept`` set when the table keeps a
+    sweep) and each contract's points as counted from the cards; the points are empty, and
+    the contracts stay to be played, when the deal is a sweep to replay."""
+
+    result: dict[str, Any]
+    points: ContractPoints
+    replayed: bool = False
+
+
+@dataclass(frozen=True)
+class PlayedGame:
+    """A simulated game: its file-format document and, deal by deal, each contract's points
+    as the play counted them (empty for a thrown-in deal or a replayed sweep)."""
+
+    doc: dict[str, Any]
+    points: tuple[ContractPoints, ...]
+
+    @property
+    def deal_scores(self) -> tuple[Scores, ...]:
+        """Each deal's points for the four seats."""
+        out = []
+        for parts in self.points:
+            a = b = c = d = 0
+            for p in parts.values():
+                a, b, c, d = a + p[0], b + p[1], c + p[2], d + p[3]
+            out.append((a, b, c, d))
+        return tuple(out)
+
+    @property
+    def totals(self) -> Scores:
+        a = b = c = d = 0
+        for p in self.deal_scores:
+            a, b, c, d = a + p[0], b + p[1], c + p[2], d + p[3]
+        return (a, b, c, d)
 
 
 def play_out(deal: TrickDeal | TrexDeal, bots: Sequence[Bot]) -> None:
@@ -77,17 +127,21 @@ class _Table:
         same = all(b is first for b in self.bots)
         fast = fast and observe is None
         self.fast = first.random if fast and same and type(first) is RandomBot else None
-        self._options: dict[int, list[tuple[Contract, ...]]] = {}
+        self.quick = fast and self.fast is None and all(plays_on_masks(b) for b in self.bots)
+        if len(_OPTIONS) > 64:
+            _OPTIONS.clear()
+        self._options = _OPTIONS.setdefault(rules, {})
 
-    def options(self, left: int) -> list[tuple[Contract, ...]]:
-        """The King's options when the contracts in the bit set *left* are still to play."""
+    def options(self, left: int) -> tuple[tuple[Contract, ...], ...]:
+        """The King's options when the contracts in the bit set *left* are still to play
+        (kept for every game under the same rules, so never changed)."""
         options = self._options.get(left)
         if options is None:
             contracts = [c for i, c in enumerate(ALL_CONTRACTS) if left >> i & 1]
-            options = self._options[left] = deal_options(contracts, self.rules)
+            options = self._options[left] = tuple(deal_options(contracts, self.rules))
         return options
 
-    def choose(self, hand: int, king: int, options: list[tuple[Contract, ...]],
+    def choose(self, hand: int, king: int, options: tuple[tuple[Contract, ...], ...],
                ) -> tuple[Contract, ...]:
         choice = tuple(self.bots[king].choose_deal(hand, options, self.rules))
         if choice not in options:
@@ -102,34 +156,59 @@ class _Table:
                 return seat, reason
         return None
 
-    def play(self, deck: list[int], hands: list[int], king: int,
-             contracts: tuple[Contract, ...]) -> dict[str, Any]:
-        """Play the deal and return its result, marked as kept when it is a sweep that nobody
-        who swept it asks to replay."""
+    def play(self, deck: list[int] | None, hands: list[int], king: int,
+             contracts: tuple[Contract, ...]) -> PlayedDeal:
+        """Play the deal: its result, marked as kept when it is a sweep that nobody who swept
+        it asks to replay, and its points counted from the cards. *deck*, when given, is the
+        shuffled deck the *hands* were dealt from."""
         deal = None
-        if self.fast is None:
-            deal = new_deal(hands, king, contracts, self.rules)
+        rules = self.rules
+        if contracts == TREX_ONLY and (self.fast is not None or self.quick):
+            if self.fast is not None:
+                order = play_trex_randomly(hands, king, self.fast)
+            else:
+                order = play_trex(hands, king, rules, self.bots)
+            result = trex_result(king, order)
+            points = trex_contract_points(order)
+        elif self.fast is not None or self.quick:
+            doubled = self._doubles(hands, king, contracts)
+            if self.fast is not None:
+                if deck is not None:
+                    lists = [sorted(deck[0:13]), sorted(deck[13:26]), sorted(deck[26:39]),
+                             sorted(deck[39:52])]
+                else:
+                    lists = [list(indices_of(hand)) for hand in hands]
+                taken, tricks, lead_of = play_tricks_randomly(lists, king, contracts, rules,
+                                                              self.fast)
+            else:
+                taken, tricks, lead_of = play_tricks(hands, king, contracts, rules, doubled,
+                                                     self.bots)
+            result = trick_result(king, contracts, rules, taken, tricks, doubled, lead_of)
+            points = contract_card_points(contracts, rules, taken, tricks, doubled, lead_of)
+        else:
+            deal = new_deal(hands, king, contracts, rules)
             play_out(deal, self.bots)
             result = deal.result()
-        elif contracts == TREX_ONLY:
-            result = trex_result(king, play_trex_randomly(hands, king, self.fast))
-        else:
-            result = self._play_fast(deck, hands, king, contracts, self.fast)
-        if self.keeps_sweep(result, king):
-            result[SWEEP_KEPT] = True
+            points = deal.contract_card_points()
+        replayed = False
+        if rules.sweep_replay is not None and is_sweep(result, rules):
+            if self.keeps_sweep(result, king):
+                result[SWEEP_KEPT] = True
+            else:
+                replayed = True
         if deal is not None and self.observe is not None:
             self.observe(deal, result)
-        return result
+        return PlayedDeal(result, contract_final_points(points, replayed, rules), replayed)
 
-    def _play_fast(self, deck: list[int], hands: list[int], king: int,
-                   contracts: tuple[Contract, ...], random_: Callable[[], float],
-                   ) -> dict[str, Any]:
+    def _doubles(self, hands: list[int], king: int, contracts: tuple[Contract, ...],
+                 ) -> dict[int, int]:
+        """Each holder of a card that may be doubled says, in turn from the King, whether they
+        double it: the doubled cards and their holders."""
         doubled = {}
         for seat, index in doubling_queue(hands, king, contracts, self.rules):
             if self.bots[seat].choose_double(hands[seat], CARDS[index]):
                 doubled[index] = seat
-        lists = [sorted(deck[0:13]), sorted(deck[13:26]), sorted(deck[26:39]), sorted(deck[39:52])]
-        return play_tricks_randomly(lists, king, contracts, self.rules, doubled, random_)
+        return doubled
 
     def keeps_sweep(self, result: dict[str, Any], king: int) -> bool:
         """Under ``sweep_replay``, a swept deal is kept unless a player who swept it asks for the
@@ -159,11 +238,20 @@ def simulate_game(seed: int, rules: HouseRules | None = None,
                   bot: BotSpec | Sequence[BotSpec] = "random",
                   players: Sequence[str] | None = None, *, fast: bool = True,
                   observe: Observer | None = None) -> dict[str, Any]:
-    """Play one whole game with bots and return it as a file-format game dict.
+    """Play one whole game with bots and return it as a file-format game dict (see
+    :func:`play_game`)."""
+    return play_game(seed, rules, bot, players, fast=fast, observe=observe).doc
+
+
+def play_game(seed: int, rules: HouseRules | None = None,
+              bot: BotSpec | Sequence[BotSpec] = "random",
+              players: Sequence[str] | None = None, *, fast: bool = True,
+              observe: Observer | None = None) -> PlayedGame:
+    """Play one whole game with bots: the file-format game dict and each deal's points.
 
     *bot* names the bot for all four seats (``"random"``, ``"heuristic"``), or gives four, one
     per seat, as names or objects. The same seed, rules and bots give the same game. *fast*
-    lets random bots play through the fast path (the game is the same either way).
+    lets the bots of :mod:`.bots` play on plain ints (the game is the same either way).
     *observe*, when given, is called with each played deal, played through the deal objects,
     and its result as recorded.
     """
@@ -180,6 +268,7 @@ def simulate_game(seed: int, rules: HouseRules | None = None,
     hands: list[int] | None = first_hands
     kings: list[int] = []
     deals: list[dict[str, Any]] = []
+    points: list[ContractPoints] = []
     for _ in range(KINGDOMS):
         king = first_king if not kings else table.next_king(kings)
         kings.append(king)
@@ -195,17 +284,19 @@ def simulate_game(seed: int, rules: HouseRules | None = None,
                 request = table.redeal_request(hands, king, contracts)
             if request is not None:
                 deals.append({"king": king, "thrown_in": {"reason": request[1], "by": request[0]}})
+                points.append({})
                 redeals += 1
                 hands = None
                 continue
-            result = table.play(deck, hands, king, contracts)
-            deals.append(result)
+            played = table.play(deck, hands, king, contracts)
+            deals.append(played.result)
+            points.append(played.points)
             hands = None
             redeals = 0
-            if not is_sweep(result, rules) or result.get(SWEEP_KEPT):
+            if not played.replayed:
                 for contract in contracts:
                     left &= ~(1 << ALL_CONTRACTS.index(contract))
-    return {
+    doc = {
         "format": FORMAT,
         "title": f"Simulated game, seed {seed}",
         "players": names,
@@ -213,6 +304,28 @@ def simulate_game(seed: int, rules: HouseRules | None = None,
         "first_king": first_king,
         "deals": deals,
     }
+    return PlayedGame(doc, tuple(points))
+
+
+def play_deal(hands: Sequence[int], king: int, contracts: Sequence[Contract],
+              rules: HouseRules | None = None, bot: BotSpec | Sequence[BotSpec] = "heuristic",
+              rng: random.Random | None = None) -> PlayedDeal:
+    """Play one deal from these hands (masks, seat 0 first; *king* deals and leads) with bots,
+    as a simulated game plays it: the doubling, every card, and under ``sweep_replay`` whether
+    a sweep is kept. Its result and each contract's points, counted from the cards.
+
+    This is the door for many deals (a contract advisor trying each contract on many hands):
+    the bots of :mod:`.bots` play on plain ints. *bot* as for :func:`play_game`; random bots
+    draw from *rng* (by default a generator seeded with 0).
+    """
+    found = tuple(contracts)
+    trex = found == TREX_ONLY
+    if not trex:
+        found = trick_contracts(found)
+    masks = hands_to_masks(hands, full_deck=trex)
+    table = _Table(rng if rng is not None else random.Random(0), rules or HouseRules(), bot,
+                   True)
+    return table.play(None, masks, king, found)
 
 
 def simulate_games(n: int, seed: int = 0, rules: HouseRules | None = None,

@@ -8,28 +8,30 @@ game simulated either way is the same game. The tests hold the two paths to that
 from __future__ import annotations
 
 from bisect import bisect_left
-from typing import Any, Callable, Mapping, Sequence
+from typing import Callable, Sequence
 
 from ..cards import BITS, FULL_MASK, HEARTS_MASK, JACKS_MASK, SUIT_MASKS
 from ..contracts import Contract
 from ..rules import HouseRules
-from .tally import trick_result
+from .quick import CAPTURE_MASK, TrickOutcome, note_leads
 from .trex import GROWTH
 from .tricks import KH_BIT, PENALTY_MASKS
 
-CAPTURE_MASK = KH_BIT | PENALTY_MASKS[Contract.QUEENS]
 _NOT_HEARTS = FULL_MASK ^ HEARTS_MASK
+#: The three seats that follow each leader, in turn.
+_FOLLOWERS = ((1, 2, 3), (2, 3, 0), (3, 0, 1), (0, 1, 2))
+
+
 def play_tricks_randomly(hands: Sequence[Sequence[int]], dealer: int,
                          contracts: Sequence[Contract], rules: HouseRules,
-                         doubled: Mapping[int, int], random: Callable[[], float],
-                         ) -> dict[str, Any]:
-    """Play a trick deal (after doubling) with random players; return its file-format result.
+                         random: Callable[[], float]) -> TrickOutcome:
+    """Play a trick deal (after doubling) with random players; return who took what.
 
     *hands* are the four hands as lists of card indices in increasing order.
     """
     if rules.must_discard_penalty or (rules.no_heart_lead
                                       and Contract.KING_OF_HEARTS in contracts):
-        return _play_variant(hands, dealer, contracts, rules, doubled, random)
+        return _play_variant(hands, dealer, contracts, rules, random)
     held = [list(h) for h in hands]
     stop_on_king = len(contracts) == 1 and contracts[0] is Contract.KING_OF_HEARTS
     bits = BITS
@@ -44,9 +46,8 @@ def play_tricks_randomly(hands: Sequence[Sequence[int]], dealer: int,
         trick = bits[best]
         low = best - best % 13
         high = low + 13
-        winner = seat = leader
-        for _ in range(3):
-            seat = (seat + 1) & 3
+        winner = leader
+        for seat in _FOLLOWERS[leader]:
             cards = held[seat]
             first = bisect_left(cards, low)
             count = bisect_left(cards, high, first) - first
@@ -61,20 +62,11 @@ def play_tricks_randomly(hands: Sequence[Sequence[int]], dealer: int,
         taken[winner] |= trick
         tricks[winner] += 1
         if trick & CAPTURE_MASK:
-            _note_leads(trick, leader, lead_of)
+            note_leads(trick, leader, lead_of)
         leader = winner
         if stop_on_king and trick & KH_BIT:
             break
-    return trick_result(dealer, contracts, rules, taken, tricks, doubled, lead_of)
-
-
-def _note_leads(trick: int, leader: int, lead_of: dict[int, int]) -> None:
-    """Note who led to the K♥ and the queens in a trick."""
-    captured = trick & CAPTURE_MASK
-    while captured:
-        low = captured & -captured
-        lead_of[low.bit_length() - 1] = leader
-        captured ^= low
+    return TrickOutcome(taken, tricks, lead_of)
 
 
 def _take(trick: int, winner: int, leader: int, taken: list[int], tricks: list[int],
@@ -82,7 +74,7 @@ def _take(trick: int, winner: int, leader: int, taken: list[int], tricks: list[i
     """Give the trick to its winner, noting who led to any K♥ or queen in it; return the winner."""
     taken[winner] |= trick
     tricks[winner] += 1
-    _note_leads(trick, leader, lead_of)
+    note_leads(trick, leader, lead_of)
     return winner
 
 
@@ -95,8 +87,7 @@ def _choose(cards: list[int], allowed: int, random: Callable[[], float]) -> int:
 
 
 def _play_variant(hands: Sequence[Sequence[int]], dealer: int, contracts: Sequence[Contract],
-                  rules: HouseRules, doubled: Mapping[int, int],
-                  random: Callable[[], float]) -> dict[str, Any]:
+                  rules: HouseRules, random: Callable[[], float]) -> TrickOutcome:
     """The same as :func:`play_tricks_randomly`, under ``no_heart_lead`` or
     ``must_discard_penalty``."""
     held = [list(h) for h in hands]
@@ -127,7 +118,7 @@ def _play_variant(hands: Sequence[Sequence[int]], dealer: int, contracts: Sequen
         leader = _take(trick, winner, leader, taken, tricks, lead_of)
         if stop_on_king and trick & KH_BIT:
             break
-    return trick_result(dealer, contracts, rules, taken, tricks, doubled, lead_of)
+    return TrickOutcome(taken, tricks, lead_of)
 
 
 def play_trex_randomly(hands: Sequence[int], dealer: int,

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from .. import scoring
-from ..cards import THREES_MASK, TWOS_MASK, Rank, Suit, suit_ranks
+from ..cards import THREES_MASK, TWOS_MASK, Rank, Suit
 from ..contracts import Contract
 from ..records import read_deal
 from ..rules import HouseRules
@@ -17,13 +17,17 @@ TREX_TWOS = "trex-twos"
 
 _KING = 1 << Rank.KING
 _ACE = 1 << Rank.ACE
+_HEARTS_SHIFT = 13 * Suit.HEARTS
+_RANKS = (1 << 13) - 1
+#: The seats in turn from each dealer.
+_TURNS = tuple(tuple((dealer + k) % 4 for k in range(4)) for dealer in range(4))
 
 
 def kh_redeal_allowed(hand: int, rules: HouseRules) -> bool:
     """May this hand ask for a redeal in King of Hearts? The K♥ alone, the A♥ alone, or K♥ A♥
     and no other heart; with ``kh_redeal_any_doubleton``, also the K♥ and any one other heart."""
-    hearts = suit_ranks(hand, Suit.HEARTS)
-    if hearts in (_KING, _ACE, _KING | _ACE):
+    hearts = hand >> _HEARTS_SHIFT & _RANKS
+    if hearts == _KING or hearts == _ACE or hearts == _KING | _ACE:
         return True
     return rules.kh_redeal_any_doubleton and bool(hearts & _KING) and hearts.bit_count() == 2
 
@@ -31,7 +35,7 @@ def kh_redeal_allowed(hand: int, rules: HouseRules) -> bool:
 def kh_redeal_seats(hands: Sequence[int], rules: HouseRules, dealer: int = 0) -> list[int]:
     """The seats that may ask for a King of Hearts redeal, in turn from the dealer: the holder
     of the K♥, of the A♥, or both, when their hearts allow it."""
-    return [s for s in ((dealer + k) % 4 for k in range(4)) if kh_redeal_allowed(hands[s], rules)]
+    return [s for s in _TURNS[dealer] if kh_redeal_allowed(hands[s], rules)]
 
 
 def kh_redeal_seat(hands: Sequence[int], rules: HouseRules, dealer: int = 0) -> int | None:
@@ -54,7 +58,7 @@ def trex_throw_in_allowed(hand: int) -> bool:
 
 def trex_throw_in_seats(hands: Sequence[int], dealer: int) -> list[int]:
     """The seats, in turn from the dealer, that may demand a Trex throw-in (at most one)."""
-    return [s for s in ((dealer + k) % 4 for k in range(4)) if trex_throw_in_allowed(hands[s])]
+    return [s for s in _TURNS[dealer] if trex_throw_in_allowed(hands[s])]
 
 
 def redeal_requests(hands: Sequence[int], dealer: int, contracts: Sequence[Contract],

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from ..cards import CARDS, DIAMONDS_MASK, KING_OF_HEARTS, QUEENS, QUEENS_MASK, indices_of
+from ..cards import CARDS, DIAMONDS_MASK, KING_OF_HEARTS, QUEENS
 from ..contracts import (DIAMOND_VALUE, KING_OF_HEARTS_VALUE, QUEEN_SUITS, QUEEN_VALUE,
                          TREX_PLACES, TRICK_VALUE, Contract)
 from ..errors import RuleError
@@ -17,6 +17,8 @@ KH_INDEX = KING_OF_HEARTS.index
 QUEEN_INDICES = tuple(q.index for q in QUEENS)
 KH, DI, QU, CO, TX = (Contract.KING_OF_HEARTS, Contract.DIAMONDS, Contract.QUEENS,
                       Contract.COLLECTIONS, Contract.TREX)
+#: The four seats' points.
+Points = tuple[int, int, int, int]
 
 
 def _taker_of(index: int, taken: Sequence[int]) -> int:
@@ -76,34 +78,74 @@ def _capture_points(points: list[int], taker: int, value: int, holder: int | Non
         points[holder] += value
 
 
+def contract_card_points(contracts: Sequence[Contract], rules: HouseRules, taken: Sequence[int],
+                         tricks: Sequence[int], doubled: Mapping[int, int],
+                         lead_of: Mapping[int, int]) -> dict[Contract, Points]:
+    """Each contract's points for the four seats, counted card by card from the cards taken,
+    before sweeps and reversal (in the order of *contracts*)."""
+    out: dict[Contract, Points] = {}
+    for contract in contracts:
+        if contract is DI:
+            value = DIAMOND_VALUE[rules.swap_diamonds_collections]
+            out[contract] = ((taken[0] & DIAMONDS_MASK).bit_count() * value,
+                             (taken[1] & DIAMONDS_MASK).bit_count() * value,
+                             (taken[2] & DIAMONDS_MASK).bit_count() * value,
+                             (taken[3] & DIAMONDS_MASK).bit_count() * value)
+            continue
+        if contract is CO:
+            value = TRICK_VALUE[rules.swap_diamonds_collections]
+            out[contract] = (tricks[0] * value, tricks[1] * value, tricks[2] * value,
+                             tricks[3] * value)
+            continue
+        points = [0, 0, 0, 0]
+        cards = (KH_INDEX,) if contract is KH else QUEEN_INDICES
+        value = KING_OF_HEARTS_VALUE if contract is KH else QUEEN_VALUE
+        for index in cards:
+            bit = 1 << index
+            for seat in range(4):
+                if taken[seat] & bit:
+                    holder = doubled.get(index) if rules.doubling else None
+                    _capture_points(points, seat, value, holder, lead_of.get(index, seat), rules)
+                    break
+        out[contract] = (points[0], points[1], points[2], points[3])
+    return out
+
+
 def trick_card_points(contracts: Sequence[Contract], rules: HouseRules, taken: Sequence[int],
                       tricks: Sequence[int], doubled: Mapping[int, int],
                       lead_of: Mapping[int, int]) -> list[int]:
     """Each seat's points, card by card from the cards taken, before sweeps and reversal."""
     points = [0, 0, 0, 0]
-    counted = 0
-    if KH in contracts:
-        counted |= 1 << KH_INDEX
-    if QU in contracts:
-        counted |= QUEENS_MASK
-    diamond = DIAMOND_VALUE[rules.swap_diamonds_collections] if DI in contracts else 0
-    trick = TRICK_VALUE[rules.swap_diamonds_collections] if CO in contracts else 0
-    for seat in range(4):
-        for index in indices_of(taken[seat]):
-            if diamond and index // 13 == 2:
-                points[seat] += diamond
-            if counted >> index & 1:
-                value = KING_OF_HEARTS_VALUE if index == KH_INDEX else QUEEN_VALUE
-                holder = doubled.get(index) if rules.doubling else None
-                _capture_points(points, seat, value, holder, lead_of.get(index, seat), rules)
-        points[seat] += trick * tricks[seat]
+    for part in contract_card_points(contracts, rules, taken, tricks, doubled,
+                                     lead_of).values():
+        for seat in range(4):
+            points[seat] += part[seat]
     return points
+
+
+def trex_contract_points(order: Sequence[int]) -> dict[Contract, Points]:
+    """A Trex deal's points from the finishing order, before reversal."""
+    points = [0, 0, 0, 0]
+    for place, seat in enumerate(order):
+        points[seat] += TREX_PLACES[place]
+    return {TX: (points[0], points[1], points[2], points[3])}
 
 
 def trex_card_points(order: Sequence[int]) -> list[int]:
     points = [0, 0, 0, 0]
     for place, seat in enumerate(order):
         points[seat] += TREX_PLACES[place]
+    return points
+
+
+def contract_final_points(points: dict[Contract, Points], swept: bool, rules: HouseRules,
+                          ) -> dict[Contract, Points]:
+    """:func:`final_points` contract by contract: a replayed sweep scores nothing and uses up
+    no contract (empty), ``reverse_scores`` negates; as the scorer's ``contract_scores``."""
+    if swept:
+        return {}
+    if rules.reverse_scores:
+        return {c: (-p[0], -p[1], -p[2], -p[3]) for c, p in points.items()}
     return points
 
 

@@ -10,12 +10,13 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from ..cards import BITS, CARDS, JACKS_MASK, TWOS_MASK, Card, Rank, Suit, cards_of
+from ..contracts import Contract
 from ..errors import IllegalPlay, RuleError
 from ..rules import HouseRules
 from ..seats import Seat
 from .base import DealBase, HandInput, hands_to_masks, seat_label
 from .records import (PASS, Action, CardPlayed, FinishedOut, Passed, PassTurn, TwosRevealed)
-from .tally import final_points, trex_card_points, trex_result
+from .tally import final_points, trex_card_points, trex_contract_points, trex_result
 
 _SEATS = tuple(Seat)
 _DEFAULT_RULES = HouseRules()
@@ -191,6 +192,11 @@ class TrexDeal(DealBase):
         if not self._over:
             raise RuleError("The deal is not over yet.")
         return trex_result(self._dealer, self._order)
+
+    def contract_card_points(self) -> dict[Contract, tuple[int, int, int, int]]:
+        """The deal's points from the finishing order, before ``reverse_scores``."""
+        self.result()  # raises unless the deal is over
+        return trex_contract_points(self._order)
 
     def card_points(self) -> list[int]:
         """The four seats' points from the finishing order (``reverse_scores`` negates)."""

@@ -18,7 +18,7 @@ from ..seats import Seat
 from .base import DealBase, HandInput, hands_to_masks, seat_label
 from .records import Action, CardPlayed, DoubleChoice, DoubleDecision, TrickWon
 from .redeal import is_sweep
-from .tally import final_points, trick_card_points, trick_result
+from .tally import contract_card_points, final_points, trick_card_points, trick_result
 
 KH_BIT = KING_OF_HEARTS.bit
 _SEATS = tuple(Seat)
@@ -335,6 +335,13 @@ class TrickDeal(DealBase):
         self._require_over()
         return trick_result(self._dealer, self.contracts, self.rules, self._taken,
                             self._tricks, self._doubled, self._lead_of)
+
+    def contract_card_points(self) -> dict[Contract, tuple[int, int, int, int]]:
+        """Each contract's points counted card by card from the cards taken, before sweeps and
+        ``reverse_scores`` (see :func:`.tally.contract_final_points`)."""
+        self._require_over()
+        return contract_card_points(self.contracts, self.rules, self._taken, self._tricks,
+                                    self._doubled, self._lead_of)
 
     def card_points(self, *, sweep_kept: bool = False) -> list[int]:
         """The four seats' points counted card by card from the cards taken (a sweep scores
