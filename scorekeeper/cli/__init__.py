@@ -3,6 +3,7 @@
 - ``score``, ``simulate``: the engine on a game file or on bots' games (``score.py``);
 - ``pdf``, ``blank-sheet``: printed scoresheets (``sheets.py``);
 - ``export``, ``import``, ``backup``, ``restore``, ``links``: the stored games (``data.py``);
+- ``ratings``: the players' ratings (``ratings.py``);
 - ``serve``: the table app under a production server (``serve.py``, the one module that
   imports the web wing).
 """
@@ -13,10 +14,10 @@ import sys
 from typing import Sequence
 
 from .. import __version__
-from . import data, score, serve, sheets
+from . import data, ratings, score, serve, sheets
 
 #: The modules that add subcommands, in the order ``--help`` lists them.
-GROUPS = (serve, score, sheets, data)
+GROUPS = (serve, score, sheets, data, ratings)
 
 
 def build_parser() -> argparse.ArgumentParser:

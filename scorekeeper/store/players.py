@@ -12,7 +12,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from ..engine.gamefile import NAME_LIMIT, has_control
-from . import storage
+from . import ratings, storage
 
 
 def N_(message: str) -> str:
@@ -69,4 +69,5 @@ def merge_players(db: Database, keep: int, drop: int) -> None:
             raise Refused(N_("They played in the same game (game %(number)s), so they are two "
                              "people and cannot be merged."), number=game)
         db.execute("update game_players set player_id = ? where player_id = ?", [keep, drop])
+        ratings.after_players_changed(db)  # one player's games are now another's
         db.execute("delete from players where id = ?", [drop])

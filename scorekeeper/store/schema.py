@@ -5,7 +5,7 @@ from __future__ import annotations
 from sqlite_utils import Database, Migrations
 
 from ..engine import InvalidResult
-from . import facts, storage
+from . import facts, ratings, storage
 
 migrations = Migrations("scorekeeper")
 #: 128 random bits as 32 hex digits, drawn by SQLite (the same expression fills the keys of a
@@ -125,7 +125,25 @@ def m004_places_by_who_wins(db: Database) -> None:
         except InvalidResult:
             continue
         if stored is not None:
-            storage.store_summary(db, game_id, stored.game, touch=False)
+            storage.store_summary(db, game_id, stored.game, touch=False, rate=False)
+
+
+@migrations()
+def m005_ratings(db: Database) -> None:
+    """The group's settings (ratings on or off), each player's rating, and each rated seat's
+    rating before and after its game (store.ratings); every finished game rated from scratch."""
+    db.table("settings").create({"key": str, "value": str}, pk="key", not_null=["value"])
+    db.table("ratings").create(
+        {"player_id": int, "mu": float, "sigma": float, "games": int}, pk="player_id",
+        foreign_keys=[("player_id", "players", "id")], not_null=["mu", "sigma", "games"])
+    db.table("rating_changes").create(
+        {"game_id": int, "player_id": int, "place": int, "mu_before": float,
+         "sigma_before": float, "mu_after": float, "sigma_after": float},
+        pk=("game_id", "player_id"),
+        foreign_keys=[("game_id", "games", "id"), ("player_id", "players", "id")],
+        not_null=["place", "mu_before", "sigma_before", "mu_after", "sigma_after"])
+    db.table("rating_changes").create_index(["player_id", "game_id"])
+    ratings.recompute(db)
 
 
 def rebuild_all(db: Database) -> None:
