@@ -7,28 +7,11 @@ its values, for the page to say in its language.
 """
 from __future__ import annotations
 
-from typing import Any
-
 from sqlite_utils import Database
 
 from ..engine.gamefile import NAME_LIMIT, has_control
 from . import ratings, storage
-
-
-def N_(message: str) -> str:
-    """Marks *message* for the catalog; the page that shows it translates it."""
-    return message
-
-
-class Refused(Exception):
-    """Why a change of players cannot be made: *message* with ``%(key)s`` placeholders for
-    *values*, and for *names* (players' names, which a page isolates)."""
-
-    def __init__(self, message: str, *, names: dict[str, str] | None = None, **values: Any):
-        super().__init__(message % {**values, **(names or {})})
-        self.message = message
-        self.values = values
-        self.names = dict(names or {})
+from .refused import N_, Refused
 
 
 def rename_player(db: Database, pid: int, new_name: str) -> str:

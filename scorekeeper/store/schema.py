@@ -146,6 +146,31 @@ def m005_ratings(db: Database) -> None:
     ratings.recompute(db)
 
 
+@migrations()
+def m006_club_nights(db: Database) -> None:
+    """Club nights (store.clubnights): their players, each round's tables (each an ordinary
+    game) and who sat a round out."""
+    db.table("club_nights").create(
+        {"id": int, "title": str, "night": str, "rounds_planned": int, "rules_json": str,
+         "seed": int, "created_at": str}, pk="id",
+        not_null=["title", "night", "rounds_planned", "rules_json", "created_at"])
+    db.table("club_night_players").create(
+        {"club_night_id": int, "player_id": int, "entry_order": int},
+        pk=("club_night_id", "player_id"),
+        foreign_keys=[("club_night_id", "club_nights", "id"), ("player_id", "players", "id")],
+        not_null=["entry_order"])
+    db.table("club_tables").create(
+        {"club_night_id": int, "round": int, "table_number": int, "game_id": int},
+        pk=("club_night_id", "round", "table_number"),
+        foreign_keys=[("club_night_id", "club_nights", "id"), ("game_id", "games", "id")],
+        not_null=["game_id"])
+    db.table("club_tables").create_index(["game_id"], unique=True)
+    db.table("club_sitting_out").create(
+        {"club_night_id": int, "round": int, "player_id": int},
+        pk=("club_night_id", "round", "player_id"),
+        foreign_keys=[("club_night_id", "club_nights", "id"), ("player_id", "players", "id")])
+
+
 def rebuild_all(db: Database) -> None:
     """Every game's facts from its stored deals (the migration that adds their table runs this)."""
     for (game_id,) in list(db.execute("select id from games order by id").fetchall()):
