@@ -4,6 +4,7 @@
 - ``pdf``, ``blank-sheet``: printed scoresheets (``sheets.py``);
 - ``export``, ``import``, ``backup``, ``restore``, ``links``, ``admin-link``, ``join-link``:
   the stored games and who may change them (``data.py``);
+- ``ratings``: the players' ratings (``ratings.py``);
 - ``serve``: the table app under a production server (``serve.py``, the one module that
   imports the web wing).
 """
@@ -14,10 +15,10 @@ import sys
 from typing import Sequence
 
 from .. import __version__
-from . import data, score, serve, sheets
+from . import data, ratings, score, serve, sheets
 
 #: The modules that add subcommands, in the order ``--help`` lists them.
-GROUPS = (serve, score, sheets, data)
+GROUPS = (serve, score, sheets, data, ratings)
 
 
 def build_parser() -> argparse.ArgumentParser:

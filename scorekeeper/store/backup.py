@@ -181,7 +181,11 @@ TEXT_LIMIT = 1024 * 1024
 #: The app's tables whose rows a restore brings back, parents first. Not copied: the facts (made
 #: again from the deals), the PIN tries (minutes old) and the install's keys (the install being
 #: restored into keeps its own).
-COPIED = ("players", "games", "game_players", "deals", "deal_history")
+#: The tables every backup has, whatever its version...
+ALWAYS = ("players", "games", "game_players", "deals", "deal_history")
+#: ...and every table whose rows a restore copies, where the backup's version has it.
+COPIED = (*ALWAYS, "settings", "club_nights", "club_night_players", "club_tables",
+          "club_sitting_out")
 HISTORY_ACTIONS = frozenset({"create", "correct", "undo"})
 #: Why a restored player's name cannot be kept, by the engine's name problem.
 NAME_REASONS = {"player_name_empty": "has no name",
@@ -272,7 +276,8 @@ def _build(backup: Path, temp: Path, database: Path) -> list[str]:
             db.execute("PRAGMA foreign_keys = ON")
             _apply_up_to(db, applied)
             for table in COPIED:
-                _copy_rows(source, db, backup, table, reference[table])
+                if table in reference:
+                    _copy_rows(source, db, backup, table, reference[table])
             migrate(db)
             if keys:
                 with db.atomic():
@@ -305,7 +310,7 @@ def _read_schema(source: sqlite3.Connection, backup: Path) -> tuple[list[str], l
     if verdict != ["ok"]:
         raise BackupError(f"{backup} is damaged: " + "; ".join(verdict[:5]))
     tables = {name for kind, name, _ in objects if kind == "table"}
-    missing = (set(COPIED) | {migrations.migrations_table}) - tables
+    missing = (set(ALWAYS) | {migrations.migrations_table}) - tables
     if missing:
         raise BackupError(f"{backup} is not a scorekeeper database (it has no "
                           f"{', '.join(sorted(missing))} table).")
@@ -354,9 +359,10 @@ def _columns_at(applied: list[str]) -> dict[str, list[tuple[str, str, bool]]]:
     """Each copied table's columns as the migrations make them: (name, type, not null)."""
     db = _reference(applied)
     try:
-        return {table: [(row[1], row[2].upper(), bool(row[3] or row[5]))
-                         for row in db.execute(f"pragma table_info({table})")]
-                for table in COPIED}
+        columns = {table: [(row[1], row[2].upper(), bool(row[3] or row[5]))
+                           for row in db.execute(f"pragma table_info({table})")]
+                   for table in COPIED}
+        return {table: found for table, found in columns.items() if found}  # at that version
     finally:
         db.close()
 
@@ -364,6 +370,8 @@ def _columns_at(applied: list[str]) -> dict[str, list[tuple[str, str, bool]]]:
 def _check_columns(source: sqlite3.Connection, backup: Path,
                    reference: dict[str, list[tuple[str, str, bool]]]) -> None:
     for table in COPIED:
+        if table not in reference:
+            continue  # not a table of the backup's version
         have = {row[1] for row in source.execute(f"pragma table_info({table})")}
         wanted = {name for name, _, _ in reference[table]}
         if have != wanted:
@@ -431,7 +439,7 @@ def _check_value(backup: Path, table: str, number: int, column: str, kind: str,
 
 def _check_and_score(db: Database, backup: Path) -> None:
     """Every row checked as an import is, and every game scored again by the engine."""
-    from . import storage
+    from . import ratings, storage
     from .keys import KEY, PIN_HASH
 
     with db.atomic():
@@ -475,9 +483,7 @@ def _check_and_score(db: Database, backup: Path) -> None:
                 values = storage.deal_values(record, scores)
                 db.execute(f"update deals set {', '.join(f'{k} = ?' for k in values)} "
                            f"where id = ?", [*values.values(), deal["id"]])
-            storage.store_summary(db, game_id, stored.game)
-            db.execute("update games set updated_at = ? where id = ?",
-                       [row["updated_at"], game_id])
+            storage.store_summary(db, game_id, stored.game, touch=False, rate=False)
         names = {}
         for row in db.query("select game_id, seat, p.name from game_players join players p "
                             "on p.id = player_id"):
@@ -488,6 +494,8 @@ def _check_and_score(db: Database, backup: Path) -> None:
         if broken:
             raise BackupError(f"{backup}: a row of {broken[0][0]} points to nothing in "
                               f"{broken[0][2]}.")
+        if ratings.enabled(db):  # derived from the games, like the statistics
+            ratings.recompute(db)
 
 
 def _check_extra(text: str | None, where: str) -> None:

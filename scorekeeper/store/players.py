@@ -10,28 +10,11 @@ the catalog with ``N_``) and its values, for the page to say in its language.
 """
 from __future__ import annotations
 
-from typing import Any
-
 from sqlite_utils import Database
 
 from ..engine.gamefile import NAME_LIMIT, name_problem
-from . import storage
-
-
-def N_(message: str) -> str:
-    """Marks *message* for the catalog; the page that shows it translates it."""
-    return message
-
-
-class Refused(Exception):
-    """Why a change of players cannot be made: *message* with ``%(key)s`` placeholders for
-    *values*, and for *names* (players' names, which a page isolates)."""
-
-    def __init__(self, message: str, *, names: dict[str, str] | None = None, **values: Any):
-        super().__init__(message % {**values, **(names or {})})
-        self.message = message
-        self.values = values
-        self.names = dict(names or {})
+from . import ratings, storage
+from .refused import N_, Refused
 
 
 #: What each of the engine's name problems says on a rename.
@@ -85,6 +68,7 @@ def merge_players(db: Database, keep: int, drop: int) -> None:
             raise Refused(N_("They played in the same game (game %(number)s), so they are two "
                              "people and cannot be merged."), number=game)
         db.execute("update game_players set player_id = ? where player_id = ?", [keep, drop])
+        ratings.after_players_changed(db)  # one player's games are now another's
         db.execute("delete from players where id = ?", [drop])
 
 
@@ -135,6 +119,7 @@ def fix_seat_name(db: Database, game_id: int, seat: int, new_name: str) -> str:
                 raise Refused(N_("%(name)s plays in this game already (player %(number)s)."),
                               names={"name": target["name"]}, number=seated["seat"] + 1)
             _seat(db, game_id, seat, target["id"])
+            ratings.after_change(db, game_id)  # before the misspelling's record goes
             if alone:
                 db.execute("delete from players where id = ?", [current])
             name = target["name"]
@@ -143,6 +128,7 @@ def fix_seat_name(db: Database, game_id: int, seat: int, new_name: str) -> str:
                        [name, key, current])
         else:
             _seat(db, game_id, seat, storage.player_id(db, name))
+            ratings.after_change(db, game_id)
         db.execute("update games set updated_at = ? where id = ?", [storage.now(), game_id])
     return name
 

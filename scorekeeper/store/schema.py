@@ -5,7 +5,7 @@ from __future__ import annotations
 from sqlite_utils import Database, Migrations
 
 from ..engine import InvalidResult
-from . import facts, storage
+from . import facts, ratings, storage
 
 migrations = Migrations("scorekeeper")
 #: 128 random bits as 32 hex digits, drawn by SQLite (the same expression fills the keys of a
@@ -125,7 +125,50 @@ def m004_places_by_who_wins(db: Database) -> None:
         except InvalidResult:
             continue
         if stored is not None:
-            storage.store_summary(db, game_id, stored.game, touch=False)
+            storage.store_summary(db, game_id, stored.game, touch=False, rate=False)
+
+
+@migrations()
+def m005_ratings(db: Database) -> None:
+    """The group's settings (ratings on or off), each player's rating, and each rated seat's
+    rating before and after its game (store.ratings); every finished game rated from scratch."""
+    db.table("settings").create({"key": str, "value": str}, pk="key", not_null=["value"])
+    db.table("ratings").create(
+        {"player_id": int, "mu": float, "sigma": float, "games": int}, pk="player_id",
+        foreign_keys=[("player_id", "players", "id")], not_null=["mu", "sigma", "games"])
+    db.table("rating_changes").create(
+        {"game_id": int, "player_id": int, "place": int, "mu_before": float,
+         "sigma_before": float, "mu_after": float, "sigma_after": float},
+        pk=("game_id", "player_id"),
+        foreign_keys=[("game_id", "games", "id"), ("player_id", "players", "id")],
+        not_null=["place", "mu_before", "sigma_before", "mu_after", "sigma_after"])
+    db.table("rating_changes").create_index(["player_id", "game_id"])
+    ratings.recompute(db)
+
+
+@migrations()
+def m006_club_nights(db: Database) -> None:
+    """Club nights (store.clubnights): their players, each round's tables (each an ordinary
+    game) and who sat a round out."""
+    db.table("club_nights").create(
+        {"id": int, "title": str, "night": str, "rounds_planned": int, "rules_json": str,
+         "seed": int, "created_at": str}, pk="id",
+        not_null=["title", "night", "rounds_planned", "rules_json", "created_at"])
+    db.table("club_night_players").create(
+        {"club_night_id": int, "player_id": int, "entry_order": int},
+        pk=("club_night_id", "player_id"),
+        foreign_keys=[("club_night_id", "club_nights", "id"), ("player_id", "players", "id")],
+        not_null=["entry_order"])
+    db.table("club_tables").create(
+        {"club_night_id": int, "round": int, "table_number": int, "game_id": int},
+        pk=("club_night_id", "round", "table_number"),
+        foreign_keys=[("club_night_id", "club_nights", "id"), ("game_id", "games", "id")],
+        not_null=["game_id"])
+    db.table("club_tables").create_index(["game_id"], unique=True)
+    db.table("club_sitting_out").create(
+        {"club_night_id": int, "round": int, "player_id": int},
+        pk=("club_night_id", "round", "player_id"),
+        foreign_keys=[("club_night_id", "club_nights", "id"), ("player_id", "players", "id")])
 
 
 @migrations()

@@ -16,7 +16,7 @@ from sqlite_utils import Database
 
 from ..engine import DealRecord, Game, HouseRules, InvalidResult, read_game
 from ..engine.gamefile import FORMAT
-from . import checks, facts, gamecache
+from . import checks, facts, gamecache, ratings
 
 
 class DuplicateToken(Exception):
@@ -210,7 +210,8 @@ def list_games(db: Database, *, finished: bool, limit: int = 20) -> list[dict[st
     return out
 
 
-def store_summary(db: Database, game_id: int, game: Game, *, touch: bool = True) -> None:
+def store_summary(db: Database, game_id: int, game: Game, *, touch: bool = True,
+                  rate: bool = True) -> None:
     """Totals, places (RULES.md "Who wins": the lowest total is first under reverse_scores, and
     partners share their team's place), the next King and whether the game is over, for reports
     to read by SQL."""
@@ -232,6 +233,8 @@ def store_summary(db: Database, game_id: int, game: Game, *, touch: bool = True)
         [(total, place, game_id, seat)
          for seat, (total, place) in enumerate(zip(scored.totals, scored.places))])
     facts.refresh_game(db, game_id, game)
+    if rate:  # the ratings stay equal to rating every finished game again (store.ratings)
+        ratings.after_change(db, game_id)
 
 
 # -- deals ---------------------------------------------------------------------------------
@@ -383,3 +386,17 @@ def history(db: Database, game_id: int, deal_id: int | None = None) -> list[dict
         row["record"] = json.loads(row["record_json"])
         row["scores"] = json.loads(row["scores_json"])
     return rows
+
+
+def delete_game(db: Database, game_id: int) -> bool:
+    """Remove game *game_id* and everything stored of it (deals, their history, facts, PIN
+    tries); the players stay. Returns whether there was such a game."""
+    with db.atomic():
+        if next(db.query("select id from games where id = ?", [game_id]), None) is None:
+            return False
+        for table in ("deal_history", "deals", "seat_contract_stats", "pin_attempts",
+                      "rating_changes", "game_players"):
+            db.execute(f"delete from {table} where game_id = ?", [game_id])
+        db.execute("delete from games where id = ?", [game_id])
+        ratings.after_players_changed(db)
+    return True

@@ -14,7 +14,7 @@ from sqlite_utils import Database
 
 from ..engine import Game, InvalidResult, Problem, game_to_dict, loads
 from ..engine.gamefile import MULTI_FORMAT, check_players
-from . import facts, storage
+from . import facts, ratings, storage
 
 
 class ImportRefused(Exception):
@@ -104,6 +104,10 @@ def import_games(db: Database, games: list[Game]) -> ImportResult:
                 result.skipped.append((number, same["id"]))
                 continue
             result.ids.append(_store(db, game))
+        # Rated in order of play: at most one rating of every game from scratch, when an
+        # imported game is older than the games rated already.
+        for game_id in ratings.in_order_of_play(db, result.ids):
+            ratings.after_change(db, game_id)
     return result
 
 
@@ -131,5 +135,5 @@ def _store(db: Database, game: Game) -> int:
             "token": None, "version": 1, "created_at": stamp, "updated_at": stamp,
         }).last_pk
         storage.record_history(db, deal_id, game_id, number, 1, record, scores, "create", None)
-    storage.store_summary(db, game_id, game)
+    storage.store_summary(db, game_id, game, rate=False)
     return game_id

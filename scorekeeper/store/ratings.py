@@ -1,0 +1,290 @@
+"""Ratings: each player's skill, derived from the stored games like the statistics.
+
+The model is openskill's Plackett-Luce with its default parameters, so anyone can re-derive the
+numbers. A finished game rates each player once, on the final places the store keeps
+(``game_players.rank``, RULES.md "Who wins": tied seats share a place, the lowest total is first
+under reverse_scores); a partnership game rates two teams of two by the team result. An
+unfinished game rates nothing. Games are rated in order of play: the night, then the order the
+games were started (then their id).
+
+The ratings are kept in two tables: ``ratings`` (each player's mu, sigma and games) and
+``rating_changes`` (each rated seat's rating before and after the game, in the order rated). Both
+always equal what rating every finished game again from scratch gives:
+
+- when the game that changed is finished, rated by nobody yet and later in the order than every
+  rated game (the deal that finishes the latest game), it is rated alone, incrementally;
+- when nothing that rating reads changed (the same players and places), nothing is done;
+- anything else (a correction of a rated game, an undo, a game finished out of order, an import,
+  a merge of two players, a deleted game) rates every finished game again.
+
+A group that does not want ratings turns them off (``settings``); then nothing is kept or shown,
+and turning them on again rates every game from scratch.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable, Sequence
+
+from openskill.models import PlackettLuce
+from sqlite_utils import Database
+
+#: The model, with openskill's defaults (mu 25, sigma 25/3, beta 25/6, tau 25/300).
+MODEL = PlackettLuce()
+#: A player is provisional until this many rated games.
+PROVISIONAL_GAMES = 5
+#: The number people read: openskill's ordinal (mu - 3 sigma, 0 for a new player) scaled to a
+#: familiar range around 1000 (as chess ratings are read).
+BASE, SCALE = 1000, 40
+SETTING = "ratings"
+
+
+@dataclass(frozen=True)
+class Rating:
+    player_id: int
+    name: str
+    mu: float
+    sigma: float
+    games: int
+
+    @property
+    def ordinal(self) -> float:
+        return ordinal(self.mu, self.sigma)
+
+    @property
+    def rating(self) -> int:
+        return shown(self.mu, self.sigma)
+
+    @property
+    def provisional(self) -> bool:
+        return self.games < PROVISIONAL_GAMES
+
+
+def ordinal(mu: float, sigma: float) -> float:
+    """openskill's conservative rating: mu - 3 sigma."""
+    return mu - 3 * sigma
+
+
+def shown(mu: float, sigma: float) -> int:
+    """The rating as people read it: the ordinal scaled, a new player at 1000."""
+    return round(BASE + SCALE * ordinal(mu, sigma))
+
+
+# -- on or off -----------------------------------------------------------------------------
+def enabled(db: Database) -> bool:
+    """Whether the group keeps ratings: on unless turned off, and only once the migration that
+    adds them has run (it rates every game then; before it, a write of an older database's
+    games has nothing to keep)."""
+    if db.execute("select 1 from sqlite_master where type = 'table' and name = 'settings'"
+                  ).fetchone() is None:
+        return False
+    row = next(db.query("select value from settings where key = ?", [SETTING]), None)
+    return row is None or row["value"] != "off"
+
+
+def set_enabled(db: Database, on: bool) -> None:
+    """Turn ratings on (rating every game from scratch) or off (keeping nothing)."""
+    with db.atomic():
+        db.execute("insert into settings (key, value) values (?, ?) on conflict(key) do update "
+                   "set value = excluded.value", [SETTING, "on" if on else "off"])
+        if on:
+            recompute(db)
+        else:
+            _clear(db)
+
+
+# -- what rating reads ---------------------------------------------------------------------
+ORDER = "g.night, g.created_at, g.id"
+
+
+@dataclass(frozen=True)
+class RatedGame:
+    """A finished game as rating reads it: its players by seat, their places, partnership."""
+
+    game_id: int
+    players: tuple[int, int, int, int]
+    places: tuple[int, int, int, int]
+    partnership: bool
+    order: tuple[Any, ...]
+
+    def teams(self) -> tuple[list[list[int]], list[int]]:
+        """The teams openskill rates (players' ids) and their places."""
+        if self.partnership:
+            return ([[self.players[0], self.players[2]], [self.players[1], self.players[3]]],
+                    [self.places[0], self.places[1]])
+        return [[p] for p in self.players], list(self.places)
+
+
+def finished_games(db: Database, game_id: int | None = None) -> Iterable[RatedGame]:
+    """Every finished game in order of play (or the one *game_id*, if finished)."""
+    where = "g.finished = 1" + (" and g.id = ?" if game_id is not None else "")
+    rows = db.execute(
+        f"select g.id, g.night, g.created_at, g.partnership, "
+        f"group_concat(gp.player_id, ',') as players, group_concat(gp.rank, ',') as places "
+        f"from games g join (select * from game_players order by seat) gp "
+        f"on gp.game_id = g.id where {where} group by g.id order by {ORDER}",
+        [game_id] if game_id is not None else [])
+    for gid, night, created, partnership, players, places in rows:
+        yield RatedGame(gid, tuple(int(p) for p in players.split(",")),  # type: ignore[arg-type]
+                        tuple(int(p) for p in places.split(",")),  # type: ignore[arg-type]
+                        bool(partnership), (night, created, gid))
+
+
+# -- rating --------------------------------------------------------------------------------
+def rate(game: RatedGame, current: dict[int, tuple[float, float]]) -> list[tuple]:
+    """Rate *game* against the *current* (mu, sigma) of its players (updated in place); the
+    ``rating_changes`` rows it makes."""
+    teams, places = game.teams()
+    before = [[MODEL.rating(*current.get(p, (MODEL.mu, MODEL.sigma))) for p in team]
+              for team in teams]
+    after = MODEL.rate(before, ranks=places)
+    rows = []
+    for team, old_team, new_team in zip(teams, before, after):
+        for player, old, new in zip(team, old_team, new_team):
+            current[player] = (new.mu, new.sigma)
+            rows.append((game.game_id, player, game.places[game.players.index(player)],
+                         old.mu, old.sigma, new.mu, new.sigma))
+    return rows
+
+
+CHANGE_COLUMNS = "(game_id, player_id, place, mu_before, sigma_before, mu_after, sigma_after)"
+
+
+def _clear(db: Database) -> None:
+    db.execute("delete from rating_changes")
+    db.execute("delete from ratings")
+
+
+def recompute(db: Database) -> int:
+    """Rate every finished game again from scratch, in order of play; the number rated."""
+    current: dict[int, tuple[float, float]] = {}
+    games: dict[int, int] = {}
+    changes: list[tuple] = []
+    count = 0
+    for game in finished_games(db):
+        changes.extend(rate(game, current))
+        for player in game.players:
+            games[player] = games.get(player, 0) + 1
+        count += 1
+    with db.atomic():
+        _clear(db)
+        db.conn.executemany(f"insert into rating_changes {CHANGE_COLUMNS} "
+                            f"values (?, ?, ?, ?, ?, ?, ?)", changes)
+        db.conn.executemany("insert into ratings (player_id, mu, sigma, games) "
+                            "values (?, ?, ?, ?)",
+                            [(p, mu, sigma, games[p]) for p, (mu, sigma) in current.items()])
+    return count
+
+
+def _rated(db: Database, game_id: int) -> list[dict[str, Any]]:
+    return list(db.query("select player_id, place from rating_changes where game_id = ?",
+                         [game_id]))
+
+
+def _is_last(db: Database, game: RatedGame) -> bool:
+    """Whether *game* comes after every rated game in the order of play."""
+    row = next(db.query(
+        f"select g.night, g.created_at, g.id from rating_changes c join games g "
+        f"on g.id = c.game_id order by g.night desc, g.created_at desc, g.id desc limit 1"),
+        None)
+    return row is None or game.order > (row["night"], row["created_at"], row["id"])
+
+
+def after_change(db: Database, game_id: int) -> str:
+    """Keep the ratings equal to a recomputation after game *game_id* changed (call inside the
+    change's transaction). Says what it did: "off", "same", "incremental" or "recomputed"."""
+    if not enabled(db):
+        return "off"
+    rated = _rated(db, game_id)
+    game = next(iter(finished_games(db, game_id)), None)
+    if game is None and not rated:
+        return "same"  # an unfinished game, never rated
+    if game is not None and rated:
+        seats = {(r["player_id"], r["place"]) for r in rated}
+        if seats == set(zip(game.players, game.places)):
+            return "same"
+    if game is not None and not rated and _is_last(db, game):
+        current = {r["player_id"]: (r["mu"], r["sigma"]) for r in db.query(
+            f"select player_id, mu, sigma from ratings where player_id in "
+            f"({', '.join('?' * 4)})", list(game.players))}
+        changes = rate(game, current)
+        db.conn.executemany(f"insert into rating_changes {CHANGE_COLUMNS} "
+                            f"values (?, ?, ?, ?, ?, ?, ?)", changes)
+        db.conn.executemany(
+            "insert into ratings (player_id, mu, sigma, games) values (?, ?, ?, 1) "
+            "on conflict(player_id) do update set mu = excluded.mu, sigma = excluded.sigma, "
+            "games = games + 1", [(p, *current[p]) for p in game.players])
+        return "incremental"
+    recompute(db)
+    return "recomputed"
+
+
+def in_order_of_play(db: Database, game_ids: Sequence[int]) -> list[int]:
+    """*game_ids* in the order games are rated."""
+    if not game_ids:
+        return []
+    return [r["id"] for r in db.query(
+        f"select g.id from games g where g.id in ({', '.join('?' * len(game_ids))}) "
+        f"order by {ORDER}", list(game_ids))]
+
+
+def after_players_changed(db: Database) -> str:
+    """After a merge of two players (or a game deleted): rate every game again."""
+    if not enabled(db):
+        return "off"
+    recompute(db)
+    return "recomputed"
+
+
+# -- reading -------------------------------------------------------------------------------
+def table(db: Database) -> list[Rating]:
+    """Every rated player, best first (by the rating people read, then by fewer games of
+    doubt: the smaller sigma)."""
+    rows = db.query("select r.player_id, p.name, r.mu, r.sigma, r.games from ratings r "
+                    "join players p on p.id = r.player_id")
+    out = [Rating(r["player_id"], r["name"], r["mu"], r["sigma"], r["games"]) for r in rows]
+    return sorted(out, key=lambda r: (-r.ordinal, r.sigma, r.name))
+
+
+def of_players(db: Database, player_ids: Sequence[int]) -> dict[int, Rating]:
+    if not player_ids:
+        return {}
+    rows = db.query(f"select r.player_id, p.name, r.mu, r.sigma, r.games from ratings r "
+                    f"join players p on p.id = r.player_id where r.player_id in "
+                    f"({', '.join('?' * len(player_ids))})", list(player_ids))
+    return {r["player_id"]: Rating(r["player_id"], r["name"], r["mu"], r["sigma"], r["games"])
+            for r in rows}
+
+
+def history(db: Database, player_id: int) -> list[dict[str, Any]]:
+    """The player's rating after each rated game, in order of play, with the change."""
+    rows = db.query(
+        f"select c.game_id, g.night, g.title, c.place, c.mu_before, c.sigma_before, "
+        f"c.mu_after, c.sigma_after from rating_changes c join games g on g.id = c.game_id "
+        f"where c.player_id = ? order by {ORDER}", [player_id])
+    out = []
+    for number, r in enumerate(rows, start=1):
+        before, after = shown(r["mu_before"], r["sigma_before"]), shown(r["mu_after"],
+                                                                        r["sigma_after"])
+        out.append({"game_id": r["game_id"], "night": r["night"], "title": r["title"],
+                    "place": r["place"], "rating": after, "change": after - before,
+                    "games": number})
+    return out
+
+
+def changes_in(db: Database, game_id: int) -> dict[int, int]:
+    """Each player's change of rating in game *game_id* (empty when it was not rated)."""
+    return {r["player_id"]: shown(r["mu_after"], r["sigma_after"])
+            - shown(r["mu_before"], r["sigma_before"])
+            for r in db.query("select player_id, mu_before, sigma_before, mu_after, "
+                              "sigma_after from rating_changes where game_id = ?", [game_id])}
+
+
+def chances(db: Database, player_ids: Sequence[int], partnership: bool = False) -> list[float]:
+    """Each seat's chance of winning by the ratings (openskill's prediction); under partnership
+    each seat gets its team's chance."""
+    known = {p: (r.mu, r.sigma) for p, r in of_players(db, list(player_ids)).items()}
+    ratings = [MODEL.rating(*known.get(p, (MODEL.mu, MODEL.sigma))) for p in player_ids]
+    if partnership:
+        a, b = MODEL.predict_win([[ratings[0], ratings[2]], [ratings[1], ratings[3]]])
+        return [a, b, a, b]
+    return list(MODEL.predict_win([[r] for r in ratings]))
