@@ -78,7 +78,7 @@ CONTRAST_SCRIPT = """() => {
     const r = ratio(rgb(style.color), background(el));
     if (r < need) bad.push(`text ${el.tagName} "${(text || el.value).slice(0, 20)}" ${r.toFixed(2)}`);
   }
-  const controls = '.chips span, .btn, button, input[type=text], input[type=date], select';
+  const controls = '.chips label, .btn, button, input[type=text], input[type=date], select';
   for (const el of document.querySelectorAll(controls)) {
     if (!shown(el)) continue;
     const style = getComputedStyle(el);
