@@ -90,7 +90,7 @@ def test_new_game__names_in_any_script(client, app):
                     player_3="王")
     assert response.status_code == 303
     page = soup(client.get("/games/1"))
-    assert "ليلى" in [b.get_text() for b in page.select("table.standings bdi")]
+    assert "ليلى" in [b.get_text() for b in page.select("table.sheet bdi")]
 
 
 def test_new_game__names_suggested_from_earlier_players(client):
