@@ -51,7 +51,7 @@ def _game_rows(db, where: str, params: list[Any]) -> list[dict[str, Any]]:
         row["winners"] = [row["names"][s] for s in json.loads(row["winners_json"] or "[]")]
         row["rules"] = rules_line(row["rules_json"])
         rows.append(row)
-    return rows
+    return present.tell_apart(rows)
 
 
 def nights_page(db, *, before: str | None, player_ids: list[int] | None,
