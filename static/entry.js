@@ -1,7 +1,6 @@
-/* Trex Scorekeeper, the entry screen, on top of a form that works without it: the last count
-   and place fill themselves in; "who led" shows when needed; a deal of several contracts shows
-   one at a time; the bar shows the engine's scores (asked of the server) as the table taps,
-   with Save off, and why, while the result cannot be. */
+/* The entry screen, on a form that works without this: the last count and place fill
+   themselves in; "who led" shows when needed; several contracts show one at a time; the bar
+   shows the engine's scores as the table taps, Save off (and why) while the result cannot be. */
 "use strict";
 (function () {
   var all = function (sel, root) {
@@ -13,12 +12,12 @@
   };
   var el = function (tag, cls, text) {
     var node = document.createElement(tag);
-    if (cls) { node.className = cls; }
+    node.className = cls || "";
     if (text !== undefined) { node.textContent = text; }
     return node;
   };
 
-  /* The one missing part of a group (the 4th count, the last place), filled in and marked. */
+  /* the one missing part of a group (4th count, last place), filled in and marked */
   var autoFill = function (group, compute) {
     var parts = all("fieldset.pick", group), auto = null;
     var mark = function () {
@@ -29,17 +28,17 @@
     group.addEventListener("change", function (event) {
       if (event.target.closest("fieldset.pick") === auto) { auto = null; mark(); }
       var values = parts.map(function (p) { return p === auto ? null : picked(p); });
-      var missing = values.indexOf(null);
-      if (missing < 0 || values.indexOf(null, missing + 1) >= 0) { return; }
+      var i = values.indexOf(null);
+      if (i < 0 || values.indexOf(null, i + 1) >= 0) { return; }
       var value = compute(values);
-      var input = value === null ? null : parts[missing].querySelector('[value="' + value + '"]');
-      if (input) { input.checked = true; auto = parts[missing]; mark(); }
+      var input = value !== null && parts[i].querySelector('[value="' + value + '"]');
+      if (input) { input.checked = true; auto = parts[i]; mark(); }
     });
   };
   all("[data-sum]").forEach(function (group) {
     autoFill(group, function (values) {
       var rest = Number(group.getAttribute("data-sum"));
-      values.forEach(function (v) { rest -= v === null ? 0 : Number(v); });
+      values.forEach(function (v) { rest -= Number(v); });
       return rest >= 0 ? String(rest) : null;
     });
   });
@@ -50,23 +49,24 @@
     });
   });
 
-  /* "Who led to that trick" only when the holder of a doubled card took it. */
+  /* who led to that trick: only when the holder of a doubled card took it */
   all("[data-leader]").forEach(function (box) {
-    var prefix = "f-" + box.getAttribute("data-leader");
-    var taker = document.getElementById(prefix + "_taker");
-    var holder = document.getElementById(prefix + "_doubled_by");
+    var id = "f-" + box.getAttribute("data-leader");
+    var taker = document.getElementById(id + "_taker");
+    var holder = document.getElementById(id + "_doubled_by");
     var update = function () {
       var h = picked(holder);
       box.hidden = !(h && h === picked(taker));
     };
-    [taker, holder].forEach(function (f) { f.addEventListener("change", update); });
+    taker.addEventListener("change", update);
+    holder.addEventListener("change", update);
     update();
   });
 
   var form = document.querySelector("form[data-preview]");
   if (!form) { return; }
 
-  /* Several contracts: a tab each, one shown; when one is complete the next open one shows. */
+  /* several contracts: a tab each, one shown; one complete, the next open one shows */
   var parts = all("form > .group[data-tab]", form);
   if (parts.length > 1) {
     var complete = function (part) {
@@ -78,37 +78,36 @@
     var open = function (i) {
       parts.forEach(function (part, j) {
         part.hidden = j !== i;
-        tabs.children[j].setAttribute("aria-selected", String(j === i));
+        tabs.children[j].setAttribute("aria-selected", j === i);
       });
     };
     parts.forEach(function (part, i) {
-      var tab = tabs.appendChild(el("button"));
+      var tab = tabs.appendChild(el("button", done[i] ? "done" : ""));
       tab.type = "button";
       tab.setAttribute("role", "tab");
       tab.setAttribute("aria-controls", part.id);
       tab.appendChild(el("span", "", part.getAttribute("data-tab")));
-      tab.addEventListener("click", function () { open(i); });
-      tab.classList.toggle("done", done[i]);
+      tab.onclick = function () { open(i); };
       part.setAttribute("role", "tabpanel");
       part.addEventListener("change", function () {
-        var now = complete(part), finished = now && !done[i];
+        var now = complete(part), next = now && !done[i];
         done[i] = now;
         tab.classList.toggle("done", now);
-        for (var k = 1; finished && k < parts.length; k++) {
+        for (var k = 1; next && k < parts.length; k++) {
           if (!done[(i + k) % parts.length]) { open((i + k) % parts.length); return; }
         }
       });
     });
-    parts[0].parentNode.insertBefore(tabs, parts[0]);
-    var first = parts.findIndex(function (p) { return p.querySelector(".error"); });
-    open(first >= 0 ? first : Math.max(done.indexOf(false), 0));
+    parts[0].before(tabs);
+    var wrong = parts.findIndex(function (p) { return p.querySelector(".error"); });
+    open(wrong >= 0 ? wrong : Math.max(done.indexOf(false), 0));
   }
 
-  /* The scores in the bar as the engine counts them; the button saves at once. */
+  /* the engine's scores in the bar; the button saves at once */
   var box = document.getElementById("live-preview");
   var send = form.querySelector("button[data-save]");
-  if (!box || !send || !window.fetch || !window.FormData) { return; }
-  var words = JSON.parse(box.getAttribute("data-words") || "{}");
+  if (!box || !send || !window.fetch) { return; }
+  var words = JSON.parse(box.getAttribute("data-words"));
   send.value = "save";
   send.textContent = send.getAttribute("data-save");
   send.setAttribute("aria-describedby", box.id);
@@ -118,14 +117,14 @@
     var t = el("table"), head = t.appendChild(el("thead")).appendChild(el("tr"));
     var body = t.appendChild(el("tbody"));
     head.appendChild(el("th")).appendChild(el("span", "sr", words.player));
-    rows.forEach(function (row) { head.appendChild(el("th")).appendChild(el("bdi", "", row.name)); });
+    rows.forEach(function (r) { head.appendChild(el("th")).appendChild(el("bdi", "", r.name)); });
     [["deal", words.this_deal], ["total", words.total]].forEach(function (line) {
       var tr = body.appendChild(el("tr"));
       tr.appendChild(el("th", "", line[1])).setAttribute("scope", "row");
-      rows.forEach(function (row) {
-        var v = row[line[0]];
+      rows.forEach(function (r) {
+        var v = r[line[0]];
         tr.appendChild(el("td")).appendChild(
-          el("span", v < 0 ? "neg" : v > 0 ? "pos" : "", row[line[0] + "_text"]));
+          el("span", v < 0 ? "neg" : v > 0 ? "pos" : "", r[line[0] + "_text"]));
       });
     });
     return t;
@@ -135,7 +134,7 @@
     if (answer.ok && answer.note) { shown.unshift(el("p", "why", answer.note)); }
     box.replaceChildren.apply(box, shown);
     send.disabled = !answer.ok;
-    if (!cleared) {  /* the bar says what is wrong now; the page's messages are of the past */
+    if (!cleared) {  /* the bar says what is wrong now: the page's messages are of the past */
       cleared = true;
       all(".group .error, #problems .notes", form).forEach(function (n) { n.remove(); });
       var problems = document.getElementById("problems");
