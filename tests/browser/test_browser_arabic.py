@@ -90,7 +90,7 @@ def test_a_whole_game_in_arabic_on_a_phone(site, new_phone):
     shoot(page, "ar-new-game")
     thumb.tap('form button[type=submit]:not([name])')
     page.wait_for_url(re.compile(r"/games/\d+$"))
-    assert ar("Standings") in page.locator("main").inner_text()
+    assert ar("Total") in page.locator("main table.sheet").inner_text()
 
     played = []
     for number_, entered in enumerate(GAME, start=1):
@@ -131,7 +131,7 @@ def test_a_whole_game_in_arabic_on_a_phone(site, new_phone):
     assert ar("Deal %(number)s", number=len(GAME)) in page.locator("main").inner_text()
 
 
-def test_long_names_in_the_grid_are_cut_at_their_own_end_right_to_left(site, new_phone):
+def test_long_names_in_the_sheet_are_cut_at_their_own_end_right_to_left(site, new_phone):
     """A Latin name too long for its column keeps its beginning ("Christo…") on an Arabic
     page, as an Arabic one does ("عبد الرح…"): each name is cut in its own direction."""
     from web_helpers import Table
@@ -140,7 +140,7 @@ def test_long_names_in_the_grid_are_cut_at_their_own_end_right_to_left(site, new
     game_id = Table(site.seed.test_client()).new_game(names)
     page = arabic_phone(new_phone)
     page.goto(f"{site.url}/games/{game_id}")
-    cut = page.eval_on_selector_all("#kingdom-1 thead bdi", """cells => cells.map(b => {
+    cut = page.eval_on_selector_all("table.sheet thead bdi", """cells => cells.map(b => {
         const style = getComputedStyle(b);
         return [b.textContent, style.direction, style.textOverflow,
                 b.scrollWidth > b.clientWidth];

@@ -1,5 +1,5 @@
 """Every page on a phone: no sideways scrolling at 360 px, 44 px targets and 16 px text; WCAG AA
-contrast in light and dark mode; at most 40 KB of HTML, CSS and JS on first load; a screenshot
+contrast in light and dark mode; at most 40 KB on first load (HTML, CSS, JS, images, fetches); a screenshot
 of each in test-artifacts/screens/. (No request may leave 127.0.0.1: see the new_phone fixture.)
 """
 from __future__ import annotations
@@ -24,7 +24,7 @@ LAYOUTS = {"base.html"}
 @dataclass(frozen=True)
 class Page:
     name: str
-    path: str  # with {fresh}, {playing}, {over}, {heavy}, {night}, {player}: seeded games
+    path: str  # with {fresh}, {playing}, {over}, {long}, {heavy}, {night}, {player}: seeded
     keeps_score: bool = False  # opened by a phone that may change the game
     taps: tuple[str, ...] = ()  # tapped before looking: chosen chips, the preview, errors
     status: int = 200
@@ -68,6 +68,8 @@ PAGES = [
     Page("history", "/history/"),
     Page("history-night", "/history/nights/{night}"),
     Page("history-game", "/history/games/{over}"),
+    Page("history-game-25-deals", "/history/games/{long}"),
+    Page("game-over-25-deals", "/games/{long}", True),
     Page("history-correct", "/history/games/{over}/correct", True),
     Page("players", "/players/"),
     Page("player", "/players/{player}"),

@@ -49,8 +49,8 @@ def test_who_led_shows_only_when_the_holder_took_it(site, seeded, scorer):
     scorer.goto(f"{site.url}/games/{seeded.heavy}/deals/new?contracts={COMPLEX}")
     leader = scorer.locator('[data-leader="kh"]')
     assert leader.is_hidden()
+    scorer.locator(chip("kh_doubled_by", 2)).tap()  # asked first: announced before the play
     scorer.locator(chip("kh_taker", 2)).tap()
-    scorer.locator(chip("kh_doubled_by", 2)).tap()
     assert leader.is_visible()
     scorer.locator(chip("kh_doubled_by", 1)).tap()
     assert leader.is_hidden()
