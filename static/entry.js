@@ -7,13 +7,13 @@
     return Array.prototype.slice.call((root || document).querySelectorAll(sel));
   };
   var picked = function (fs) {
-    var input = fs && fs.querySelector("input:checked");
+    var input = fs && fs.querySelector(":checked");
     return input ? input.value : null;
   };
   var el = function (tag, cls, text) {
     var node = document.createElement(tag);
     node.className = cls || "";
-    if (text !== undefined) { node.textContent = text; }
+    node.textContent = text || "";
     return node;
   };
 
@@ -21,45 +21,41 @@
   var autoFill = function (group, compute) {
     var parts = all("fieldset.pick", group), auto = null;
     var mark = function () {
-      all("label.auto", group).forEach(function (l) { l.classList.remove("auto"); });
-      var input = auto && auto.querySelector("input:checked");
+      all(".auto", group).forEach(function (l) { l.classList.remove("auto"); });
+      var input = auto && auto.querySelector(":checked");
       if (input) { input.parentNode.classList.add("auto"); }
     };
     group.addEventListener("change", function (event) {
-      if (event.target.closest("fieldset.pick") === auto) { auto = null; mark(); }
+      if (event.target.closest("fieldset") === auto) { auto = null; mark(); }
       var values = parts.map(function (p) { return p === auto ? null : picked(p); });
       var i = values.indexOf(null);
       if (i < 0 || values.indexOf(null, i + 1) >= 0) { return; }
-      var value = compute(values);
-      var input = value !== null && parts[i].querySelector('[value="' + value + '"]');
+      var input = parts[i].querySelector('[value="' + compute(values) + '"]');
       if (input) { input.checked = true; auto = parts[i]; mark(); }
     });
   };
   all("[data-sum]").forEach(function (group) {
     autoFill(group, function (values) {
-      var rest = Number(group.getAttribute("data-sum"));
-      values.forEach(function (v) { rest -= Number(v); });
-      return rest >= 0 ? String(rest) : null;
+      return values.reduce(function (rest, v) { return rest - v; }, group.dataset.sum);
     });
   });
   all("[data-order]").forEach(function (group) {
     autoFill(group, function (values) {
-      var left = ["0", "1", "2", "3"].filter(function (s) { return values.indexOf(s) < 0; });
+      var left = "0123".split("").filter(function (s) { return values.indexOf(s) < 0; });
       return left.length === 1 ? left[0] : null;
     });
   });
 
   /* who led to that trick: only when the holder of a doubled card took it */
   all("[data-leader]").forEach(function (box) {
-    var id = "f-" + box.getAttribute("data-leader");
+    var id = "f-" + box.dataset.leader;
     var taker = document.getElementById(id + "_taker");
     var holder = document.getElementById(id + "_doubled_by");
     var update = function () {
       var h = picked(holder);
       box.hidden = !(h && h === picked(taker));
     };
-    taker.addEventListener("change", update);
-    holder.addEventListener("change", update);
+    taker.onchange = holder.onchange = update;
     update();
   });
 
@@ -86,7 +82,7 @@
       tab.type = "button";
       tab.setAttribute("role", "tab");
       tab.setAttribute("aria-controls", part.id);
-      tab.appendChild(el("span", "", part.getAttribute("data-tab")));
+      tab.appendChild(el("span", "", part.dataset.tab));
       tab.onclick = function () { open(i); };
       part.setAttribute("role", "tabpanel");
       part.addEventListener("change", function () {
@@ -105,14 +101,13 @@
 
   /* the engine's scores in the bar; the button saves at once */
   var box = document.getElementById("live-preview");
-  var send = form.querySelector("button[data-save]");
+  var send = form.querySelector("[data-save]");
   if (!box || !send || !window.fetch) { return; }
-  var words = JSON.parse(box.getAttribute("data-words"));
+  var words = JSON.parse(box.dataset.words), asked = 0, cleared = false;
   send.value = "save";
-  send.textContent = send.getAttribute("data-save");
+  send.textContent = send.dataset.save;
   send.setAttribute("aria-describedby", box.id);
   box.hidden = false;
-  var asked = 0, cleared = false;
   var table = function (rows) {
     var t = el("table"), head = t.appendChild(el("thead")).appendChild(el("tr"));
     var body = t.appendChild(el("tbody"));
@@ -120,7 +115,7 @@
     rows.forEach(function (r) { head.appendChild(el("th")).appendChild(el("bdi", "", r.name)); });
     [["deal", words.this_deal], ["total", words.total]].forEach(function (line) {
       var tr = body.appendChild(el("tr"));
-      tr.appendChild(el("th", "", line[1])).setAttribute("scope", "row");
+      tr.appendChild(el("th", "", line[1])).scope = "row";
       rows.forEach(function (r) {
         var v = r[line[0]];
         tr.appendChild(el("td")).appendChild(
@@ -130,7 +125,7 @@
     return t;
   };
   var show = function (answer) {
-    var shown = answer.ok ? [table(answer.rows)] : [el("p", "why", (answer.problems || [""])[0])];
+    var shown = answer.ok ? [table(answer.rows)] : [el("p", "why", (answer.problems || [])[0])];
     if (answer.ok && answer.note) { shown.unshift(el("p", "why", answer.note)); }
     box.replaceChildren.apply(box, shown);
     send.disabled = !answer.ok;
@@ -144,8 +139,8 @@
   var ask = function () {
     var mine = ++asked;
     var free = function () { if (mine === asked) { send.disabled = false; } };
-    fetch(form.getAttribute("data-preview"), {method: "POST", body: new FormData(form),
-                                              headers: {Accept: "application/json"}})
+    fetch(form.dataset.preview, {method: "POST", body: new FormData(form),
+                                 headers: {Accept: "application/json"}})
       .then(function (r) { return r.ok ? r.json() : null; })
       .then(function (answer) { if (!answer) { free(); } else if (mine === asked) { show(answer); } })
       .catch(free);

@@ -91,6 +91,12 @@ def test_night_page__standings_of_each_game_and_its_export(app, client):
         shown = {tr.a.get_text(strip=True): number(tr.select_one("td.num").get_text())
                  for tr in table.select("tbody tr")}
         assert shown == totals
+        # in seat order, each with its place, as the sheet keeps them
+        assert [tr.a.get_text(strip=True) for tr in table.select("tbody tr")] == doc["players"]
+        places = [tr.select_one("td.rank").get_text() for tr in table.select("tbody tr")]
+        ranked = sorted(totals.values(), reverse=True)
+        assert places == [("1st", "2nd", "3rd", "4th")[ranked.index(totals[name])]
+                          for name in doc["players"]]
     assert page.find("a", string="Download this night’s games")["href"].startswith(
         "/history/nights/2026-11-20/export.json")
     assert client.get("/history/nights/2019-01-01").status_code == 404

@@ -326,3 +326,17 @@ def test_history__shows_undone_deals(client, table):
     table.undo(game_id, 1)
     text = " ".join(soup(client.get(f"/games/{game_id}/history")).get_text().split())
     assert "Deal 1 · undone" in text and "K♥: Bilal (doubled by Carla)" in text
+
+
+def test_standings__seat_order_with_places_level_totals_sharing_one(app):
+    """Paper keeps the seat order: the rows do not move when a deal changes who leads."""
+    from scorekeeper.engine import GameScore
+    from scorekeeper.web import present
+
+    scored = GameScore(deals=(), running=(), kingdoms=(), totals=(-40, 75, -40, 5),
+                       winners=(1,), is_over=True)
+    rows = present.standings(PLAYERS, scored)
+    assert [(r.seat, r.name, r.total, r.rank, r.winner) for r in rows] == [
+        (0, "Aya", -40, 3, False), (1, "Bilal", 75, 1, True), (2, "Carla", -40, 3, False),
+        (3, "Dana", 5, 2, False)]
+    assert present.places((0, 0, 0, 0)) == (1, 1, 1, 1)

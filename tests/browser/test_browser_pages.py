@@ -66,6 +66,8 @@ PAGES = [
     Page("watching-locked", ENTRY + "queens", status=403),
     Page("not-found", "/games/9999", status=404),
     Page("history", "/history/"),
+    Page("history-search", "/history/?player=a"),  # links inside a sentence
+    Page("history-search-nobody", "/history/?player=zzz"),
     Page("history-night", "/history/nights/{night}"),
     Page("history-game", "/history/games/{over}"),
     Page("history-game-25-deals", "/history/games/{long}"),
@@ -81,8 +83,7 @@ PAGES = [
 ]
 
 
-@pytest.fixture(scope="module")
-def phones(browser, site, seeded):
+def two_phones(browser, site, seeded, **options):
     """Two phones for all the pages, a scorekeeper and a watcher, with the browser's cache
     off so that every page is a first visit. No request may leave the app."""
     requests: list[str] = []
@@ -90,7 +91,7 @@ def phones(browser, site, seeded):
     for keeps_score in (True, False):
         context = browser.new_context(viewport=PHONE, screen=PHONE, device_scale_factor=2,
                                       is_mobile=True, has_touch=True, color_scheme="light",
-                                      reduced_motion="reduce")
+                                      reduced_motion="reduce", **options)
         context.set_default_timeout(10_000)
         if keeps_score:
             context.add_cookies([seeded.cookie(site)])
@@ -106,16 +107,25 @@ def phones(browser, site, seeded):
     assert [url for url in requests if not site.local(url)] == []
 
 
-@pytest.mark.parametrize("spec", PAGES, ids=[p.name for p in PAGES])
-def test_page_on_a_phone(spec, site, seeded, phones):
+@pytest.fixture(scope="module")
+def phones(browser, site, seeded):
+    yield from two_phones(browser, site, seeded)
+
+
+@pytest.fixture(scope="module")
+def arabic_phones(browser, site, seeded):
+    """The same, on phones whose browser asks for Arabic (the pages follow it)."""
+    yield from two_phones(browser, site, seeded, locale="ar-JO")
+
+
+def look_at(spec: Page, page, site, seeded, name: str) -> None:
     """Light and dark: contrast and a screenshot; at 360 px: sideways scrolling, targets and
     text; the weight of its first load."""
-    page = phones[spec.keeps_score]
     page.set_viewport_size(PHONE)
     page.emulate_media(color_scheme="light")
     response, weight, sizes = first_load(page, site.url + spec.url(seeded))
-    assert response.status == spec.status, (spec.name, response.status)
-    WEIGHT_REPORT[spec.name] = weight
+    assert response.status == spec.status, (name, response.status)
+    WEIGHT_REPORT[name] = weight
     for target in spec.taps:
         page.locator(target).tap()
     if spec.taps:
@@ -124,7 +134,7 @@ def test_page_on_a_phone(spec, site, seeded, phones):
     for scheme in ("light", "dark"):
         page.emulate_media(color_scheme=scheme)
         problems[f"contrast ({scheme})"] = page.evaluate(CONTRAST_SCRIPT)
-        shoot(page, f"{spec.name}-{scheme}")
+        shoot(page, f"{name}-{scheme}")
     page.emulate_media(color_scheme="light")
     page.set_viewport_size(NARROW)
     found = page.evaluate(LAYOUT_SCRIPT)
@@ -135,7 +145,20 @@ def test_page_on_a_phone(spec, site, seeded, phones):
     problems["targets under 44 x 44 px"] = found["tiny"]
     if weight > PAGE_BUDGET:
         problems["over 40 KB on first load"] = [f"{weight} bytes: {sizes}"]
-    assert {k: v for k, v in problems.items() if v} == {}, spec.name
+    assert {k: v for k, v in problems.items() if v} == {}, name
+
+
+@pytest.mark.parametrize("spec", PAGES, ids=[p.name for p in PAGES])
+def test_page_on_a_phone(spec, site, seeded, phones):
+    look_at(spec, phones[spec.keeps_score], site, seeded, spec.name)
+
+
+@pytest.mark.parametrize("spec", PAGES, ids=[p.name for p in PAGES])
+def test_page_in_arabic_on_a_phone(spec, site, seeded, arabic_phones):
+    """Every page again in Arabic, right to left: its names and digits weigh more."""
+    page = arabic_phones[spec.keeps_score]
+    look_at(spec, page, site, seeded, f"ar-{spec.name}")
+    assert page.locator("html").get_attribute("dir") == "rtl"
 
 
 def page_templates() -> set[str]:
