@@ -149,3 +149,23 @@ def test_long_names_in_the_sheet_are_cut_at_their_own_end_right_to_left(site, ne
     assert by_name["Christopher Alexander"] == ["ltr", "ellipsis", True]
     assert by_name["عبد الرحمن الخوري"] == ["rtl", "ellipsis", True]
     shoot(page, "ar-long-names")
+
+
+def test_numbers_stand_under_their_players_names_right_to_left(site, seeded, new_phone):
+    """In the Arabic sheet each column's numbers are centred under its player's name (they
+    stood about 40 px to the side of it in the kingdom grid)."""
+    page = arabic_phone(new_phone)
+    page.goto(f"{site.url}/games/{seeded.over}")
+    centres = page.evaluate("""() => {
+      const mid = el => { const r = el.getBoundingClientRect(); return (r.left + r.right) / 2; };
+      const heads = Array.from(document.querySelectorAll('table.sheet thead tr:first-child th bdi'));
+      const rows = Array.from(document.querySelectorAll('table.sheet tbody tr'))
+        .filter(tr => tr.querySelectorAll('td > span').length === 4);
+      return {heads: heads.map(mid),
+              cells: rows.map(tr => Array.from(tr.querySelectorAll('td > span')).map(mid))};
+    }""")
+    heads = centres["heads"]
+    assert heads == sorted(heads, reverse=True)  # the first player on the right
+    assert centres["cells"]
+    off = [abs(x - heads[i]) for row in centres["cells"] for i, x in enumerate(row)]
+    assert max(off) <= 2, max(off)
