@@ -64,7 +64,7 @@ def throw_in(page, thumb: Thumb, number_: int, entered: dict) -> int:
 
 
 def correct_deal(page, thumb: Thumb, number_: int, was: dict, now: dict) -> int:
-    """From the game page: the deal in the grid, "Correct", the counts that changed, save."""
+    """From the game page: the deal in the sheet, "Correct", the counts that changed, save."""
     thumb.tap(f'#kingdom-1 th a[href$="/deals/{number_}"]')
     thumb.tap('a.btn:text-is("Correct")')
     for s, (old, new) in enumerate(zip(was["diamonds"], now["diamonds"])):
@@ -118,7 +118,7 @@ def test_a_whole_game_on_a_phone(site, phone):
         if number_ == 12:
             position, now = CORRECTED
             taps = correct_deal(page, thumb, position, played[position - 1], now)
-            TAP_REPORT.append(f"{'correction':<17} {taps:>2} taps (deal {position}: the grid, "
+            TAP_REPORT.append(f"{'correction':<17} {taps:>2} taps (deal {position}: the sheet, "
                               f"Correct, three counts, save)")
             played[position - 1] = now
     redeal = counts["thrown in"][0]

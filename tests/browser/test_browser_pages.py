@@ -18,6 +18,8 @@ from web_helpers import COMPLEX
 #: Pages reached only by sending a form, looked at by other tests (the no-JavaScript deal),
 #: and the layout every page extends.
 SENT_ONLY = {"preview.html"}
+#: The header on one line (it wrapped to three, and the page started at 304 px).
+HEADER_HEIGHT = 48
 LAYOUTS = {"base.html"}
 
 
@@ -143,6 +145,9 @@ def look_at(spec: Page, page, site, seeded, name: str) -> None:
         problems["scrolls sideways at 360 px"] = [f"{found['width']} px wide"]
     problems["text under 16 px"] = found["small"]
     problems["targets under 44 x 44 px"] = found["tiny"]
+    header = page.evaluate("document.querySelector('header.top').getBoundingClientRect().height")
+    if header > HEADER_HEIGHT:  # one line: the first thing to tap starts near the top
+        problems["header on more than one line at 360 px"] = [f"{header} px high"]
     if weight > PAGE_BUDGET:
         problems["over 40 KB on first load"] = [f"{weight} bytes: {sizes}"]
     assert {k: v for k, v in problems.items() if v} == {}, name
