@@ -14,7 +14,7 @@
         var shown = form.querySelector('[data-name="' + seat + '"]');
         var name = input.value.trim() || (shown ? shown.getAttribute("data-default") : "");
         each('[data-name="' + seat + '"]', form, function (el) { el.textContent = name; });
-        each('#f-first_king input[value="' + seat + '"] + span bdi', form,
+        each('#f-first_king input[value="' + seat + '"] + bdi', form,
              function (el) { el.textContent = name; });
       });
     });

@@ -16,8 +16,10 @@ import re
 from bs4 import BeautifulSoup, NavigableString, Tag
 
 #: Latin words that stay as they are in Arabic text.
-#: Q as in Q♠ Q♥ Q♦ Q♣: the queens as the cards and the rules write them, like the K of K♥.
-KEPT = frozenset({"K", "PDF", "QR", "PIN", "JSON", "A4", "Letter", "SVG", "CSV", "Trex", "Q"})
+#: Q as in Q♠ Q♥ Q♦ Q♣: the queens as the cards and the rules write them, like the K of K♥
+#: and the A of A♥ (a redeal's reason: "K♥ alone, or K♥ A♥").
+KEPT = frozenset({"K", "PDF", "QR", "PIN", "JSON", "A4", "Letter", "SVG", "CSV", "Trex", "Q",
+                  "A"})
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’]+|[A-Za-z]")
 _SKIP_TAGS = frozenset({"script", "style", "bdi", "code", "kbd", "samp", "svg", "template"})
 _SHOWN_ATTRIBUTES = ("title", "alt", "aria-label", "placeholder")

@@ -53,10 +53,10 @@ def test_kept__many_threads_keep_it_within_its_size():
     assert len(kept) == 8
 
 
-# -- the kingdom grid ----------------------------------------------------------------------
+# -- the scoresheet ------------------------------------------------------------------------
 def grid_text(client, game_id: int, **headers: str) -> str:
     page = soup(client.get(f"/games/{game_id}", headers=headers))
-    return page.select_one(".kingdoms").get_text(" ", strip=True)
+    return page.select_one("table.sheet").get_text(" ", strip=True)
 
 
 def test_grid__a_saved_deal_shows_at_once(app, client, table):

@@ -57,7 +57,7 @@ def test_running_totals_chart__table_beside_it_names_the_same_figures(client, ga
     image = page.select_one("figure.chart img")
     assert image["src"] == f"/charts/games/{game_id}/running.svg"
     assert image["alt"] and page.find(id=image["aria-describedby"]).name == "table"
-    assert len(page.select("#running-table tbody tr")) == len(played.deals)
+    assert len(page.select("#sheet tbody th[scope=row] a")) == len(played.deals)
 
 
 def test_contract_chart__svg_without_script_and_its_table(app, client, game):

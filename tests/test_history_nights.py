@@ -13,7 +13,7 @@ from scorekeeper.store.schema import migrate, migrations
 
 from gamebuilder import standard_game
 from history_helpers import import_docs, keep_score, number, query, simulated_games
-from web_helpers import soup
+from web_helpers import sheet_totals, soup
 
 POOL = ("Aya", "Bilal", "Carla", "Dana", "Elias", "Farah")
 
@@ -91,6 +91,12 @@ def test_night_page__standings_of_each_game_and_its_export(app, client):
         shown = {tr.a.get_text(strip=True): number(tr.select_one("td.num").get_text())
                  for tr in table.select("tbody tr")}
         assert shown == totals
+        # in seat order, each with its place, as the sheet keeps them
+        assert [tr.a.get_text(strip=True) for tr in table.select("tbody tr")] == doc["players"]
+        places = [tr.select_one("td.rank").get_text() for tr in table.select("tbody tr")]
+        # the engine's places (RULES.md "Who wins": partners share their team's place)
+        assert places == [("1st", "2nd", "3rd", "4th")[p - 1]
+                          for p in read_game(doc).score().places]
     assert page.find("a", string="Download this night’s games")["href"].startswith(
         "/history/nights/2026-11-20/export.json")
     assert client.get("/history/nights/2019-01-01").status_code == 404
@@ -104,20 +110,21 @@ def finished(app):
     return game_id, doc
 
 
-def test_game_record__read_only_with_deals_grid_standings_and_running_totals(client, finished):
+def test_game_record__read_only_with_deals_sheet_totals_and_running_totals(client, finished):
+    """The record shows the scoresheet (a row per deal with the totals after it, the totals at
+    its head), which took the place of the kingdom grid and the table of running totals."""
     game_id, doc = finished
     game = read_game(doc)
     scored = game.score()
     page = soup(client.get(f"/history/games/{game_id}"))
     assert page.select("form[method=post]") == []  # nothing to change without asking
     assert len(page.select("ol.deals > li")) == len(doc["deals"])
-    assert len(page.select("section.kingdom")) == 4
-    standings = {tr.find("bdi").get_text(): number(tr.select_one("td.num").get_text())
-                 for tr in page.select("table.standings tbody tr")}
-    assert standings == dict(zip(game.players, scored.totals))
-    rows = page.select("#running-table tbody tr")
-    assert [[number(td.get_text()) for td in tr.find_all("td")] for tr in rows] == [
-        list(r) for r in scored.running]
+    assert len(page.select("#sheet tbody.kingdom")) == 4
+    assert sheet_totals(page) == dict(zip(game.players, scored.totals))
+    rows = [tr for tr in page.select("#sheet tbody tr") if tr.select("td small.run")]
+    scoring = [i for i, record in enumerate(game.deals) if record.thrown_in is None]
+    assert [[number(s.get_text()) for s in tr.select("td small.run")] for tr in rows] == [
+        list(scored.running[i]) for i in scoring]
     winners = " and ".join(game.players[s] for s in scored.winners)
     assert winners in page.select_one(".winner").get_text()
     assert page.find("a", string="Correct a deal")["href"] == f"/history/games/{game_id}/correct"

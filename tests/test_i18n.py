@@ -118,9 +118,9 @@ def test_game_page__arabic_contract_names_and_isolated_names(client, table):
     page = soup(client.get(f"/games/{game}"))
     assert page.html["dir"] == "rtl"
     text = page.get_text()
-    for word in ("الترتيب", "الممالك", "الديناري", "البنات", "اللطش", "تركس"):
+    for word in ("المجموع", "لم تُلعب بعد", "الديناري", "البنات", "اللطش", "تركس"):
         assert word in text
-    names = [b.get_text() for b in page.select(".standings bdi")]
+    names = [b.get_text() for b in page.select(".sheet thead bdi")]
     assert "ليلى Sam" in names and "Nour" in names
 
 

@@ -43,9 +43,11 @@ def test_entry_form__queens_questions_and_the_no_chip_in_arabic(client, table):
     game = table.new_game(NAMES)
     arabic(client)
     page = table.open_form(game, "queens", king=0)
-    legends = [f.legend.get_text(strip=True) for f in page.select("fieldset.pick")]
+    # a doubling row's legend shows only its card ("Q♠×2") and says the question to a reader
+    legends = [(f.legend.select_one(".sr") or f.legend).get_text(strip=True)
+               for f in page.select("fieldset.pick")]
     assert f"من أخذ {LRI}Q♠{PDI}؟" in legends and "مدبّلة؟ اضغط على صاحبها" in legends
-    chips = [s.get_text(strip=True) for s in page.select("#f-q_spades_doubled_by .chips span")]
+    chips = [s.get_text(strip=True) for s in page.select("#f-q_spades_doubled_by .chips label")]
     assert chips == ["لا", *NAMES]
 
 
@@ -55,7 +57,7 @@ def test_entry_form__every_name_in_a_seat_choice_is_isolated(client, table):
     for contracts in ("trex", "queens", "king_of_hearts"):
         page = table.open_form(game, contracts, king=0)
         for chips in page.select("fieldset.seat .chips"):
-            labels = [s for s in chips.select("span") if s.find("bdi") is None]
+            labels = [s for s in chips.select("label") if s.find("bdi") is None]
             assert [s.get_text() for s in labels] in ([], ["لا"]), (contracts, labels)
             assert [b.get_text() for b in chips.select("bdi")] == NAMES
     thrown = soup(client.get(f"/games/{game}/thrown-in?king=0"))
@@ -118,7 +120,7 @@ def test_new_game__an_empty_name_refused_in_arabic_next_to_its_field(client):
 def test_new_game__labels_presets_and_tonight_in_arabic(client):
     arabic(client)
     page = soup(client.get("/games/new"))
-    presets = [s.get_text(strip=True) for s in page.select("#presets span")]
+    presets = [s.get_text(strip=True) for s in page.select("#presets label")]
     assert presets == ["عادية", "كومبلكس", "شراكة", "مخصّصة"]
     assert [b["data-default"] for b in page.select("#diagram bdi[data-name]")] == \
         ["اللاعب 1", "اللاعب 2", "اللاعب 3", "اللاعب 4"]
@@ -243,7 +245,7 @@ def test_arabic_indic_digits__in_chips_messages_flashes_and_the_live_preview(cli
     client.set_cookie("lang", "ar")
     client.set_cookie("digits", "arabic")
     form = table.open_form(game, "diamonds", king=0)
-    chips = [s.get_text() for s in form.select("#f-diamonds_0 .chips span")]
+    chips = [s.get_text() for s in form.select("#f-diamonds_0 .chips label")]
     assert chips[:3] == ["٠", "١", "٢"] and chips[-1] == "١٣"
     problem = table.post_entry(game, "diamonds", {f"diamonds_{s}": "4" for s in range(4)},
                                king=0)

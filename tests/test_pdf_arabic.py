@@ -112,6 +112,34 @@ def test_arabic_sheet__signs_stay_before_their_numbers_and_cards_read_left_to_ri
     assert {b["dir"] for b in soup.find_all("bdi") if b.get_text() == "ليلى"} == {"rtl"}
 
 
+SIGNED_WORD = re.compile(r"[−+\-]?[0-9\u0660-\u0669]")
+ARABIC_INDIC = str.maketrans("0123456789", "\u0660\u0661\u0662\u0663\u0664\u0665\u0666"
+                                           "\u0667\u0668\u0669")
+
+
+def signed_words_as_seen(data: bytes) -> list[str]:
+    """The printed words that hold a signed number, each as it stands on the page, from its
+    left to its right (``pdftotext -bbox`` gives each word's glyphs in that order)."""
+    return [word for word, _, _ in word_boxes(data)
+            if SIGNED_WORD.search(word) and re.search("[−+\\-]", word)]
+
+
+@pytest.mark.parametrize("digits", ["western", "arabic"])
+def test_arabic_sheet__every_sign_stands_on_the_left_of_its_number_as_printed(game, digits):
+    """As the page shows them, not only in reading order: in the grid, the totals and the
+    footer's values, "−75" and "+200/+150/+100/+50", never "75−" (a run of Arabic-Indic
+    digits turns its signs and slashes around unless each number is kept left to right)."""
+    data = render_game_pdf(game, lang="ar", digits=digits)
+    words = signed_words_as_seen(data)
+    turned = [w for w in words if re.search("[0-9\u0660-\u0669][−+\\-]", w)]
+    assert turned == []
+    trex = "+200/+150/+100/+50"
+    assert (trex if digits == "western" else trex.translate(ARABIC_INDIC)) in words
+    blank = render_blank_pdf(lang="ar", digits=digits)
+    assert [w for w in signed_words_as_seen(blank)
+            if re.search("[0-9\u0660-\u0669][−+\\-]", w)] == []
+
+
 def test_arabic_sheet__partnership_and_an_unfinished_game():
     game = make_game(players=LATIN, deals=8, rules={"partnership": True})
     text = logical_text(render_game_pdf(game, lang="ar"))

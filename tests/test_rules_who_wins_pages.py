@@ -14,13 +14,15 @@ from web_helpers import soup
 def test_who_wins_reverse_scores_on_the_game_page(app, client):
     [game_id] = import_docs(app, [reversed_game()])
     page = soup(client.get(f"/games/{game_id}"))
-    rows = page.select("table.standings tbody tr")
-    winners = [r.select_one("bdi").get_text() for r in rows if "win" in (r.get("class") or [])]
+    sheet = page.select_one("table.sheet")
+    names = [b.get_text() for b in sheet.select("thead tr:first-child th bdi")]
+    cells = sheet.select("thead tr.totals td")
+    winners = [n for n, td in zip(names, cells) if "win" in (td.get("class") or [])]
     assert winners == ["Aya"]                      # -110, the lowest total
     assert "Winner: Aya" in page.get_text(" ", strip=True)
-    places = {r.select_one("bdi").get_text(): r.select_one("td.rank").get_text(strip=True)
-              for r in rows}
-    assert places == {"Aya": "1", "Bilal": "3", "Carla": "4", "Dana": "2"}
+    places = {n: td.select_one("small.at").get_text(" ", strip=True).split()[0]
+              for n, td in zip(names, cells)}
+    assert places == {"Aya": "1st", "Bilal": "3rd", "Carla": "4th", "Dana": "2nd"}
 
 
 def test_who_wins_reverse_scores_in_past_games_and_the_leaderboard(app, client):

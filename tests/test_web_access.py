@@ -98,7 +98,7 @@ def test_a_watching_phone_cannot_post_anything_and_nothing_is_stored(app, client
 
 def test_a_watching_phone_sees_the_game_but_no_way_to_change_it(watcher, game):
     page = soup(watcher.get(f"/games/{game}"))
-    assert page.select_one("table.standings") is not None
+    assert page.select_one("table.sheet") is not None
     assert page.find(id="next") is None
     link = page.find("a", string=re.compile("keep score on this phone"))
     assert link["href"] == f"/games/{game}/unlock"

@@ -50,7 +50,7 @@ def test_entry_form__no_doubling_controls_when_doubling_is_off(table):
     game_id = table.new_game(preset="custom", combining="none")  # no "doubling" box ticked
     page = table.open_form(game_id, "king_of_hearts")
     assert names_of_fields(page) == {"kh_taker"}
-    assert page.find("summary") is None
+    assert page.select_one("main summary") is None
 
 
 def test_entry_form__led_by_only_under_leader_credit(table):

@@ -86,12 +86,14 @@ def test_400__entry_with_out_of_range_field_returns_the_form(table, game):
     assert soup(response).find("button", attrs={"value": "preview"}) is not None
 
 
-def test_400__thrown_in_without_reason(client, game):
+def test_thrown_in_without_reason__saved_as_another_reason(client, game):
+    """Changed: saying why is optional (a redeal costs who asked and save); it was a 400."""
     page = soup(client.get(f"/games/{game}/thrown-in"))
+    assert "optional" in page.find(id="f-reason").legend.get_text()
     response = client.post(f"/games/{game}/thrown-in", data={**hidden_fields(page), "by": "1"})
-    assert response.status_code == 400
-    assert "Say why the deal was thrown in." in soup(response).find(id="f-reason").get_text()
-    assert soup(response).select_one('input[name="by"][checked]')["value"] == "1"
+    assert response.status_code == 303
+    sheet = soup(client.get(response.headers["Location"])).select_one("table.sheet")
+    assert "thrown in (other reason), asked by Bilal" in sheet.get_text(" ", strip=True)
 
 
 def test_400__thrown_in_without_who_asked(client, game):

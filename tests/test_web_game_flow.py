@@ -113,23 +113,52 @@ def test_whole_game__entered_through_the_forms__matches_the_engine(app, client, 
     assert "Diamonds: Aya 4, Bilal 2, Carla 5, Dana 2" in history_page  # the earlier version
 
 
-def test_whole_game__kingdom_grid_shows_each_deal_in_its_cell(client, table):
+def sheet_rows(kingdom) -> list[tuple[str, list[int], list[int]]]:
+    """The deals of a kingdom on the sheet: the contract, each player's points, each total."""
+    out = []
+    for row in kingdom.select("tr"):
+        points = [number(td.find("span").get_text()) for td in row.select("td") if td.find("span")]
+        if row.th.find("b") and points:
+            running = [number(small.get_text()) for small in row.select("td small.run")]
+            out.append((row.th.b.get_text(strip=True), points, running))
+    return out
+
+
+def number(text: str) -> int:
+    return int(text.strip().replace("\u2212", "-"))
+
+
+def test_whole_game__the_sheet_has_a_row_per_deal_with_the_totals_after_it(client, table):
+    """Changed with the scoresheet: a row per deal (was a cell per contract in a kingdom grid),
+    each player's points and, under them, the total after the deal."""
     game_id = table.new_game(first_king=2)
-    for deal in NIGHT[:6]:
+    for deal in NIGHT[:7]:
         if "thrown_in" in deal:
             table.throw_in(game_id, deal["king"], "trex-twos", 1)
         else:
             table.enter(game_id, deal)
+    _, scored = engine_totals(NIGHT[:7])
     page = soup(client.get(f"/games/{game_id}"))
     first = page.find(id="kingdom-1")
-    rows = {r.th.get_text(" ", strip=True): [td.get_text(strip=True) for td in r.find_all("td")]
-            for r in first.select("tbody tr")}
-    assert rows["K♥"] == ["\u2212150", "0", "0", "+75"]
-    assert rows["Trex"] == ["+100", "+200", "+150", "+50"]
+    assert [label for label, _, _ in sheet_rows(first)] == [
+        "Trex", "K♥", "Diamonds", "Queens", "Collections"]
+    assert [(points, running) for _, points, running in sheet_rows(first)] == [
+        (list(scored.deals[i]), list(scored.running[i])) for i in range(5)]
+    assert sheet_rows(first)[1][1] == [-150, 0, 0, 75]
+    subtotal = [number(td.get_text()) for td in first.select("tr.sub td")]
+    assert subtotal == list(scored.kingdoms[0][1])
     second = page.find(id="kingdom-2")
-    assert "thrown in" in second.get_text(" ", strip=True)
-    assert all(td.get_text(strip=True) == "open" for td in second.select("tbody td"))
-    assert "current" in second["class"]
+    assert "current" in second["class"] and "current" not in first["class"]
+    thrown = second.select_one("tr.void").get_text(" ", strip=True)
+    assert "thrown in" in thrown and "asked by Bilal" in thrown
+    assert sheet_rows(second) == [("Queens", list(scored.deals[6]), list(scored.running[6]))]
+    left = second.select_one("tr.left td").get_text(strip=True)
+    assert left == "K♥, Diamonds, Collections, Trex"
+    head = page.select_one("table.sheet thead tr.totals")
+    assert [number(td.span.get_text()) for td in head.select("td")] == list(scored.totals)
+    places = [td.select_one("small.at").get_text(strip=True) for td in head.select("td")]
+    ranked = sorted(scored.totals, reverse=True)
+    assert places == [("1st", "2nd", "3rd", "4th")[ranked.index(t)] for t in scored.totals]
 
 
 def test_complex_game__entered_with_cross_checks__matches_the_engine(client, table):
@@ -154,9 +183,10 @@ def test_complex_game__entered_with_cross_checks__matches_the_engine(client, tab
     assert scored.is_over
     assert table.standings(game_id) == expected
     page = soup(client.get(f"/games/{game_id}"))
-    links = {a.contents[0].strip(): a for a in page.find(id="kingdom-1").select("th a")}
-    assert links["Diamonds"].select_one(".together").get_text() == "in Complex"
-    assert links["Trex"].select_one(".together") is None
+    # one row per deal (a Complex deal is one row), each linking to its deal
+    links = [a for a in page.find(id="kingdom-1").select("th a")]
+    assert [a.b.get_text() for a in links] == ["Complex", "Trex"]
+    assert [a["href"] for a in links] == [f"/games/{game_id}/deals/{n}" for n in (1, 2)]
 
 
 def test_complex_game__cross_check_refused_next_to_the_field(client, table):
@@ -296,3 +326,16 @@ def test_history__shows_undone_deals(client, table):
     table.undo(game_id, 1)
     text = " ".join(soup(client.get(f"/games/{game_id}/history")).get_text().split())
     assert "Deal 1 · undone" in text and "K♥: Bilal (doubled by Carla)" in text
+
+
+def test_standings__seat_order_with_places_level_totals_sharing_one(app):
+    """Paper keeps the seat order: the rows do not move when a deal changes who leads."""
+    from scorekeeper.engine import GameScore
+    from scorekeeper.web import present
+
+    scored = GameScore(deals=(), running=(), kingdoms=(), totals=(-40, 75, -40, 5),
+                       winners=(1,), is_over=True, places=(3, 1, 3, 2))  # the engine's places
+    rows = present.standings(PLAYERS, scored)
+    assert [(r.seat, r.name, r.total, r.rank, r.winner) for r in rows] == [
+        (0, "Aya", -40, 3, False), (1, "Bilal", 75, 1, True), (2, "Carla", -40, 3, False),
+        (3, "Dana", 5, 2, False)]

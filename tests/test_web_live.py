@@ -37,7 +37,7 @@ def test_entry_form__saves_at_once_with_javascript_and_previews_without(table):
 def test_entry_form__doubling_is_one_tap_on_the_holder_not_doubled_at_first(table):
     game_id = table.new_game()
     page = table.open_form(game_id, "queens")
-    assert page.find("details") is None
+    assert page.select_one("main details") is None
     for suit in ("spades", "hearts", "diamonds", "clubs"):
         box = page.select_one(f"#f-q_{suit}_doubled_by")
         chips = [(i["value"], i.has_attr("checked")) for i in box.select("input")]
@@ -155,8 +155,8 @@ def test_watch__standings_and_grid_and_nothing_to_change(table, client):
     assert live["data-poll"] == f"/games/{game_id}/state.json" and live.has_attr("data-wake")
     assert page.select("main form") == [] and page.select("main button") == []
     assert not [a["href"] for a in page.select("main a") if "/deals" in a["href"]]
-    assert "Bilal" in page.select_one("table.standings").get_text()
-    assert page.select_one("#kingdom-1 tbody th span").get_text(strip=True) == "K♥"
+    assert "Bilal" in page.select_one("table.sheet thead").get_text()
+    assert page.select_one("#kingdom-1 th span b").get_text(strip=True) == "K♥"
     assert "Deal 2" in page.select_one("#now").get_text()
 
 

@@ -31,6 +31,30 @@ def test_new_game__defaults_to_tonight(client):
     assert page.select_one('input[name="preset"][value="standard"]').has_attr("checked")
 
 
+def test_new_game__the_title_tells_the_games_of_one_night_apart(client):
+    today = dt.date.today()
+    post(client, played_on=today.isoformat(), title=f"{today:%A} night")
+    page = soup(client.get("/games/new"))
+    assert page.find("input", attrs={"name": "title"})["value"] == f"{today:%A} night, game 2"
+    post(client, played_on=today.isoformat(), title=f"{today:%A} night, game 2")
+    page = soup(client.get("/games/new?from=1"))
+    assert page.find("input", attrs={"name": "title"})["value"] == f"{today:%A} night, game 3"
+    client.set_cookie("lang", "ar")
+    title = soup(client.get("/games/new")).find("input", attrs={"name": "title"})["value"]
+    assert title.startswith("سهرة ") and title.endswith("، اللعبة 3")
+
+
+def test_home_and_past_nights__games_titled_alike_on_one_night_told_apart(client):
+    for _ in range(2):  # two games of one night, titled the same (as before titles counted)
+        post(client, title="Tuesday night")
+    post(client, title="Tuesday night", played_on="2026-11-21")  # another night: no number
+    home = [b.get_text() for b in soup(client.get("/")).select(".list b")]
+    assert sorted(home) == ["Tuesday night", "Tuesday night", "Tuesday night, game 2"]
+    night = [h.get_text(strip=True)
+             for h in soup(client.get("/history/nights/2026-11-20")).select("h2")]
+    assert night == ["Tuesday night, game 2", "Tuesday night"]  # the latest first
+
+
 def test_new_game__starts_and_opens_the_game(client):
     response = post(client)
     assert response.status_code == 303
@@ -90,7 +114,7 @@ def test_new_game__names_in_any_script(client, app):
                     player_3="王")
     assert response.status_code == 303
     page = soup(client.get("/games/1"))
-    assert "ليلى" in [b.get_text() for b in page.select("table.standings bdi")]
+    assert "ليلى" in [b.get_text() for b in page.select("table.sheet bdi")]
 
 
 def test_new_game__names_suggested_from_earlier_players(client):

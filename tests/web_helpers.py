@@ -169,12 +169,15 @@ class Table:
         return self.client.post(url, data=hidden_fields(page))
 
     def standings(self, game_id: int) -> dict[str, int]:
-        """Each player's total as the game page shows it."""
-        page = soup(self.client.get(f"/games/{game_id}"))
-        table = page.select_one("table.standings")
-        out = {}
-        for row in table.select("tbody tr"):
-            cells = row.find_all("td")
-            name = cells[1].find("bdi").get_text(strip=True)
-            out[name] = int(cells[2].get_text(strip=True).replace("\u2212", "-"))
-        return out
+        """Each player's total as the game page shows it: at the head of the sheet."""
+        return sheet_totals(soup(self.client.get(f"/games/{game_id}")))
+
+
+def sheet_totals(page: BeautifulSoup) -> dict[str, int]:
+    """Each player's total at the head of the page's scoresheet, by name in seat order."""
+    sheet = page.select_one("table.sheet")
+    names = [b.get_text(strip=True) for b in sheet.select("thead tr:first-child th bdi")]
+    totals = [int(span.get_text(strip=True).replace("\u2212", "-"))
+              for span in sheet.select("thead tr.totals td > span")]
+    assert len(names) == len(totals) == 4
+    return dict(zip(names, totals))

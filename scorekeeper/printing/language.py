@@ -19,6 +19,7 @@ from ..languages import LANGUAGES, RTL_LANGUAGES, TRANSLATIONS
 
 #: Cards (K♥, Q♠, 7♥, 2s) and signed numbers (−150, +25, -15): left to right in any paragraph.
 _LTR_BITS = re.compile(r"(?:10|[2-9AKQJ])[♠♥♦♣]|[−+\-]\d+(?:/[−+\-]?\d+)*")
+_SIGNED = re.compile(r"[−+\-]?\d+")
 
 
 def language(lang: str | None) -> str:
@@ -62,6 +63,16 @@ def words_for(lang: str, names: Mapping[str, str] | None = None) -> _gettext.Nul
 def isolate_ltr(text: object) -> Markup:
     """*text* escaped, its cards and signed numbers each kept left to right (``<bdi dir=ltr>``).
 
-    In an Arabic line "K♥" would otherwise show as "♥K" and "-15" as "15-".
+    In an Arabic line "K♥" would otherwise show as "♥K" and "-15" as "15-". A run of values
+    ("+200/+150/+100/+50") is kept whole and each of its numbers isolated too: printed in
+    Arabic-Indic digits, which read as right-to-left numbers, the signs and slashes between
+    them would otherwise turn around ("+٥٠+/١٠٠...").
     """
-    return Markup(_LTR_BITS.sub(lambda m: f'<bdi dir="ltr">{m.group(0)}</bdi>', str(escape(text))))
+    return Markup(_LTR_BITS.sub(_isolated, str(escape(text))))
+
+
+def _isolated(match: re.Match) -> str:
+    bit = match.group(0)
+    if "/" in bit:
+        bit = _SIGNED.sub(lambda m: f'<bdi dir="ltr">{m.group(0)}</bdi>', bit)
+    return f'<bdi dir="ltr">{bit}</bdi>'

@@ -183,8 +183,8 @@ def _rated(db: Database, game_id: int) -> list[dict[str, Any]]:
 def _is_last(db: Database, game: RatedGame) -> bool:
     """Whether *game* comes after every rated game in the order of play."""
     row = next(db.query(
-        f"select g.night, g.created_at, g.id from rating_changes c join games g "
-        f"on g.id = c.game_id order by g.night desc, g.created_at desc, g.id desc limit 1"),
+        "select g.night, g.created_at, g.id from rating_changes c join games g "
+        "on g.id = c.game_id order by g.night desc, g.created_at desc, g.id desc limit 1"),
         None)
     return row is None or game.order > (row["night"], row["created_at"], row["id"])
 

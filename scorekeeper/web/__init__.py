@@ -35,6 +35,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
                 template_folder=str(TEMPLATES), static_folder=str(STATIC))
     app.config.from_mapping(DEFAULTS)
     app.config.update(config)
+    app.json.ensure_ascii = False  # words in JSON as UTF-8: Arabic a third of its escapes
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     if not app.config.get("DATABASE"):
         app.config["DATABASE"] = (os.environ.get("SCOREKEEPER_DB")

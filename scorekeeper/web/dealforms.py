@@ -238,7 +238,13 @@ def form_class_for(contracts: tuple[Contract, ...], rules: HouseRules) -> type[D
     return entry_form_class(contracts, rules.doubling, rules.self_capture == "leader-credit")
 
 
+#: A redeal's reason when the table gives none: saying why is optional.
+UNSAID_REASON = "other"
+
+
 def reason_options(rules: HouseRules) -> list[tuple[str, str]]:
+    """The reasons a redeal may have, as the thrown-in form offers them: the engine's list
+    (``THROW_IN_REASONS``), read here and only here."""
     kh = (lazy_gettext("The K♥ with one other heart") if rules.kh_redeal_any_doubleton
           else lazy_gettext("The K♥ alone, or K♥ A♥"))
     labels = {"kh-redeal": kh, "trex-twos": lazy_gettext("Four 2s, or three 2s and a 3"),
@@ -247,14 +253,15 @@ def reason_options(rules: HouseRules) -> list[tuple[str, str]]:
 
 
 class ThrowInForm(DealForm):
-    """A deal thrown in or redealt: why, and who asked. It scores nothing and uses up nothing."""
+    """A deal thrown in or redealt: who asked, and why if the table says. It scores nothing and
+    uses up nothing."""
 
     reason = PickField(lazy_gettext("Why?"), coerce=str, options=reason_options(HouseRules()))
     by = _seat(lazy_gettext("Who asked for the redeal?"))
     seat_fields = ("by",)
 
     def to_raw(self) -> dict[str, Any]:
-        info: dict[str, Any] = {"reason": self.reason.data}
+        info: dict[str, Any] = {"reason": self.reason.data or UNSAID_REASON}
         if self.by.data is not None:
             info["by"] = self.by.data
         return {"king": self.context.king, "thrown_in": info}

@@ -193,11 +193,21 @@ def preset_settings() -> dict[str, dict[str, Any]]:
     return {name: settings_data(rules) for name, rules in PRESETS.items()}
 
 
+def night_title(day: dt.date, earlier: int = 0) -> str:
+    """A game's first title: "Tuesday night", and "Tuesday night, game 2" when *earlier* games
+    of that night are stored already, so that the games of one night are told apart."""
+    title = gettext("%(day)s night", day=format_date(day, "EEEE"))
+    if earlier:
+        title = gettext("%(title)s, game %(number)s", title=title, number=num(earlier + 1))
+    return title
+
+
 def new_game_data(players: Mapping[int, str] | None = None,
-                  rules: HouseRules | None = None) -> dict[str, Any]:
-    """The new-game form's first values: tonight, and the players and rules given."""
+                  rules: HouseRules | None = None, *, earlier: int = 0) -> dict[str, Any]:
+    """The new-game form's first values: tonight, its title (*earlier*: the games of tonight
+    stored already), and the players and rules given."""
     today = tonight()
-    data = {"title": gettext("%(day)s night", day=format_date(today, "EEEE")),
+    data = {"title": night_title(today, earlier),
             "played_on": today.isoformat(),
             **settings_data(rules or HouseRules())}
     for seat, name in (players or {}).items():

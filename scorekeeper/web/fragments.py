@@ -1,11 +1,11 @@
-"""Rendered fragments of pages, kept: the kingdom grid and the leaderboard's table.
+"""Rendered fragments of pages, kept: the scoresheet and the leaderboard's table.
 
 Both are most of a page that many phones reload, both cost a hundred cells said through the
 catalog, and both only depend on what they show and on how this phone reads (its language,
 digits and the table's words, and the app's root). So each is rendered once per pair and kept
 (``store.kept``), under a key that says when it must be rendered again:
 
-- the kingdom grid of a game: the ``Game`` object the game cache hands out for the stored
+- the scoresheet of a game: the ``Game`` object the game cache hands out for the stored
   document (a changed game is another object), whether it links to the deals, and the game's
   id; the entry holds its game, so that the object's ``id`` in the key cannot be reused while
   the entry lives;
@@ -29,7 +29,7 @@ from . import present
 from .i18n import DIGITS_COOKIE, current_language
 from .words import words_key
 
-#: Fragments kept (a grid is about 8 KB of HTML, a leaderboard up to 30 KB).
+#: Fragments kept (a sheet is about 10 KB of HTML, a leaderboard up to 30 KB).
 SIZE = 320
 
 _kept: Kept[tuple[object, Markup]] = Kept(SIZE)
@@ -53,16 +53,16 @@ def fragment(what: Hashable, render: Callable[[], Markup], *, holds: object = No
     return html
 
 
-def kingdoms(stored: StoredGame, readonly: bool = False) -> Markup:
-    """The kingdom grid of *stored*; with *readonly*, nothing in it links to a deal."""
+def scoresheet(stored: StoredGame, readonly: bool = False) -> Markup:
+    """The scoresheet of *stored*; with *readonly*, nothing in it links to a deal."""
     game = stored.game
 
     def render() -> Markup:
-        grid = present.kingdom_grid(game, game.progress(), game.score())
-        return Markup(render_template("_grid.html", grid=grid, names=game.players,
+        sheet = present.scoresheet(game, game.progress(), game.score())
+        return Markup(render_template("_sheet.html", sheet=sheet, names=game.players,
                                       stored=stored, readonly=readonly))
 
-    return fragment(("grid", id(game), stored.id, bool(readonly)), render, holds=game)
+    return fragment(("sheet", id(game), stored.id, bool(readonly)), render, holds=game)
 
 
 def leaderboard(db: Database, database: str, filters: stats.Filters, sort: str) -> Markup:
@@ -82,4 +82,4 @@ def clear() -> None:
 
 
 def init_app(app: Flask) -> None:
-    app.add_template_global(kingdoms)
+    app.add_template_global(scoresheet)

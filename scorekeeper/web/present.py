@@ -13,8 +13,7 @@ from markupsafe import Markup, escape
 from ..engine import NEGATIVE_CONTRACTS, Contract, DealRecord, Game, GameScore, Progress
 from ..engine.scoring import is_replayed
 from ..engine.contracts import ALL_CONTRACTS, QUEEN_SUITS
-from ..engine.progression import KINGDOMS
-from ..engine.scoring import contract_scores, score_deal
+from ..engine.scoring import score_deal
 from .dealforms import SUIT_SYMBOLS
 from .i18n import isolated, num
 from .messages import contract_label
@@ -23,9 +22,6 @@ MINUS = "\u2212"
 #: Why a deal was thrown in, as the table says it (lazy: read in the page's language).
 REASON_LABELS = {"kh-redeal": lazy_gettext("K♥ redeal"), "trex-twos": lazy_gettext("Trex: the 2s"),
                  "misdeal": lazy_gettext("misdeal"), "other": lazy_gettext("other reason")}
-SHORT_LABELS = {Contract.KING_OF_HEARTS: "K♥", Contract.DIAMONDS: lazy_gettext("Diamonds"),
-                Contract.QUEENS: lazy_gettext("Queens"),
-                Contract.COLLECTIONS: lazy_gettext("Collections"), Contract.TREX: lazy_gettext("Trex")}
 
 
 def reason_label(reason: str) -> str:
@@ -71,21 +67,37 @@ def parse_contracts(values: Sequence[str]) -> tuple[Contract, ...] | None:
     return tuple(sorted(found, key=ALL_CONTRACTS.index))
 
 
-# -- standings -----------------------------------------------------------------------------
+def tell_apart(games: Sequence[dict[str, Any]]) -> Sequence[dict[str, Any]]:
+    """Give each game of a list its ``label``: its title, and where other games of the same
+    night share that title, "…, game 2" and on in the order they were started."""
+    seen: dict[tuple[Any, str], list[dict[str, Any]]] = {}
+    for game in sorted(games, key=lambda g: g["id"]):
+        game["label"] = game.get("title") or ""
+        if game["label"]:
+            seen.setdefault((game.get("night"), game["label"]), []).append(game)
+    for same in seen.values():
+        for number, game in enumerate(same[1:], start=2):
+            game["label"] = gettext("%(title)s, game %(number)s", title=game["label"],
+                                    number=num(number))
+    return games
+
+
+# -- standings ---------------------------------------------------------------------------
 @dataclass
 class Standing:
     seat: int
     name: str
     total: int
-    rank: int
+    rank: int  # the place: 1 to 4, level totals share one
     winner: bool
 
 
 def standings(names: Sequence[str], scored: GameScore) -> list[Standing]:
+    """The players in seat order, as a paper sheet keeps them, each with their place: the rows
+    do not move under the scorer's thumb when a deal changes the order."""
     totals = scored.totals
-    rows = [Standing(s, names[s], totals[s], scored.places[s], s in scored.winners)
-            for s in range(4)]  # places by RULES.md "Who wins"
-    return sorted(rows, key=lambda r: (r.rank, r.seat))
+    return [Standing(s, names[s], totals[s], scored.places[s], s in scored.winners)
+            for s in range(4)]  # in seat order; places by RULES.md "Who wins"
 
 
 def teams(names: Sequence[str], scored: GameScore) -> list[dict[str, Any]] | None:
@@ -99,31 +111,39 @@ def teams(names: Sequence[str], scored: GameScore) -> list[dict[str, Any]] | Non
              "won": scored.is_over and scored.team_result == keys[a]} for a in (0, 1)]
 
 
-# -- the kingdom grid ----------------------------------------------------------------------
+# -- the scoresheet ------------------------------------------------------------------------
 @dataclass
-class GridRow:
-    contract: Contract
-    label: str
-    number: int | None = None  # the deal that played it
-    scores: tuple[int, ...] | None = None
-    together: str = ""  # the combined deal this contract was played in
+class SheetRow:
+    """One deal on the sheet: its contracts, each player's points and total after it."""
 
-
-@dataclass
-class Note:
     number: int
-    text: str
+    label: str
+    scores: tuple[int, ...] | None = None  # None: it scores nothing (see note)
+    running: tuple[int, ...] | None = None
+    note: str | None = None  # why it scores nothing: thrown in, a sweep replayed (markup)
 
 
 @dataclass
-class KingdomView:
+class SheetKingdom:
     index: int
     king: int | None
-    rows: list[GridRow]
-    notes: list[Note] = field(default_factory=list)
+    rows: list[SheetRow] = field(default_factory=list)
     subtotal: tuple[int, ...] | None = None
     complete: bool = False
     current: bool = False
+    left: str = ""  # the contracts the King has still to play, while the kingdom is under way
+
+
+@dataclass
+class Sheet:
+    """The game as a paper sheet: a row per deal, kingdom by kingdom, with the totals and each
+    player's place at its head."""
+
+    kingdoms: list[SheetKingdom]
+    totals: tuple[int, ...]
+    places: tuple[int, ...]
+    winners: tuple[int, ...]
+    over: bool
 
 
 def not_played_note(record: DealRecord, names: Sequence[str], game: Game,
@@ -146,33 +166,41 @@ def current_kingdom(progress: Progress) -> int | None:
     return len(progress.kingdoms) - (1 if progress.current is not None else 0)
 
 
-def kingdom_grid(game: Game, progress: Progress, scored: GameScore) -> list[KingdomView]:
-    views = []
+def short_label(contracts: Sequence[Contract]) -> str:
+    """The contracts of a deal as the sheet names them: "K♥", "Queens", "Complex"."""
+    if len(contracts) > 1:
+        complex_deal = contracts_label(contracts)
+        if complex_deal == gettext("Complex"):
+            return complex_deal
+    return " + ".join(contract_label(c, short=True) for c in contracts)
+
+
+def scoresheet(game: Game, progress: Progress, scored: GameScore) -> Sheet:
+    """The sheet of *game*: the kingdoms played or under way, and the one whose King is known
+    next; every number is the engine's."""
+    kingdoms = []
     current = current_kingdom(progress)
-    for i in range(KINGDOMS):
-        rows = [GridRow(c, str(SHORT_LABELS[c])) for c in ALL_CONTRACTS]
-        if i >= len(progress.kingdoms):
-            king = (game.first_king + i) % 4 if game.rules.rotation == "right" else None
-            views.append(KingdomView(i + 1, king, rows, current=i == current))
-            continue
-        kingdom = progress.kingdoms[i]
-        view = KingdomView(i + 1, kingdom.king, rows, subtotal=scored.kingdoms[i][1],
-                           complete=kingdom.is_complete, current=i == current)
-        by_contract = {r.contract: r for r in rows}
+    for i, kingdom in enumerate(progress.kingdoms):
+        view = SheetKingdom(i + 1, kingdom.king, subtotal=scored.kingdoms[i][1],
+                            complete=kingdom.is_complete, current=i == current)
         for index in kingdom.deals:
             record = game.deals[index]
             note = not_played_note(record, game.players, game, markup=True)
-            if note is not None:
-                view.notes.append(Note(index + 1, note))
-                continue
-            for contract, scores in contract_scores(record, game.rules).items():
-                row = by_contract[contract]
-                row.number = index + 1
-                row.scores = scores
-                if len(record.contracts) > 1:
-                    row.together = contracts_label(record.contracts)
-        views.append(view)
-    return views
+            row = SheetRow(index + 1, deal_title(record) if record.thrown_in is not None
+                           else short_label(record.contracts))
+            if note is None:
+                row.scores, row.running = scored.deals[index], scored.running[index]
+            else:
+                row.note = note
+            view.rows.append(row)
+        kingdoms.append(view)
+    if current == len(progress.kingdoms) and progress.king is not None:  # its King is known
+        kingdoms.append(SheetKingdom(current + 1, progress.king, current=True))
+    if current is not None and current < len(kingdoms):
+        kingdoms[current].left = gettext(", ").join(
+            contract_label(c, short=True) for c in progress.contracts_left())
+    return Sheet(kingdoms, scored.totals, scored.places, scored.winners,
+                 scored.is_over)
 
 
 # -- the next deal -------------------------------------------------------------------------

@@ -15,9 +15,9 @@ import pytest
 
 from scorekeeper.web import create_app
 
-from phone_helpers import (ARTIFACTS, CHROMIUM_ARGS, PHONE, TAP_REPORT, WEIGHT_REPORT,
-                           chromium_path)
-from played import GAME
+from phone_helpers import (ARTIFACTS, CHROMIUM_ARGS, FIT_REPORT, PHONE, TAP_REPORT,
+                           WEIGHT_REPORT, chromium_path)
+from played import GAME, LONG_GAME
 from web_helpers import PLAYERS, Table, be_admin
 
 @dataclass
@@ -68,6 +68,7 @@ class Seeded:
     fresh: int  # standard rules, no deal yet
     playing: int  # standard rules, a few deals: one thrown in, one corrected
     over: int  # a whole game, finished
+    long: int  # a whole game of twenty-five deals (five redeals), finished
     heavy: int  # Complex with leader credit and partnership: the largest entry form
     night: str
     player: int
@@ -89,12 +90,15 @@ def seeded(site) -> Seeded:
     table.correct(playing, 1, {"king": 0, "contracts": ["king_of_hearts"],
                                "king_of_hearts": {"taker": 3}})
     over = table.new_game(PLAYERS, title="A whole night")
-    for entered in GAME:
-        if "thrown_in" in entered:
-            info = entered["thrown_in"]
-            table.throw_in(over, king=entered["king"], reason=info["reason"], by=info["by"])
-        else:
-            table.enter(over, entered)
+    long = table.new_game(["Mohammed", "Abdulrahman", "Yasmine", "عبد الله"], title="A long night")
+    for game_id, deals in ((over, GAME), (long, LONG_GAME)):
+        for entered in deals:
+            if "thrown_in" in entered:
+                info = entered["thrown_in"]
+                table.throw_in(game_id, king=entered["king"], reason=info["reason"],
+                               by=info["by"])
+            else:
+                table.enter(game_id, entered)
     heavy = table.new_game(["Rami", "Nour", "Sami", "Hala"], preset="custom", doubling="y",
                            self_capture="leader-credit", combining="complex", partnership="y")
     with site.seed.app_context():
@@ -103,7 +107,7 @@ def seeded(site) -> Seeded:
         player = next(get_db().query("select id from players where name = 'Aya'"))["id"]
     be_admin(client, site.seed)  # the group's admin: the players' own pages
     client.get("/")  # shows (and so clears) the messages the saves left in the session
-    return Seeded(fresh, playing, over, heavy, "2026-11-20", player,
+    return Seeded(fresh, playing, over, long, heavy, "2026-11-20", player,
                   client.get_cookie("session").value)
 
 
@@ -162,12 +166,18 @@ def artifacts() -> Path:
 
 
 def pytest_terminal_summary(terminalreporter):
-    """Print the tap counts and the page weights the browser tests measured."""
+    """Print the tap counts, the entry screen's and game page's measures and the page weights
+    the browser tests measured."""
     if TAP_REPORT:
         terminalreporter.section("taps to record a deal, from the form the contract opens")
         for line in TAP_REPORT:
             terminalreporter.write_line(line)
+    if FIT_REPORT:
+        terminalreporter.section("the entry screen after the result is tapped, and the game page")
+        for line in FIT_REPORT:
+            terminalreporter.write_line(line)
     if WEIGHT_REPORT:
-        terminalreporter.section("first load: HTML + CSS + JS, uncompressed (at most 40 KB)")
+        terminalreporter.section("first load: HTML, CSS, JS, images and fetches, uncompressed "
+                                 "(at most 40 KB)")
         for name, weight in sorted(WEIGHT_REPORT.items(), key=lambda item: -item[1]):
             terminalreporter.write_line(f"{weight / 1024:5.1f} KB  {name}")

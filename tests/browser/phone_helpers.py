@@ -17,12 +17,15 @@ from web_helpers import edit_link
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
-#: A phone held in portrait: a 390 x 844 touch screen (an iPhone 12 to 15, a Pixel's size).
+#: A phone held in portrait: a 390 x 844 touch screen (an iPhone 12 to 15, a Pixel's size),
+#: and a small one, 360 x 740 (a Galaxy S8 or S9, many Android phones).
 PHONE = {"width": 390, "height": 844}
-NARROW = {"width": 360, "height": 780}
+NARROW = {"width": 360, "height": 740}
 #: Lines for the end-of-run summary: the taps measured per contract, the weight of each page.
 TAP_REPORT: list[str] = []
 WEIGHT_REPORT: dict[str, int] = {}
+#: Where the entry screen's Save and scores end on each phone, and how long the game page is.
+FIT_REPORT: list[str] = []
 PAGE_BUDGET = 40 * 1024
 MIN_TARGET = 44
 MIN_TEXT = 16
@@ -78,7 +81,7 @@ CONTRAST_SCRIPT = """() => {
     const r = ratio(rgb(style.color), background(el));
     if (r < need) bad.push(`text ${el.tagName} "${(text || el.value).slice(0, 20)}" ${r.toFixed(2)}`);
   }
-  const controls = '.chips span, .btn, button, input[type=text], input[type=date], select';
+  const controls = '.chips label, .btn, button, input[type=text], input[type=date], select';
   for (const el of document.querySelectorAll(controls)) {
     if (!shown(el)) continue;
     const style = getComputedStyle(el);
@@ -128,9 +131,12 @@ class Thumb:
 
 
 def capture_taps(prefix: str, capture: dict[str, int]) -> list[str]:
-    taps = [chip(f"{prefix}_taker", capture["taker"])]
+    """Who doubled the card (the form asks it first: it is announced before the play), who
+    took it, and who led when the form asks."""
+    taps = []
     if "doubled_by" in capture:
         taps.append(chip(f"{prefix}_doubled_by", capture["doubled_by"]))
+    taps.append(chip(f"{prefix}_taker", capture["taker"]))
     if "led_by" in capture:
         taps.append(chip(f"{prefix}_led_by", capture["led_by"]))
     return taps
@@ -172,7 +178,7 @@ def number(text: str) -> int:
 
 
 PREVIEW_SCRIPT = """expected => {
-  const cells = Array.from(document.querySelectorAll('#live-preview tbody td:nth-child(2)'))
+  const cells = Array.from(document.querySelectorAll('#live-preview tbody tr:first-child td'))
     .map(td => Number(td.textContent.trim().replace('\u2212', '-').replace('+', '')));
   return cells.length === expected.length && cells.every((c, i) => c === expected[i]);
 }"""
@@ -189,17 +195,17 @@ def wait_for_preview(page, expected) -> None:
 
 
 def standings(page) -> dict[str, int]:
-    """Each player's total as the page's standings table shows it."""
-    out = {}
-    for row in page.locator("#live table.standings:not(.teams) tbody tr").all():
-        cells = row.locator("td")
-        out[cells.nth(1).locator("bdi").inner_text()] = number(cells.nth(2).inner_text())
-    return out
+    """Each player's total as the page shows it: at the head of its scoresheet."""
+    names = page.locator("#live table.sheet thead tr:first-child th bdi").all_inner_texts()
+    totals = page.locator("#live table.sheet thead tr.totals td > span").all_inner_texts()
+    return dict(zip(names, (number(t) for t in totals)))
 
 
 def first_load(page, url: str) -> tuple[Any, int, dict[str, int]]:
-    """Open *url* in a fresh phone: the response, and the bytes of HTML, CSS and JS that the
-    visit loaded (uncompressed), in all and by address."""
+    """Open *url* in a fresh phone: the response, and the bytes the visit loaded before the
+    page's load event and while the network settles (uncompressed): HTML, CSS, JS, and also
+    the images (charts, the QR code, the icon) and what a script fetched, in all and by
+    address. (The app serves no font: the pages use the phone's own.)"""
     responses: list = []
 
     def listen(response) -> None:
@@ -207,11 +213,17 @@ def first_load(page, url: str) -> tuple[Any, int, dict[str, int]]:
 
     page.on("response", listen)
     response = page.goto(url, wait_until="load")
+    page.wait_for_load_state("networkidle")
     page.remove_listener("response", listen)
     sizes = {}
     for each in responses:
-        if each.request.resource_type in ("document", "stylesheet", "script"):
+        if each.status >= 300 and each.request.resource_type != "document":
+            continue
+        try:
             sizes[each.url] = len(each.body())
+        except Exception:  # an answer to the page that was left (its scoreboard's poll)
+            if each.frame.url.startswith(url):
+                raise
     return response, sum(sizes.values()), sizes
 
 

@@ -90,7 +90,7 @@ def test_a_whole_game_in_arabic_on_a_phone(site, new_phone):
     shoot(page, "ar-new-game")
     thumb.tap('form button[type=submit]:not([name])')
     page.wait_for_url(re.compile(r"/games/\d+$"))
-    assert ar("Standings") in page.locator("main").inner_text()
+    assert ar("Total") in page.locator("main table.sheet").inner_text()
 
     played = []
     for number_, entered in enumerate(GAME, start=1):
@@ -131,7 +131,7 @@ def test_a_whole_game_in_arabic_on_a_phone(site, new_phone):
     assert ar("Deal %(number)s", number=len(GAME)) in page.locator("main").inner_text()
 
 
-def test_long_names_in_the_grid_are_cut_at_their_own_end_right_to_left(site, new_phone):
+def test_long_names_in_the_sheet_are_cut_at_their_own_end_right_to_left(site, new_phone):
     """A Latin name too long for its column keeps its beginning ("Christo…") on an Arabic
     page, as an Arabic one does ("عبد الرح…"): each name is cut in its own direction."""
     from web_helpers import Table
@@ -140,7 +140,7 @@ def test_long_names_in_the_grid_are_cut_at_their_own_end_right_to_left(site, new
     game_id = Table(site.seed.test_client()).new_game(names)
     page = arabic_phone(new_phone)
     page.goto(f"{site.url}/games/{game_id}")
-    cut = page.eval_on_selector_all("#kingdom-1 thead bdi", """cells => cells.map(b => {
+    cut = page.eval_on_selector_all("table.sheet thead bdi", """cells => cells.map(b => {
         const style = getComputedStyle(b);
         return [b.textContent, style.direction, style.textOverflow,
                 b.scrollWidth > b.clientWidth];
@@ -149,3 +149,23 @@ def test_long_names_in_the_grid_are_cut_at_their_own_end_right_to_left(site, new
     assert by_name["Christopher Alexander"] == ["ltr", "ellipsis", True]
     assert by_name["عبد الرحمن الخوري"] == ["rtl", "ellipsis", True]
     shoot(page, "ar-long-names")
+
+
+def test_numbers_stand_under_their_players_names_right_to_left(site, seeded, new_phone):
+    """In the Arabic sheet each column's numbers are centred under its player's name (they
+    stood about 40 px to the side of it in the kingdom grid)."""
+    page = arabic_phone(new_phone)
+    page.goto(f"{site.url}/games/{seeded.over}")
+    centres = page.evaluate("""() => {
+      const mid = el => { const r = el.getBoundingClientRect(); return (r.left + r.right) / 2; };
+      const heads = Array.from(document.querySelectorAll('table.sheet thead tr:first-child th bdi'));
+      const rows = Array.from(document.querySelectorAll('table.sheet tbody tr'))
+        .filter(tr => tr.querySelectorAll('td > span').length === 4);
+      return {heads: heads.map(mid),
+              cells: rows.map(tr => Array.from(tr.querySelectorAll('td > span')).map(mid))};
+    }""")
+    heads = centres["heads"]
+    assert heads == sorted(heads, reverse=True)  # the first player on the right
+    assert centres["cells"]
+    off = [abs(x - heads[i]) for row in centres["cells"] for i, x in enumerate(row)]
+    assert max(off) <= 2, max(off)

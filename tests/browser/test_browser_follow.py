@@ -16,6 +16,7 @@ def test_a_second_phone_follows_the_game_without_reloading(site, own_game, new_p
     game_id, cookie = own_game()
     scorer = new_phone(cookies=[cookie])
     scorer.goto(f"{site.url}/games/{game_id}")
+    scorer.locator("#follow summary").tap()  # the QR code and the links behind one button
     qr = scorer.locator("#follow img.qr")
     qr.scroll_into_view_if_needed()
     assert scorer.wait_for_function("img => img.complete && img.naturalWidth > 0",
@@ -43,7 +44,7 @@ def test_a_second_phone_follows_the_game_without_reloading(site, own_game, new_p
 
     for page in (watcher, other):
         page.wait_for_function(
-            "() => document.querySelector('#live table.standings').textContent.includes('75')",
+            "() => document.querySelector('#live table.sheet').textContent.includes('75')",
             timeout=FOLLOW_SECONDS * 1000)
         assert page.evaluate("window.stayed") is True  # updated in place, not reloaded
         assert standings(page) == dict(zip(PLAYERS, (0, -75, 0, 0)))

@@ -49,8 +49,8 @@ def test_who_led_shows_only_when_the_holder_took_it(site, seeded, scorer):
     scorer.goto(f"{site.url}/games/{seeded.heavy}/deals/new?contracts={COMPLEX}")
     leader = scorer.locator('[data-leader="kh"]')
     assert leader.is_hidden()
+    scorer.locator(chip("kh_doubled_by", 2)).tap()  # asked first: announced before the play
     scorer.locator(chip("kh_taker", 2)).tap()
-    scorer.locator(chip("kh_doubled_by", 2)).tap()
     assert leader.is_visible()
     scorer.locator(chip("kh_doubled_by", 1)).tap()
     assert leader.is_hidden()
@@ -136,3 +136,39 @@ def test_chromium_grants_the_real_wake_lock(site, seeded, phone):
     phone.locator("h1").tap()
     phone.wait_for_function("window.wakeResults.length === 1")
     assert phone.evaluate("window.wakeResults") == ["held"]
+
+
+def test_a_complex_deal_one_contract_at_a_time(site, seeded, scorer):
+    """A tab for each contract, one shown; the last answer of one opens the next still open;
+    a tab goes back, and a complete one is ticked."""
+    scorer.goto(f"{site.url}/games/{seeded.heavy}/deals/new?contracts={COMPLEX}")
+    tabs = scorer.locator(".steps [role=tab]")
+    assert tabs.count() == 4
+    shown = lambda: [g.get_attribute("id") for g in scorer.locator("form > .group").all()  # noqa
+                     if g.is_visible()]
+    assert shown() == ["g-king_of_hearts"]
+    scorer.locator(chip("kh_doubled_by", 1)).tap()
+    assert shown() == ["g-king_of_hearts"]  # doubling alone leaves it open
+    scorer.locator(chip("kh_taker", 3)).tap()
+    assert shown() == ["g-diamonds"]
+    assert "done" in tabs.nth(0).get_attribute("class")
+    tabs.nth(0).tap()  # back to the K♥ to look: nothing moves by itself
+    assert shown() == ["g-king_of_hearts"] and scorer.is_checked('[name=kh_taker][value="3"]')
+    tabs.nth(3).tap()
+    assert shown() == ["g-tricks"]
+
+
+def test_a_refused_save_says_its_problem_once(site, seeded, scorer):
+    """A form the server refused comes back with its problem; the bar says it, once, and the
+    messages it came with are gone (they said it three times)."""
+    scorer.goto(f"{site.url}/games/{seeded.fresh}/deals/new?contracts=diamonds")
+    for seat, count in enumerate((13, 3)):
+        scorer.locator(chip(f"diamonds_{seat}", count)).tap()
+    scorer.wait_for_function("() => document.querySelector('button[data-save]').disabled")
+    with scorer.expect_navigation():
+        scorer.evaluate("document.querySelector('form[data-preview]').submit()")  # sent anyway
+    assert scorer.locator("#live-preview").is_visible()
+    scorer.wait_for_function("() => document.querySelector('button[data-save]').disabled")
+    problem = scorer.locator("#live-preview .why").inner_text()
+    assert problem and scorer.locator("main").inner_text().count(problem) == 1
+    assert scorer.evaluate("window.scrollY") == 0

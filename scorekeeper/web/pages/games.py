@@ -14,7 +14,8 @@ from ...store.storage import StoredGame
 from .. import present, rights
 from ..database import get_db
 from ..flashes import flash_words
-from ..forms import LIMITS, NewGameForm, new_game_data, player_label, preset_settings
+from ..forms import (LIMITS, NewGameForm, new_game_data, player_label, preset_settings,
+                     tonight)
 
 bp = Blueprint("games", __name__, url_prefix="/games")
 TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
@@ -66,11 +67,12 @@ def new():
         source = request.args.get("from", type=int)
         if "from" in request.args and source is None:
             abort(404, _("There is no such game."))
+        earlier = games_of_the_night(tonight().isoformat())
         if source is not None:
-            earlier = fetch_game(source)
-            data = new_game_data(dict(enumerate(earlier.game.players)), earlier.game.rules)
+            game = fetch_game(source).game
+            data = new_game_data(dict(enumerate(game.players)), game.rules, earlier=earlier)
         else:
-            data = new_game_data()
+            data = new_game_data(earlier=earlier)
         form = NewGameForm(data={**data, "token": secrets.token_urlsafe(16)})
         status = 200
     names = [form[f"player_{s}"].data or "" for s in range(4)]
@@ -78,6 +80,11 @@ def new():
     return render_template("new_game.html", form=form, names=names,
                            known_names=storage.known_names(get_db()),
                            presets=preset_settings(), limits=LIMITS), status
+
+
+def games_of_the_night(night: str) -> int:
+    """How many games the night of *night* (a date) holds already."""
+    return get_db().execute("select count(*) from games where night = ?", [night]).fetchone()[0]
 
 
 def game_context(stored: StoredGame) -> dict:

@@ -51,7 +51,7 @@ def _game_rows(db, where: str, params: list[Any]) -> list[dict[str, Any]]:
         row["winners"] = [row["names"][s] for s in json.loads(row["winners_json"] or "[]")]
         row["rules"] = rules_line(row["rules_json"])
         rows.append(row)
-    return rows
+    return present.tell_apart(rows)
 
 
 def nights_page(db, *, before: str | None, player_ids: list[int] | None,
@@ -99,7 +99,7 @@ def index():
 
 @bp.get("/nights/<night>")
 def night(night: str):
-    """One night's games, each with its standings."""
+    """One night's games, each with its players in seat order and their places."""
     try:
         day = stats.parse_date(night)
     except ValueError:
@@ -111,7 +111,7 @@ def night(night: str):
     for row in get_db().query(
             "select gp.game_id, p.id, p.name, gp.total, gp.rank from game_players gp "
             "join players p on p.id = gp.player_id join games g on g.id = gp.game_id "
-            "where g.night = ? order by gp.game_id, gp.rank, gp.seat", [day]):
+            "where g.night = ? order by gp.game_id, gp.seat", [day]):  # seat order, as played
         standings.setdefault(row["game_id"], []).append(row)
     for row in rows:
         row["standings"] = standings.get(row["id"], [])

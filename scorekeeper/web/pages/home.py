@@ -7,6 +7,7 @@ from flask import Blueprint, render_template
 
 from ...store import storage
 from ..database import get_db
+from ..present import tell_apart
 
 bp = Blueprint("home", __name__)
 RECENT_GAMES = 40
@@ -17,6 +18,7 @@ def index():
     db = get_db()
     in_progress = storage.list_games(db, finished=False)
     finished = storage.list_games(db, finished=True, limit=RECENT_GAMES)
+    tell_apart(in_progress + finished)
     finished.sort(key=lambda g: (g["played_on"] or "", g["updated_at"]), reverse=True)
     nights = [(day, list(games)) for day, games in groupby(finished, key=lambda g: g["played_on"])]
     return render_template("home.html", in_progress=in_progress, nights=nights)
