@@ -9,7 +9,7 @@ from typing import Any, Callable, Mapping
 
 from .engine.contracts import CONTRACT_LABELS, Contract
 from .engine.errors import Problem
-from .engine.messages import MESSAGES, RULES_TEXT
+from .engine.messages import MESSAGES, N_, RULES_TEXT
 from .engine.rules import HouseRules
 
 LANGUAGES: tuple[str, ...] = ("en", "ar")
@@ -41,11 +41,11 @@ def rules_line(rules: HouseRules, lang: str, say: Callable[[str], str],
 # -- an engine problem in words ------------------------------------------------------------
 #: Where a form says things better than the file-format wording (the form has buttons, not keys).
 FORM_MESSAGES: dict[str, str] = {
-    "bad_thrown_in_reason": "say why the deal was thrown in",
-    "no_first_king": "say who holds the 7♥",
-    "bad_first_king": "say who holds the 7♥",
+    "bad_thrown_in_reason": N_("say why the deal was thrown in"),
+    "no_first_king": N_("say who holds the 7♥"),
+    "bad_first_king": N_("say who holds the 7♥"),
 }
-SAY_WHO = "say {what}"
+SAY_WHO = N_("say {what}")
 _LABEL_TO_CONTRACT = {label: contract for contract, label in CONTRACT_LABELS.items()}
 
 
@@ -74,7 +74,7 @@ def problem_sentence(problem: Problem, *, say: Callable[[str], str] = str,
     if context:
         where = _problem_where(problem, say, number, label)
         if where:
-            text = say("%(where)s: %(what)s") % {"where": where, "what": text}
+            text = say(N_("%(where)s: %(what)s")) % {"where": where, "what": text}
     text = text[:1].upper() + text[1:]
     return text if text.endswith((".", "!", "?")) else text + "."
 
@@ -88,14 +88,14 @@ def _problem_params(problem: Problem, say: Callable[[str], str],
     if problem.code == "bad_seat" and isinstance(question, str):  # "K♥: who took it"
         what = say(question)
         card = params.get("card")
-        params["what"] = say("%(where)s: %(what)s") % {"where": card, "what": what} \
+        params["what"] = say(N_("%(where)s: %(what)s")) % {"where": card, "what": what} \
             if card else what
     card = params.get("card")
     if isinstance(card, str):  # the engine names cards in English: "the K♥", "a diamond"
         if card.startswith("the "):
-            params["card"] = say("the %(card)s") % {"card": card[4:]}
+            params["card"] = say(N_("the %(card)s")) % {"card": card[4:]}
         elif card == "a diamond":
-            params["card"] = say("a diamond")
+            params["card"] = say(N_("a diamond"))
     for key in ("contract", "expected"):
         value = params.get(key)
         if isinstance(value, str) and value in _LABEL_TO_CONTRACT:
@@ -118,9 +118,9 @@ def _problem_where(problem: Problem, say: Callable[[str], str], number: Callable
     """"Game 2, Deal 3, Diamonds": which game, deal and contract a problem is about."""
     parts = []
     if problem.game is not None:
-        parts.append(say("Game %(number)s") % {"number": number(problem.game)})
+        parts.append(say(N_("Game %(number)s")) % {"number": number(problem.game)})
     if problem.deal is not None:
-        parts.append(say("Deal %(number)s") % {"number": number(problem.deal)})
+        parts.append(say(N_("Deal %(number)s")) % {"number": number(problem.deal)})
     if problem.contract is not None:
         parts.append(label(Contract(problem.contract)))
-    return say(", ").join(parts)
+    return say(N_(", ")).join(parts)

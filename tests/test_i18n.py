@@ -20,7 +20,8 @@ from web_helpers import error_next_to, soup
 
 ROOT = Path(__file__).resolve().parent.parent
 CATALOG = ROOT / "scorekeeper" / "translations" / "ar" / "LC_MESSAGES"
-KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "lazy_gettext": None}
+KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "lazy_gettext": None, "N_": None,
+            "flash_message": None, "flash_plural": (1, 2)}
 
 
 def arabic_catalog():

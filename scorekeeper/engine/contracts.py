@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from enum import Enum, unique
 
+from .messages import N_
+
 
 @unique
 class Contract(str, Enum):
@@ -42,11 +44,11 @@ ALL_CONTRACTS: tuple[Contract, ...] = (
 NEGATIVE_CONTRACTS: tuple[Contract, ...] = ALL_CONTRACTS[:4]
 
 CONTRACT_LABELS: dict[Contract, str] = {
-    Contract.KING_OF_HEARTS: "King of Hearts",
-    Contract.DIAMONDS: "Diamonds",
-    Contract.QUEENS: "Queens",
-    Contract.COLLECTIONS: "Collections",
-    Contract.TREX: "Trex",
+    Contract.KING_OF_HEARTS: N_("King of Hearts"),
+    Contract.DIAMONDS: N_("Diamonds"),
+    Contract.QUEENS: N_("Queens"),
+    Contract.COLLECTIONS: N_("Collections"),
+    Contract.TREX: N_("Trex"),
 }
 
 #: Base values (RULES.md "The five contracts"). A doubled card is worth twice its base

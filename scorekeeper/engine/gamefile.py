@@ -20,6 +20,7 @@ from functools import cached_property
 from typing import Any, Mapping, Sequence
 
 from .errors import InvalidResult, Problem, RulesError
+from .messages import N_
 from .progression import Progress
 from .records import DealRecord, read_deal
 from .rules import HouseRules
@@ -390,7 +391,7 @@ def loads(text: str | bytes, *, strict: bool = True) -> list[Game]:
     except (ValueError, UnicodeDecodeError) as exc:
         raise InvalidResult([Problem("not_json", {"detail": str(exc)})]) from None
     except RecursionError:
-        raise InvalidResult([Problem("not_json", {"detail": "nested too deeply"})]) from None
+        raise InvalidResult([Problem("not_json", {"detail": N_("nested too deeply")})]) from None
     if twice:
         keys = list(dict.fromkeys(twice))
         raise InvalidResult([Problem("duplicate_key", {"key": key})

@@ -15,6 +15,7 @@ from sqlite_utils import Database
 from ..engine import Game, InvalidResult, Problem, game_to_dict, loads
 from ..engine.gamefile import MULTI_FORMAT, check_players
 from . import facts, ratings, storage
+from .refused import N_
 
 
 class ImportRefused(Exception):
@@ -27,7 +28,7 @@ class ImportRefused(Exception):
 
 
 #: Said in the reader's language (marked for the catalog).
-NESTED_TOO_DEEPLY = "nested too deeply"
+NESTED_TOO_DEEPLY = N_("nested too deeply")
 
 
 @dataclass

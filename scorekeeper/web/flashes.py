@@ -18,12 +18,24 @@ from .i18n import isolated, num, page_translations
 CATEGORY = "words"
 
 
-def flash_message(msgid: str, plural: str | None = None, count: int | None = None, *,
-                  names: Mapping[str, str] | None = None, **values: Any) -> None:
-    """Flash *msgid* (with *plural* and *count*, as ``ngettext`` takes them), its *values*
-    (``%(key)s`` placeholders) and *names*, player names put in isolated."""
+def flash_message(msgid: str, *, names: Mapping[str, str] | None = None,
+                  **values: Any) -> None:
+    """Flash *msgid*, its *values* (``%(key)s`` placeholders) and *names*, player names put
+    in isolated. (Extraction reads its first argument: ``-k flash_message``.)"""
+    _flash(msgid, None, None, names, values)
+
+
+def flash_plural(singular: str, plural: str, count: int, *,
+                 names: Mapping[str, str] | None = None, **values: Any) -> None:
+    """Flash a message that counts, as ``ngettext`` takes it: *count* is its ``%(num)s``.
+    A function of its own, so that extraction reads both forms (``-k flash_plural:1,2``)."""
+    _flash(singular, plural, count, names, values)
+
+
+def _flash(msgid: str, plural: str | None, count: int | None,
+           names: Mapping[str, str] | None, values: Mapping[str, Any]) -> None:
     flash({"msgid": msgid, "plural": plural, "count": count, "names": dict(names or {}),
-           "values": values}, CATEGORY)
+           "values": dict(values)}, CATEGORY)
 
 
 def flash_words(message: Any) -> None:
@@ -39,12 +51,13 @@ def flash_words(message: Any) -> None:
 
 def _said(message: Mapping[str, Any]) -> Markup:
     translations = page_translations()
-    if message.get("plural"):
+    msgid, plural = message["msgid"], message.get("plural")  # not literals to extract
+    if plural:
         count = message.get("count") or 0
-        text = translations.ungettext(message["msgid"], message["plural"], count)
+        text = translations.ungettext(msgid, plural, count)
         values: dict[str, Any] = {"num": count}
     else:
-        text = translations.ugettext(message["msgid"])
+        text = translations.ugettext(msgid)
         values = {}
     values.update(message.get("values") or {})
     values = {key: num(value) if type(value) is int else value for key, value in values.items()}

@@ -14,6 +14,7 @@ from urllib.parse import parse_qsl, urlencode
 from flask import g, has_request_context, request
 
 from ..engine.contracts import ALL_CONTRACTS, Contract
+from ..engine.messages import N_
 from .i18n import current_language
 
 COOKIE_PREFIX = "words_"
@@ -57,10 +58,10 @@ def clean_word(text: str) -> str:
 def word_problem(text: str) -> str | None:
     """Why *text* (tidied) can't name a contract, in English (the caller translates), or None."""
     if len(text) > LIMIT:
-        return "at most %(limit)s letters"
+        return N_("at most %(limit)s letters")
     if any(unicodedata.category(ch) in ("Cc", "Cf", "Co", "Cs") and ch not in "\u200c\u200d"
            for ch in text):
-        return "letters only, no control characters"
+        return N_("letters only, no control characters")
     return None
 
 

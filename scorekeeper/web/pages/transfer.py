@@ -20,7 +20,7 @@ from ...store.transfer import (ImportRefused, game_ids, game_json, import_text, 
 from .. import rights
 from ..database import get_db
 from ..figures import night_label
-from ..flashes import flash_message
+from ..flashes import flash_message, flash_plural
 from ..i18n import num
 from ..messages import problem_text
 from ..security import csrf
@@ -129,7 +129,7 @@ def upload():
                       number=result.skipped[0][1])
     else:
         if count:
-            flash_message("Imported %(num)s game.", "Imported %(num)s games.", count)
+            flash_plural("Imported %(num)s game.", "Imported %(num)s games.", count)
         else:
             flash_message("Nothing new to import.")
         for number, stored in result.skipped:
