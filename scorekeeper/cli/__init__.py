@@ -1,6 +1,7 @@
 """The ``scorekeeper`` command: every subcommand, one module per group.
 
 - ``score``, ``simulate``: the engine on a game file or on bots' games (``score.py``);
+- ``advise``: which open contract a King's hand is best for (``advise.py``);
 - ``pdf``, ``blank-sheet``: printed scoresheets (``sheets.py``);
 - ``export``, ``import``, ``backup``, ``restore``, ``links``: the stored games (``data.py``);
 - ``serve``: the table app under a production server (``serve.py``, the one module that
@@ -13,10 +14,10 @@ import sys
 from typing import Sequence
 
 from .. import __version__
-from . import data, score, serve, sheets
+from . import advise, data, score, serve, sheets
 
 #: The modules that add subcommands, in the order ``--help`` lists them.
-GROUPS = (serve, score, sheets, data)
+GROUPS = (serve, score, advise, sheets, data)
 
 
 def build_parser() -> argparse.ArgumentParser:
