@@ -62,6 +62,7 @@ PAGES = [
     Page("undo-deal", "/games/{playing}/deals/1/undo", True),
     Page("game-history", "/games/{playing}/history"),
     Page("share", "/games/{playing}/share", True),
+    Page("advise", "/games/{playing}/advise", True),
     Page("watching-locked", ENTRY + "queens", status=403),
     Page("not-found", "/games/9999", status=404),
     Page("history", "/history/"),
