@@ -5,6 +5,9 @@ The workers are started on first use and kept for the next question. They are st
 and they run at a lower priority, so that while they play, the server process still answers
 the other phones at once. Which process plays a sample never changes its outcome
 (:mod:`.playout`), so an answer is the same with or without them.
+
+As always with ``spawn`` and ``forkserver``, a script that has advice played on the workers
+guards its own start with ``if __name__ == "__main__":`` (the ``scorekeeper`` command does).
 """
 from __future__ import annotations
 
