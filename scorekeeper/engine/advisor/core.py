@@ -113,7 +113,9 @@ def advise(hand: int, choices: Sequence[Choice], rules: HouseRules, *,
     interval to ± *target* points (at least ``FIRST_ROUND``, at most ``MOST``). The same seed
     gives the same advice, in one process or many (*parallel*; None: when it helps).
     """
-    if hand.bit_count() != HAND_SIZE or hand >> 52:
+    if hand < 0 or hand >> 52:
+        raise ValueError(f"{hand!r} is not a set of cards.")
+    if hand.bit_count() != HAND_SIZE:
         raise AdviceError("hand_size", {"count": hand.bit_count()})
     choices = list(dict.fromkeys(tuple(c) for c in choices))
     if not choices:
