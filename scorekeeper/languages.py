@@ -56,11 +56,12 @@ def english_label(contract: Contract) -> str:
 def problem_sentence(problem: Problem, *, say: Callable[[str], str] = str,
                      number: Callable[[int], str] = str,
                      label: Callable[[Contract], str] = english_label,
-                     context: bool = False) -> str:
+                     context: bool = False, lapsed: bool = False) -> str:
     """*problem* as a sentence: each template said by *say* (a catalog's gettext, unformatted),
     each number written by *number* (the reader's digits) and each contract named by *label*
-    (the table's words); with *context*, prefixed by its game, deal and contract. The defaults
-    say it in English, as the command line does."""
+    (the table's words); with *context*, prefixed by its game, deal and contract. With
+    *lapsed*, said of a stored deal that a check added later refuses ("Deal 3 no longer
+    passes: ..."). The defaults say it in English, as the command line does."""
     params = _problem_params(problem, say, label)
     params = {key: number(value) if type(value) is int and key != "value" else value
               for key, value in params.items()}
@@ -71,7 +72,10 @@ def problem_sentence(problem: Problem, *, say: Callable[[str], str] = str,
         text = _formatted(say, FORM_MESSAGES[problem.code], params)
     else:
         text = _formatted(say, MESSAGES.get(problem.code, problem.code), params)
-    if context:
+    if lapsed:
+        text = _formatted(say, MESSAGES["no_longer_passes"],
+                          {"deal": number(problem.deal or 0), "why": text})
+    elif context:
         where = _problem_where(problem, say, number, label)
         if where:
             text = say(N_("%(where)s: %(what)s")) % {"where": where, "what": text}

@@ -31,6 +31,7 @@ PAGES = {
     "game history": "/games/{game}/history",
     "watch": "/games/{game}/watch",
     "share": "/games/{game}/share",
+    "advise": "/games/{game}/advise",
     "history": "/history/",
     "night": "/history/nights/2026-11-20",
     "record": "/history/games/{over}",

@@ -31,7 +31,7 @@ ANSWERS = {200, 303, 304, 400, 403, 404, 405, 409, 413, 429}
 #: The pages that draw the app's forms (game 1 is in progress with two deals, game 2 has a
 #: PIN, player 9 has no game).
 FORM_PAGES = ["/games/new", "/games/1/deals/new", "/games/1/thrown-in", "/games/1/deals/1/edit",
-              "/games/1/deals/1/undo", "/games/1/share", "/games/1/seats/0/name",
+              "/games/1/deals/1/undo", "/games/1/share", "/games/1/advise", "/games/1/seats/0/name",
               "/players/1", "/players/1/rename", "/players/1/merge", "/players/1/merge?other=5",
               "/players/9", "/settings", "/import", "/history/", "/leaderboard",
               *(f"/games/1/deals/new?contracts={c}" for c in (

@@ -1,6 +1,7 @@
 """The ``scorekeeper`` command: every subcommand, one module per group.
 
 - ``score``, ``simulate``: the engine on a game file or on bots' games (``score.py``);
+- ``advise``: which open contract a King's hand is best for (``advise.py``);
 - ``pdf``, ``blank-sheet``: printed scoresheets (``sheets.py``);
 - ``export``, ``import``, ``backup``, ``restore``, ``links``, ``admin-link``, ``join-link``:
   the stored games and who may change them (``data.py``);
@@ -15,10 +16,10 @@ import sys
 from typing import Sequence
 
 from .. import __version__
-from . import data, ratings, score, serve, sheets
+from . import advise, data, ratings, score, serve, sheets
 
 #: The modules that add subcommands, in the order ``--help`` lists them.
-GROUPS = (serve, score, sheets, data, ratings)
+GROUPS = (serve, score, advise, sheets, data, ratings)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -111,6 +111,13 @@ MESSAGES: dict[str, str] = {
     "winners_differ": N_("the winners given are seats {given}, but the winners are seats "
                          "{computed}"),
     "not_over_no_winner": N_("{key!r} is given, but the game is not over, so nobody has won yet"),
+    # the contract advisor: the King's hand and the open contracts
+    "hand_not_card": N_("{value!r} is not a card; write a rank (2-9, T or 10, J, Q, K, A) and a "
+                        "suit (S, H, D, C or ♠ ♥ ♦ ♣), for example KH or 10♦"),
+    "hand_card_twice": N_("the card {value} is given twice"),
+    "hand_size": N_("a hand has 13 cards, not {count}"),
+    "advice_unknown_contract": N_("{value!r} is not a contract; the contracts are {allowed}"),
+    "advice_nothing_open": N_("name at least one open contract"),
 }
 
 

@@ -13,7 +13,7 @@ from typing import Any, Callable, Sequence
 
 from flask_babel import lazy_gettext
 from flask_wtf import FlaskForm
-from wtforms import HiddenField
+from wtforms import BooleanField, HiddenField
 
 from ..engine import DealRecord, Game, HouseRules, Problem
 from ..engine.contracts import QUEEN_SUITS, Contract
@@ -157,6 +157,8 @@ class EntryForm(DealForm):
                 raw[key] = self._counts(key)
         if Contract.TREX in contracts:
             raw["trex_order"] = self._order()
+        if "sweep_kept" in self and self.sweep_kept.data:
+            raw["sweep_kept"] = True
         return raw
 
     def _value(self, name: str) -> Any:
@@ -201,10 +203,15 @@ def _seat(label: Any, **kwargs: Any) -> PickField:
     return PickField(label, options=[(s, player_label(s)) for s in SEATS], **kwargs)
 
 
+#: The contracts a player can sweep (RULES.md "Sweeps": 13 diamonds, 4 queens, N tricks).
+SWEEPABLE = frozenset({Contract.DIAMONDS, Contract.QUEENS, Contract.COLLECTIONS})
+
+
 @lru_cache(maxsize=64)
 def entry_form_class(contracts: tuple[Contract, ...], doubling: bool,
-                     leader_credit: bool) -> type[EntryForm]:
-    """The form for a deal of *contracts* under rules with or without doubling/leader credit."""
+                     leader_credit: bool, sweeps: bool = False) -> type[EntryForm]:
+    """The form for a deal of *contracts* under rules with or without doubling/leader credit;
+    with *sweeps* (``sweep_replay``), the swept player may let the table keep a sweep."""
     attrs: dict[str, Any] = {}
     seat_fields: list[str] = []
     for prefix, _key, card in capture_prefixes(contracts):
@@ -227,6 +234,10 @@ def entry_form_class(contracts: tuple[Contract, ...], doubling: bool,
         for p in PLACES:
             attrs[f"trex_{p}"] = _seat(PLACE_LABELS[p])
             seat_fields.append(f"trex_{p}")
+    if sweeps and SWEEPABLE & set(contracts):
+        attrs["sweep_kept"] = BooleanField(lazy_gettext(
+            "If this is a sweep: the swept player did not ask for the replay, so the table "
+            "keeps it as played"))
     attrs["seat_fields"] = tuple(seat_fields)
     attrs["deal_contracts"] = contracts
     return type("EntryForm", (EntryForm,), attrs)
@@ -235,28 +246,36 @@ def entry_form_class(contracts: tuple[Contract, ...], doubling: bool,
 def form_class_for(contracts: tuple[Contract, ...], rules: HouseRules) -> type[DealForm]:
     if not contracts:
         return ThrowInForm
-    return entry_form_class(contracts, rules.doubling, rules.self_capture == "leader-credit")
+    return entry_form_class(contracts, rules.doubling, rules.self_capture == "leader-credit",
+                            rules.sweep_replay is not None)
 
 
 #: A redeal's reason when the table gives none: saying why is optional.
 UNSAID_REASON = "other"
 
 
-def reason_options(rules: HouseRules) -> list[tuple[str, str]]:
-    """The reasons a redeal may have, as the thrown-in form offers them: the engine's list
-    (``THROW_IN_REASONS``), read here and only here."""
-    kh = (lazy_gettext("The K♥ with one other heart") if rules.kh_redeal_any_doubleton
-          else lazy_gettext("The K♥ alone, or K♥ A♥"))
+def reason_options(rules: HouseRules, possible: Sequence[str] = THROW_IN_REASONS,
+                   ) -> list[tuple[str, str]]:
+    """The reasons a redeal may have, as the thrown-in form offers them: those the engine says
+    are *possible* at that point of the game (``Progress.possible_throw_in_reasons``: a K♥
+    redeal only while King of Hearts may still be announced, the 2s only while Trex may),
+    read here and only here."""
+    kh = (lazy_gettext("The K♥ alone or with one other heart, or the A♥ alone")
+          if rules.kh_redeal_any_doubleton
+          else lazy_gettext("The K♥ alone, the A♥ alone, or K♥ A♥"))
     labels = {"kh-redeal": kh, "trex-twos": lazy_gettext("Four 2s, or three 2s and a 3"),
               "misdeal": lazy_gettext("Misdeal"), "other": lazy_gettext("Other reason")}
-    return [(r, labels[r]) for r in THROW_IN_REASONS]
+    return [(r, labels[r]) for r in THROW_IN_REASONS if r in possible]
 
 
 class ThrowInForm(DealForm):
     """A deal thrown in or redealt: who asked, and why if the table says. It scores nothing and
     uses up nothing."""
 
-    reason = PickField(lazy_gettext("Why?"), coerce=str, options=reason_options(HouseRules()))
+    # Only the reasons possible at that point are offered; another of the engine's reasons is
+    # taken, for the engine to say why it cannot be (a K♥ redeal after King of Hearts, say).
+    reason = PickField(lazy_gettext("Why?"), coerce=str, options=reason_options(HouseRules()),
+                       accepted=THROW_IN_REASONS)
     by = _seat(lazy_gettext("Who asked for the redeal?"))
     seat_fields = ("by",)
 
@@ -287,4 +306,6 @@ def record_data(record: DealRecord) -> dict[str, Any]:
     if record.thrown_in is not None:
         data["reason"] = record.thrown_in.reason
         data["by"] = record.thrown_in.by
+    if record.sweep_kept:
+        data["sweep_kept"] = True
     return data

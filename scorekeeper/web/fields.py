@@ -41,11 +41,13 @@ class PickField(Field):
     def __init__(self, label: str | None = None, validators: Sequence[Any] | None = None, *,
                  options: Sequence[tuple[Any, str]] = (),
                  coerce: Callable[[str], Any] = whole_number,
-                 none_label: str | None = None, **kwargs: Any):
+                 none_label: str | None = None, accepted: Sequence[Any] = (), **kwargs: Any):
         super().__init__(label, validators, **kwargs)
         self.options = list(options)
         self.coerce = coerce
         self.none_label = none_label  # when set, an explicit "nothing" option is offered first
+        #: values taken though not offered, for the engine to say why they cannot be
+        self.accepted = frozenset(accepted)
 
     def process_formdata(self, valuelist: list[str]) -> None:
         if not valuelist or valuelist[0] == "":
@@ -58,7 +60,8 @@ class PickField(Field):
             raise ValueError(str(NOT_A_CHOICE)) from None
 
     def pre_validate(self, form: Any) -> None:
-        if self.data is not None and self.data not in {value for value, _ in self.options}:
+        if self.data is not None and self.data not in self.accepted \
+                and self.data not in {value for value, _ in self.options}:
             raise ValidationError(str(NOT_A_CHOICE))
 
     def _value(self) -> str:

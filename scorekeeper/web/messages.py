@@ -26,8 +26,9 @@ def contract_label(contract: Contract | str, short: bool = False) -> str:
     return gettext(CONTRACT_LABELS[contract])
 
 
-def problem_text(problem: Problem, *, context: bool = False) -> str:
+def problem_text(problem: Problem, *, context: bool = False, lapsed: bool = False) -> str:
     """The problem as a sentence in the page's language and digits, the contracts in the
-    table's words; with *context*, prefixed by its game, deal and contract."""
+    table's words; with *context*, prefixed by its game, deal and contract; with *lapsed*, said
+    of a stored deal a later check refuses."""
     return problem_sentence(problem, say=gettext, number=num, label=contract_label,
-                            context=context)
+                            context=context, lapsed=lapsed)

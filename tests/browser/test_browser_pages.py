@@ -66,6 +66,7 @@ PAGES = [
     Page("game-history", "/games/{playing}/history"),
     Page("share", "/games/{playing}/share", True),
     Page("fix-name", "/games/{playing}/seats/1/name", True),
+    Page("advise", "/games/{playing}/advise", True),
     Page("watching-locked", ENTRY + "queens", status=403),
     Page("not-found", "/games/9999", status=404),
     Page("history", "/history/"),

@@ -122,7 +122,10 @@ def build_form(stored: StoredGame, context: EntryContext, checker: Callable, *,
         else cls()
     form.setup(context, stored.game.players, checker)
     if "reason" in form:
-        form.reason.options = reason_options(stored.game.rules)
+        game = stored.game
+        progress = (game.progress() if context.number > len(game.deals)
+                    else checks.progress_before(game, context.number))
+        form.reason.options = reason_options(game.rules, progress.possible_throw_in_reasons())
     return form
 
 

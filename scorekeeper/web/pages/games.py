@@ -16,6 +16,7 @@ from ..database import get_db
 from ..flashes import flash_words
 from ..forms import (LIMITS, NewGameForm, new_game_data, player_label, preset_settings,
                      tonight)
+from ..messages import problem_text
 
 bp = Blueprint("games", __name__, url_prefix="/games")
 TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
@@ -97,6 +98,8 @@ def game_context(stored: StoredGame) -> dict:
         "scored": scored, "standings": present.standings(game.players, scored),
         "teams": present.teams(game.players, scored),
         "next": present.next_deal(game, progress),
+        # a game stored before a check of the rules was added: which deal no longer passes
+        "lapses": [problem_text(p, lapsed=True) for p in game.no_longer_passes],
     }
 
 

@@ -1,0 +1,118 @@
+"""Where the samples are played: in this process, or spread over one worker process per core.
+
+The workers are started on first use and kept for the next question. They are started with
+``forkserver`` where the system has it (else ``spawn``), never by forking a threaded web server,
+and they run at a lower priority, so that while they play, the server process still answers
+the other phones at once. Which process plays a sample never changes its outcome
+(:mod:`.playout`), so an answer is the same with or without them.
+
+As always with ``spawn`` and ``forkserver``, a script that has advice played on the workers
+guards its own start with ``if __name__ == "__main__":`` (the ``scorekeeper`` command does).
+"""
+from __future__ import annotations
+
+import math
+import multiprocessing
+import os
+import threading
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Sequence
+
+from ..rules import HouseRules
+from .playout import Choice, Outcome, Task, run_task, warm
+
+#: How much lower the workers' priority is than the server's (``os.nice``).
+NICE = 5
+#: Below this many deals to play, one process answers sooner than handing the work out.
+PARALLEL_MIN = 400
+#: Each worker gets about this many slices of a run, so that none waits idle at the end.
+SLICES_PER_WORKER = 3
+
+_lock = threading.Lock()
+_executor: ProcessPoolExecutor | None = None
+
+
+def workers() -> int:
+    """The cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def _lower_priority(nice: int) -> None:
+    if nice and hasattr(os, "nice"):
+        try:
+            os.nice(nice)
+        except OSError:
+            pass
+
+
+def _context() -> multiprocessing.context.BaseContext:
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload([__name__.rpartition(".")[0] + ".playout"])
+        return context
+    return multiprocessing.get_context("spawn")
+
+
+def executor() -> ProcessPoolExecutor:
+    """The worker pool, started on first use."""
+    global _executor
+    with _lock:
+        if _executor is None:
+            _executor = ProcessPoolExecutor(max_workers=workers(), mp_context=_context(),
+                                            initializer=_lower_priority, initargs=(NICE,))
+        return _executor
+
+
+def warm_up() -> None:
+    """Start the workers now, without waiting for them (a page calls this when the King opens
+    the card picker, so that the answer does not wait for processes to start)."""
+    if workers() > 1:
+        pool = executor()
+        for _ in range(workers()):
+            pool.submit(warm)
+
+
+def shutdown() -> None:
+    """Stop the workers (they start again on the next question)."""
+    global _executor
+    with _lock:
+        pool, _executor = _executor, None
+    if pool is not None:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+Group = tuple[tuple[Choice, ...], int, int]  # choices, first sample, sample after the last
+
+
+def play(hand: int | None, groups: Sequence[Group], rules: HouseRules, seed: int,
+         parallel: bool | None = None) -> dict[Choice, list[Outcome]]:
+    """Play samples ``start..stop`` of each group's choices; the outcomes of each choice in
+    sample order. *parallel*: use the workers (None: when there is enough to play)."""
+    size = sum(len(choices) * (stop - start) for choices, start, stop in groups)
+    if parallel is None:
+        parallel = workers() > 1 and size >= PARALLEL_MIN
+    pieces = workers() * SLICES_PER_WORKER if parallel else 1
+    tasks = []
+    for choices, start, stop in groups:
+        step = max(1, math.ceil((stop - start) / pieces))
+        tasks.extend(Task(hand, tuple(choices), rules, seed, first, min(first + step, stop))
+                     for first in range(start, stop, step))
+    results = _run(tasks) if parallel else [run_task(task) for task in tasks]
+    out: dict[Choice, list[Outcome]] = {}
+    for task, columns in zip(tasks, results):
+        for choice, column in zip(task.choices, columns):
+            out.setdefault(choice, []).extend(column)
+    return out
+
+
+def _run(tasks: list[Task]) -> list[list[list[Outcome]]]:
+    try:
+        futures: list[Future] = [executor().submit(run_task, task) for task in tasks]
+        return [future.result() for future in futures]
+    except BrokenProcessPool:  # a worker died (killed, out of memory): start afresh, here
+        shutdown()
+        return [run_task(task) for task in tasks]
