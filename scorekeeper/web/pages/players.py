@@ -17,8 +17,8 @@ from markupsafe import Markup, escape
 from wtforms import HiddenField, StringField
 
 from ...engine.gamefile import NAME_LIMIT
-from ...store import players, stats, storage
-from .. import figures, fragments, rights
+from ...store import players, ratings, stats, storage
+from .. import figures, fragments, ratingview, rights
 from ..database import get_db
 from ..fields import form_int
 from ..flashes import flash_message
@@ -26,6 +26,9 @@ from ..i18n import isolated, num
 
 bp = Blueprint("players", __name__)
 figures.install(bp)
+ratingview.install(bp)
+#: Rated games listed with their change on a player's page (the chart shows every one).
+RATED_LISTED = 10
 
 
 class RenameForm(FlaskForm):
@@ -107,13 +110,18 @@ def show(pid: int):
     player = fetch_player(pid)
     filters, problems = read_filters()
     form = stats.recent_form(db, pid, filters, count=10)
+    rating = rated = None
+    if ratingview.on():
+        rating = ratings.of_players(db, [pid]).get(pid)
+        rated = ratings.history(db, pid)[::-1][:RATED_LISTED]
     return render_template(
         "players/show.html", player=player, filters=filters, problems=problems,
         summary=stats.player_summary(db, pid, filters), play=stats.play_stats(db, pid, filters),
         recent=form.recent, run=form.run, rivals=stats.head_to_head(db, pid, filters),
         partners=stats.partners(db, pid, filters), can_change=rights.is_admin(),
         can_delete=rights.is_admin() and not players.game_count(db, pid),
-        delete_form=DeleteForm(formdata=None))
+        delete_form=DeleteForm(formdata=None), rating=rating, rated=rated,
+        provisional_games=ratings.PROVISIONAL_GAMES)
 
 
 @bp.route("/players/<int:pid>/rename", methods=["GET", "POST"])
@@ -225,11 +233,14 @@ def fix_name(game_id: int, seat: int):
 def leaderboard():
     """Every player's finished games in a date range and under a preset, side by side."""
     filters, problems = read_filters(with_preset=True)
-    sort = request.args.get("sort", "wins")
-    if sort not in stats.SORTS:
-        sort = "wins"
+    rated = ratingview.on()
+    default = "rating" if rated else "wins"
+    sort = request.args.get("sort", default)
+    if sort not in stats.SORTS or (sort == "rating" and not rated):
+        sort = default
     labels = preset_labels()
-    board = fragments.leaderboard(get_db(), str(current_app.config["DATABASE"]), filters, sort)
+    board = fragments.leaderboard(get_db(), str(current_app.config["DATABASE"]), filters, sort,
+                                  rated)
     return render_template("players/leaderboard.html", board=board,
                            filters=filters, problems=problems,
                            presets=[(p, labels.get(p, p.title())) for p in stats.PRESET_CHOICES])
