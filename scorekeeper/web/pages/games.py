@@ -9,9 +9,9 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext
 
 from ...engine import read_deal
-from ...store import keys, storage
+from ...store import keys, ratings, storage
 from ...store.storage import StoredGame
-from .. import present, rights
+from .. import present, ratingview, rights
 from ..database import get_db
 from ..flashes import flash_words
 from ..forms import (LIMITS, NewGameForm, new_game_data, player_label, preset_settings,
@@ -103,10 +103,33 @@ def game_context(stored: StoredGame) -> dict:
     }
 
 
+def seat_ids(game_id: int) -> list[int]:
+    """The game's players' ids, in seat order."""
+    return [r["player_id"] for r in get_db().query(
+        "select player_id from game_players where game_id = ? order by seat", [game_id])]
+
+
+def rating_context(stored: StoredGame, scored) -> dict:
+    """The ratings a game page shows: before the first deal each seat's chance of winning, at
+    the end each seat's change of rating (none when the group keeps no ratings)."""
+    if not ratingview.on() or (stored.game.deals and not scored.is_over):
+        return {}
+    db = get_db()
+    ids = seat_ids(stored.id)
+    if len(ids) != 4:
+        return {}
+    ratingview.not_keyed_by_the_game()  # other games change what is shown
+    if not stored.game.deals:
+        return {"chances": ratings.chances(db, ids, stored.game.rules.partnership)}
+    changes = ratings.changes_in(db, stored.id)
+    return {"rating_changes": [changes.get(p) for p in ids]} if changes else {}
+
+
 @bp.get("/<int:game_id>")
 def show(game_id: int):
     stored = fetch_game(game_id)
-    return render_template("game.html", **game_context(stored))
+    context = game_context(stored)
+    return render_template("game.html", **context, **rating_context(stored, context["scored"]))
 
 
 @bp.get("/<int:game_id>/history")
