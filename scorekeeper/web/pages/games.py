@@ -78,7 +78,10 @@ def new():
         status = 200
     names = [form[f"player_{s}"].data or "" for s in range(4)]
     form.first_king.options = [(s, names[s].strip() or player_label(s)) for s in range(4)]
-    return render_template("new_game.html", form=form, names=names,
+    chances = ratingview.chances_of(names, bool(form.partnership.data)
+                                    if form.preset.data == "custom"
+                                    else form.preset.data == "partnership")
+    return render_template("new_game.html", form=form, names=names, chances=chances,
                            known_names=storage.known_names(get_db()),
                            presets=preset_settings(), limits=LIMITS), status
 
