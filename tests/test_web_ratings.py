@@ -150,6 +150,7 @@ def test_leaderboard__the_other_orders_as_before(rated, client):
 def test_new_game__chances_of_four_known_players(rated, client):
     [game] = query(rated, "select id from games order by id desc limit 1")
     page = soup(client.get(f"/games/new?from={game['id']}"))
+    assert not page.select_one("#chances").has_attr("hidden")
     names = [page.select_one(f"#player_{s}")["value"] for s in range(4)]
     ids = [pid(rated, n) for n in names]
     partnership = page.select_one("#presets input[checked]")["value"] == "partnership"
@@ -162,9 +163,11 @@ def test_new_game__chances_of_four_known_players(rated, client):
     data = {f"player_{s}": n for s, n in enumerate(names[:3] + ["Newcomer"])}
     data.update(first_king="9", preset="standard")
     refused = soup(client.post("/games/new", data=data))
-    assert refused.select_one("#chances") is None
+    assert refused.select_one("#chances")["hidden"] == ""  # there for the script, not shown
+    assert [td.get_text() for td in refused.select("#chances td.num")] == [""] * 4
     data["player_3"] = names[3]
-    assert soup(client.post("/games/new", data=data)).select_one("#chances") is not None
+    assert soup(client.post("/games/new", data=data)).select_one(
+        "#chances:not([hidden])") is not None
 
 
 def test_game_page__chances_before_the_first_deal_and_changes_at_the_end(rated, client):
@@ -257,3 +260,22 @@ def test_settings__a_bad_switch_is_refused_and_changes_nothing(rated, client):
     assert response.status_code == 400
     assert "Open Settings again" in soup(response).get_text()
     assert ratings.enabled(db_of(rated))
+
+
+def test_chances_json__as_new_game_asks_while_names_are_typed(rated, client):
+    names = ["Aya", "Bilal", "Carla", "Dana"]
+    want = ratings.chances(db_of(rated), [pid(rated, n) for n in names])
+    got = client.get("/players/chances.json", query_string={"names": names}).get_json()
+    assert got == {"chances": [f"{round(100 * c)}%" for c in want]}
+    pair = client.get("/players/chances.json",
+                      query_string={"names": names, "partnership": "1"}).get_json()["chances"]
+    assert pair[0] == pair[2] and pair[1] == pair[3] and pair != got["chances"]
+    client.get("/digits/arabic")
+    arabic = client.get("/players/chances.json", query_string={"names": names}).get_json()
+    assert arabic["chances"] == [c.translate(ARABIC_DIGITS) for c in got["chances"]]
+    for wrong in (names[:3], names[:3] + ["Newcomer"], names[:3] + ["aya"]):
+        assert client.get("/players/chances.json",
+                          query_string={"names": wrong}).get_json() == {"chances": None}
+    turn(client, False)
+    assert client.get("/players/chances.json",
+                      query_string={"names": names}).get_json() == {"chances": None}

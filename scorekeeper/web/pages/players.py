@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
+from flask import (Blueprint, abort, current_app, jsonify, redirect, render_template, request,
+                   url_for)
 from flask_babel import gettext, lazy_gettext
 from flask_wtf import FlaskForm
 from markupsafe import Markup, escape
@@ -227,6 +228,19 @@ def fix_name(game_id: int, seat: int):
     status = 400 if form.name.errors else 200
     return render_template("players/fix_name.html", stored=stored, seat=seat, name=name,
                            form=form, limit=NAME_LIMIT), status
+
+
+@bp.get("/players/chances.json")
+def chances():
+    """Each of four players' chance of winning, as New game shows it while the names are typed:
+    ``names`` four times in seat order, ``partnership`` when partners sit opposite. The chances
+    are printed as the page prints them (the phone's digits); null unless the four are players
+    the group knows and the group keeps ratings."""
+    found = ratingview.chances_of(request.args.getlist("names"),
+                                  request.args.get("partnership") == "1")
+    response = jsonify(chances=None if found is None else [ratingview.chance(c) for c in found])
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 @bp.get("/leaderboard")
