@@ -279,3 +279,25 @@ def test_chances_json__as_new_game_asks_while_names_are_typed(rated, client):
     turn(client, False)
     assert client.get("/players/chances.json",
                       query_string={"names": names}).get_json() == {"chances": None}
+
+
+def test_hosted__only_the_groups_phones_turn_ratings_off(tmp_path):
+    """On a hosted box a phone from the internet without the group's join link may read the
+    pages but not switch the group's ratings."""
+    from test_defects_hosting import PUBLIC, make, member, via_proxy
+
+    from scorekeeper.web import serve as serve_module
+
+    app = make(tmp_path, PROXY_HOPS=1, PUBLIC_URL=PUBLIC,
+               TRUSTED_HOSTS=serve_module.trusted_hosts("127.0.0.1", lan=None,
+                                                        public_url=PUBLIC, proxy_hops=1))
+    stranger = via_proxy(app)
+    assert soup(stranger.get("/settings")).select_one("#ratings-state").get_text() == (
+        "Ratings are on.")
+    refused = stranger.post("/settings/ratings", data={"ratings": "off"})
+    assert refused.status_code == 403
+    assert "join link" in soup(refused).get_text()
+    assert ratings.enabled(db_of(app))
+    ours = member(app, "203.0.113.9")
+    assert ours.post("/settings/ratings", data={"ratings": "off"}).status_code == 303
+    assert not ratings.enabled(db_of(app))
