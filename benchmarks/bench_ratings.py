@@ -83,14 +83,14 @@ def finish_a_game(db, night: str, n: int) -> tuple[float, str]:
     game_id = storage.create_game(db, title=f"Bench {n}", played_on=night, players=names,
                                   rules=HouseRules(), first_king=0)
     for number, deal in enumerate(doc["deals"][:-1], start=1):
-        storage.add_deal(db, game_id, deal, token=f"b{n:04d}{number:02d}" + "x" * 14,
+        storage.add_deal(db, game_id, deal, token=f"b{game_id:07d}{number:02d}" + "x" * 12,
                          number=number)
     seen = []
     original = ratings.after_change
     ratings.after_change = lambda d, g: seen.append(original(d, g)) or seen[-1]
     try:
         start = time.perf_counter()
-        storage.add_deal(db, game_id, doc["deals"][-1], token=f"b{n:04d}20" + "y" * 14,
+        storage.add_deal(db, game_id, doc["deals"][-1], token=f"b{game_id:07d}20" + "y" * 12,
                          number=len(doc["deals"]))
         return time.perf_counter() - start, seen[-1]
     finally:
