@@ -191,7 +191,7 @@ def test_game_page__chances_before_the_first_deal_and_changes_at_the_end(rated, 
     table.enter(game_id, standard_deal(0, "king_of_hearts"))
     page = soup(client.get(f"/games/{game_id}"))
     assert page.select_one("#chances") is None and page.select_one("#rating-changes") is None
-    assert seen["unkeyed"] is False
+    assert seen["unkeyed"] is False  # mid-game the page shows no rating: kept by its version
     for king in range(4):
         for contract in ("king_of_hearts", "diamonds", "queens", "collections", "trex"):
             if (king, contract) != (0, "king_of_hearts"):
@@ -202,6 +202,9 @@ def test_game_page__chances_before_the_first_deal_and_changes_at_the_end(rated, 
     shown = {tr.bdi.get_text(): tr.select_one("td.num").get_text()
              for tr in page.select("#rating-changes tbody tr")}
     assert shown == {n: signed(changes[i]) for n, i in zip(names, ids)}
+    turn(client, False)  # the setting is not the game's: the page is still not kept by version
+    page = soup(client.get(f"/games/{game_id}"))
+    assert page.select_one("#rating-changes") is None and seen["unkeyed"] is True
 
 
 def test_partnership_chances_are_the_teams(rated, client):

@@ -115,13 +115,16 @@ def seat_ids(game_id: int) -> list[int]:
 def rating_context(stored: StoredGame, scored) -> dict:
     """The ratings a game page shows: before the first deal each seat's chance of winning, at
     the end each seat's change of rating (none when the group keeps no ratings)."""
-    if not ratingview.on() or (stored.game.deals and not scored.is_over):
+    if stored.game.deals and not scored.is_over:
+        return {}
+    # other games, and the group's setting, change what is shown (or whether it is)
+    ratingview.not_keyed_by_the_game()
+    if not ratingview.on():
         return {}
     db = get_db()
     ids = seat_ids(stored.id)
     if len(ids) != 4:
         return {}
-    ratingview.not_keyed_by_the_game()  # other games change what is shown
     if not stored.game.deals:
         return {"chances": ratings.chances(db, ids, stored.game.rules.partnership)}
     changes = ratings.changes_in(db, stored.id)
