@@ -304,18 +304,3 @@ def test_hosted__only_the_groups_phones_turn_ratings_off(tmp_path):
     ours = member(app, "203.0.113.9")
     assert ours.post("/settings/ratings", data={"ratings": "off"}).status_code == 303
     assert not ratings.enabled(db_of(app))
-
-
-def test_a_past_games_record_shows_each_players_change(rated, client):
-    db = db_of(rated)
-    [game] = query(rated, "select id from games where finished = 1 order by id limit 1")
-    changes = ratings.changes_in(db, game["id"])
-    names = {r["player_id"]: r["name"] for r in query(
-        rated, "select gp.player_id, p.name from game_players gp join players p "
-        "on p.id = gp.player_id where gp.game_id = ?", [game["id"]])}
-    page = soup(client.get(f"/history/games/{game['id']}"))
-    shown = {tr.bdi.get_text(): tr.select_one("td.num").get_text()
-             for tr in page.select("#rating-changes tbody tr")}
-    assert shown == {names[p]: signed(c) for p, c in changes.items()}
-    turn(client, False)
-    assert soup(client.get(f"/history/games/{game['id']}")).select_one("#rating-changes") is None

@@ -17,7 +17,7 @@ from ...store.storage import StoredGame
 from .. import figures, present
 from ..database import get_db
 from ..rulestext import rules_text
-from .games import fetch_game, game_context, rating_context
+from .games import fetch_game, game_context
 
 bp = Blueprint("history", __name__, url_prefix="/history")
 figures.install(bp)
@@ -139,10 +139,8 @@ def deal_lines(stored: StoredGame) -> list[dict[str, Any]]:
 def game(game_id: int):
     """A game's record: standings, running totals, every deal and the kingdom grid; read-only."""
     stored = fetch_game(game_id)
-    context = game_context(stored)
-    changes = {} if not context["scored"].is_over else rating_context(stored, context["scored"])
     return render_template("history/game.html", deals=deal_lines(stored),
-                           rules_line=rules_line(stored.row["rules_json"]), **context, **changes)
+                           rules_line=rules_line(stored.row["rules_json"]), **game_context(stored))
 
 
 @bp.get("/games/<int:game_id>/correct")
