@@ -114,7 +114,7 @@ def show(pid: int):
     rating = rated = None
     if ratingview.on():
         rating = ratings.of_players(db, [pid]).get(pid)
-        rated = ratings.history(db, pid)[::-1][:RATED_LISTED]
+        rated = ratings.history(db, pid, latest=RATED_LISTED)[::-1]
     return render_template(
         "players/show.html", player=player, filters=filters, problems=problems,
         summary=stats.player_summary(db, pid, filters), play=stats.play_stats(db, pid, filters),
