@@ -199,8 +199,8 @@ def test_game_page__chances_before_the_first_deal_and_changes_at_the_end(rated, 
     page = soup(client.get(f"/games/{game_id}"))
     assert page.select_one("#game-over") is not None and seen["unkeyed"] is True
     changes = ratings.changes_in(db_of(rated), game_id)
-    shown = {tr.bdi.get_text(): tr.select_one("td.num").get_text()
-             for tr in page.select("#rating-changes tbody tr")}
+    shown = {item.bdi.get_text(): item.select_one(".ltr").get_text()
+             for item in page.select("#rating-changes .change")}
     assert shown == {n: signed(changes[i]) for n, i in zip(names, ids)}
     turn(client, False)  # the setting is not the game's: the page is still not kept by version
     page = soup(client.get(f"/games/{game_id}"))
