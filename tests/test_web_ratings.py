@@ -186,8 +186,9 @@ def test_game_page__chances_before_the_first_deal_and_changes_at_the_end(rated, 
 
     page = soup(client.get(f"/games/{game_id}"))
     assert seen["unkeyed"] is True
-    assert [tr.select_one("td.num").get_text() for tr in page.select("#chances tbody tr")] == [
+    assert [item.select_one(".ltr").get_text() for item in page.select("#chances .chance")] == [
         f"{round(100 * c)}%" for c in ratings.chances(db, ids)]
+    assert [item.bdi.get_text() for item in page.select("#chances .chance")] == names
     table.enter(game_id, standard_deal(0, "king_of_hearts"))
     page = soup(client.get(f"/games/{game_id}"))
     assert page.select_one("#chances") is None and page.select_one("#rating-changes") is None
@@ -209,8 +210,8 @@ def test_game_page__chances_before_the_first_deal_and_changes_at_the_end(rated, 
 
 def test_partnership_chances_are_the_teams(rated, client):
     game_id = Table(client).new_game(["Aya", "Bilal", "Carla", "Dana"], preset="partnership")
-    cells = [tr.select_one("td.num").get_text()
-             for tr in soup(client.get(f"/games/{game_id}")).select("#chances tbody tr")]
+    cells = [item.select_one(".ltr").get_text()
+             for item in soup(client.get(f"/games/{game_id}")).select("#chances .chance")]
     assert cells[0] == cells[2] and cells[1] == cells[3]
     assert "team’s chance" in soup(client.get(f"/games/{game_id}")).get_text()
 
