@@ -52,6 +52,34 @@
     }
   }
 
+  /* The chances of winning by the ratings, once the four names are players the group knows. */
+  var odds = document.getElementById("chances");
+  if (odds && form && window.fetch) {
+    var asked = 0, timer = null;
+    var ask = function () {
+      var names = Array.prototype.map.call(form.querySelectorAll("input[data-seat]"),
+                                           function (i) { return i.value.trim(); });
+      var preset = form.querySelector("#presets input:checked");
+      var pair = preset && (preset.value === "partnership" || (preset.value === "custom" &&
+                 form.elements.partnership && form.elements.partnership.checked));
+      var mine = ++asked;
+      if (!names.every(function (n) { return n; })) { odds.hidden = true; return; }
+      fetch(odds.getAttribute("data-src") + "?partnership=" + (pair ? 1 : 0) + names.map(
+        function (n) { return "&names=" + encodeURIComponent(n); }).join(""))
+        .then(function (r) { return r.ok ? r.json() : null; })
+        .then(function (got) {
+          if (mine !== asked) { return; }
+          var shown = got && got.chances;
+          odds.hidden = !shown;
+          each("[data-chance]", odds, function (cell) {
+            cell.textContent = shown ? shown[cell.getAttribute("data-chance")] : "";
+          });
+        })["catch"](function () { odds.hidden = true; });
+    };
+    form.addEventListener("input", function () { clearTimeout(timer); timer = setTimeout(ask, 300); });
+    form.addEventListener("change", function () { clearTimeout(timer); timer = setTimeout(ask, 300); });
+  }
+
   /* A blank scoresheet with the names typed so far. */
   var blank = document.getElementById("blank-sheet");
   if (blank && form) {

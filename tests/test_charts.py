@@ -67,7 +67,7 @@ def test_contract_chart__svg_without_script_and_its_table(app, client, game):
     assert "As King" in labels and "Another King" in labels
     assert {"K♥", "Diamonds", "Queens", "Collections", "Trex"} <= set(labels)
     page = soup(client.get(f"/players/{row['id']}"))
-    image = page.select_one("figure.chart img")
+    image = page.select_one("figure.chart img[src*=contracts]")
     assert image["src"] == f"/charts/players/{row['id']}/contracts.svg"
     table = page.find(id=image["aria-describedby"])
     assert [tr["id"] for tr in table.select("tbody tr")] == [f"c-{c.value}"
@@ -77,7 +77,7 @@ def test_contract_chart__svg_without_script_and_its_table(app, client, game):
 def test_contract_chart__keeps_the_date_range_and_refuses_unknowns(app, client, game):
     [row] = query(app, "select id from players where name = 'Aya'")
     page = soup(client.get(f"/players/{row['id']}?from=2026-01-01&to=2026-12-31"))
-    src = page.select_one("figure.chart img")["src"]
+    src = page.select_one("figure.chart img[src*=contracts]")["src"]
     assert "from=2026-01-01" in src and "to=2026-12-31" in src
     check_svg(client.get(src))
     assert client.get("/charts/players/999/contracts.svg").status_code == 404

@@ -280,3 +280,11 @@ def test_a_restore_brings_back_the_settings_and_club_nights_and_rates_every_game
         assert ratings.enabled(db)
     finally:
         db.close()
+
+
+def test_the_latest_games_of_a_history_are_its_end(night):
+    db = night
+    for player in ratings.table(db):
+        whole = ratings.history(db, player.player_id)
+        for latest in (1, 3, len(whole) + 2):
+            assert ratings.history(db, player.player_id, latest=latest) == whole[-latest:]

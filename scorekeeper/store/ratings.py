@@ -255,14 +255,22 @@ def of_players(db: Database, player_ids: Sequence[int]) -> dict[int, Rating]:
             for r in rows}
 
 
-def history(db: Database, player_id: int) -> list[dict[str, Any]]:
-    """The player's rating after each rated game, in order of play, with the change."""
-    rows = db.query(
-        f"select c.game_id, g.night, g.title, c.place, c.mu_before, c.sigma_before, "
-        f"c.mu_after, c.sigma_after from rating_changes c join games g on g.id = c.game_id "
-        f"where c.player_id = ? order by {ORDER}", [player_id])
+def history(db: Database, player_id: int, latest: int | None = None) -> list[dict[str, Any]]:
+    """The player's rating after each rated game, in order of play, with the change (with
+    *latest*, only the latest that many games, read newest first off the index)."""
+    sql = (f"select c.game_id, g.night, g.title, c.place, c.mu_before, c.sigma_before, "
+           f"c.mu_after, c.sigma_after from rating_changes c join games g on g.id = c.game_id "
+           f"where c.player_id = ?")
+    first = 1
+    if latest is None:
+        rows = list(db.query(f"{sql} order by {ORDER}", [player_id]))
+    else:
+        newest = ", ".join(f"{column} desc" for column in ORDER.split(", "))
+        rows = list(db.query(f"{sql} order by {newest} limit ?", [player_id, latest]))[::-1]
+        first = db.execute("select count(*) from rating_changes where player_id = ?",
+                           [player_id]).fetchone()[0] - len(rows) + 1
     out = []
-    for number, r in enumerate(rows, start=1):
+    for number, r in enumerate(rows, start=first):
         before, after = shown(r["mu_before"], r["sigma_before"]), shown(r["mu_after"],
                                                                         r["sigma_after"])
         out.append({"game_id": r["game_id"], "night": r["night"], "title": r["title"],

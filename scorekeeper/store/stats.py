@@ -15,9 +15,14 @@ from typing import Any
 from sqlite_utils import Database
 
 from ..engine import ALL_CONTRACTS, PRESETS, Contract
+from . import ratings
 
 PRESET_CHOICES = (*PRESETS, "custom")
 SORTS = {
+    # the rating: established players first, then the provisional ones (fewer than
+    # ratings.PROVISIONAL_GAMES games), each by openskill's ordinal; unrated players last
+    "rating": f"(r.games is null), (r.games < {ratings.PROVISIONAL_GAMES}), "
+              f"(r.mu - 3 * r.sigma) desc, r.sigma, wins desc",
     "wins": "wins desc, win_rate desc, average desc",
     "win_rate": "win_rate desc, wins desc, average desc",
     "average": "average desc, wins desc",
@@ -229,13 +234,16 @@ def leaderboard(db: Database, filters: Filters, sort: str = "wins") -> list[dict
     # player index, they need no sorting for the grouping (half the time at 1,000 games).
     index = "" if filters.start or filters.end else "indexed by idx_game_players_player_results"
     sql = f"""select p.id, p.name, a.games, a.wins, 1.0 * a.wins / a.games as win_rate,
-        a.average, a.best
+        a.average, a.best, r.mu, r.sigma, r.games as rated_games
         from (select gp.player_id, count(*) as games, sum(gp.rank = 1) as wins,
               avg(gp.total) as average, max(gp.total) as best
               from game_players gp {index} where {where} group by gp.player_id) a
-        join players p on p.id = a.player_id order by {order}, p.name_key"""
+        join players p on p.id = a.player_id left join ratings r on r.player_id = p.id
+        order by {order}, p.name_key"""
     rows = list(db.query(sql, params))
     for row in rows:
+        row["rating"] = (None if row["mu"] is None else ratings.shown(row["mu"], row["sigma"]))
+        row["provisional"] = (row["rated_games"] or 0) < ratings.PROVISIONAL_GAMES
         form = recent_form(db, row["id"], filters)
         row["recent"] = [r["rank"] for r in form.recent]
         row["run"] = form.run

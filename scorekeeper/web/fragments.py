@@ -21,7 +21,7 @@ from flask import Flask, render_template, request
 from markupsafe import Markup
 from sqlite_utils import Database
 
-from ..store import stats
+from ..store import ratings, stats
 from ..store.db import data_version
 from ..store.kept import Kept
 from ..store.storage import StoredGame
@@ -65,15 +65,18 @@ def scoresheet(stored: StoredGame, readonly: bool = False) -> Markup:
     return fragment(("sheet", id(game), stored.id, bool(readonly)), render, holds=game)
 
 
-def leaderboard(db: Database, database: str, filters: stats.Filters, sort: str) -> Markup:
-    """The leaderboard's table: everyone at every table reads it and few things change it."""
+def leaderboard(db: Database, database: str, filters: stats.Filters, sort: str,
+                rated: bool = False) -> Markup:
+    """The leaderboard's table: everyone at every table reads it and few things change it.
+    With *rated*, it has each player's rating (the group keeps ratings)."""
     def render() -> Markup:
         rows = stats.leaderboard(db, filters, sort)
         return Markup(render_template("players/_board.html", rows=rows, filters=filters,
-                                      sort=sort, recent_count=stats.RECENT))
+                                      sort=sort, recent_count=stats.RECENT, rated=rated,
+                                      provisional_games=ratings.PROVISIONAL_GAMES))
 
     what = ("leaderboard", database, data_version(db), tuple(sorted(filters.args().items())),
-            sort)
+            sort, rated)
     return fragment(what, render)
 
 

@@ -39,6 +39,8 @@ ENTRY = "/games/{fresh}/deals/new?contracts="
 PAGES = [
     Page("home", "/"),
     Page("new-game", "/games/new"),
+    Page("new-game-chances", "/games/new?from={over}"),  # the chances of four known players
+    Page("game-before-first-deal", "/games/{fresh}", True),  # the chances again
     Page("game", "/games/{playing}", True),
     Page("game-watching", "/games/{playing}"),
     Page("game-over", "/games/{over}", True),

@@ -2,7 +2,10 @@
 the live preview the server computes, who led, the new-game page, and the screen kept awake."""
 from __future__ import annotations
 
+import re
+
 import pytest
+from playwright.sync_api import expect
 
 from phone_helpers import chip, wait_for_preview
 from web_helpers import COMPLEX
@@ -172,3 +175,29 @@ def test_a_refused_save_says_its_problem_once(site, seeded, scorer):
     problem = scorer.locator("#live-preview .why").inner_text()
     assert problem and scorer.locator("main").inner_text().count(problem) == 1
     assert scorer.evaluate("window.scrollY") == 0
+
+
+def test_new_game__chances_once_four_known_players_are_typed(site, seeded, phone):
+    """The seeded games rated Aya, Bilal, Carla and Dana: typing the four names shows each
+    one's chance, a newcomer's name hides them, and partnership gives the teams' chances."""
+    phone.goto(site.url + "/games/new")
+    odds = phone.locator("#chances")
+    assert odds.is_hidden()
+    for seat, name in enumerate(["Aya", "Bilal", "Carla", "Dana"]):
+        phone.fill(f"#player_{seat}", name)
+    odds.wait_for(state="visible")
+    cells = odds.locator("td.num")
+    expect(cells.first).to_have_text(re.compile(r"%$"))
+    shown = cells.all_inner_texts()
+    assert all(text.endswith("%") for text in shown)
+    assert abs(sum(int(text[:-1]) for text in shown) - 100) <= 2
+    assert odds.locator("bdi").all_inner_texts() == ["Aya", "Bilal", "Carla", "Dana"]
+    phone.locator('#presets label:has(input[value="partnership"])').tap()
+    for _ in range(50):  # the teams' chances come back from the server
+        shown = cells.all_inner_texts()
+        if shown[0] == shown[2] and shown[1] == shown[3]:
+            break
+        phone.wait_for_timeout(100)
+    assert shown[0] == shown[2] and shown[1] == shown[3], shown
+    phone.fill("#player_3", "Somebody new")
+    odds.wait_for(state="hidden")

@@ -20,7 +20,7 @@ from pygal.style import Style
 # The charts use no map: take the finder out again.
 sys.meta_path[:] = [f for f in sys.meta_path if not isinstance(f, pygal.PluginImportFixer)]
 
-from ...store import stats
+from ...store import ratings, stats
 from ..database import get_db
 from ..i18n import RTL_LANGUAGES, current_language, num
 from ..messages import contract_label
@@ -171,6 +171,35 @@ def contract_averages_svg(lines: Sequence[stats.ContractLine]) -> str:
     return render(chart)
 
 
+#: The most points a rating chart draws: a long history is thinned to this many games (always
+#: the first and the latest), so that the image stays light.
+RATING_POINTS = 120
+
+
+def rating_svg(history: Sequence[dict]) -> str:
+    """A player's rating after each rated game, as a line; under a right-to-left language the
+    games run from right to left."""
+    count = len(history)
+    if count > RATING_POINTS:
+        step = (count - 1) / (RATING_POINTS - 1)
+        history = [history[round(i * step)] for i in range(RATING_POINTS)]
+    numbers = [h["games"] for h in history]
+    values = [h["rating"] for h in history]
+    labels = [num(n) for n in numbers]
+    major = [num(n) for n in numbers if n == 1 or n == numbers[-1] or
+             (len(numbers) > 10 and n % max(5, (numbers[-1] // 5) // 5 * 5 or 5) == 0)]
+    rtl = right_to_left()
+    chart = pygal.Line(**_config(height=260, show_dots=count <= 30, dots_size=3,
+                                 show_legend=False,
+                                 y_labels=axis_labels([*values, ratings.BASE], most=5),
+                                 x_title=gettext("Games"), show_minor_x_labels=False,
+                                 x_labels_major=major if len(labels) > 10 else labels,
+                                 no_data_text=gettext("No rated game yet")))
+    chart.x_labels = labels[::-1] if rtl else labels
+    chart.add(gettext("Rating"), values[::-1] if rtl else values)
+    return render(chart)
+
+
 def axis_labels(values: Sequence[float], most: int = 6) -> list[int]:
     """Round values for an axis from the lowest to the highest of *values*, at most *most*."""
     low, high = min(values), max(values)
@@ -210,3 +239,13 @@ def contracts(player_id: int):
         abort(404, gettext("There is no such date."))
     lines = stats.play_stats(db, player_id, filters).contracts
     return svg_response(contract_averages_svg(lines))
+
+
+@bp.get("/players/<int:player_id>/rating.svg")
+def rating(player_id: int):
+    db = get_db()
+    if stats.player(db, player_id) is None:
+        abort(404, gettext("There is no such player."))
+    if not ratings.enabled(db):
+        abort(404, gettext("This group keeps no ratings: they are turned off in Settings."))
+    return svg_response(rating_svg(ratings.history(db, player_id)))

@@ -9,9 +9,9 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext
 
 from ...engine import read_deal
-from ...store import keys, storage
+from ...store import keys, ratings, storage
 from ...store.storage import StoredGame
-from .. import present, rights
+from .. import present, ratingview, rights
 from ..database import get_db
 from ..flashes import flash_words
 from ..forms import (LIMITS, NewGameForm, new_game_data, player_label, preset_settings,
@@ -78,7 +78,10 @@ def new():
         status = 200
     names = [form[f"player_{s}"].data or "" for s in range(4)]
     form.first_king.options = [(s, names[s].strip() or player_label(s)) for s in range(4)]
-    return render_template("new_game.html", form=form, names=names,
+    chances = ratingview.chances_of(names, bool(form.partnership.data)
+                                    if form.preset.data == "custom"
+                                    else form.preset.data == "partnership")
+    return render_template("new_game.html", form=form, names=names, chances=chances,
                            known_names=storage.known_names(get_db()),
                            presets=preset_settings(), limits=LIMITS), status
 
@@ -103,10 +106,36 @@ def game_context(stored: StoredGame) -> dict:
     }
 
 
+def seat_ids(game_id: int) -> list[int]:
+    """The game's players' ids, in seat order."""
+    return [r["player_id"] for r in get_db().query(
+        "select player_id from game_players where game_id = ? order by seat", [game_id])]
+
+
+def rating_context(stored: StoredGame, scored) -> dict:
+    """The ratings a game page shows: before the first deal each seat's chance of winning, at
+    the end each seat's change of rating (none when the group keeps no ratings)."""
+    if stored.game.deals and not scored.is_over:
+        return {}
+    # other games, and the group's setting, change what is shown (or whether it is)
+    ratingview.not_keyed_by_the_game()
+    if not ratingview.on():
+        return {}
+    db = get_db()
+    ids = seat_ids(stored.id)
+    if len(ids) != 4:
+        return {}
+    if not stored.game.deals:
+        return {"chances": ratings.chances(db, ids, stored.game.rules.partnership)}
+    changes = ratings.changes_in(db, stored.id)
+    return {"rating_changes": [changes.get(p) for p in ids]} if changes else {}
+
+
 @bp.get("/<int:game_id>")
 def show(game_id: int):
     stored = fetch_game(game_id)
-    return render_template("game.html", **game_context(stored))
+    context = game_context(stored)
+    return render_template("game.html", **context, **rating_context(stored, context["scored"]))
 
 
 @bp.get("/<int:game_id>/history")

@@ -10,15 +10,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
+from flask import (Blueprint, abort, current_app, jsonify, redirect, render_template, request,
+                   url_for)
 from flask_babel import gettext, lazy_gettext
 from flask_wtf import FlaskForm
 from markupsafe import Markup, escape
 from wtforms import HiddenField, StringField
 
 from ...engine.gamefile import NAME_LIMIT
-from ...store import players, stats, storage
-from .. import figures, fragments, rights
+from ...store import players, ratings, stats, storage
+from .. import figures, fragments, ratingview, rights
 from ..database import get_db
 from ..fields import form_int
 from ..flashes import flash_message
@@ -26,6 +27,9 @@ from ..i18n import isolated, num
 
 bp = Blueprint("players", __name__)
 figures.install(bp)
+ratingview.install(bp)
+#: Rated games listed with their change on a player's page (the chart shows every one).
+RATED_LISTED = 10
 
 
 class RenameForm(FlaskForm):
@@ -107,13 +111,18 @@ def show(pid: int):
     player = fetch_player(pid)
     filters, problems = read_filters()
     form = stats.recent_form(db, pid, filters, count=10)
+    rating = rated = None
+    if ratingview.on():
+        rating = ratings.of_players(db, [pid]).get(pid)
+        rated = ratings.history(db, pid, latest=RATED_LISTED)[::-1]
     return render_template(
         "players/show.html", player=player, filters=filters, problems=problems,
         summary=stats.player_summary(db, pid, filters), play=stats.play_stats(db, pid, filters),
         recent=form.recent, run=form.run, rivals=stats.head_to_head(db, pid, filters),
         partners=stats.partners(db, pid, filters), can_change=rights.is_admin(),
         can_delete=rights.is_admin() and not players.game_count(db, pid),
-        delete_form=DeleteForm(formdata=None))
+        delete_form=DeleteForm(formdata=None), rating=rating, rated=rated,
+        provisional_games=ratings.PROVISIONAL_GAMES)
 
 
 @bp.route("/players/<int:pid>/rename", methods=["GET", "POST"])
@@ -221,15 +230,31 @@ def fix_name(game_id: int, seat: int):
                            form=form, limit=NAME_LIMIT), status
 
 
+@bp.get("/players/chances.json")
+def chances():
+    """Each of four players' chance of winning, as New game shows it while the names are typed:
+    ``names`` four times in seat order, ``partnership`` when partners sit opposite. The chances
+    are printed as the page prints them (the phone's digits); null unless the four are players
+    the group knows and the group keeps ratings."""
+    found = ratingview.chances_of(request.args.getlist("names"),
+                                  request.args.get("partnership") == "1")
+    response = jsonify(chances=None if found is None else [ratingview.chance(c) for c in found])
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
 @bp.get("/leaderboard")
 def leaderboard():
     """Every player's finished games in a date range and under a preset, side by side."""
     filters, problems = read_filters(with_preset=True)
-    sort = request.args.get("sort", "wins")
-    if sort not in stats.SORTS:
-        sort = "wins"
+    rated = ratingview.on()
+    default = "rating" if rated else "wins"
+    sort = request.args.get("sort", default)
+    if sort not in stats.SORTS or (sort == "rating" and not rated):
+        sort = default
     labels = preset_labels()
-    board = fragments.leaderboard(get_db(), str(current_app.config["DATABASE"]), filters, sort)
+    board = fragments.leaderboard(get_db(), str(current_app.config["DATABASE"]), filters, sort,
+                                  rated)
     return render_template("players/leaderboard.html", board=board,
                            filters=filters, problems=problems,
                            presets=[(p, labels.get(p, p.title())) for p in stats.PRESET_CHOICES])

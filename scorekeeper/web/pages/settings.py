@@ -2,7 +2,7 @@
 each kept on the phone in a cookie."""
 from __future__ import annotations
 
-from flask import Blueprint, redirect, render_template, request, url_for
+from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import gettext, lazy_gettext
 from flask_wtf import FlaskForm
 from wtforms import HiddenField, StringField
@@ -10,6 +10,9 @@ from wtforms.validators import ValidationError
 
 from ...engine.contracts import ALL_CONTRACTS, CONTRACT_LABELS
 from ...languages import LANGUAGES
+from ...store import ratings
+from .. import ratingview, rights
+from ..database import get_db
 from ..flashes import flash_message
 from ..i18n import COOKIE, COOKIE_AGE, DIGITS_COOKIE, current_language, local_path
 from ..words import (LEGACY_COOKIE, LEGACY_SETS, LIMIT, SUGGESTIONS, clean_word, cookie_name,
@@ -74,7 +77,8 @@ def settings_form(back: str) -> WordsForm:
 
 def render_settings(form: WordsForm, status: int = 200):
     back = local_path(form.next.data)
-    return render_template("settings.html", back=back, form=form,
+    return render_template("settings.html", back=back, form=form, ratings_form=RatingsForm(),
+                           may_change_ratings=rights.may_start_games(),
                            digits=request.cookies.get(DIGITS_COOKIE, "western"),
                            default_words={c: gettext(CONTRACT_LABELS[c]) for c in ALL_CONTRACTS}
                            ), status
@@ -97,3 +101,31 @@ def save_words():
         response.delete_cookie(LEGACY_COOKIE)
     flash_message("The contracts’ names are kept on this phone.")
     return response
+
+
+# -- the group's ratings ---------------------------------------------------------------------
+class RatingsForm(FlaskForm):
+    """Turn the group's ratings on or off (the button pressed says which)."""
+
+    next = HiddenField()
+
+
+@bp.post("/settings/ratings")
+def save_ratings():
+    """Turn the ratings on (every finished game rated again) or off (shown nowhere), for the
+    whole group: any phone that may start games may."""
+    form = RatingsForm()
+    back = local_path(form.next.data)
+    if not rights.may_start_games():
+        abort(403, gettext("Ratings belong to the whole group: only a phone that opened the "
+                           "group’s join link can turn them on or off."))
+    if not form.validate() or request.form.get("ratings") not in ("on", "off"):
+        abort(400, gettext("This form is incomplete. Open Settings again."))
+    on = request.form["ratings"] == "on"
+    if on != ratingview.on():
+        ratings.set_enabled(get_db(), on)
+    if on:
+        flash_message("Ratings are on: every finished game is rated.")
+    else:
+        flash_message("Ratings are off: they are shown nowhere.")
+    return redirect(url_for("settings.show", next=back), 303)
