@@ -181,12 +181,14 @@ def _rated(db: Database, game_id: int) -> list[dict[str, Any]]:
 
 
 def _is_last(db: Database, game: RatedGame) -> bool:
-    """Whether *game* comes after every rated game in the order of play."""
-    row = next(db.query(
-        "select g.night, g.created_at, g.id from rating_changes c join games g "
-        "on g.id = c.game_id order by g.night desc, g.created_at desc, g.id desc limit 1"),
-        None)
-    return row is None or game.order > (row["night"], row["created_at"], row["id"])
+    """Whether *game* comes after every rated game in the order of play: is there a rated game
+    later than it? (A seek on the games' night index, so it costs the same at any size.)"""
+    night, created_at, game_id = game.order
+    later = db.execute(
+        "select 1 from games g where g.night >= ? and (g.night, g.created_at, g.id) > (?, ?, ?) "
+        "and exists (select 1 from rating_changes c where c.game_id = g.id) limit 1",
+        [night, night, created_at, game_id]).fetchone()
+    return later is None
 
 
 def after_change(db: Database, game_id: int) -> str:
