@@ -11,7 +11,7 @@ from flask_babel import lazy_gettext
 from ...engine import read_deal
 from ...store import keys, storage
 from ...store.storage import StoredGame
-from .. import present, rights
+from .. import present, rights, validators
 from ..database import get_db
 from ..flashes import flash_words
 from ..forms import (LIMITS, NewGameForm, new_game_data, player_label, preset_settings,
@@ -105,8 +105,11 @@ def game_context(stored: StoredGame) -> dict:
 
 @bp.get("/<int:game_id>")
 def show(game_id: int):
-    stored = fetch_game(game_id)
-    return render_template("game.html", **game_context(stored))
+    """The game page: answered 304, or from the page kept, while the game, this phone's way of
+    reading and its right to keep score are as they were (``validators``)."""
+    return validators.answer(
+        "game", game_id, lambda: render_template("game.html", **game_context(fetch_game(game_id))),
+        with_rights=True)
 
 
 @bp.get("/<int:game_id>/history")
