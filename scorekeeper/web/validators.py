@@ -33,8 +33,9 @@ What is never kept, nor given a validator:
 - a page whose making read what the key does not hold, checked after each making: a CSRF token
   (it belongs to one session), the install's rights (admin, join), another game's rights,
   anything that changed the session, or anything a view declared by setting
-  ``flask.g.unkeyed_read`` (``UNKEYED``) while making it. A template that starts to read one of them makes its page
-  unkept, never wrong; ``tests/test_caches.py`` holds the game page and the scoreboard kept.
+  ``flask.g.unkeyed_read`` (``UNKEYED``) while making it. A template that starts to read one
+  of them makes its page unkept, never wrong; ``tests/test_validators.py`` holds the game page
+  and the scoreboard kept, and every change of what they show validated again.
 
 The state document (``state.json``) speaks no language and shows no rights: its key is the
 edition, the game and its version tag.
