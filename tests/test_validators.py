@@ -246,6 +246,17 @@ def test_a_restart__pages_made_again(app, client, game, tmp_path):
     assert response.status_code == 200 and response.headers["ETag"] != etag
 
 
+def test_a_restore__every_page_made_again(app, client, game, tmp_path):
+    from scorekeeper.store.backup import backup_database, restore_database
+
+    before = {page: seen(client, page.format(game)) for page in PAGES}
+    backup_database(app.config["DATABASE"], tmp_path / "night.sqlite3")
+    restore_database(tmp_path / "night.sqlite3", app.config["DATABASE"])
+    for page, (etag, body) in before.items():
+        response = client.get(page.format(game), headers={"If-None-Match": etag})
+        assert response.status_code == 200 and response.headers["ETag"] != etag
+
+
 # -- rights ----------------------------------------------------------------------------------
 def test_rights__a_scorer_and_a_watcher_get_their_own_page(app, client, game):
     scorer_tag, scorer_page = seen(client, f"/games/{game}")
