@@ -17,7 +17,7 @@ itself and one row of ``games`` read by its primary key:
   (``store/schema.py``, ``m007_version_tags``), whatever wrote it;
 - how the phone reads: its language, digits, the table's words and the app's root
   (``fragments.reader_key``), the page's own address with its query (the language switch links
-  back to it) and the host;
+  back to it), the scheme and the host (the address other phones are shown, ``hosting``);
 - for the game page, whether this phone may keep score: its session's right checked against
   the game's edit key and PIN, which the same row holds (``rights.known_right``). A new edit
   key or PIN changes the version tag too.
@@ -97,7 +97,7 @@ def answer(page: str, game_id: int, make: Callable[[], object], *,
     right = rights.known_right(game_id, edit_key, pin_hash) if with_rights else None
     key: tuple[Hashable, ...] = (current_app.extensions[EDITION], page, game_id, tag, right)
     if reader:
-        key += (reader_key(), here(), request.host)
+        key += (reader_key(), here(), request.scheme, request.host)
     etag = etag_of(key)
     if request.if_none_match.contains_weak(etag):
         response = current_app.response_class(status=304)
