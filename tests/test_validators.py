@@ -78,6 +78,27 @@ def test_conditional_get__304_with_no_template_and_no_cookie(app, client, game, 
     assert response.headers["ETag"] == etag
 
 
+@pytest.mark.parametrize("page", PAGES)
+def test_conditional_get__one_query_by_the_games_id(app, client, game, page):
+    from scorekeeper.web.database import get_db
+
+    path = page.format(game)
+    etag, _ = seen(client, path)
+    with app.app_context():
+        conn = get_db().conn  # this thread's connection, the one the requests use
+    statements: list[str] = []
+    conn.set_trace_callback(statements.append)
+    try:
+        assert client.get(path, headers={"If-None-Match": etag}).status_code == 304
+        assert statements == [
+            "select version_tag, edit_key, pin_hash from games where id = %d" % game]
+        statements.clear()
+        client.get(path)  # the kept body: no more than that either
+        assert len(statements) == 1
+    finally:
+        conn.set_trace_callback(None)
+
+
 def test_conditional_get__a_tag_of_another_game_or_none_is_a_full_page(app, client, table, game):
     other = table.new_game()
     etag, _ = seen(client, f"/games/{other}")
