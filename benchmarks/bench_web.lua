@@ -3,6 +3,7 @@
 -- Environment: BENCH_DIR holds thread-<n>.lua (n from 1), each returning what that thread's
 -- table does; BENCH_MODE is "get" (reload one page over and over) or "tables" (enter deals in
 -- order, follow each save's redirect, reload the game page); BENCH_OUT is the file done() writes.
+-- A "get" plan with an etag sends it as If-None-Match (a phone reloading a page it has).
 -- With BENCH_THINK_MS, a table waits that long on average (uniformly from half to one and a
 -- half times) before each save, and a "get" connection before every third request: the tables
 -- then keep a pace instead of sending their next request as soon as an answer arrives. Paced
@@ -78,6 +79,9 @@ function init(args)
   math.randomseed(id * 7919)
   plan = dofile(os.getenv("BENCH_DIR") .. "/thread-" .. id .. ".lua")
   headers = {["Cookie"] = plan.cookie}
+  if plan.etag then -- a conditional reload: the phone has the page of this validator
+    headers["If-None-Match"] = plan.etag
+  end
   if mode == "get" then
     fixed = wrk.format("GET", plan.path, headers)
   else

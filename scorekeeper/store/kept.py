@@ -8,7 +8,10 @@ key, so that nothing kept can go stale:
   another document is another key;
 - the rendered fragments of the pages (``web.fragments``): the kingdom grid, keyed by the game
   object the game cache hands out, and the leaderboard, keyed by the database's data version;
-  both also by how the phone reads (language, digits, the table's words).
+  both also by how the phone reads (language, digits, the table's words);
+- whole pages of a game (``web.validators``): the game page, the scoreboard and the state
+  document, keyed by the game's version tag (drawn again by the database on every change of
+  the game), how the phone reads, and its right to keep score.
 """
 from __future__ import annotations
 

@@ -185,6 +185,46 @@ def m005_install_keys(db: Database) -> None:
                    f"values (?, {RANDOM_KEY_SQL}, ?)", [name, storage.now()])
 
 
+#: 64 random bits as 16 hex digits: a game's version tag (m007_version_tags).
+RANDOM_TAG_SQL = "lower(hex(randomblob(8)))"
+
+
+@migrations()
+def m007_version_tags(db: Database) -> None:
+    """Each game's version tag, ``games.version_tag``: a random tag that SQLite draws again,
+    in the same transaction, on every change of what a page of the game shows: its row (title,
+    night, rules, keys, PIN, summary), its deals (a save, a correction, an undo), its seats
+    (a merge, a name fixed in one game) and its players' names (a rename). Triggers do it, so
+    every path that writes (the pages, the command line, an import, a restore, another
+    process) changes it, and a tag is never drawn for two contents: the web wing answers a
+    phone that has the page of a tag with 304 (web/validators.py). The tag of every game is
+    drawn here; a game inserted later gets one from its insert trigger."""
+    db.table("games").add_column("version_tag", str)
+    db.execute(f"update games set version_tag = {RANDOM_TAG_SQL}")
+    draw = f"update games set version_tag = {RANDOM_TAG_SQL} where id"
+    db.execute(f"""create trigger games_version_insert after insert on games
+        begin {draw} = new.id; end""")
+    # Any other change of the row (the inner update changes the tag, so it stops there).
+    db.execute(f"""create trigger games_version_update after update on games
+        when new.version_tag is old.version_tag
+        begin {draw} = new.id; end""")
+    db.execute(f"""create trigger deals_version_insert after insert on deals
+        begin {draw} = new.game_id; end""")
+    db.execute(f"""create trigger deals_version_update after update on deals
+        begin {draw} in (old.game_id, new.game_id); end""")
+    db.execute(f"""create trigger deals_version_delete after delete on deals
+        begin {draw} = old.game_id; end""")
+    db.execute(f"""create trigger seats_version_insert after insert on game_players
+        begin {draw} = new.game_id; end""")
+    db.execute(f"""create trigger seats_version_update
+        after update of game_id, seat, player_id on game_players
+        begin {draw} in (old.game_id, new.game_id); end""")
+    db.execute(f"""create trigger seats_version_delete after delete on game_players
+        begin {draw} = old.game_id; end""")
+    db.execute(f"""create trigger players_version_rename after update of name on players
+        begin {draw} in (select game_id from game_players where player_id = new.id); end""")
+
+
 def rebuild_all(db: Database) -> None:
     """Every game's facts from its stored deals (the migration that adds their table runs this)."""
     for (game_id,) in list(db.execute("select id from games order by id").fetchall()):

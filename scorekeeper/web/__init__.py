@@ -21,6 +21,9 @@ DEFAULTS: Mapping[str, Any] = {
     "WTF_CSRF_TIME_LIMIT": None,
     "SESSION_COOKIE_SAMESITE": "Lax",
     "SESSION_COOKIE_HTTPONLY": True,
+    # Written when it changes, and once a day for a phone with rights (rights.renew_session),
+    # not on every request: a page answered 304 writes nothing.
+    "SESSION_REFRESH_EACH_REQUEST": False,
     "MAX_CONTENT_LENGTH": 64 * 1024,
     "MAX_FORM_PARTS": 200,
     "JSON_AS_ASCII": False,
@@ -44,11 +47,11 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         app.config["SECRET_KEY"] = load_secret_key(Path(app.instance_path) / SECRET_KEY_FILE)
 
     from . import (database, errors, flashes, fragments, hosting, i18n, present, rights,
-                   rulestext, security)
+                   rulestext, security, validators)
     from .pages import BLUEPRINTS
 
     for infrastructure in (database, hosting, security, rights, present, i18n, rulestext,
-                           fragments, errors, flashes):
+                           fragments, validators, errors, flashes):
         infrastructure.init_app(app)
     for page in BLUEPRINTS:
         app.register_blueprint(page)

@@ -56,7 +56,9 @@ def _arabic_digits() -> bool:
     return arabic
 
 
-def _here() -> str:
+def here() -> str:
+    """This page's address on the site, with its query: where the language switch and the
+    settings link send the phone back to."""
     path = request.full_path if request.query_string else request.path
     return path.rstrip("?") if path.endswith("?") else path
 
@@ -90,4 +92,4 @@ def init_app(app: Flask) -> None:
     def language() -> dict[str, object]:
         lang = current_language()
         return {"lang": lang, "text_dir": "rtl" if lang in RTL_LANGUAGES else "ltr",
-                "other_lang": "en" if lang == "ar" else "ar", "here": _here()}
+                "other_lang": "en" if lang == "ar" else "ar", "here": here()}

@@ -25,6 +25,7 @@ store's (``store/keys.py``).
 from __future__ import annotations
 
 import hmac
+import time
 from functools import wraps
 from typing import Any, Callable
 
@@ -48,6 +49,13 @@ ADMIN_KEY, JOIN_KEY = "admin", "join"
 REMEMBERED_GAMES = 40
 #: Characters of a key kept in the session to bind the right to it.
 KEY_TAG = 12
+#: The session cookie is not written again on every request (``SESSION_REFRESH_EACH_REQUEST``
+#: is off, so that a page answered 304 writes nothing): a phone's rights are kept alive by
+#: writing it again on the first request more than this many seconds after it was issued. Its
+#: lifetime (``PERMANENT_SESSION_LIFETIME``, 31 days) then counts from that day's first visit.
+SESSION_RENEWAL = 24 * 3600
+#: The session's key for when it was last written (seconds since the epoch).
+ISSUED = "at"
 
 
 def _same(tag: object, key: str | None) -> bool:
@@ -62,15 +70,37 @@ def _rights() -> list[list[Any]]:
         if isinstance(value, list) else []
 
 
+def _noted(what: tuple[str, Any]) -> None:
+    """Note that the page being made reads this right (``validators`` keeps a page only
+    when its key holds every right it read)."""
+    read = g.get("rights_read")
+    if read is not None:
+        read.add(what)
+
+
+def _right(entry: list[Any] | None, edit_key: str | None, pin_hash: str | None) -> bool:
+    return entry is not None and _same(entry[1], edit_key) and (
+        len(entry) == 2 or _same(entry[2], pin_tag(pin_hash)))
+
+
 def can_edit(game_id: int) -> bool:
     """May this phone change the game? (Cached for the request.)"""
+    _noted(("edit", game_id))
     cache = g.setdefault("edit_rights", {})
     if game_id not in cache:
         entry = next((r for r in _rights() if r[0] == game_id), None)
         keys = game_keys(get_db(), game_id) if entry is not None else None
-        cache[game_id] = keys is not None and _same(entry[1], keys["edit_key"]) and (
-            len(entry) == 2 or _same(entry[2], pin_tag(keys["pin_hash"])))
+        cache[game_id] = keys is not None and _right(entry, keys["edit_key"], keys["pin_hash"])
     return cache[game_id]
+
+
+def known_right(game_id: int, edit_key: str | None, pin_hash: str | None) -> bool:
+    """``can_edit``, with the game's edit key and PIN hash read already by the caller; the
+    rest of the request sees the same answer."""
+    entry = next((r for r in _rights() if r[0] == game_id), None)
+    right = edit_key is not None and _right(entry, edit_key, pin_hash)
+    g.setdefault("edit_rights", {})[game_id] = right
+    return right
 
 
 def grant(game_id: int, edit_key: str, *, by_pin: str | None = None) -> None:
@@ -105,6 +135,7 @@ def edit_required(view: Callable) -> Callable:
 
 # -- the install: the group's players, starting games ---------------------------------------
 def _holds(name: str) -> bool:
+    _noted((name, None))
     cache = g.setdefault("install_rights", {})
     if name not in cache:
         tag = session.get(name)
@@ -201,6 +232,26 @@ def locked(game_id: int, *, form: PinForm | None = None, problem: str | None = N
     return response
 
 
+def peek(name: str) -> Any:
+    """The session's value *name*, read without marking the session as used (an answer that
+    used it varies by the cookie: ``Vary: Cookie``)."""
+    return dict.get(session._get_current_object(), name)  # type: ignore[attr-defined]
+
+
+def renew_session(response: Any) -> Any:
+    """After each request: a permanent session (a phone that holds rights) is stamped with the
+    time when it is written anyway, and written again when its stamp is a day old or more.
+    (Read without marking the session as used, so that other answers do not vary by it.)"""
+    if peek("_permanent"):
+        issued = peek(ISSUED)
+        now = int(time.time())
+        if session.modified or not isinstance(issued, int) or not (
+                0 <= now - issued < SESSION_RENEWAL):
+            session[ISSUED] = now
+    return response
+
+
 def init_app(app: Flask) -> None:
+    app.after_request(renew_session)
     app.add_template_global(can_edit)
     app.add_template_global(is_admin)

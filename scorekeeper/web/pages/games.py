@@ -11,7 +11,7 @@ from flask_babel import lazy_gettext
 from ...engine import read_deal
 from ...store import keys, ratings, storage
 from ...store.storage import StoredGame
-from .. import present, ratingview, rights
+from .. import present, ratingview, rights, validators
 from ..database import get_db
 from ..flashes import flash_words
 from ..forms import (LIMITS, NewGameForm, new_game_data, player_label, preset_settings,
@@ -133,9 +133,16 @@ def rating_context(stored: StoredGame, scored) -> dict:
 
 @bp.get("/<int:game_id>")
 def show(game_id: int):
-    stored = fetch_game(game_id)
-    context = game_context(stored)
-    return render_template("game.html", **context, **rating_context(stored, context["scored"]))
+    """The game page: answered 304, or from the page kept, while the game, this phone's way of
+    reading and its right to keep score are as they were (``validators``); not kept before the
+    first deal and at the end, where it shows ratings from other games."""
+    def make():
+        stored = fetch_game(game_id)
+        context = game_context(stored)
+        return render_template("game.html", **context,
+                               **rating_context(stored, context["scored"]))
+
+    return validators.answer("game", game_id, make, with_rights=True)
 
 
 @bp.get("/<int:game_id>/history")

@@ -3,16 +3,16 @@ and a small state document that pages poll to refresh their scoreboard without a
 """
 from __future__ import annotations
 
-import hashlib
 import io
 from functools import lru_cache
-from typing import Any, Iterable
+from typing import Any
 
 import segno
 from flask import Blueprint, Response, abort, jsonify, render_template, request, url_for
 from flask_babel import gettext as _
 
 from ...store.storage import StoredGame
+from .. import validators
 from ..database import get_db
 from ..hosting import public_root
 from .games import fetch_game, game_context
@@ -35,27 +35,18 @@ def watch_url(stored: StoredGame, *, external: bool = False) -> str:
     return public_root() + path.lstrip("/") if external else path
 
 
-def version_of(updated_at: str, deals: Iterable[tuple[int, int]]) -> str:
-    """A short tag that changes with every write: the game's time stamp and each current deal's
-    id and version (a new deal, a correction and an undo each change them). Two equal tags mean
-    the same deals, so a page showing one is up to date with the other."""
-    text = updated_at + ";" + ",".join(f"{i}:{v}" for i, v in deals)
-    return hashlib.sha1(text.encode()).hexdigest()[:16]
-
-
 def stored_version(stored: StoredGame) -> str:
-    return version_of(stored.row["updated_at"], ((d["id"], d["version"]) for d in stored.deals))
+    """The version of the game as *stored* was read: its version tag, drawn again by the
+    database on every change of the game, its deals, its seats or its players' names
+    (``store/schema.py``, ``m007_version_tags``). Two equal versions mean the same game."""
+    return stored.row["version_tag"]
 
 
 def current_version(game_id: int) -> str | None:
-    """The version of the stored game, read with two small queries, or None if there is none."""
-    db = get_db()
-    rows = list(db.query("select updated_at from games where id = ?", [game_id]))
-    if not rows:
-        return None
-    deals = [(r["id"], r["version"]) for r in db.query(
-        "select id, version from deals where game_id = ? order by number", [game_id])]
-    return version_of(rows[0]["updated_at"], deals)
+    """The version of the stored game, read with one query by its primary key, or None if
+    there is none."""
+    row = validators.version_row(game_id)
+    return None if row is None else row[0]
 
 
 def live_attributes(stored: StoredGame) -> dict[str, Any]:
@@ -66,29 +57,29 @@ def live_attributes(stored: StoredGame) -> dict[str, Any]:
 
 @bp.get("/watch")
 def watch(game_id: int):
-    """Standings and the kingdom grid, without any way to enter or change a deal."""
-    stored = fetch_game(game_id)
-    return render_template("watch.html", **game_context(stored))
+    """Standings and the kingdom grid, without any way to enter or change a deal; answered 304,
+    or from the page kept, while the game and this phone's way of reading are as they were."""
+    return validators.answer(
+        "watch", game_id,
+        lambda: render_template("watch.html", **game_context(fetch_game(game_id))))
 
 
 @bp.get("/state.json")
 def state(game_id: int):
-    """The game's version and standings; answered 304 without reading the game when unchanged."""
-    version = current_version(game_id)
-    if version is None:
-        abort(404, _("There is no game %(number)s.", number=game_id))
-    if request.if_none_match.contains(version):
-        response = Response(status=304)
-    else:
-        context = game_context(fetch_game(game_id))
+    """The game's version and standings; answered 304 without reading the game when unchanged.
+    It holds no words of a language and no rights: its validator is the game's version."""
+    def make():
+        stored = fetch_game(game_id)
+        context = game_context(stored)
         nxt, scored = context["next"], context["scored"]
-        response = jsonify(
-            game=game_id, version=version, every=POLL_SECONDS, deals=len(context["game"].deals),
-            over=scored.is_over,
+        return jsonify(
+            game=game_id, version=stored_version(stored), every=POLL_SECONDS,
+            deals=len(context["game"].deals), over=scored.is_over,
             standings=[{"seat": r.seat, "name": r.name, "total": r.total, "rank": r.rank,
                         "winner": r.winner} for r in context["standings"]],
             next=None if nxt is None else {"number": nxt.number, "king": nxt.king})
-    response.set_etag(version)
+
+    response = validators.answer("state", game_id, make, reader=False)
     response.headers["Cache-Control"] = "no-cache"
     return response
 

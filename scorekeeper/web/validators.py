@@ -1,0 +1,135 @@
+"""The pages everyone reloads, answered from what is already known: the game page, the
+scoreboard (``watch``) and the state document both poll.
+
+Phones mostly ask for a game that has not changed since they last saw it: the scorer after each
+save, the scoreboard every few seconds, a second phone opening the same game. So each of these
+answers carries a validator (an ``ETag``), and the body made for it is kept.
+
+The key
+-------
+A page's key holds everything its body depends on, and nothing that costs more than the request
+itself and one row of ``games`` read by its primary key:
+
+- the app's edition, drawn when the app starts: a restart (new code, templates or assets,
+  another configuration, a restored database) makes every page again;
+- the page, the game's id and its version tag (``games.version_tag``), which SQLite's triggers
+  draw again on every change of the game's row, its deals, its seats or its players' names
+  (``store/schema.py``, ``m007_version_tags``), whatever wrote it;
+- how the phone reads: its language, digits, the table's words and the app's root
+  (``fragments.reader_key``), the page's own address with its query (the language switch links
+  back to it), the scheme and the host (the address other phones are shown, ``hosting``);
+- for the game page, whether this phone may keep score: its session's right checked against
+  the game's edit key and PIN, which the same row holds (``rights.known_right``). A new edit
+  key or PIN changes the version tag too.
+
+The ``ETag`` is a digest of the key. A conditional request (``If-None-Match``) whose tag still
+matches is answered 304 before any template, any write of the session and any other query.
+Otherwise the body kept under the key is sent, and only when none is kept is the page made.
+
+What is never kept, nor given a validator:
+
+- a page with a flash message waiting in the session: the message is shown once, then the
+  page without it is another page;
+- a page whose making read what the key does not hold, checked after each making: a CSRF token
+  (it belongs to one session), the install's rights (admin, join), another game's rights,
+  anything that changed the session, or anything a view declared by setting
+  ``flask.g.unkeyed_read`` (``UNKEYED``) while making it. A template that starts to read one
+  of them makes its page unkept, never wrong; ``tests/test_validators.py`` holds the game page
+  and the scoreboard kept, and every change of what they show validated again.
+
+The state document (``state.json``) speaks no language and shows no rights: its key is the
+edition, the game and its version tag.
+"""
+from __future__ import annotations
+
+import hashlib
+import secrets
+from typing import Callable, Hashable
+
+from flask import Flask, Response, current_app, g, make_response, request, session
+
+from ..store.kept import Kept
+from . import rights
+from .database import get_db
+from .fragments import reader_key
+from .i18n import here
+
+#: Pages kept: a game page is about 12 KB of HTML, a scoreboard about 10 KB.
+SIZE = 256
+EDITION = "scorekeeper.edition"
+#: Set on ``flask.g`` (to True) by any view or template helper that makes one of these pages
+#: read what the key does not hold (ratings computed from other games, a site setting that is
+#: not among the table's words): that answer is neither kept nor given a validator.
+UNKEYED = "unkeyed_read"
+#: What a kept or validated answer tells the browser: keep it, but ask before showing it again.
+CACHE_CONTROL = "private, no-cache"
+
+_pages: Kept[tuple[bytes, str]] = Kept(SIZE)
+
+
+def version_row(game_id: int) -> tuple[str | None, str | None, str | None] | None:
+    """The game's version tag, edit key and PIN hash (one row by its primary key), or None
+    when there is no such game."""
+    return get_db().conn.execute(
+        "select version_tag, edit_key, pin_hash from games where id = ?", [game_id]).fetchone()
+
+
+def flash_waiting() -> bool:
+    """Does the session hold a message for the next page? (Read without marking the session
+    as used.)"""
+    return bool(rights.peek("_flashes"))
+
+
+def etag_of(key: Hashable) -> str:
+    return hashlib.sha256(repr(key).encode()).hexdigest()[:32]
+
+
+def answer(page: str, game_id: int, make: Callable[[], object], *,
+           with_rights: bool = False, reader: bool = True) -> Response:
+    """The page *page* of game *game_id*: 304 when the phone has it, else the body kept for
+    its key, else ``make()`` (anything a view may return), kept when it read nothing outside
+    the key. *with_rights*: the page shows whether this phone may keep score; *reader*: it is
+    a page in the phone's language (with flash messages), not a document without words."""
+    row = None if reader and flash_waiting() else version_row(game_id)
+    if row is None or row[0] is None:  # no such game (make() answers 404), or a flash
+        return make_response(make())
+    tag, edit_key, pin_hash = row
+    right = rights.known_right(game_id, edit_key, pin_hash) if with_rights else None
+    key: tuple[Hashable, ...] = (current_app.extensions[EDITION], page, game_id, tag, right)
+    if reader:
+        key += (reader_key(), here(), request.scheme, request.host)
+    etag = etag_of(key)
+    if request.if_none_match.contains_weak(etag):
+        response = current_app.response_class(status=304)
+    else:
+        kept = _pages.get(key)
+        if kept is not None:
+            response = current_app.response_class(kept[0], mimetype=kept[1])
+        else:
+            read = g.rights_read = set()
+            response = make_response(make())
+            allowed = {("edit", game_id)} if with_rights else set()
+            if not (response.status_code == 200 and read <= allowed
+                    and not g.get(UNKEYED) and made_for_anyone(response)):
+                return response
+            _pages.put(key, (response.get_data(), response.mimetype))
+    response.set_etag(etag)
+    response.headers["Cache-Control"] = CACHE_CONTROL
+    if reader:
+        response.vary.update(("Cookie", "Accept-Language"))
+    return response
+
+
+def made_for_anyone(response: Response) -> bool:
+    """Did making the page leave the session as it was and embed no CSRF token?"""
+    field = current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token")
+    return (not session.modified and field not in g and not response.headers.get("Set-Cookie")
+            and not response.direct_passthrough)
+
+
+def clear() -> None:
+    _pages.clear()
+
+
+def init_app(app: Flask) -> None:
+    app.extensions[EDITION] = secrets.token_hex(8)
