@@ -1,0 +1,196 @@
+"""Club nights on the pages: New club night (and its refusals, with nothing stored), the club
+night's page with every table's progress and the standings across them, the next round (and
+the refusal while tables still play), the wall view and its state document."""
+from __future__ import annotations
+
+import pytest
+
+from gamebuilder import standard_game
+from history_helpers import query
+from scorekeeper.store import clubnights, storage
+from scorekeeper.store.db import connect
+from web_helpers import soup
+
+EIGHT = ["Aya", "Bilal", "Carla", "Dana", "Elias", "Farah", "Ghassan", "Hala"]
+THIRTEEN = EIGHT + ["Imad", "Jana", "Karim", "Lina", "Maya"]
+
+
+def form(names, **extra) -> dict[str, str]:
+    data = {"title": "Café", "played_on": "2026-11-24", "players": "\n".join(names),
+            "rounds": "3", "first_round": "entered", "preset": "standard"}
+    data.update(extra)
+    return data
+
+
+def counts(app) -> dict[str, int]:
+    return {t: query(app, f"select count(*) as n from {t}")[0]["n"]
+            for t in ("club_nights", "club_tables", "games", "players")}
+
+
+def start(client, names=EIGHT, **extra) -> int:
+    response = client.post("/clubs/new", data=form(names, **extra))
+    assert response.status_code == 303, response.get_data(as_text=True)[:2000]
+    return int(response.headers["Location"].rstrip("/").split("/")[-1])
+
+
+def play_out(app, game_id: int, deals: int | None = None, *, after: int = 0) -> None:
+    """The standard game's deals (the first *deals* of them, or those after *after*)."""
+    db = connect(app.config["DATABASE"])
+    try:
+        for number, deal in enumerate(standard_game()["deals"][after:deals], start=after + 1):
+            storage.add_deal(db, game_id, deal, token=f"g{game_id:03d}n{number:02d}" + "z" * 14,
+                             number=number)
+    finally:
+        db.close()
+
+
+def club(app, club_id: int) -> clubnights.ClubNight:
+    db = connect(app.config["DATABASE"])
+    try:
+        return clubnights.load(db, club_id)
+    finally:
+        db.close()
+
+
+def test_new_club_night__the_form_then_two_tables_seated_as_entered(app, client):
+    page = soup(client.get("/clubs/new"))
+    assert page.select_one("textarea#players") is not None
+    club_id = start(client)
+    night = club(app, club_id)
+    assert [t.players for t in night.rounds[0].tables] == [tuple(EIGHT[:4]), tuple(EIGHT[4:])]
+    page = soup(client.get(f"/clubs/{club_id}"))
+    tables = page.select(".club-table")
+    assert [t.h3.get_text(strip=True) for t in tables] == ["Table 1", "Table 2"]
+    assert [[td.get_text(strip=True) for td in t.select(".seats td:first-child")]
+            for t in tables] == [EIGHT[:4], EIGHT[4:]]
+    assert "Not started" in tables[0].get_text()
+    # each table links to its game and to its phones page (edit link, PIN, QR code)
+    ids = [t.game_id for t in night.rounds[0].tables]
+    assert tables[1].h3.a["href"] == f"/games/{ids[1]}"
+    assert tables[1].select_one(".links a")["href"] == f"/games/{ids[1]}/share"
+    # the phone that seated the round keeps the score of its tables
+    assert client.get(f"/games/{ids[1]}/share").status_code == 200
+    rows = [tr.select("td")[1].get_text(strip=True) for tr in
+            page.select("#night-standings tbody tr")]
+    assert sorted(rows) == sorted(EIGHT)
+    assert page.select_one("#champion") is None  # no game over yet
+    assert "Most wins, then the better average place" in page.select_one(
+        "#champion-rule").get_text()
+
+
+@pytest.mark.parametrize("names, message", [
+    (EIGHT + ["  aya "], "aya is entered twice."),
+    (EIGHT[:6], "A club night needs at least 8 players (two tables); 6 were entered."),
+    ([f"P{n}" for n in range(33)],
+     "A club night seats at most 32 players (eight tables); 33 were entered."),
+])
+def test_new_club_night__bad_players_the_form_back_with_its_input_and_nothing_stored(
+        app, client, names, message):
+    client.get("/")
+    before = counts(app)
+    response = client.post("/clubs/new", data=form(names, title="Le café"))
+    assert response.status_code == 400
+    page = soup(response)
+    assert message in page.select_one("#problems").get_text()
+    assert page.select_one("textarea#players").get_text() == "\n".join(names)
+    assert page.select_one("#title")["value"] == "Le café"
+    assert counts(app) == before
+
+
+def test_new_club_night__a_bad_date_is_refused_with_the_input_kept(app, client):
+    client.get("/")
+    before = counts(app)
+    response = client.post("/clubs/new", data=form(EIGHT, played_on="24/11/2026"))
+    assert response.status_code == 400
+    assert "Enter the date as on a calendar" in soup(response).select_one("#problems").get_text()
+    assert counts(app) == before
+
+
+def test_club_night__thirteen_players_says_who_sits_out(app, client):
+    club_id = start(client, THIRTEEN)
+    night = club(app, club_id)
+    page = soup(client.get(f"/clubs/{club_id}"))
+    out = page.select_one("#sitting-out").get_text()
+    assert len(night.rounds[0].sitting_out) == 1
+    assert f"Sitting out this round: {night.rounds[0].sitting_out[0]}" in out
+    assert len(page.select(".club-table")) == 3
+
+
+def test_club_night__progress_standings_champion_and_the_next_round(app, client):
+    club_id = start(client)
+    first = club(app, club_id).rounds[0]
+    play_out(app, first.tables[0].game_id, deals=7)
+    page = soup(client.get(f"/clubs/{club_id}"))
+    progress = page.select_one("#table-1 .progress").get_text(" ", strip=True)
+    assert progress.startswith("Deal 8 · kingdom 2 of 4")
+    # the next round is refused while tables play, naming them, and offered deliberately
+    response = client.post(f"/clubs/{club_id}/rounds", data={})
+    assert response.status_code == 409
+    page = soup(response)
+    assert "Tables still playing round 1: 1, 2." in page.select_one("#problems").get_text()
+    assert page.select_one("#start-anyway") is not None
+    assert len(club(app, club_id).rounds) == 1
+    play_out(app, first.tables[0].game_id, after=7)  # the rest of table 1's deals
+    play_out(app, first.tables[1].game_id)
+    page = soup(client.get(f"/clubs/{club_id}"))
+    assert "Finished" in page.select_one("#table-1 .progress").get_text()
+    ranked = [tr.select("td")[1].get_text(strip=True)
+              for tr in page.select("#night-standings tbody tr")]
+    db = connect(app.config["DATABASE"])
+    try:
+        expected = [r["name"] for r in clubnights.night_standings(
+            db, [t.game_id for t in first.tables], players=EIGHT)]
+    finally:
+        db.close()
+    assert ranked == expected
+    assert page.select_one("#champion").get_text(strip=True).endswith(expected[0])
+    response = client.post(f"/clubs/{club_id}/rounds", data={})
+    assert response.status_code == 303
+    second = club(app, club_id).rounds[1]
+    assert set(second.tables[0].players) == set(expected[:4])  # the top four at table 1
+    page = soup(client.get(f"/clubs/{club_id}"))
+    assert "Round 2 of 3" in page.select_one("h2").get_text()
+    assert len(page.select(".earlier")) == 1
+
+
+def test_club_night__start_anyway_when_asked(app, client):
+    club_id = start(client)
+    response = client.post(f"/clubs/{club_id}/rounds", data={"anyway": "1"})
+    assert response.status_code == 303
+    assert len(club(app, club_id).rounds) == 2
+
+
+def test_club_night__all_rounds_seated_is_refused(app, client):
+    club_id = start(client, rounds="1")
+    response = client.post(f"/clubs/{club_id}/rounds", data={"anyway": "1"})
+    assert response.status_code == 409
+    assert "All 1 rounds of this night have been seated." in soup(response).get_text()
+    assert soup(response).select_one("#start-anyway") is None
+
+
+def test_wall_view_and_its_state_follow_the_tables(app, client):
+    club_id = start(client)
+    first = club(app, club_id).rounds[0]
+    wall = soup(client.get(f"/clubs/{club_id}/wall"))
+    assert wall.select_one("main.wall") is not None
+    assert wall.select_one("#live")["data-poll"] == f"/clubs/{club_id}/state.json"
+    assert not wall.select("form")  # read-only
+    state = client.get(f"/clubs/{club_id}/state.json")
+    version = state.get_json()["version"]
+    assert state.headers["ETag"].strip('"') == version
+    assert client.get(f"/clubs/{club_id}/state.json",
+                      headers={"If-None-Match": f'"{version}"'}).status_code == 304
+    play_out(app, first.tables[1].game_id, deals=3)
+    state = client.get(f"/clubs/{club_id}/state.json",
+                       headers={"If-None-Match": f'"{version}"'})
+    assert state.status_code == 200
+    assert state.get_json()["tables"][1]["deals"] == 3
+    wall = soup(client.get(f"/clubs/{club_id}/wall"))
+    assert wall.select_one("#live")["data-version"] == state.get_json()["version"]
+    assert "Deal 4" in wall.select_one("#table-2 .progress").get_text()
+
+
+def test_unknown_club_night_is_a_404(client):
+    for path in ("/clubs/99", "/clubs/99/wall", "/clubs/99/state.json",
+                 "/clubs/99/standings.pdf"):
+        assert client.get(path).status_code == 404
