@@ -31,7 +31,7 @@ from .. import present, rights
 from ..database import get_db
 from ..fields import PickField, whole_number
 from ..forms import PRESET_LABELS, _SettingsForm, preset_settings, settings_data, tonight
-from ..i18n import current_language, isolated, num
+from ..i18n import DIGITS_COOKIE, current_language, isolated, num
 from ..messages import contract_label, problem_text
 from ..rulestext import rules_text
 
@@ -281,6 +281,11 @@ def print_language() -> str:
     return lang
 
 
+def print_digits() -> str:
+    """The digits this phone reads numbers in (a setting), which the sheet is printed in."""
+    return "arabic" if request.cookies.get(DIGITS_COOKIE) == "arabic" else "western"
+
+
 def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:40].strip("-") or "club-night"
 
@@ -304,7 +309,7 @@ def seating_pdf(club_id: int, number: int):
     data = render_seating_pdf(
         title=club.title, night=club.night, round_number=number, rounds=club.rounds_planned,
         tables=[list(t.players) for t in round_.tables], sitting_out=list(round_.sitting_out),
-        partnership=club.partnership, lang=print_language())
+        partnership=club.partnership, lang=print_language(), digits=print_digits())
     return _pdf(data, f"{_slug(club.title)}-round-{number}.pdf")
 
 
@@ -318,7 +323,7 @@ def standings_pdf(club_id: int):
         title=club.title, night=club.night, rounds_played=len(club.rounds),
         rounds=club.rounds_planned, over=club.is_over,
         rows=clubnights.night_standings(get_db(), club.game_ids, players=club.players),
-        rule=clubnights.CHAMPION_RULE, lang=print_language())
+        rule=clubnights.CHAMPION_RULE, lang=print_language(), digits=print_digits())
     return _pdf(data, f"{_slug(club.title)}-standings.pdf")
 
 
