@@ -59,8 +59,8 @@ class ClubNightForm(_SettingsForm):  # type: ignore[misc, valid-type]
     rounds = PickField(lazy_gettext("Rounds"), coerce=whole_number, default=3,
                        options=[(n, str(n)) for n in range(1, clubnights.MAX_ROUNDS + 1)])
     first_round = PickField(lazy_gettext("The first round"), coerce=str, default="random",
-                            options=[("random", lazy_gettext("Seated at random")),
-                                     ("entered", lazy_gettext("Seated as entered, four by four"))])
+                            options=[("random", lazy_gettext("At random")),
+                                     ("entered", lazy_gettext("As entered"))])
     preset = PickField(lazy_gettext("House rules"), coerce=str, default="standard",
                        options=list(PRESET_LABELS.items()))
 
