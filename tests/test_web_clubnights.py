@@ -194,3 +194,30 @@ def test_unknown_club_night_is_a_404(client):
     for path in ("/clubs/99", "/clubs/99/wall", "/clubs/99/state.json",
                  "/clubs/99/standings.pdf"):
         assert client.get(path).status_code == 404
+
+
+def test_the_night_page_has_standings_of_its_own_and_names_its_champion(app, client):
+    club_id = start(client)
+    first = club(app, club_id).rounds[0]
+    play_out(app, first.tables[0].game_id)
+    play_out(app, first.tables[1].game_id, deals=5)  # still playing: points, no place
+    page = soup(client.get("/history/nights/2026-11-24"))
+    rows = [[td.get_text(strip=True) for td in tr.select("td")]
+            for tr in page.select("#night-standings tbody tr")]
+    db = connect(app.config["DATABASE"])
+    try:
+        expected = clubnights.night_standings(db, [t.game_id for t in first.tables])
+        totals = {r["name"]: r["total"] for r in db.query(
+            "select p.name, gp.total from game_players gp join players p on p.id = gp.player_id")}
+    finally:
+        db.close()
+    assert [r[1] for r in rows] == [r["name"] for r in expected]
+    for row in rows:
+        place, name, wins, places, points, games = row
+        assert games == "1" and int(points.replace("−", "-")) == totals[name]
+    winner = rows[0][1]
+    assert rows[0][2] == "1" and rows[0][3] == "1·0·0·0"
+    assert " ".join(page.select_one("#champion").get_text(" ").split()) == \
+        f"★ Champion of the night: {winner}"
+    assert "Most wins, then the better average place, then the higher total." in \
+        page.select_one("#champion-rule").get_text()
