@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from gamebuilder import standard_game
+from gamebuilder import complex_game, standard_game
 from history_helpers import query
 from scorekeeper.store import clubnights, storage
 from scorekeeper.store.db import connect
@@ -122,7 +122,7 @@ def test_club_night__progress_standings_champion_and_the_next_round(app, client)
     play_out(app, first.tables[0].game_id, deals=7)
     page = soup(client.get(f"/clubs/{club_id}"))
     progress = page.select_one("#table-1 .progress").get_text(" ", strip=True)
-    assert progress.startswith("Deal 8 · kingdom 2 of 4")
+    assert progress.startswith("Deal 8 of 20 · kingdom 2 of 4")
     # the next round is refused while tables play, naming them, and offered deliberately
     response = client.post(f"/clubs/{club_id}/rounds", data={})
     assert response.status_code == 409
@@ -221,3 +221,30 @@ def test_the_night_page_has_standings_of_its_own_and_names_its_champion(app, cli
         f"★ Champion of the night: {winner}"
     assert "Most wins, then the better average place, then the higher total." in \
         page.select_one("#champion-rule").get_text()
+
+
+@pytest.mark.parametrize("doc, played, total", [
+    (standard_game(), 0, 20), (standard_game(), 7, 20), (standard_game(), 20, 20),
+    (complex_game(), 0, 8), (complex_game(), 3, 8),
+    # two deals thrown in: their contracts are played again, the game is two deals longer
+    ("thrown", 7, 22),
+    (complex_game(rules={"combining": "combination"}), 2, None),
+])
+def test_a_tables_deal_count_counts_its_redeals(doc, played, total):
+    from scorekeeper.engine import read_game
+    from scorekeeper.web.pages.clubs import deals_planned
+
+    if doc == "thrown":
+        doc = standard_game()
+        throw = {"king": 0, "thrown_in": {"reason": "misdeal", "by": 1}}
+        doc["deals"] = [doc["deals"][0], throw, doc["deals"][1], throw, *doc["deals"][2:]]
+    doc = {**doc, "deals": doc["deals"][:played]}
+    game = read_game(doc)
+    assert deals_planned(game.rules, game.progress()) == total
+
+
+def test_the_night_page_leads_to_its_club_night(app, client):
+    club_id = start(client)
+    link = soup(client.get("/history/nights/2026-11-24")).select_one(".club-link a")
+    assert link["href"] == f"/clubs/{club_id}"
+    assert " ".join(link.get_text(" ").split()) == "The club night: Café"

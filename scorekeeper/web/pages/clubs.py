@@ -23,7 +23,7 @@ from flask_wtf import FlaskForm
 from markupsafe import Markup, escape
 from wtforms import HiddenField, StringField, TextAreaField
 
-from ...engine import PRESETS, HouseRules, RulesError
+from ...engine import ALL_CONTRACTS, PRESETS, HouseRules, RulesError
 from ...engine.gamefile import NAME_LIMIT, TITLE_LIMIT
 from ...store import clubnights, seating, stats, storage
 from ...store.refused import Refused
@@ -187,12 +187,29 @@ def table_progress(table: clubnights.Table) -> dict[str, Any]:
         "number": table.number, "game_id": table.game_id, "names": game.players,
         "deals": len(game.deals), "over": scored.is_over,
         "winners": [game.players[s] for s in scored.winners] if scored.is_over else [],
-        "kingdom": min(kingdom, KINGDOMS),
+        "kingdom": min(kingdom, KINGDOMS), "total": deals_planned(game.rules, progress),
         "king": None if nxt is None or nxt.king is None else game.players[nxt.king],
         "next": None if nxt is None else nxt.number,
         "left": [] if nxt is None else [contract_label(c) for c in nxt.left],
         "standings": present.standings(game.players, scored),
     }
+
+
+def deals_planned(rules: HouseRules, progress: Any) -> int | None:
+    """How many deals the game will have, counting those thrown in so far: 20 with one contract
+    a deal, 8 in Complex, more after a redeal. None when the table combines contracts as it
+    likes (the count depends on its choices)."""
+    if rules.combining == "combination":
+        return None
+    current = progress.current
+    left = current.contracts_left if current is not None else ()
+    future = KINGDOMS - len(progress.kingdoms)
+    if rules.combining == "none":
+        per_kingdom, now = len(ALL_CONTRACTS), len(left)
+    else:  # Complex: the negatives in one deal, then the Trex
+        per_kingdom = 2
+        now = int(any(c.is_negative for c in left)) + int(any(not c.is_negative for c in left))
+    return progress.count + now + future * per_kingdom
 
 
 def club_context(club: clubnights.ClubNight) -> dict[str, Any]:

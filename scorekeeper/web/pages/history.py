@@ -117,6 +117,9 @@ def night(night: str):
         row["standings"] = standings.get(row["id"], [])
     return render_template("history/night.html", night=day, games=rows,
                            night_rows=clubnights.night_standings(get_db(), [r["id"] for r in rows]),
+                           clubs=list(get_db().query(
+                               "select id, title from club_nights where night = ? order by id",
+                               [day])),
                            champion_rule=clubnights.CHAMPION_RULE)
 
 
