@@ -248,3 +248,19 @@ def test_the_night_page_leads_to_its_club_night(app, client):
     link = soup(client.get("/history/nights/2026-11-24")).select_one(".club-link a")
     assert link["href"] == f"/clubs/{club_id}"
     assert " ".join(link.get_text(" ").split()) == "The club night: Café"
+
+
+def test_a_partnership_night_at_random__everyone_seated_once_and_the_partners_printed(app, client):
+    club_id = start(client, THIRTEEN, preset="partnership", first_round="random")
+    night = club(app, club_id)
+    assert night.partnership and night.rules.partnership
+    first = night.rounds[0]
+    seated = [p for t in first.tables for p in t.players] + list(first.sitting_out)
+    assert sorted(seated) == sorted(THIRTEEN) and len(first.sitting_out) == 1
+    page = soup(client.get(f"/clubs/{club_id}"))
+    assert "Partnership" in page.select_one("h1 + p").get_text()
+    from test_pdf_arabic import holds, logical_text
+
+    text = logical_text(client.get(f"/clubs/{club_id}/rounds/1/seating.pdf?lang=en").data)
+    table = first.tables[0].players
+    assert holds(text, f"{table[0]} & {table[2]}") and holds(text, "Partners sit opposite")

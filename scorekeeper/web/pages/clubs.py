@@ -221,8 +221,12 @@ def club_context(club: clubnights.ClubNight) -> dict[str, Any]:
         "champion_rule": clubnights.CHAMPION_RULE,
         "live_attrs": {"data-poll": url_for("clubs.state", club_id=club.id),
                        "data-version": version_of(club.id), "data-every": POLL_SECONDS},
-        "rules_line": rules_text(json.dumps(club.rules.to_dict())),
+        "rules_line": _capital(rules_text(json.dumps(club.rules.to_dict()))),
     }
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 class RoundForm(FlaskForm):
