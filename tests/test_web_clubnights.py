@@ -264,3 +264,21 @@ def test_a_partnership_night_at_random__everyone_seated_once_and_the_partners_pr
     text = logical_text(client.get(f"/clubs/{club_id}/rounds/1/seating.pdf?lang=en").data)
     table = first.tables[0].players
     assert holds(text, f"{table[0]} & {table[2]}") and holds(text, "Partners sit opposite")
+
+
+def test_custom_rules_reach_every_table_and_a_too_long_title_is_refused(app, client):
+    club_id = start(client, preset="custom", partnership="y", doubling="y",
+                    combining="complex", self_capture="single", team_result="sum",
+                    rotation="right")
+    night = club(app, club_id)
+    assert night.rules.partnership and night.rules.combining == "complex"
+    db = connect(app.config["DATABASE"])
+    try:
+        games = [storage.load_game(db, t.game_id).game for t in night.rounds[0].tables]
+    finally:
+        db.close()
+    assert all(g.rules == night.rules for g in games)
+    before = counts(app)
+    response = client.post("/clubs/new", data=form(EIGHT, title="x" * 97))
+    assert response.status_code == 400 and counts(app) == before
+    assert "A title has at most 96 characters." in soup(response).select_one("#problems").get_text()

@@ -18,7 +18,7 @@ from typing import Any
 
 from flask import (Blueprint, Response, abort, jsonify, redirect, render_template, request,
                    send_file, url_for)
-from flask_babel import gettext, lazy_gettext
+from flask_babel import format_date, gettext, lazy_gettext
 from flask_wtf import FlaskForm
 from markupsafe import Markup, escape
 from wtforms import HiddenField, StringField, TextAreaField
@@ -30,7 +30,8 @@ from ...store.refused import Refused
 from .. import present, rights
 from ..database import get_db
 from ..fields import PickField, whole_number
-from ..forms import PRESET_LABELS, _SettingsForm, preset_settings, settings_data, tonight
+from ..forms import (PRESET_LABELS, NewGameForm, _SettingsForm, preset_settings, settings_data,
+                     tonight)
 from ..i18n import DIGITS_COOKIE, current_language, isolated, num
 from ..messages import contract_label, problem_text
 from ..rulestext import rules_text
@@ -101,7 +102,6 @@ class ClubNightForm(_SettingsForm):  # type: ignore[misc, valid-type]
     def rules_dict(self) -> dict[str, Any]:
         if self.preset.data in PRESETS:
             return PRESETS[self.preset.data].to_dict()
-        from ..forms import NewGameForm
         return NewGameForm.rules_dict(self)  # the same "Custom" settings as New game
 
 
@@ -134,11 +134,11 @@ def new():
         status = 200
     return render_template("clubs/new.html", form=form, presets=preset_settings(),
                            known_names=storage.known_names(get_db()),
-                           least=seating.MIN_PLAYERS, most=seating.MAX_PLAYERS), status
+                           least=seating.MIN_PLAYERS, most=seating.MAX_PLAYERS,
+                           title_limit=CLUB_TITLE_LIMIT), status
 
 
 def _weekday(day: dt.date) -> str:
-    from flask_babel import format_date
     return format_date(day, "EEEE")
 
 
