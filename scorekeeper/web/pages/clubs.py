@@ -56,7 +56,7 @@ def refusal(exc: Refused) -> Markup:
 class ClubNightForm(_SettingsForm):  # type: ignore[misc, valid-type]
     title = StringField(lazy_gettext("Title"))
     played_on = StringField(lazy_gettext("Date"))
-    players = TextAreaField(lazy_gettext("Players, one a line"))
+    players = TextAreaField(lazy_gettext("One name a line"))
     rounds = PickField(lazy_gettext("Rounds"), coerce=whole_number, default=3,
                        options=[(n, str(n)) for n in range(1, clubnights.MAX_ROUNDS + 1)])
     first_round = PickField(lazy_gettext("The first round"), coerce=str, default="random",
