@@ -282,3 +282,24 @@ def test_custom_rules_reach_every_table_and_a_too_long_title_is_refused(app, cli
     response = client.post("/clubs/new", data=form(EIGHT, title="x" * 97))
     assert response.status_code == 400 and counts(app) == before
     assert "A title has at most 96 characters." in soup(response).select_one("#problems").get_text()
+
+
+def test_the_largest_club_night_page_stays_under_40_kb_on_first_load(app, client):
+    """32 players with names of the most characters, in Arabic (two bytes a letter), after
+    twelve rounds: the page with its stylesheets and scripts. (The browser test of every page
+    measures a smaller night the same way, with the browser.)"""
+    import re as _re
+
+    from scorekeeper.engine.gamefile import NAME_LIMIT
+    from scorekeeper.site import STATIC
+
+    names = [(f"{n:02d} " + "ليلى عبد الرحمن الحسيني " * 3)[:NAME_LIMIT] for n in range(32)]
+    club_id = start(client, names, rounds="12", first_round="random")
+    for _ in range(11):
+        assert client.post(f"/clubs/{club_id}/rounds", data={"anyway": "1"}).status_code == 303
+    client.set_cookie("lang", "ar")
+    for path in (f"/clubs/{club_id}", f"/clubs/{club_id}/wall"):
+        html = client.get(path).get_data()
+        assets = _re.findall(rb'(?:href|src)="/static/([\w.]+\.(?:css|js))"', html)
+        weight = len(html) + sum((STATIC / a.decode()).stat().st_size for a in assets)
+        assert weight <= 40 * 1024, (path, len(html), weight)

@@ -115,7 +115,7 @@ def test_a_club_night_of_eight_at_two_tables_two_rounds_from_two_phones(site, ne
         "() => document.querySelectorAll('.club-table.done').length === 2"
         " && document.querySelector('h1').textContent.includes('Round 2')", timeout=FOLLOW_MS)
     assert wall.evaluate("window.stayed") is True
-    games = wall.locator("#night-standings tbody tr td.games").all_inner_texts()
+    games = wall.locator("#night-standings tbody tr td:nth-child(6)").all_inner_texts()
     assert games == ["2"] * 8  # every player played both rounds
     shoot(wall, "club-night-wall-over-dark")
     organiser.reload()
