@@ -64,7 +64,7 @@ def places(app, table, client):
     client.get(imported.headers["Location"])  # shows (and so clears) the two messages
     player = _first_player(app, over)
     club = client.post("/clubs/new", data={
-        "title": "Trex", "played_on": "2026-11-24", "rounds": "2", "first_round": "random",
+        "title": "Trex", "played_on": "2026-11-24", "rounds": "2", "first_round": "entered",
         "preset": "standard", "players": "\n".join(
             ["سامي", "Nour", "ليلى", "Hala", "Aya", "Bilal", "Carla", "Dana", "Elias"])})
     club = int(club.headers["Location"].rsplit("/", 1)[1])

@@ -303,3 +303,12 @@ def test_the_largest_club_night_page_stays_under_40_kb_on_first_load(app, client
         assets = _re.findall(rb'(?:href|src)="/static/([\w.]+\.(?:css|js))"', html)
         weight = len(html) + sum((STATIC / a.decode()).stat().st_size for a in assets)
         assert weight <= 40 * 1024, (path, len(html), weight)
+
+
+def test_a_phone_that_only_watches_gets_no_table_links_to_hand_out(app, client):
+    club_id = start(client)
+    watcher = app.test_client()
+    page = soup(watcher.get(f"/clubs/{club_id}"))
+    assert len(page.select(".club-table")) == 2 and not page.select(".club-table .links")
+    page = soup(client.get(f"/clubs/{club_id}"))
+    assert len(page.select(".club-table .links")) == 2

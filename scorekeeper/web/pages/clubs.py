@@ -192,6 +192,7 @@ def table_progress(table: clubnights.Table) -> dict[str, Any]:
         "next": None if nxt is None else nxt.number,
         "left": [] if nxt is None else [contract_label(c) for c in nxt.left],
         "standings": present.standings(game.players, scored),
+        "mine": rights.can_edit(table.game_id),  # this phone hands out the table's links
     }
 
 
@@ -222,6 +223,7 @@ def club_context(club: clubnights.ClubNight) -> dict[str, Any]:
         "live_attrs": {"data-poll": url_for("clubs.state", club_id=club.id),
                        "data-version": version_of(club.id), "data-every": POLL_SECONDS},
         "rules_line": _capital(rules_text(json.dumps(club.rules.to_dict()))),
+        "can_seat": rights.may_start_games(),
     }
 
 
