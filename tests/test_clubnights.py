@@ -101,3 +101,65 @@ def test_night_standings_count_wins_places_and_points(db):
                              "place": 1}
     assert rows["Bilal"]["places"] == [0, 0, 0, 2] and rows["Bilal"]["place"] == 4
     assert rows["Aya"]["place"] == 2 and rows["Dana"]["place"] == 3  # same counts: by name
+
+
+# -- players of a club night: merged, deleted, a seat's name fixed --------------------------
+def test_a_merge_moves_the_club_night_of_the_player_merged(db):
+    from scorekeeper.store import players
+
+    club_id = clubnights.create(db, title="Café", night="2026-11-24", names=EIGHT, rounds=2,
+                                rules=HouseRules(), seed=None)
+    storage.create_game(db, title="x", played_on="2026-11-20",
+                        players=["Aya B", "Imad", "Jana", "Karim"], rules=HouseRules(),
+                        first_king=0)
+    [aya] = [r["id"] for r in db.query("select id from players where name = 'Aya'")]
+    [other] = [r["id"] for r in db.query("select id from players where name = 'Aya B'")]
+    players.merge_players(db, other, aya)  # the club night's Aya is the other game's Aya B
+    club = clubnights.load(db, club_id)
+    assert club.players[0] == "Aya B" and "Aya" not in club.players
+    assert club.rounds[0].tables[0].players[0] == "Aya B"
+
+
+def test_two_players_of_one_club_night_are_two_people(db):
+    from scorekeeper.store import players
+
+    club_id = clubnights.create(db, title="Café", night="2026-11-24", names=EIGHT + ["Imad"],
+                                rounds=2, rules=HouseRules(), seed=None)
+    ids = {r["name"]: r["id"] for r in db.query("select id, name from players")}
+    out = clubnights.load(db, club_id).rounds[0].sitting_out[0]
+    sitter = ids[out]
+    seated = ids["Aya"]  # never at the same table as the one sitting out
+    before = counts(db)
+    with pytest.raises(Refused) as info:
+        players.merge_players(db, seated, sitter)
+    assert str(info.value) == (f"They are both players of the club night Café, so they are "
+                               f"two people and cannot be merged.")
+    assert counts(db) == before
+    with pytest.raises(Refused) as info:  # no game, but the night seats them
+        players.delete_player(db, sitter)
+    assert "A player of a club night cannot be deleted" in str(info.value)
+    assert counts(db) == before
+
+
+def test_a_seats_name_fixed_in_a_club_game_carries_the_nights_roster_along(db):
+    from scorekeeper.store import players
+
+    club_id = clubnights.create(db, title="Café", night="2026-11-24", names=EIGHT, rounds=2,
+                                rules=HouseRules(), seed=None)
+    storage.create_game(db, title="x", played_on="2026-11-20",
+                        players=["Imad", "Jana", "Karim", "Lina"], rules=HouseRules(),
+                        first_king=0)
+    game_id = clubnights.load(db, club_id).rounds[0].tables[0].game_id
+    # a new spelling: the record itself takes it, in the game and in the night
+    assert players.fix_seat_name(db, game_id, 1, "Bilaal") == "Bilaal"
+    assert clubnights.load(db, club_id).players[1] == "Bilaal"
+    # a player known from another game: the misspelling goes, the night seats Imad
+    assert players.fix_seat_name(db, game_id, 1, "Imad") == "Imad"
+    club = clubnights.load(db, club_id)
+    assert club.players[1] == "Imad" and "Bilaal" not in club.players
+    # a player of this night at another table: refused, nothing changed
+    before = counts(db)
+    with pytest.raises(Refused) as info:
+        players.fix_seat_name(db, game_id, 1, "Elias")
+    assert str(info.value) == "Elias plays at another table of this club night."
+    assert counts(db) == before and clubnights.load(db, club_id).players[1] == "Imad"

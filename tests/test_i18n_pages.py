@@ -43,6 +43,9 @@ PAGES = {
     "leaderboard": "/leaderboard",
     "import": "/import",
     "not found": "/games/999999",
+    "new club night": "/clubs/new",
+    "club night": "/clubs/{club}",
+    "wall view": "/clubs/{club}/wall",
 }
 
 
@@ -60,7 +63,13 @@ def places(app, table, client):
     be_admin(client, app)
     client.get(imported.headers["Location"])  # shows (and so clears) the two messages
     player = _first_player(app, over)
-    return {"game": game, "over": over, "player": player, "complex": complex_game}
+    club = client.post("/clubs/new", data={
+        "title": "Trex", "played_on": "2026-11-24", "rounds": "2", "first_round": "entered",
+        "preset": "standard", "players": "\n".join(
+            ["سامي", "Nour", "ليلى", "Hala", "Aya", "Bilal", "Carla", "Dana", "Elias"])})
+    club = int(club.headers["Location"].rsplit("/", 1)[1])
+    return {"game": game, "over": over, "player": player, "complex": complex_game,
+            "club": club}
 
 
 def _first_player(app, game_id: int) -> int:

@@ -51,7 +51,7 @@ def test_home_and_past_nights__games_titled_alike_on_one_night_told_apart(client
     home = [b.get_text() for b in soup(client.get("/")).select(".list b")]
     assert sorted(home) == ["Tuesday night", "Tuesday night", "Tuesday night, game 2"]
     night = [h.get_text(strip=True)
-             for h in soup(client.get("/history/nights/2026-11-20")).select("h2")]
+             for h in soup(client.get("/history/nights/2026-11-20")).select("section.card h2 a")]
     assert night == ["Tuesday night, game 2", "Tuesday night"]  # the latest first
 
 

@@ -58,6 +58,31 @@ def shared_game(db: Database, keep: int, drop: int) -> int | None:
     return row["game_id"] if row else None
 
 
+#: The club nights' tables that name players (store.clubnights).
+CLUB_TABLES = ("club_night_players", "club_sitting_out")
+
+
+def shared_club_night(db: Database, keep: int, drop: int) -> str | None:
+    """The title of a club night both players are players of, if any."""
+    row = next(db.query("select c.title from club_night_players a join club_night_players b "
+                        "on b.club_night_id = a.club_night_id join club_nights c "
+                        "on c.id = a.club_night_id where a.player_id = ? and b.player_id = ? "
+                        "limit 1", [keep, drop]), None)
+    return row["title"] if row else None
+
+
+def plays_in_the_club_night_of(db: Database, game_id: int, pid: int) -> bool:
+    """Is *pid* a player of the club night that game *game_id* is a table of?"""
+    return next(db.query("select count(*) as n from club_tables t join club_night_players p "
+                         "on p.club_night_id = t.club_night_id where t.game_id = ? and "
+                         "p.player_id = ?", [game_id, pid]))["n"] > 0
+
+
+def in_a_club_night(db: Database, pid: int) -> bool:
+    return next(db.query("select count(*) as n from club_night_players where player_id = ?",
+                         [pid]))["n"] > 0
+
+
 def merge_players(db: Database, keep: int, drop: int) -> None:
     """Move every game of *drop* onto *keep* and remove *drop*, or raise Refused."""
     if keep == drop:
@@ -67,7 +92,13 @@ def merge_players(db: Database, keep: int, drop: int) -> None:
         if game is not None:
             raise Refused(N_("They played in the same game (game %(number)s), so they are two "
                              "people and cannot be merged."), number=game)
+        night = shared_club_night(db, keep, drop)
+        if night is not None:
+            raise Refused(N_("They are both players of the club night %(title)s, so they are "
+                             "two people and cannot be merged."), names={"title": night})
         db.execute("update game_players set player_id = ? where player_id = ?", [keep, drop])
+        for table in CLUB_TABLES:  # the club nights they played follow the player kept
+            db.execute(f"update {table} set player_id = ? where player_id = ?", [keep, drop])
         ratings.after_players_changed(db)  # one player's games are now another's
         db.execute("delete from players where id = ?", [drop])
 
@@ -82,6 +113,9 @@ def delete_player(db: Database, pid: int) -> None:
     their games would lose a name."""
     with db.atomic():
         count = game_count(db, pid)
+        if not count and in_a_club_night(db, pid):
+            raise Refused(N_("A player of a club night cannot be deleted: the night seats them. "
+                             "Merge them into another spelling instead."))
         if count:
             raise Refused(N_("A player with games cannot be deleted (%(number)s games). Merge "
                              "them into another spelling instead."), number=count)
@@ -118,9 +152,15 @@ def fix_seat_name(db: Database, game_id: int, seat: int, new_name: str) -> str:
             if seated is not None:
                 raise Refused(N_("%(name)s plays in this game already (player %(number)s)."),
                               names={"name": target["name"]}, number=seated["seat"] + 1)
+            if plays_in_the_club_night_of(db, game_id, target["id"]):
+                raise Refused(N_("%(name)s plays at another table of this club night."),
+                              names={"name": target["name"]})
             _seat(db, game_id, seat, target["id"])
             ratings.after_change(db, game_id)  # before the misspelling's record goes
             if alone:
+                for table in CLUB_TABLES:  # the misspelling's club night follows the seat
+                    db.execute(f"update {table} set player_id = ? where player_id = ?",
+                               [target["id"], current])
                 db.execute("delete from players where id = ?", [current])
             name = target["name"]
         elif alone:  # the record is this game's alone: it can take the new name itself

@@ -73,6 +73,7 @@ class Seeded:
     night: str
     player: int
     session: str  # a session cookie that may keep score in all three, and change players
+    club: int = 0  # a club night of nine players (one sits out), its first round seated
 
     def cookie(self, site: Site) -> dict[str, str]:
         return {"name": "session", "value": self.session, "url": site.url}
@@ -105,10 +106,16 @@ def seeded(site) -> Seeded:
         from scorekeeper.web.database import get_db
 
         player = next(get_db().query("select id from players where name = 'Aya'"))["id"]
+    club = client.post("/clubs/new", data={
+        "title": "Café night", "played_on": "2026-11-21", "rounds": "3", "first_round": "entered",
+        "preset": "standard", "players": "\n".join(
+            ["Aya", "Bilal", "Carla", "ليلى", "Rami", "Nour", "Sami", "Hala", "Dana"])})
+    assert club.status_code == 303, club.get_data(as_text=True)[:2000]
+    club = int(club.headers["Location"].rsplit("/", 1)[1])
     be_admin(client, site.seed)  # the group's admin: the players' own pages
     client.get("/")  # shows (and so clears) the messages the saves left in the session
     return Seeded(fresh, playing, over, long, heavy, "2026-11-20", player,
-                  client.get_cookie("session").value)
+                  client.get_cookie("session").value, club)
 
 
 @pytest.fixture

@@ -26,7 +26,7 @@ LAYOUTS = {"base.html"}
 @dataclass(frozen=True)
 class Page:
     name: str
-    path: str  # with {fresh}, {playing}, {over}, {long}, {heavy}, {night}, {player}: seeded
+    path: str  # with {fresh}, {playing}, {over}, {long}, {heavy}, {night}, {player}, {club}
     keeps_score: bool = False  # opened by a phone that may change the game
     taps: tuple[str, ...] = ()  # tapped before looking: chosen chips, the preview, errors
     status: int = 200
@@ -87,6 +87,10 @@ PAGES = [
     Page("leaderboard", "/leaderboard"),
     Page("import", "/import"),
     Page("settings", "/settings"),
+    Page("new-club-night", "/clubs/new"),
+    Page("club-night", "/clubs/{club}", True),
+    Page("club-night-watching", "/clubs/{club}"),
+    Page("club-night-wall", "/clubs/{club}/wall"),
 ]
 
 

@@ -12,7 +12,7 @@ from typing import Any
 from flask import Blueprint, abort, render_template, request, url_for
 from flask_babel import gettext
 
-from ...store import stats, storage
+from ...store import clubnights, stats, storage
 from ...store.storage import StoredGame
 from .. import figures, present
 from ..database import get_db
@@ -115,7 +115,12 @@ def night(night: str):
         standings.setdefault(row["game_id"], []).append(row)
     for row in rows:
         row["standings"] = standings.get(row["id"], [])
-    return render_template("history/night.html", night=day, games=rows)
+    return render_template("history/night.html", night=day, games=rows,
+                           night_rows=clubnights.night_standings(get_db(), [r["id"] for r in rows]),
+                           clubs=list(get_db().query(
+                               "select id, title from club_nights where night = ? order by id",
+                               [day])),
+                           champion_rule=clubnights.CHAMPION_RULE)
 
 
 def deal_lines(stored: StoredGame) -> list[dict[str, Any]]:

@@ -1,0 +1,356 @@
+"""Club nights on the pages: start one, follow its tables, seat the next round, the wall view for
+a TV, and the seating and final standings printed.
+
+The store seats the players and keeps the rounds (``store.clubnights``); each table is an
+ordinary game, entered on its own phone as any game is. The club night's page and its wall
+view refresh themselves like the watch view: they poll a small state document whose version
+changes with every write to one of the night's games.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import io
+import json
+import re
+import secrets
+from typing import Any
+
+from flask import (Blueprint, Response, abort, jsonify, redirect, render_template, request,
+                   send_file, url_for)
+from flask_babel import format_date, gettext, lazy_gettext
+from flask_wtf import FlaskForm
+from markupsafe import Markup, escape
+from wtforms import HiddenField, StringField, TextAreaField
+
+from ...engine import ALL_CONTRACTS, PRESETS, HouseRules, RulesError
+from ...engine.gamefile import NAME_LIMIT, TITLE_LIMIT
+from ...store import clubnights, seating, stats, storage
+from ...store.refused import Refused
+from .. import present, rights
+from ..database import get_db
+from ..fields import PickField, whole_number
+from ..forms import (PRESET_LABELS, NewGameForm, _SettingsForm, preset_settings, settings_data,
+                     tonight)
+from ..i18n import DIGITS_COOKIE, current_language, isolated, num
+from ..messages import contract_label, problem_text
+from ..rulestext import rules_text
+
+bp = Blueprint("clubs", __name__, url_prefix="/clubs")
+#: How often the club night's page and wall ask whether a table changed, in seconds.
+POLL_SECONDS = 3
+#: Room left in a table's game title for ", round 12, table 8" (the store adds it).
+CLUB_TITLE_LIMIT = TITLE_LIMIT - 24
+KINGDOMS = 4
+
+
+def refusal(exc: Refused) -> Markup:
+    """A refusal of the store in the page's language, names isolated, digits the phone's."""
+    values: dict[str, Any] = {key: num(value) if type(value) is int else value
+                              for key, value in exc.values.items()}
+    values.update({key: isolated(name) for key, name in exc.names.items()})
+    return escape(gettext(exc.message)) % values
+
+
+# -- starting a club night -------------------------------------------------------------------
+class ClubNightForm(_SettingsForm):  # type: ignore[misc, valid-type]
+    title = StringField(lazy_gettext("Title"))
+    played_on = StringField(lazy_gettext("Date"))
+    players = TextAreaField(lazy_gettext("One name a line"))
+    rounds = PickField(lazy_gettext("Rounds"), coerce=whole_number, default=3,
+                       options=[(n, str(n)) for n in range(1, clubnights.MAX_ROUNDS + 1)])
+    first_round = PickField(lazy_gettext("The first round"), coerce=str, default="random",
+                            options=[("random", lazy_gettext("At random")),
+                                     ("entered", lazy_gettext("As entered"))])
+    preset = PickField(lazy_gettext("House rules"), coerce=str, default="standard",
+                       options=list(PRESET_LABELS.items()))
+
+    rules: HouseRules | None = None
+
+    def names(self) -> list[str]:
+        return [line for line in (storage.clean_name(t) for t in
+                                  (self.players.data or "").splitlines()) if line]
+
+    def validate(self, extra_validators: Any = None) -> bool:
+        ok = super().validate(extra_validators)
+        title = (self.title.data or "").strip()
+        if len(title) > CLUB_TITLE_LIMIT:
+            self.title.errors.append(gettext("A title has at most %(most)s characters.",
+                                             most=num(CLUB_TITLE_LIMIT)))
+            ok = False
+        try:
+            stats.parse_date(self.played_on.data)
+        except ValueError:
+            self.played_on.errors.append(gettext("Enter the date as on a calendar: 2026-11-24."))
+            ok = False
+        long = next((n for n in self.names() if len(n) > NAME_LIMIT), None)
+        if long is not None:
+            self.players.errors.append(Markup(escape(gettext(
+                "%(name)s: a name has at most %(most)s characters."))) % {
+                    "name": isolated(long), "most": num(NAME_LIMIT)})
+            ok = False
+        if self.preset.data is None:
+            self.preset.errors.append(gettext("Choose the house rules."))
+            return False
+        try:
+            self.rules = HouseRules.from_dict(self.rules_dict())
+        except RulesError as exc:
+            self.preset.errors.append(problem_text(exc.problem()))
+            return False
+        return ok
+
+    def rules_dict(self) -> dict[str, Any]:
+        if self.preset.data in PRESETS:
+            return PRESETS[self.preset.data].to_dict()
+        return NewGameForm.rules_dict(self)  # the same "Custom" settings as New game
+
+
+@bp.route("/new", methods=["GET", "POST"])
+@rights.join_required
+def new():
+    """The night's players (8 to 32), its rounds, how the first round is seated, the rules."""
+    if request.method == "POST":
+        form = ClubNightForm()
+        if form.validate():
+            try:
+                club_id = clubnights.create(
+                    get_db(), title=(form.title.data or "").strip() or gettext("Club night"),
+                    night=stats.parse_date(form.played_on.data) or tonight().isoformat(),
+                    names=form.names(), rounds=form.rounds.data, rules=form.rules,
+                    seed=secrets.randbelow(2 ** 31) if form.first_round.data == "random"
+                    else None)
+            except Refused as exc:
+                form.players.errors.append(refusal(exc))
+            else:
+                _grant_round(clubnights.load(get_db(), club_id), 1)
+                return redirect(url_for("clubs.show", club_id=club_id), 303)
+        status = 400
+    else:
+        today = tonight()
+        form = ClubNightForm(data={"title": gettext("%(day)s club night",
+                                                    day=_weekday(today)),
+                                   "played_on": today.isoformat(),
+                                   **settings_data(HouseRules())})
+        status = 200
+    return render_template("clubs/new.html", form=form, presets=preset_settings(),
+                           known_names=storage.known_names(get_db()),
+                           least=seating.MIN_PLAYERS, most=seating.MAX_PLAYERS,
+                           title_limit=CLUB_TITLE_LIMIT), status
+
+
+def _weekday(day: dt.date) -> str:
+    return format_date(day, "EEEE")
+
+
+def _grant_round(club: clubnights.ClubNight | None, number: int) -> None:
+    """The phone that seats a round keeps the score of its tables (it hands them out)."""
+    if club is None:
+        return
+    for round_ in club.rounds:
+        if round_.number == number:
+            for table in round_.tables:
+                rights.grant_game(table.game_id)
+
+
+# -- the club night --------------------------------------------------------------------------
+def fetch_club(club_id: int) -> clubnights.ClubNight:
+    club = clubnights.load(get_db(), club_id)
+    if club is None:
+        abort(404, gettext("There is no such club night."))
+    return club
+
+
+def version_of(club_id: int) -> str | None:
+    """A tag that changes with every round seated and every write to one of the night's games."""
+    db = get_db()
+    if not list(db.query("select 1 from club_nights where id = ?", [club_id])):
+        return None
+    rows = db.query("select t.round, t.table_number, g.id, g.updated_at, g.deal_count, "
+                    "g.finished from club_tables t join games g on g.id = t.game_id "
+                    "where t.club_night_id = ? order by t.round, t.table_number", [club_id])
+    text = f"{club_id};" + ";".join(
+        f"{r['round']}.{r['table_number']}:{r['id']}:{r['updated_at']}:{r['deal_count']}:"
+        f"{r['finished']}" for r in rows)
+    return hashlib.sha1(text.encode()).hexdigest()[:16]
+
+
+def table_progress(table: clubnights.Table) -> dict[str, Any]:
+    """Where a table's game stands: its deal, kingdom, King and the contracts left, or its
+    winners when it is over."""
+    stored = storage.load_game(get_db(), table.game_id)
+    game = stored.game  # type: ignore[union-attr]
+    progress = game.progress()
+    scored = game.score()
+    nxt = present.next_deal(game, progress)
+    kingdom = len(progress.kingdoms) + (0 if progress.current is not None else 1)
+    return {
+        "number": table.number, "game_id": table.game_id, "names": game.players,
+        "deals": len(game.deals), "over": scored.is_over,
+        "winners": [game.players[s] for s in scored.winners] if scored.is_over else [],
+        "kingdom": min(kingdom, KINGDOMS), "total": deals_planned(game.rules, progress),
+        "king": None if nxt is None or nxt.king is None else game.players[nxt.king],
+        "next": None if nxt is None else nxt.number,
+        "left": [] if nxt is None else [contract_label(c) for c in nxt.left],
+        "standings": present.standings(game.players, scored),
+        "mine": rights.can_edit(table.game_id),  # this phone hands out the table's links
+    }
+
+
+def deals_planned(rules: HouseRules, progress: Any) -> int | None:
+    """How many deals the game will have, counting those thrown in so far: 20 with one contract
+    a deal, 8 in Complex, more after a redeal. None when the table combines contracts as it
+    likes (the count depends on its choices)."""
+    if rules.combining == "combination":
+        return None
+    current = progress.current
+    left = current.contracts_left if current is not None else ()
+    future = KINGDOMS - len(progress.kingdoms)
+    if rules.combining == "none":
+        per_kingdom, now = len(ALL_CONTRACTS), len(left)
+    else:  # Complex: the negatives in one deal, then the Trex
+        per_kingdom = 2
+        now = int(any(c.is_negative for c in left)) + int(any(not c.is_negative for c in left))
+    return progress.count + now + future * per_kingdom
+
+
+def club_context(club: clubnights.ClubNight) -> dict[str, Any]:
+    current = club.current
+    return {
+        "club": club, "current": current,
+        "tables": [table_progress(t) for t in current.tables] if current else [],
+        "rows": clubnights.night_standings(get_db(), club.game_ids, players=club.players),
+        "champion_rule": clubnights.CHAMPION_RULE,
+        "live_attrs": {"data-poll": url_for("clubs.state", club_id=club.id),
+                       "data-version": version_of(club.id), "data-every": POLL_SECONDS},
+        "rules_line": _capital(rules_text(json.dumps(club.rules.to_dict()))),
+        "can_seat": rights.may_start_games(),
+    }
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+class RoundForm(FlaskForm):
+    """Seat the next round; *anyway* when tables of the last one are still playing."""
+
+    anyway = HiddenField()
+
+
+@bp.get("/<int:club_id>")
+def show(club_id: int):
+    """Every table's progress, who sits out, the standings across the tables, the next round."""
+    club = fetch_club(club_id)
+    return render_template("clubs/show.html", form=RoundForm(formdata=None),
+                           problem=None, **club_context(club))
+
+
+@bp.post("/<int:club_id>/rounds")
+@rights.join_required
+def next_round(club_id: int):
+    """Seat the next round by the standings; while tables still play, only when asked to."""
+    club = fetch_club(club_id)
+    form = RoundForm()
+    if not form.validate():
+        abort(400, gettext("This form is incomplete. Open the club night again."))
+    try:
+        number = clubnights.next_round(get_db(), club_id, even_if_playing=form.anyway.data == "1")
+    except Refused as exc:
+        playing = bool(club.current and not club.current.finished
+                       and len(club.rounds) < club.rounds_planned)
+        return render_template("clubs/show.html", form=RoundForm(formdata=None),
+                               problem=refusal(exc), offer_anyway=playing,
+                               **club_context(club)), 409
+    _grant_round(clubnights.load(get_db(), club_id), number)
+    return redirect(url_for("clubs.show", club_id=club_id) + f"#round-{number}", 303)
+
+
+@bp.get("/<int:club_id>/wall")
+def wall(club_id: int):
+    """For a TV or a laptop on the wall: the tables and the standings, large, read-only."""
+    club = fetch_club(club_id)
+    return render_template("clubs/wall.html", **club_context(club))
+
+
+@bp.get("/<int:club_id>/state.json")
+def state(club_id: int):
+    """The night's version and where each table stands; 304 when unchanged."""
+    version = version_of(club_id)
+    if version is None:
+        abort(404, gettext("There is no such club night."))
+    if request.if_none_match.contains(version):
+        response = Response(status=304)
+    else:
+        club = fetch_club(club_id)
+        current = club.current
+        response = jsonify(
+            club=club_id, version=version, every=POLL_SECONDS,
+            round=current.number if current else 0, rounds=club.rounds_planned,
+            tables=[{"table": t.number, "game": t.game_id, "deals": t.deal_count,
+                     "finished": t.finished} for t in (current.tables if current else ())],
+            standings=[{"name": r["name"], "place": r["place"], "wins": r["wins"],
+                        "points": r["points"]} for r in clubnights.night_standings(
+                            get_db(), club.game_ids, players=club.players)])
+    response.set_etag(version)
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+# -- printed ----------------------------------------------------------------------------------
+def print_language() -> str:
+    lang = request.args.get("lang") or current_language()
+    if lang not in ("en", "ar"):
+        abort(404, gettext("These sheets are printed in English or Arabic."))
+    return lang
+
+
+def print_digits() -> str:
+    """The digits this phone reads numbers in (a setting), which the sheet is printed in."""
+    return "arabic" if request.cookies.get(DIGITS_COOKIE) == "arabic" else "western"
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:40].strip("-") or "club-night"
+
+
+def _pdf(data: bytes, filename: str):
+    response = send_file(io.BytesIO(data), mimetype="application/pdf", as_attachment=True,
+                         download_name=filename, max_age=0)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.get("/<int:club_id>/rounds/<int:number>/seating.pdf")
+def seating_pdf(club_id: int, number: int):
+    """One round's seating on one page: each table's four in seat order, who sits out."""
+    club = fetch_club(club_id)
+    from ...printing.clubnight import render_seating_pdf  # WeasyPrint: only when a sheet is asked for
+
+    round_ = next((r for r in club.rounds if r.number == number), None)
+    if round_ is None:
+        abort(404, gettext("This round is not seated yet."))
+    data = render_seating_pdf(
+        title=club.title, night=club.night, round_number=number, rounds=club.rounds_planned,
+        tables=[list(t.players) for t in round_.tables], sitting_out=list(round_.sitting_out),
+        partnership=club.partnership, lang=print_language(), digits=print_digits())
+    return _pdf(data, f"{_slug(club.title)}-round-{number}.pdf")
+
+
+@bp.get("/<int:club_id>/standings.pdf")
+def standings_pdf(club_id: int):
+    """The night's standings across every table on one page, with its champion."""
+    club = fetch_club(club_id)
+    from ...printing.clubnight import render_standings_pdf  # WeasyPrint: only when a sheet is asked for
+
+    data = render_standings_pdf(
+        title=club.title, night=club.night, rounds_played=len(club.rounds),
+        rounds=club.rounds_planned, over=club.is_over,
+        rows=clubnights.night_standings(get_db(), club.game_ids, players=club.players),
+        rule=clubnights.CHAMPION_RULE, lang=print_language(), digits=print_digits())
+    return _pdf(data, f"{_slug(club.title)}-standings.pdf")
+
+
+@bp.app_template_global()
+def club_nights() -> list[dict[str, Any]]:
+    """The latest club nights, for the home page and Past nights."""
+    return clubnights.list_nights(get_db(), limit=5)
