@@ -85,6 +85,8 @@ PAGES = [
     Page("leaderboard", "/leaderboard"),
     Page("import", "/import"),
     Page("settings", "/settings"),
+    Page("rules", "/rules/queens"),
+    Page("game-rules-complex", f"/games/{{heavy}}/rules/{COMPLEX}"),
 ]
 
 
