@@ -251,3 +251,26 @@ def warm_up() -> None:
         environment(lang).get_template("scoresheet.html")
         environment(lang).get_template("blank.html")
     render_blank_pdf()
+
+
+#: The scoresheet as an image to share: an A4 page this many pixels wide (about 150 dpi).
+PNG_WIDTH = 1240
+
+
+def pdf_to_png(pdf: bytes, width: int = PNG_WIDTH) -> bytes:
+    """The first page of *pdf* (the printed sheet, as it is) as a PNG *width* pixels wide, drawn
+    by PDFium (pypdfium2's own build: no system package)."""
+    import io
+
+    import pypdfium2
+
+    document = pypdfium2.PdfDocument(pdf)
+    try:
+        page = document[0]
+        image = page.render(scale=width / page.get_width()).to_pil()
+        page.close()
+    finally:
+        document.close()
+    out = io.BytesIO()
+    image.convert("RGB").save(out, format="PNG", optimize=True)
+    return out.getvalue()
