@@ -86,6 +86,8 @@ PAGES = [
     Page("import", "/import"),
     Page("settings", "/settings"),
     Page("rules", "/rules/queens"),
+    Page("share-result", "/games/{over}/result"),
+    Page("share-night", "/history/nights/{night}/result"),
     Page("game-rules-complex", f"/games/{{heavy}}/rules/{COMPLEX}"),
 ]
 
