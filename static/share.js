@@ -5,6 +5,7 @@
 (function () {
   var button = document.getElementById("share-result");
   if (button && navigator.share) {
+    button.hidden = false;
     button.addEventListener("click", function (event) {
       event.preventDefault();
       var text = button.getAttribute("data-share"), image = button.getAttribute("data-image");

@@ -21,7 +21,7 @@ from played import GAME  # noqa: E402  (the whole game the browser suite plays)
 
 NAMES = ["Aya", "Bilal", "ليلى", "Dana"]
 AR = Translations.load(str(TRANSLATIONS), ["ar"])
-FSI, PDI = "\u2068", "\u2069"
+FSI, PDI, RLM = "\u2068", "\u2069", "\u200f"
 
 
 def play(table: Table, names=NAMES, deals=GAME) -> int:
@@ -63,6 +63,8 @@ def test_game_text__in_arabic_in_both_digit_settings(client, finished, digits):
     client.set_cookie("digits", digits)
     text = shared_text(client, f"/games/{finished}/result")
     lines = text.split("\n")
+    assert all(line.startswith(RLM) for line in lines)  # each line reads right to left
+    lines = [line[1:] for line in lines]
     assert lines[0].startswith(AR.gettext("Trex") + " · ")
     one, plus = ("١", "+١١٥") if digits == "arabic" else ("1", "+115")
     assert lines[1] == f"{one}. {FSI}Dana{PDI} \u2066{plus}\u2069"
@@ -100,6 +102,9 @@ def test_no_javascript__the_result_page_offers_the_text_and_the_image(client, fi
     link = page.select_one("a#share-image")
     assert link["href"] == f"/games/{finished}/sheet.png" and link.has_attr("download")
     assert page.select_one("#copy-result").has_attr("hidden")  # copying needs the script
+    assert page.select_one("#share-result").has_attr("hidden")  # so does the Web Share API
+    lines = area.get_text().split("\n")
+    assert not any(line.startswith(RLM) for line in lines)  # English reads left to right
 
 
 @pytest.mark.parametrize("lang", ["en", "ar"])
@@ -118,7 +123,7 @@ def test_night_text__the_night_standings_and_its_champion(app, client, lang):
     text = button["data-share"]
     assert text == shared_text(client, button["href"])
     say = (lambda m: m) if lang == "en" else AR.gettext
-    lines = text.split("\n")
+    lines = [line.removeprefix(RLM) for line in text.split("\n")]
     assert lines[1] == ("2 games" if lang == "en" else AR.ngettext("%(num)s game",
                                                                     "%(num)s games", 2))
     shown = [line.split(FSI)[1].split(PDI)[0] for line in lines[2:2 + len(standings)]]

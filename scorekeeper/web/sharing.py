@@ -10,11 +10,21 @@ from flask_babel import gettext
 
 from ..engine.gamefile import GameScore
 from .figures import isolated, night_label
-from .i18n import num, page_translations
+from .i18n import RTL_LANGUAGES, current_language, num, page_translations
 from .present import signed
 
 #: Left-to-right isolate around a signed number inside a right-to-left line.
 LRI, PDI = "\u2066", "\u2069"
+#: Opens each line of a right-to-left text: its names and numbers are isolated, so without it
+#: a line ("١. ⁨Dana⁩ ⁦+١١٥⁩") has no strong letter and a chat app would set it left to right.
+RLM = "\u200f"
+
+
+def lines_text(lines: Sequence[str]) -> str:
+    """The lines as one text, each opened by a right-to-left mark in a right-to-left language."""
+    if current_language() in RTL_LANGUAGES:
+        return "\n".join(RLM + line for line in lines)
+    return "\n".join(lines)
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
@@ -40,7 +50,7 @@ def game_text(names: Sequence[str], scored: GameScore, *, title: str | None,
         who = gettext(" and ").join(isolated(names[s]) for s in scored.winners)
         lines.append(gettext("Winner: %(names)s", names=who) if len(scored.winners) == 1
                      else gettext("Winners (tie): %(names)s", names=who))
-    return "\n".join(lines)
+    return lines_text(lines)
 
 
 def night_text(night: str, standings: Sequence[dict[str, Any]], games: int,
@@ -57,4 +67,4 @@ def night_text(night: str, standings: Sequence[dict[str, Any]], games: int,
         lines.append(gettext("Champion of the night: %(name)s",
                              name=isolated(standings[0]["name"])))
         lines.append(gettext(champion_rule))
-    return "\n".join(lines)
+    return lines_text(lines)
