@@ -272,5 +272,6 @@ def pdf_to_png(pdf: bytes, width: int = PNG_WIDTH) -> bytes:
     finally:
         document.close()
     out = io.BytesIO()
-    image.convert("RGB").save(out, format="PNG", optimize=True)
+    # zlib's level 6: Pillow's "optimize" took about 5 times as long for 3% fewer bytes
+    image.convert("RGB").save(out, format="PNG")
     return out.getvalue()
