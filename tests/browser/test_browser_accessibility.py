@@ -66,6 +66,7 @@ def test_a_wrong_pin_is_said_with_the_pin_field(new_phone, site, own_game, lang)
     field.fill("1111")
     field.press("Enter")
     page.wait_for_url(f"{site.url}/games/{game_id}/unlock")
+    page.locator("input[name=pin][aria-invalid]").wait_for()  # the page sent back
     message = say(lang, "That is not the table’s PIN.")
     node = ax_node(page, "input[name=pin]")
     assert message in node["description"]["value"], node
@@ -83,6 +84,7 @@ def test_a_field_error_on_the_new_game_form_is_said_with_its_field(new_phone, si
         page.fill(f"#player_{seat}", name)
     page.fill("#pin", "12")
     page.locator("form button[type=submit].primary").last.click()
+    page.locator("#pin[aria-invalid]").wait_for()  # the form sent back with its problem
     message = say(lang, "A table PIN is %(low)s to %(high)s digits, or leave it empty.",
                   low="4", high="12")  # digits: the default, 0-9
     node = ax_node(page, "#pin")
