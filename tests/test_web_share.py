@@ -50,7 +50,8 @@ def test_game_text__standings_and_winner_in_english(client, finished):
     assert text == shared_text(client, button["href"])
     lines = text.split("\n")
     assert lines[0] == f"Trex · {FSI}Test night{PDI} · Fri 20 Nov 2026"
-    assert lines[1:5] == [f"1. {FSI}Dana{PDI} \u2066+115\u2069", f"2. {FSI}Aya{PDI} \u2066+25\u2069",
+    assert lines[1:5] == [f"1. {FSI}Dana{PDI} \u2066+115\u2069",
+                          f"2. {FSI}Aya{PDI} \u2066+25\u2069",
                           f"3. {FSI}ليلى{PDI} \u2066−25\u2069",
                           f"4. {FSI}Bilal{PDI} \u2066−115\u2069"]
     assert lines[5] == f"Winner: {FSI}Dana{PDI}"
