@@ -7,6 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
+from babel import Locale
+from babel.numbers import format_decimal
+
 from .engine.contracts import CONTRACT_LABELS, Contract
 from .engine.errors import Problem
 from .engine.messages import MESSAGES, N_, RULES_TEXT
@@ -19,6 +22,40 @@ TRANSLATIONS = Path(__file__).resolve().parent / "translations"
 #: How a language separates a list's items, and a description's parts.
 SEPARATORS: dict[str, tuple[str, str]] = {"en": (", ", "; "), "ar": ("، ", "؛ ")}
 ARABIC_INDIC = str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩")
+#: How numbers are written in each digit setting: Babel's locale and numbering system, whose
+#: separators and percent sign go with the digits (Arabic-Indic: "١٢٫٥", "٤٢٪؜").
+NUMBERING = {"western": ("en", "latn"), "arabic": ("ar", "arab")}
+MINUS = "\u2212"
+
+
+def digits_text(value: object, arabic: bool) -> str:
+    """*value* as text, its digits Arabic-Indic when *arabic*: the one way a page, a chart or the
+    printed sheet writes a whole number, a date or a line that holds numbers."""
+    text = "" if value is None else str(value)
+    return text.translate(ARABIC_INDIC) if arabic else text
+
+
+def number_text(value: float, arabic: bool, *, places: int = 0, percent: bool = False,
+                plus: bool = False, trim: bool = False) -> str:
+    """A figure (an average, a share) written with Babel's number formatting in the digit
+    setting: its decimal separator and percent sign those of the numbering system ("12.5",
+    "42%"; "١٢٫٥", "٤٢٪؜"), rounded to *places*; *trim* drops a fraction of zero ("3" for
+    3.0). A true minus sign on the left; with *plus*, a plus sign on a positive figure. No
+    grouping: the pages write 1234 as the sheet does."""
+    locale, system = NUMBERING["arabic" if arabic else "western"]
+    rounded = round(abs(value), places)
+    if trim and rounded == int(rounded):
+        places = 0
+    pattern = "0." + "0" * places if places else "0"
+    text = format_decimal(rounded, pattern, locale=locale, numbering_system=system,
+                          group_separator=False)
+    if percent:
+        text += Locale.parse(locale).number_symbols[system]["percentSign"]
+    if arabic:
+        text = text.translate(ARABIC_INDIC)
+    if rounded and value < 0:
+        return MINUS + text
+    return "+" + text if rounded and plus else text
 
 
 def rules_line(rules: HouseRules, lang: str, say: Callable[[str], str],

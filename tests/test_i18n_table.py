@@ -30,7 +30,7 @@ def test_entry_form__labels_buttons_and_hints_in_arabic(client, table):
     game = table.new_game(NAMES)
     arabic(client)
     page = table.open_form(game, "collections", king=0)
-    assert page.h1.get_text(strip=True) == "اليد 1: اللطش"
+    assert page.h1.get_text().strip() == "اليد 1: اللطش"  # the contract is a link to its rules
     assert page.select_one("#g-tricks > legend").get_text(strip=True) == "اللطش: لمّات كل لاعب"
     button = page.select_one("button[data-save]")
     assert button.get_text(strip=True) == "راجع النقاط"

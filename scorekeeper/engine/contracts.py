@@ -58,6 +58,8 @@ QUEEN_VALUE = -25
 DIAMOND_VALUE = {False: -10, True: -15}  # keyed by swap_diamonds_collections
 TRICK_VALUE = {False: -15, True: -10}
 TREX_PLACES = (200, 150, 100, 50)
+#: The contracts whose cards their holder may double (RULES.md "Doubling": the K♥ and the queens).
+DOUBLED_CONTRACTS = frozenset({Contract.KING_OF_HEARTS, Contract.QUEENS})
 
 #: Queen suits in the order the file format names them.
 QUEEN_SUITS: tuple[str, ...] = ("spades", "hearts", "diamonds", "clubs")

@@ -18,7 +18,7 @@ from ..languages import LANGUAGES, RTL_LANGUAGES, TRANSLATIONS
 
 
 #: Cards (K♥, Q♠, 7♥, 2s) and signed numbers (−150, +25, -15): left to right in any paragraph.
-_LTR_BITS = re.compile(r"(?:10|[2-9AKQJ])[♠♥♦♣]|[−+\-]\d+(?:/[−+\-]?\d+)*")
+_LTR_BITS = re.compile(r"(?:10|١٠|[2-9٢-٩AKQJ])[♠♥♦♣]|[−+\-]\d+(?:/[−+\-]?\d+)*")
 _SIGNED = re.compile(r"[−+\-]?\d+")
 
 

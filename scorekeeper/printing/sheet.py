@@ -14,14 +14,16 @@ from typing import Mapping, Sequence
 
 from babel.dates import get_month_names
 
-from ..engine.contracts import (ALL_CONTRACTS, DIAMOND_VALUE, KING_OF_HEARTS_VALUE,
-                                NEGATIVE_CONTRACTS, QUEEN_VALUE, TREX_PLACES, TRICK_VALUE,
+from ..engine.contracts import (ALL_CONTRACTS, DIAMOND_VALUE, DOUBLED_CONTRACTS,
+                                KING_OF_HEARTS_VALUE, NEGATIVE_CONTRACTS, QUEEN_VALUE,
+                                TREX_PLACES, TRICK_VALUE,
                                 CONTRACT_LABELS, Contract)
 from ..engine.gamefile import Game, GameScore
 from ..engine.progression import KINGDOMS, Kingdom, Progress
 from ..engine.records import Capture, DealRecord
 from ..engine.rules import HouseRules
 from ..engine.scoring import is_replayed
+from ..engine.messages import RULES_TEXT
 from ..languages import rules_line
 from .language import words_for
 
@@ -290,20 +292,67 @@ def format_date(value: str | None, lang: str = "en") -> str:
     return f"{day.day} {get_month_names('wide', locale=lang)[day.month]} {day.year}"
 
 
+DOUBLING_RULE = _("×2: doubled by its holder (named); another player who takes it scores twice "
+                  "its value and the holder gains its value")
+REVERSED = _("all values reversed")
+NOT_DOUBLED = _("Only the K♥ and the queens can be doubled.")
+NO_DOUBLING = RULES_TEXT["doubling_off"]  # the rules line's own words
+
+
+def contract_values(rules: HouseRules, t: Words = ENGLISH) -> dict[Contract, str]:
+    """What each contract costs under the game's rules, from the engine's value table: the
+    sheet's footer and each contract's rules page say these same lines."""
+    swap = rules.swap_diamonds_collections
+    return {
+        Contract.KING_OF_HEARTS:
+            f"{contract_name(Contract.KING_OF_HEARTS, t)} {_signed(KING_OF_HEARTS_VALUE)}",
+        Contract.DIAMONDS:
+            t.gettext("each diamond %(value)s") % {"value": _signed(DIAMOND_VALUE[swap])},
+        Contract.QUEENS: t.gettext("each queen %(value)s") % {"value": _signed(QUEEN_VALUE)},
+        Contract.COLLECTIONS:
+            t.gettext("each trick %(value)s") % {"value": _signed(TRICK_VALUE[swap])},
+        Contract.TREX:
+            f"{contract_name(Contract.TREX, t)} {'/'.join(_signed(p) for p in TREX_PLACES)}",
+    }
+
+
 def value_key(rules: HouseRules, t: Words = ENGLISH) -> tuple[str, ...]:
     """The value of each contract under the game's rules, from the engine's table."""
-    swap = rules.swap_diamonds_collections
-    key = [f"{contract_name(Contract.KING_OF_HEARTS, t)} {_signed(KING_OF_HEARTS_VALUE)}",
-           t.gettext("each diamond %(value)s") % {"value": _signed(DIAMOND_VALUE[swap])},
-           t.gettext("each queen %(value)s") % {"value": _signed(QUEEN_VALUE)},
-           t.gettext("each trick %(value)s") % {"value": _signed(TRICK_VALUE[swap])},
-           f"{contract_name(Contract.TREX, t)} {'/'.join(_signed(p) for p in TREX_PLACES)}"]
+    key = list(contract_values(rules, t).values())
     if rules.doubling:
-        key.append(t.gettext("×2: doubled by its holder (named); another player who takes it "
-                             "scores twice its value and the holder gains its value"))
+        key.append(t.gettext(DOUBLING_RULE))
     if rules.reverse_scores:
-        key.append(t.gettext("all values reversed"))
+        key.append(t.gettext(REVERSED))
     return tuple(key)
+
+
+@dataclass(frozen=True)
+class ContractRules:
+    """One contract's rules as the sheet states them: what it costs, the doubling rule, and the
+    house rules line, in the words of *t*."""
+
+    contract: Contract
+    name: str
+    costs: str
+    doubling: str
+    reversed: str | None
+    house_rules: str
+
+
+def contract_rules(contract: Contract, rules: HouseRules, lang: str = "en",
+                   t: Words | None = None) -> ContractRules:
+    """*contract* under *rules*, from the lines the printed sheet prints (``contract_values``,
+    ``value_key``'s doubling and reversal lines, ``rules_summary``): nothing said twice."""
+    t = t if t is not None else (ENGLISH if lang == "en" else words_for(lang))
+    if contract not in DOUBLED_CONTRACTS:
+        doubling = t.gettext(NOT_DOUBLED)
+    elif rules.doubling:
+        doubling = t.gettext(DOUBLING_RULE)
+    else:
+        doubling = t.gettext(NO_DOUBLING)
+    return ContractRules(contract, contract_name(contract, t), contract_values(rules, t)[contract],
+                         doubling, t.gettext(REVERSED) if rules.reverse_scores else None,
+                         rules_summary(rules, lang, t))
 
 
 def rules_summary(rules: HouseRules, lang: str = "en", t: Words | None = None) -> str:

@@ -11,9 +11,8 @@ from flask import Blueprint
 from flask_babel import format_date, gettext
 from markupsafe import Markup
 
-from .i18n import num
+from .i18n import figure, num
 
-MINUS = "\u2212"
 #: A date on the history and player pages: "Fri 20 Nov 2026", "الجمعة 20 نوفمبر 2026".
 DATE_PATTERN = "EEE d MMM y"
 
@@ -23,22 +22,19 @@ def average(value: float | None, places: int = 1) -> Markup:
     Isolated left to right, so that the sign stays on the number's left in an Arabic line."""
     if value is None:
         return Markup("–")
-    rounded = round(value, places)
-    text = f"{abs(rounded):.{places}f}"
-    if rounded > 0:
-        text = f"+{text}"
-    elif rounded < 0:
-        text = f"{MINUS}{text}"
-    else:
-        text = f"{0:.{places}f}"
-    return Markup('<span class="ltr">%s</span>') % num(text)
+    return Markup('<span class="ltr">%s</span>') % figure(value, places=places, plus=True)
 
 
 def share(part: int | None, whole: int | None) -> str:
-    """A share as a whole percentage: 42%; a dash for 0 of 0."""
+    """A share as a whole percentage: 42% (in Arabic-Indic digits ٤٢٪؜); a dash for 0 of 0."""
     if not whole:
         return "–"
-    return num(f"{round(100 * (part or 0) / whole)}%")
+    return figure(round(100 * (part or 0) / whole), percent=True)
+
+
+def decimal(value: float, places: int = 1) -> str:
+    """A figure without a sign (an average place: 2.50, ٢٫٥٠), to *places* decimals."""
+    return figure(value, places=places)
 
 
 def night_label(value: str | None) -> str:
@@ -66,5 +62,5 @@ def isolated(name: str) -> str:
 
 def install(bp: Blueprint) -> None:
     """Make the filters available to every template, from a blueprint that uses them."""
-    for function in (average, share, night_label, ordinal, isolated):
+    for function in (average, share, decimal, night_label, ordinal, isolated):
         bp.add_app_template_filter(function)

@@ -9,7 +9,7 @@ from flask import Flask, g, has_request_context, request
 from flask_babel import Babel, get_locale, get_translations
 from markupsafe import Markup
 
-from ..languages import ARABIC_INDIC, LANGUAGES, RTL_LANGUAGES, TRANSLATIONS
+from ..languages import LANGUAGES, RTL_LANGUAGES, TRANSLATIONS, digits_text, number_text
 from .security import safe_path
 
 COOKIE = "lang"
@@ -35,10 +35,15 @@ def local_path(target: str | None) -> str:
 
 def num(value: object) -> str:
     """A number as text, in Arabic-Indic digits when the device asked for them."""
-    text = "" if value is None else str(value)
-    if has_request_context() and _arabic_digits():
-        return text.translate(ARABIC_INDIC)
-    return text
+    return digits_text(value, has_request_context() and _arabic_digits())
+
+
+def figure(value: float, *, places: int = 0, percent: bool = False, plus: bool = False,
+           trim: bool = False) -> str:
+    """An average or a share in the device's digits, with the separators and the percent sign
+    that go with them (``languages.number_text``): "12.5", "42%"; "١٢٫٥", "٤٢٪؜"."""
+    return number_text(value, has_request_context() and _arabic_digits(), places=places,
+                       percent=percent, plus=plus, trim=trim)
 
 
 def isolated(name: str) -> Markup:

@@ -91,6 +91,11 @@ PAGES = [
     Page("club-night", "/clubs/{club}", True),
     Page("club-night-watching", "/clubs/{club}"),
     Page("club-night-wall", "/clubs/{club}/wall"),
+
+    Page("rules", "/rules/queens"),
+    Page("share-result", "/games/{over}/result"),
+    Page("share-night", "/history/nights/{night}/result"),
+    Page("game-rules-complex", f"/games/{{heavy}}/rules/{COMPLEX}"),
 ]
 
 

@@ -4,9 +4,9 @@ for ``games.fetch_game`` and ``games.game_context``, the game every page of a ga
 from __future__ import annotations
 
 from . import (access, advise, charts, clubs, deals, games, health, history, home, live, players,
-               settings, sheets, transfer)
+               result, rules, settings, sheets, transfer)
 
 #: Registered in this order by ``create_app``.
 BLUEPRINTS = tuple(page.bp for page in (home, settings, access, games, deals, live, sheets,
                                          history, players, charts, transfer, health, advise,
-                                         clubs))
+                                         clubs, rules, result))

@@ -23,7 +23,7 @@ from ...engine.cards import CARDS, Rank, Suit
 from ...engine.progression import Progress
 from ...engine.rules import HouseRules
 from ..flashes import flash_words
-from ..i18n import num
+from ..i18n import figure as figure_text, num
 from ..messages import contract_label, problem_text
 from ..present import contracts_label, signed
 from ..rights import edit_required
@@ -128,7 +128,7 @@ def percent(share: float) -> str:
 
 
 def decimal(value: float) -> str:
-    return num(f"{value:.1f}")
+    return figure_text(value, places=1)
 
 
 def seen_lines(choice: ChoiceAdvice) -> list[str]:

@@ -22,7 +22,7 @@ sys.meta_path[:] = [f for f in sys.meta_path if not isinstance(f, pygal.PluginIm
 
 from ...store import ratings, stats
 from ..database import get_db
-from ..i18n import RTL_LANGUAGES, current_language, num
+from ..i18n import RTL_LANGUAGES, current_language, figure, num
 from ..messages import contract_label
 from .games import fetch_game
 
@@ -49,8 +49,7 @@ def _number(value: float | None) -> str:
     digits."""
     if value is None:
         return ""
-    text = f"{value:.1f}".rstrip("0").rstrip(".") if value % 1 else f"{value:.0f}"
-    return num(text.replace("-", "\u2212"))
+    return figure(value, places=1, trim=True)
 
 
 def right_to_left() -> bool:

@@ -88,14 +88,51 @@ def game_sheet(game_id: int):
     if request.if_none_match.contains(tag):
         response = Response(status=304)
     else:
-        data = ready_sheet(slot, shows)
-        if data is None:
-            data = WORKER.wait_for(slot, shows)
-        if data is None:
-            data = render(stored, way)
-            SHEETS.put(slot, (shows, data))
-        name = "-".join(p for p in ("trex", stored.played_on or "", slug(stored.title)) if p)
-        response = pdf_response(data, f"{name if name != 'trex' else f'trex-game-{game_id}'}.pdf")
+        data = kept_pdf(stored, slot, shows)
+        response = pdf_response(data, f"{sheet_name(stored)}.pdf")
+    response.set_etag(tag)
+    response.headers["Cache-Control"] = "private, no-cache"
+    return response
+
+
+def sheet_name(stored: StoredGame) -> str:
+    name = "-".join(p for p in ("trex", stored.played_on or "", slug(stored.title)) if p)
+    return name if name != "trex" else f"trex-game-{stored.id}"
+
+
+def kept_pdf(stored: StoredGame, slot: Slot, shows: Hashable) -> bytes:
+    """The sheet's PDF for *slot*: kept if ready, else the worker's, else made now and kept."""
+    data = ready_sheet(slot, shows)
+    if data is None:
+        data = WORKER.wait_for(slot, shows)
+    if data is None:
+        data = render(stored, *slot[2:])
+        SHEETS.put(slot, (shows, data))
+    return data
+
+
+@bp.get("/games/<int:game_id>/sheet.png")
+def game_sheet_png(game_id: int):
+    """The same scoresheet as the PDF (the kept one, in this phone's way), as a PNG image: what
+    the Share button sends with the result."""
+    from ...printing import pdf_to_png
+
+    stored = fetch_game(game_id)
+    way = Way("a4", sheet_language(), sheet_digits(), words_key())
+    slot = (database_path(), game_id, way)
+    shows = shown_version(stored)
+    tag = "png-" + etag_of(shows, way)
+    if request.if_none_match.contains(tag):
+        response = Response(status=304)
+    else:
+        kept = PNGS.get(slot)
+        if kept is not None and kept[0] == shows:
+            image = kept[1]
+        else:
+            image = pdf_to_png(kept_pdf(stored, slot, shows))
+            PNGS.put(slot, (shows, image))
+        response = send_file(io.BytesIO(image), mimetype="image/png",
+                             download_name=f"{sheet_name(stored)}.png", max_age=0)
     response.set_etag(tag)
     response.headers["Cache-Control"] = "private, no-cache"
     return response
@@ -127,6 +164,8 @@ Slot = tuple[str, int, Way]
 SHEETS: Kept[tuple[Hashable, bytes]] = Kept(KEPT_SHEETS)
 #: (database file, game id) -> the ways it was printed, the latest last.
 PRINTED: Kept[tuple[Way, ...]] = Kept(PRINTED_GAMES)
+#: The sheet as a PNG to share, per slot with the version it shows (pypdfium2 from the PDF).
+PNGS: Kept[tuple[Hashable, bytes]] = Kept(KEPT_SHEETS // 4)
 
 
 def database_path() -> str:
