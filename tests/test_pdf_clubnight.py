@@ -48,7 +48,7 @@ def test_a_rounds_seating_on_one_page_in_each_language(lang, words):
 @pytest.mark.parametrize("lang, words", [
     ("en", ["Standings of the night", "Champion of the night:", "Final standings",
             "Most wins, then the better average place"]),
-    ("ar", ["ترتيب الليلة", "بطل الليلة", "الترتيب النهائي", "البطل"]),
+    ("ar", ["ترتيب السهرة", "بطل السهرة", "الترتيب النهائي", "البطل"]),
 ])
 def test_the_nights_standings_on_one_page_in_each_language_even_with_32_players(lang, words):
     names = TWELVE + [f"Player {n}" for n in range(20)]
@@ -74,6 +74,6 @@ def test_the_pages_print_the_seating_and_the_standings_in_the_asked_language(app
         assert holds(text, word) and all(holds(text, n) for n in EIGHT)
     client.set_cookie("lang", "ar")
     response = client.get(f"/clubs/{club_id}/standings.pdf")
-    assert pages(response.data) == 1 and holds(logical_text(response.data), "ترتيب الليلة")
+    assert pages(response.data) == 1 and holds(logical_text(response.data), "ترتيب السهرة")
     assert client.get(f"/clubs/{club_id}/rounds/2/seating.pdf").status_code == 404
     assert client.get(f"/clubs/{club_id}/standings.pdf?lang=fr").status_code == 404

@@ -127,5 +127,5 @@ def test_a_club_night_of_eight_at_two_tables_two_rounds_from_two_phones(site, ne
         page.context.add_cookies([{"name": "lang", "value": "ar", "url": site.url}])
         page.reload()
         assert page.locator("html").get_attribute("dir") == "rtl"
-        assert "ترتيب الليلة" in page.locator("#night-standings").inner_text()
+        assert "ترتيب السهرة" in page.locator("#night-standings").inner_text()
         shoot(page, name)
