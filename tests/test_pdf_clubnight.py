@@ -77,3 +77,22 @@ def test_the_pages_print_the_seating_and_the_standings_in_the_asked_language(app
     assert pages(response.data) == 1 and holds(logical_text(response.data), "ترتيب السهرة")
     assert client.get(f"/clubs/{club_id}/rounds/2/seating.pdf").status_code == 404
     assert client.get(f"/clubs/{club_id}/standings.pdf?lang=fr").status_code == 404
+
+
+def test_club_sheets_in_arabic_digits__numbers_through_the_sheets_filter_names_as_typed():
+    """Arabic-Indic digits reach every number of both club sheets through the sheet's ``num``
+    filter (not a pass over the HTML), while a name keeps the digits it was typed with."""
+    from scorekeeper.printing.clubnight import standings_html
+
+    names = TWELVE[:7] + ["Player 8"]
+    seating = seating_html(title="Night 2", night="2026-11-24", round_number=2, rounds=3,
+                           tables=[names[:4], names[4:]], lang="ar", digits="arabic")
+    assert "٢٠٢٦-١١-٢٤" in seating and "الطاولة ٢" in seating and "٢ من ٣" in seating
+    assert "Player 8" in seating and "Night 2" in seating
+    board = standings_html(title="Night 2", night="2026-11-24", rows=standings(names),
+                           rule=RULE, rounds_played=2, rounds=3, over=False, lang="ar",
+                           digits="arabic")
+    assert "٣·٠·٠·٠" in board and ">٤٠٠<" in board and "Player 8" in board
+    western = standings_html(title="Night 2", night="2026-11-24", rows=standings(names),
+                             rule=RULE, rounds_played=2, rounds=3, over=False, lang="ar")
+    assert "3·0·0·0" in western and "٣" not in western

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from .language import language
-from .render import _RENDERER, _direction, environment, paper_size, with_digits
+from .render import _RENDERER, _direction, checked_digits, environment, paper_size
 
 
 def seating_html(*, title: str, night: str, round_number: int, rounds: int,
@@ -16,21 +16,21 @@ def seating_html(*, title: str, night: str, round_number: int, rounds: int,
                  partnership: bool = False, lang: str = "en", paper: str = "A4",
                  density: int = 0, digits: str = "western") -> str:
     """A round's seating: each table's four in seat order, and who sits the round out."""
-    return with_digits(environment(lang).get_template("club_seating.html").render(
+    return environment(lang).get_template("club_seating.html").render(
         title=title, night=night, round_number=round_number, rounds=rounds,
         tables=[{"number": n, "players": list(four)} for n, four in enumerate(tables, 1)],
         sitting_out=list(sitting_out), partnership=partnership, page_size=paper_size(paper),
-        density=density, direction=_direction(None, lang)), digits)
+        density=density, direction=_direction(None, lang), digits=checked_digits(digits))
 
 
 def standings_html(*, title: str, night: str, rows: Sequence[Mapping[str, Any]], rule: str,
                    rounds_played: int, rounds: int, over: bool, lang: str = "en",
                    paper: str = "A4", density: int = 0, digits: str = "western") -> str:
     """The night's standings, best first, its champion and the rule that names them."""
-    return with_digits(environment(lang).get_template("club_standings.html").render(
+    return environment(lang).get_template("club_standings.html").render(
         title=title, night=night, rows=list(rows), rule=rule, played=rounds_played,
         rounds=rounds, over=over, page_size=paper_size(paper), density=density,
-        direction=_direction(None, lang)), digits)
+        direction=_direction(None, lang), digits=checked_digits(digits))
 
 
 def render_seating_pdf(*, lang: str = "en", **kwargs: Any) -> bytes:
