@@ -1,0 +1,182 @@
+/* Trex Scorekeeper's service worker, served as /sw.js (pages/offline.py puts VERSION and FILES
+   before this). A phone that loses the network still shows the games it opened and their entry
+   forms; a deal saved meanwhile waits in an outbox (IndexedDB) and is sent, in order, as soon as
+   the server answers. The server stays the one judge: it scores and checks every deal sent, its
+   one-time tokens make a resend harmless, and whatever it refuses is shown as it answered. */
+"use strict";
+var CACHE = "trex-" + VERSION;
+var PAGE = /^\/games\/\d+(\/deals\/new|\/thrown-in|\/deals\/\d+(\/edit)?)?$/;
+var SAVE = /^\/games\/(\d+)\/(deals\/new|thrown-in|deals\/\d+\/edit)$/;
+var NEXT = /href="(\/games\/\d+\/(?:deals\/new|thrown-in)[^"]*)"/g;
+
+self.addEventListener("install", function (event) {
+  event.waitUntil(caches.open(CACHE).then(function (c) { return c.addAll(FILES); })
+    .then(function () { return self.skipWaiting(); }));
+});
+self.addEventListener("activate", function (event) {
+  event.waitUntil(caches.keys().then(function (names) {
+    return Promise.all(names.filter(function (n) { return n !== CACHE; })
+      .map(function (n) { return caches.delete(n); }));
+  }).then(function () { return self.clients.claim(); }));
+});
+
+/* -- the outbox: one object store, its keys in the order the deals were saved -- */
+var base = null;
+var open = function () {
+  base = base || new Promise(function (ok, no) {
+    var asked = indexedDB.open("trex-outbox", 1);
+    asked.onupgradeneeded = function () {
+      asked.result.createObjectStore("deals", {keyPath: "id", autoIncrement: true});
+    };
+    asked.onsuccess = function () { ok(asked.result); };
+    asked.onerror = function () { base = null; no(asked.error); };
+  });
+  return base;
+};
+var outbox = function (mode, work) {
+  return open().then(function (db) {
+    return new Promise(function (ok, no) {
+      var t = db.transaction("deals", mode), asked = work(t.objectStore("deals"));
+      t.oncomplete = function () { ok(asked && asked.result); };
+      t.onerror = t.onabort = function () { no(t.error); };
+    });
+  });
+};
+var all = function () { return outbox("readonly", function (s) { return s.getAll(); }); };
+var drop = function (id) { return outbox("readwrite", function (s) { return s.delete(id); }); };
+var token = function () {
+  var bytes = crypto.getRandomValues(new Uint8Array(16));
+  return btoa(String.fromCharCode.apply(null, bytes)).replace(/\+/g, "-").replace(/\//g, "_")
+    .replace(/=+$/, "");
+};
+
+/* A deal form sent while the server cannot be reached: kept with its fields (one-time token
+   included). A form for the next deal opened from this phone's cache still reads the number
+   it had when it was cached: it becomes the deal after the last one waiting, with a token of
+   its own. Then the game page, as this phone last saw it. */
+var keep = function (request, game) {
+  return request.formData().then(function (form) {
+    var fields = [];
+    form.forEach(function (value, key) { fields.push([key, value]); });
+    var entered = JSON.parse(form.get("entered") || "{}");
+    return all().then(function (waiting) {
+      var mine = waiting.filter(function (d) { return d.game === game; });
+      var field = function (name, value) {
+        fields.forEach(function (f) { if (f[0] === name) { f[1] = String(value); } });
+      };
+      if (!/\/edit$/.test(request.url)) {
+        var last = Math.max.apply(null, [0].concat(mine.map(function (d) { return d.number; })));
+        if (Number(form.get("number")) <= last) { field("number", last + 1); }
+      }
+      var number = Number(fields.filter(function (f) { return f[0] === "number"; })[0][1]);
+      if (waiting.some(function (d) { return d.token === form.get("token"); })) {
+        field("token", token());
+      }
+      var deal = {game: game, action: request.url, fields: fields, number: number,
+                  token: fields.filter(function (f) { return f[0] === "token"; })[0][1],
+                  title: entered.title || "", lines: entered.lines || []};
+      return outbox("readwrite", function (s) { return s.add(deal); });
+    });
+  }).then(function () {
+    return Response.redirect("/games/" + game, 303);
+  });
+};
+
+/* Send what waits, oldest first, one at a time; stop at the first the server does not take.
+   A redirect is the server's "saved" (or "already saved": the token was used). Any other
+   answer (the engine refused it, another phone changed the game meanwhile) goes back to the
+   page that asked, which sends it once more as a form, so the phone shows the server's own
+   page: the entry kept with the message, or the "changed meanwhile" page. */
+var sending = Promise.resolve();
+var send = function (client) {
+  var sent = 0;
+  var next = function () {
+    return all().then(function (waiting) {
+      var deal = waiting[0];
+      if (!deal) { return null; }
+      var body = new URLSearchParams();
+      deal.fields.forEach(function (f) { body.append(f[0], f[1]); });
+      return fetch(deal.action, {method: "POST", body: body, redirect: "manual",
+                                 credentials: "same-origin"})
+        .then(function (answer) {
+          return drop(deal.id).then(function () {
+            if (answer.type === "opaqueredirect") { sent++; return next(); }
+            if (client) { client.postMessage({refused: deal}); }
+            return null;
+          });
+        }, function () { return null; });  // still no network: try again later
+    });
+  };
+  sending = sending.then(next).catch(function () {}).then(function () {
+    return self.clients.matchAll().then(function (clients) {
+      clients.forEach(function (c) { c.postMessage({sent: sent}); });
+    });
+  });
+  return sending;
+};
+
+self.addEventListener("message", function (event) {
+  var said = event.data || {};
+  if (said.send) { event.waitUntil(send(event.source)); }
+  if (said.game) {
+    event.waitUntil(all().then(function (waiting) {
+      event.source.postMessage({waiting: waiting.filter(function (d) {
+        return d.game === said.game;
+      })});
+    }));
+  }
+});
+
+/* The entry forms the game page links to, kept too, so that a deal can be entered offline. */
+var forms = function (html) {
+  var found = [], hit;
+  NEXT.lastIndex = 0;
+  while ((hit = NEXT.exec(html)) !== null) { found.push(hit[1].replace(/&amp;/g, "&")); }
+  return caches.open(CACHE).then(function (cache) {
+    return Promise.all(found.map(function (url) {
+      return fetch(url, {headers: {Purpose: "prefetch"}}).then(function (r) {
+        return r.ok ? cache.put(url, r) : null;
+      }).catch(function () {});
+    }));
+  });
+};
+
+/* Pages: the network first, so an online phone always sees the newest; the kept copy when the
+   network fails. */
+var page = function (event, path) {
+  var request = event.request;
+  return fetch(request).then(function (answer) {
+    var html = (answer.headers.get("Content-Type") || "").indexOf("text/html") === 0;
+    if (answer.ok && answer.type === "basic" && html) {
+      var copy = answer.clone();
+      event.waitUntil(caches.open(CACHE).then(function (cache) {
+        return cache.put(request, copy.clone());
+      }).then(function () {
+        return /^\/games\/\d+$/.test(path) ? copy.text().then(forms) : null;
+      }));
+    }
+    return answer;
+  }, function () {
+    return caches.match(request).then(function (kept) { return kept || Response.error(); });
+  });
+};
+
+self.addEventListener("fetch", function (event) {
+  var request = event.request, url = new URL(request.url);
+  if (url.origin !== location.origin) { return; }
+  var save = SAVE.exec(url.pathname);
+  if (request.method === "POST" && save && request.mode === "navigate") {
+    var copy = request.clone();
+    event.respondWith(fetch(request).catch(function () {
+      return keep(copy, Number(save[1]));
+    }));
+  } else if (request.method !== "GET") {
+    return;
+  } else if (url.pathname.indexOf("/static/") === 0) {
+    event.respondWith(caches.match(request).then(function (kept) {
+      return kept || fetch(request);
+    }));
+  } else if (request.mode === "navigate" && PAGE.test(url.pathname)) {
+    event.respondWith(page(event, url.pathname));
+  }
+});
