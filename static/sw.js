@@ -127,17 +127,20 @@ self.addEventListener("message", function (event) {
   }
 });
 
-/* The entry forms the game page links to, kept too, so that a deal can be entered offline. */
+/* The entry forms the game page links to, kept too, so that a deal can be entered offline.
+   One after the other: the first may start the session's form key (a cookie), which the
+   others must then carry, or their forms would not be accepted. */
 var forms = function (html) {
   var found = [], hit;
   NEXT.lastIndex = 0;
   while ((hit = NEXT.exec(html)) !== null) { found.push(hit[1].replace(/&amp;/g, "&")); }
   return caches.open(CACHE).then(function (cache) {
-    return Promise.all(found.map(function (url) {
-      return fetch(url, {headers: {Purpose: "prefetch"}}).then(function (r) {
-        return r.ok ? cache.put(url, r) : null;
-      }).catch(function () {});
-    }));
+    return found.reduce(function (done, url) {
+      return done.then(function () {
+        return fetch(url, {headers: {Purpose: "prefetch"}});
+      }).then(function (r) { return r.ok ? cache.put(url, r) : null; })
+        .catch(function () {});
+    }, Promise.resolve());
   });
 };
 
