@@ -50,7 +50,7 @@
       each("fieldset.pick", f, function (fs) {
         var on = fs.querySelector(":checked"), legend = fs.querySelector("legend");
         var said = (legend.querySelector(".sr") || legend).textContent;
-        if (on) { lines.push(said + (/[?؟]$/.test(said) ? " " : ": ") + on.parentNode.textContent); }
+        if (on && on.value) { lines.push([said, on.parentNode.textContent]); }
       });
       var note = el(f, "input");
       note.type = "hidden";
@@ -91,7 +91,12 @@
         el(card, "p", deal.title).className = "muted";
         var list = el(card, "ul");
         list.className = "notes";
-        deal.lines.forEach(function (line) { el(list, "li").appendChild(el(list, "bdi", line)); });
+        deal.lines.forEach(function (line) {  /* "Who took the K♥? Bilal", "Aya: 3" */
+          var item = el(list, "li");
+          el(item, "bdi", line[0]);
+          item.append(/[?؟]$/.test(line[0]) ? " " : ": ");
+          el(item, "bdi", line[1]);
+        });
         el(card, "p", words.unchecked).className = "muted";
       });
       box.hidden = !said.waiting.length;

@@ -50,9 +50,9 @@ def until(page, script: str, arg=None, seconds: float = 20) -> None:
     raise AssertionError(f"still not true after {seconds} s: {script}")
 
 
-def enter(page, entered: dict, label: str) -> None:
+def enter(page, entered: dict) -> None:
     """From the game page: the contract, the result, Save (the bar's button)."""
-    page.locator(f'#next .options a:text-is("{label}")').tap()
+    page.locator(f'#next .options a[href$="contracts={entered["contracts"][0]}"]').tap()
     for target in entry_taps(entered):
         page.locator(target).tap()
     page.locator("form[data-preview] button[name=step]").tap()
@@ -66,11 +66,11 @@ def test_deals_entered_offline_are_sent_once_in_order(new_phone, site, own_game,
     offline_ready(page, site, game_id)
     page.context.set_offline(True)
 
-    enter(page, FIRST, "King of Hearts")
+    enter(page, FIRST)
     waiting = page.locator("#outbox .waiting")
     waiting.first.wait_for()
     assert waiting.first.locator("h2").inner_text() == "Deal 1 waiting to be sent"
-    enter(page, SECOND, "Diamonds")
+    enter(page, SECOND)
     assert waiting.count() == 2
     page.reload()  # still offline: the game page as kept, the outbox still there
     waiting.nth(1).wait_for()
@@ -79,7 +79,8 @@ def test_deals_entered_offline_are_sent_once_in_order(new_phone, site, own_game,
     second = waiting.nth(1).inner_text()
     assert "Diamonds" in second and "Aya: 3" in second and "Bilal: 4" in second
     assert "Points not yet checked" in second
-    assert "Who took the K♥? Bilal" in waiting.first.inner_text()
+    first = waiting.first.inner_text()
+    assert "Who took the K♥? Bilal" in first and "Doubled" not in first  # only what was tapped
     shoot(page, "offline-waiting")
     assert stored(site, game_id) == ([], [])  # nothing reached the server
 
@@ -94,3 +95,58 @@ def test_deals_entered_offline_are_sent_once_in_order(new_phone, site, own_game,
     page.get_by_text("2 deals recorded").wait_for()
     page.evaluate("new Promise(r => setTimeout(r, 500))")  # sending again finds nothing
     assert stored(site, game_id) == ([("king_of_hearts",), ("diamonds",)], ["create", "create"])
+
+
+def test_a_deal_waiting_in_arabic(new_phone, site, own_game, artifacts):
+    """The outbox speaks the page's language, right to left, and in the dark scheme too."""
+    game_id, cookie = own_game(NAMES)
+    page = new_phone(cookies=[cookie], locale="ar-JO", scheme="dark")
+    keep_score(page, site, game_id)
+    offline_ready(page, site, game_id)
+    page.context.set_offline(True)
+    enter(page, SECOND)
+    waiting = page.locator("#outbox .waiting")
+    waiting.wait_for()
+    assert waiting.locator("h2").inner_text() == "اليد 1 تنتظر الإرسال"
+    assert "النقاط لم تُتحقَّق بعد" in waiting.inner_text()
+    shoot(page, "ar-offline-waiting-dark")
+    page.context.set_offline(False)
+    page.locator("#outbox").wait_for(state="hidden", timeout=20_000)
+    assert stored(site, game_id) == ([("diamonds",)], ["create"])
+
+
+def test_a_deal_sent_late_after_another_phone_recorded_it(new_phone, site, own_game):
+    """Phone A enters deal 2 without network while phone B, online, corrects deal 1 and records
+    its own deal 2. When A is back, the server refuses A's deal 2: A sees the "changed
+    meanwhile" page with its entry kept (to send as deal 3 if it is one), nothing is
+    overwritten and nothing doubled."""
+    game_id, cookie = own_game(NAMES)
+    other = site.seed.test_client()  # phone B: the same rights, its own browser
+    other.set_cookie("session", cookie["value"])
+    table = Table(other)
+    table.enter(game_id, FIRST)
+    page = new_phone(cookies=[cookie])
+    keep_score(page, site, game_id)
+    offline_ready(page, site, game_id)
+    page.context.set_offline(True)
+    enter(page, SECOND)
+    page.locator("#outbox .waiting").wait_for()
+
+    assert table.correct(game_id, 1, deal(0, "king_of_hearts", king_of_hearts=kh(2))
+                         ).status_code == 303
+    table.enter(game_id, deal(0, "queens", queens={"spades": kh(0), "hearts": kh(1),
+                                                   "diamonds": kh(2), "clubs": kh(3)}))
+    page.context.set_offline(False)
+    page.locator("#meanwhile").wait_for(timeout=20_000)
+    text = page.locator("main").inner_text()
+    assert "Deal 2 has been recorded meanwhile" in text
+    assert "sending this again as deal 3" in text
+    assert page.locator("#f-diamonds_0 input:checked").get_attribute("value") == "3"
+    assert stored(site, game_id) == ([("king_of_hearts",), ("queens",)],
+                                     ["create", "correct", "create"])
+    page.wait_for_timeout(500)  # nothing is left to send again: the entry is on the page
+    assert stored(site, game_id)[1] == ["create", "correct", "create"]
+    assert page.evaluate("""() => new Promise(ok => {
+        navigator.serviceWorker.addEventListener("message", e => {
+          if (e.data.waiting) { ok(e.data.waiting.length); } });
+        navigator.serviceWorker.controller.postMessage({game: %d}); })""" % game_id) == 0
