@@ -34,75 +34,47 @@
     each("form[data-sent]", null, function (f) { f.removeAttribute("data-sent"); });
   });
 
-  /* Offline at the table (static/sw.js keeps the pages and an outbox). A deal form sent says
-     the result as entered, in the page's words, for the outbox to show while it waits. */
+  /* Offline at the table: static/sw.js keeps the pages, and a deal saved meanwhile in an
+     outbox, which it shows on them. A deal form sent says the result as tapped, in the page's
+     words, for that; a deal the server refused once back comes here to be sent as a form, so
+     that the phone shows the server's own answer (its message, the entry kept). */
   var sw = navigator.serviceWorker, box = document.getElementById("outbox");
   if (!sw) { return; }
   sw.register("/sw.js").catch(function () {});
-  var el = function (parent, tag, text) {
-    var node = parent.appendChild(document.createElement(tag));
-    node.textContent = text || "";
-    return node;
+  var hidden = function (f, name, value) {
+    var input = f.appendChild(document.createElement("input"));
+    input.type = "hidden";
+    input.name = name;
+    input.value = value;
   };
   each("form[data-title]", null, function (f) {
     f.addEventListener("submit", function () {
       var lines = [];
       each("fieldset.pick", f, function (fs) {
         var on = fs.querySelector(":checked"), legend = fs.querySelector("legend");
-        var said = (legend.querySelector(".sr") || legend).textContent;
-        if (on && on.value) { lines.push([said, on.parentNode.textContent]); }
+        if (on && on.value) {
+          lines.push([(legend.querySelector(".sr") || legend).textContent, on.parentNode.textContent]);
+        }
       });
-      var note = el(f, "input");
-      note.type = "hidden";
-      note.name = "entered";
-      note.value = JSON.stringify({title: f.getAttribute("data-title"), lines: lines});
+      hidden(f, "entered", JSON.stringify({title: f.getAttribute("data-title"), lines: lines}));
     });
   });
-  var ask = function (what) {
-    sw.ready.then(function (ready) { ready.active.postMessage(what); });
-  };
-  var words = box && JSON.parse(box.getAttribute("data-words"));
-  var digits = function (n) {
-    return String(n).replace(/\d/g, function (d) { return words.digits[d]; });
-  };
   sw.addEventListener("message", function (event) {
-    var said = event.data;
-    if (said.refused) {  /* the server's own answer to it, as a form sent again shows it */
-      var f = el(document.body, "form");
+    var said = event.data, f = document.createElement("form");
+    if (said.refused) {
       f.method = "post";
       f.action = said.refused.action;
-      said.refused.fields.forEach(function (pair) {
-        var input = el(f, "input");
-        input.type = "hidden";
-        input.name = pair[0];
-        input.value = pair[1];
-      });
-      f.submit();
+      said.refused.fields.forEach(function (pair) { hidden(f, pair[0], pair[1]); });
+      document.body.appendChild(f).submit();
     } else if (said.sent && box && box.hasAttribute("data-reload")) {
       location.reload();
-    } else if (said.sent !== undefined && box) {
-      ask({game: Number(box.getAttribute("data-game"))});
-    } else if (said.waiting && box) {
-      box.replaceChildren();
-      said.waiting.forEach(function (deal) {
-        var card = el(box, "section");
-        card.className = "card waiting";
-        el(card, "h2", words.waiting.replace("{n}", digits(deal.number)));
-        el(card, "p", deal.title).className = "muted";
-        var list = el(card, "ul");
-        list.className = "notes";
-        deal.lines.forEach(function (line) {  /* "Who took the K♥? Bilal", "Aya: 3" */
-          var item = el(list, "li");
-          el(item, "bdi", line[0]);
-          item.append(/[?؟]$/.test(line[0]) ? " " : ": ");
-          el(item, "bdi", line[1]);
-        });
-        el(card, "p", words.unchecked).className = "muted";
-      });
-      box.hidden = !said.waiting.length;
+    } else if (said.sent && box && !said.left) {
+      box.hidden = true;
     }
   });
-  var send = function () { ask({send: 1}); };
+  var send = function () {
+    sw.ready.then(function (ready) { ready.active.postMessage({send: 1}); });
+  };
   send();
   window.addEventListener("online", send);
   setInterval(send, 15000);

@@ -107,25 +107,55 @@ var send = function (client) {
         }, function () { return null; });  // still no network: try again later
     });
   };
-  sending = sending.then(next).catch(function () {}).then(function () {
+  sending = sending.then(next).catch(function () {}).then(all).then(function (waiting) {
     return self.clients.matchAll().then(function (clients) {
-      clients.forEach(function (c) { c.postMessage({sent: sent}); });
+      clients.forEach(function (c) { c.postMessage({sent: sent, left: waiting.length}); });
     });
   });
   return sending;
 };
 
 self.addEventListener("message", function (event) {
-  var said = event.data || {};
-  if (said.send) { event.waitUntil(send(event.source)); }
-  if (said.game) {
-    event.waitUntil(all().then(function (waiting) {
-      event.source.postMessage({waiting: waiting.filter(function (d) {
-        return d.game === said.game;
-      })});
-    }));
-  }
+  if ((event.data || {}).send) { event.waitUntil(send(event.source)); }
 });
+
+/* A game's page or entry form, with the deals of that game waiting shown in its #outbox, in
+   the words the page gives: each one's result as tapped, its points not yet checked. */
+var esc = function (text) {
+  return String(text).replace(/[&<>"']/g, function (c) { return "&#" + c.charCodeAt(0) + ";"; });
+};
+var BOX = /<div id="outbox" data-words='([^']*)'([^>]*?) hidden><\/div>/;
+var shown = function (answer, game) {
+  return all().then(function (waiting) {
+    waiting = waiting.filter(function (d) { return d.game === game; });
+    if (!waiting.length) { return answer; }
+    return answer.text().then(function (html) {
+      var box = BOX.exec(html);
+      if (!box) { return html; }
+      var words = JSON.parse(box[1]);
+      var cards = waiting.map(function (deal) {
+        var number = String(deal.number).replace(/\d/g, function (d) { return words.digits[d]; });
+        return '<section class="card waiting"><h2>' + esc(words.waiting.replace("{n}", number)) +
+          '</h2><p class="muted">' + esc(deal.title) + '</p><ul class="notes">' +
+          deal.lines.map(function (line) {
+            return "<li><bdi>" + esc(line[0]) + "</bdi>" + (/[?؟]$/.test(line[0]) ? " " : ": ") +
+              "<bdi>" + esc(line[1]) + "</bdi></li>";
+          }).join("") + '</ul><p class="muted">' + esc(words.unchecked) + "</p></section>";
+      });
+      return html.replace(BOX, function (all, said, rest) {
+        return "<div id=\"outbox\" data-words='" + said + "'" + rest + ">" + cards.join("") +
+          "</div>";
+      });
+    }).then(function (html) {
+      if (typeof html !== "string") { return html; }
+      var headers = new Headers(answer.headers);
+      headers.delete("Content-Length");
+      headers.delete("Content-Encoding");
+      return new Response(html, {status: answer.status, statusText: answer.statusText,
+                                 headers: headers});
+    });
+  });
+};
 
 /* The entry forms the game page links to, kept too, so that a deal can be entered offline.
    One after the other: the first may start the session's form key (a cookie), which the
@@ -161,6 +191,8 @@ var page = function (event, path) {
     return answer;
   }, function () {
     return caches.match(request).then(function (kept) { return kept || Response.error(); });
+  }).then(function (answer) {
+    return answer.ok ? shown(answer, Number(path.split("/")[2])) : answer;
   });
 };
 

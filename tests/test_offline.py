@@ -4,6 +4,7 @@ never kept by a cache, named by a version of the files it keeps; and a page kept
 offline use leaves the session's messages for the page the phone opens next."""
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -61,10 +62,16 @@ def test_a_page_kept_ahead_leaves_the_messages_for_the_next(client, table):
 
 def test_the_game_page_and_forms_carry_the_outbox(client, table):
     game_id = table.new_game()
-    page = soup(client.get(f"/games/{game_id}"))
-    box = page.select_one("#outbox[hidden][data-reload]")
-    assert box is not None and box["data-game"] == str(game_id)
-    form = soup(client.get(f"/games/{game_id}/deals/new?king=0&contracts=queens"))
+    box = re.compile(re.search(r"var BOX = /(.*)/;", (STATIC / "sw.js").read_text()).group(1))
+    game = client.get(f"/games/{game_id}")
+    assert soup(game).select_one("#outbox[hidden][data-reload]") is not None
+    words = json.loads(box.search(game.get_data(as_text=True)).group(1))  # as sw.js reads it
+    assert words == {"waiting": "Deal {n} waiting to be sent", "digits": "0123456789",
+                     "unchecked": "Points not yet checked: they are scored when the deal is sent."}
+    url = f"/games/{game_id}/deals/new?king=0&contracts=queens"
+    arabic = client.get(url, headers={"Accept-Language": "ar"}).get_data(as_text=True)
+    assert json.loads(box.search(arabic).group(1))["waiting"] == "اليد {n} تنتظر الإرسال"
+    form = soup(client.get(url))
     assert form.select_one("#outbox[hidden]:not([data-reload])") is not None
     assert form.select_one("form[data-title]")["data-title"] == "Queens"
     thrown = soup(client.get(f"/games/{game_id}/thrown-in?king=0"))

@@ -41,6 +41,17 @@ def offline_ready(page, site, game_id: int) -> None:
         return false; }""", f"{site.url}/games/{game_id}/deals/new?king=0&contracts=diamonds")
 
 
+def waiting_on(page) -> int:
+    """How many deals wait in the phone's outbox."""
+    return page.evaluate("""() => new Promise((ok, no) => {
+        const asked = indexedDB.open("trex-outbox", 1);
+        asked.onerror = no;
+        asked.onsuccess = () => {
+          const count = asked.result.transaction("deals").objectStore("deals").count();
+          count.onsuccess = () => ok(count.result);
+        }; })""")
+
+
 def until(page, script: str, arg=None, seconds: float = 20) -> None:
     """Wait until the async *script* answers true in the page (or fail after *seconds*)."""
     for _ in range(int(seconds * 10)):
@@ -50,9 +61,12 @@ def until(page, script: str, arg=None, seconds: float = 20) -> None:
     raise AssertionError(f"still not true after {seconds} s: {script}")
 
 
-def enter(page, entered: dict) -> None:
-    """From the game page: the contract, the result, Save (the bar's button)."""
+def enter(page, entered: dict, waiting: tuple[str, ...] = ()) -> None:
+    """From the game page: the contract, the result, Save (the bar's button). The form shows
+    the deals *waiting* to be sent."""
     page.locator(f'#next .options a[href$="contracts={entered["contracts"][0]}"]').tap()
+    page.locator("form[data-preview]").wait_for()
+    assert page.locator("#outbox .waiting h2").all_inner_texts() == list(waiting)
     for target in entry_taps(entered):
         page.locator(target).tap()
     page.locator("form[data-preview] button[name=step]").tap()
@@ -70,7 +84,7 @@ def test_deals_entered_offline_are_sent_once_in_order(new_phone, site, own_game,
     waiting = page.locator("#outbox .waiting")
     waiting.first.wait_for()
     assert waiting.first.locator("h2").inner_text() == "Deal 1 waiting to be sent"
-    enter(page, SECOND)
+    enter(page, SECOND, waiting=("Deal 1 waiting to be sent",))
     assert waiting.count() == 2
     page.reload()  # still offline: the game page as kept, the outbox still there
     waiting.nth(1).wait_for()
@@ -83,6 +97,7 @@ def test_deals_entered_offline_are_sent_once_in_order(new_phone, site, own_game,
     assert "Who took the K♥? Bilal" in first and "Doubled" not in first  # only what was tapped
     shoot(page, "offline-waiting")
     assert stored(site, game_id) == ([], [])  # nothing reached the server
+    assert waiting_on(page) == 2
 
     page.context.set_offline(False)
     for _ in range(200):  # sent as soon as the server answers: on the "online" event
@@ -146,7 +161,4 @@ def test_a_deal_sent_late_after_another_phone_recorded_it(new_phone, site, own_g
                                      ["create", "correct", "create"])
     page.wait_for_timeout(500)  # nothing is left to send again: the entry is on the page
     assert stored(site, game_id)[1] == ["create", "correct", "create"]
-    assert page.evaluate("""() => new Promise(ok => {
-        navigator.serviceWorker.addEventListener("message", e => {
-          if (e.data.waiting) { ok(e.data.waiting.length); } });
-        navigator.serviceWorker.controller.postMessage({game: %d}); })""" % game_id) == 0
+    assert waiting_on(page) == 0
