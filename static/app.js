@@ -34,43 +34,15 @@
     each("form[data-sent]", null, function (f) { f.removeAttribute("data-sent"); });
   });
 
-  /* Offline at the table: static/sw.js keeps the pages, and a deal saved meanwhile in an
-     outbox, which it shows on them. A deal form sent says the result as tapped, in the page's
-     words, for that; a deal the server refused once back comes here to be sent as a form, so
-     that the phone shows the server's own answer (its message, the entry kept). */
+  /* Offline at the table: static/sw.js keeps the pages and the deals saved meanwhile, sent
+     when asked (now, back online, every 15 s); once sent, the game page shows them scored. */
   var sw = navigator.serviceWorker, box = document.getElementById("outbox");
   if (!sw) { return; }
   sw.register("/sw.js").catch(function () {});
-  var hidden = function (f, name, value) {
-    var input = f.appendChild(document.createElement("input"));
-    input.type = "hidden";
-    input.name = name;
-    input.value = value;
-  };
-  each("form[data-title]", null, function (f) {
-    f.addEventListener("submit", function () {
-      var lines = [];
-      each("fieldset.pick", f, function (fs) {
-        var on = fs.querySelector(":checked"), legend = fs.querySelector("legend");
-        if (on && on.value) {
-          lines.push([(legend.querySelector(".sr") || legend).textContent, on.parentNode.textContent]);
-        }
-      });
-      hidden(f, "entered", JSON.stringify({title: f.getAttribute("data-title"), lines: lines}));
-    });
-  });
   sw.addEventListener("message", function (event) {
-    var said = event.data, f = document.createElement("form");
-    if (said.refused) {
-      f.method = "post";
-      f.action = said.refused.action;
-      said.refused.fields.forEach(function (pair) { hidden(f, pair[0], pair[1]); });
-      document.body.appendChild(f).submit();
-    } else if (said.sent && box && box.hasAttribute("data-reload")) {
-      location.reload();
-    } else if (said.sent && box && !said.left) {
-      box.hidden = true;
-    }
+    if (!box || !event.data.sent) { return; }
+    if (box.hasAttribute("data-reload")) { location.reload(); }
+    box.hidden = !event.data.left;
   });
   var send = function () {
     sw.ready.then(function (ready) { ready.active.postMessage({send: 1}); });

@@ -4,7 +4,7 @@
    the server answers. The server stays the one judge: it scores and checks every deal sent, its
    one-time tokens make a resend harmless, and whatever it refuses is shown as it answered. */
 "use strict";
-var CACHE = "trex-" + VERSION;
+var CACHE = "trex-" + VERSION, REFUSED = "trex-refused";
 var PAGE = /^\/games\/\d+(\/deals\/new|\/thrown-in|\/deals\/\d+(\/edit)?)?$/;
 var SAVE = /^\/games\/(\d+)\/(deals\/new|thrown-in|deals\/\d+\/edit)$/;
 var NEXT = /href="(\/games\/\d+\/(?:deals\/new|thrown-in)[^"]*)"/g;
@@ -15,7 +15,7 @@ self.addEventListener("install", function (event) {
 });
 self.addEventListener("activate", function (event) {
   event.waitUntil(caches.keys().then(function (names) {
-    return Promise.all(names.filter(function (n) { return n !== CACHE; })
+    return Promise.all(names.filter(function (n) { return n !== CACHE && n !== REFUSED; })
       .map(function (n) { return caches.delete(n); }));
   }).then(function () { return self.clients.claim(); }));
 });
@@ -50,6 +50,49 @@ var token = function () {
     .replace(/=+$/, "");
 };
 
+/* The result as tapped, in the page's words: read from the entry form this phone kept (the
+   one that carries the token sent) and the fields sent. Without it, the deal still waits. */
+var text = function (html) {
+  return html.replace(/<[^>]*>/g, "").replace(/&(#?\w+);/g, function (all, e) {
+    var named = {amp: "&", lt: "<", gt: ">", quot: '"'}[e];
+    return named || (e[0] === "#" ? String.fromCharCode(Number(e.slice(1))) : all);
+  }).trim();
+};
+var literal = function (t) { return t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"); };
+var kept = function (game, has) {  /* the first page of *game* kept here whose HTML has *has* */
+  return caches.open(CACHE).then(function (cache) {
+    return cache.keys().then(function (keys) {
+      return keys.filter(function (k) {
+        var path = new URL(k.url).pathname + "/";
+        return path.indexOf("/games/" + game + "/") === 0;
+      }).reduce(function (found, k) {
+        return found.then(function (html) {
+          return html || cache.match(k).then(function (r) { return r.text(); })
+            .then(function (t) { return t.indexOf(has) >= 0 ? t : null; });
+        });
+      }, Promise.resolve(null));
+    });
+  });
+};
+var described = function (game, sent, fields) {
+  return kept(game, 'value="' + sent + '"').then(function (html) {
+    var title = html && /data-title="([^"]*)"/.exec(html), lines = [];
+    fields.forEach(function (f) {
+      var set = html && f[1] && new RegExp('<fieldset class="pick[^"]*" id="f-' + literal(f[0]) +
+                                           '">([\\s\\S]*?)</fieldset>').exec(html);
+      var legend = set && /<legend>([\s\S]*?)<\/legend>/.exec(set[1]);
+      var label = set && new RegExp("<label><input type=radio name=" + literal(f[0]) +
+        ' value=(?:"' + literal(f[1]) + '"|' + literal(f[1]) + "(?=[ >]))[^>]*>([\\s\\S]*?)</label>"
+      ).exec(set[1]);
+      if (legend && label) {
+        var sr = /class="sr">([\s\S]*?)<\/span>/.exec(legend[1]);
+        lines.push([text(sr ? sr[1] : legend[1]), text(label[1])]);
+      }
+    });
+    return {fields: fields, title: title ? text(title[1]) : "", lines: lines};
+  });
+};
+
 /* A deal form sent while the server cannot be reached: kept with its fields (one-time token
    included). A form for the next deal opened from this phone's cache still reads the number
    it had when it was cached: it becomes the deal after the last one waiting, with a token of
@@ -58,25 +101,26 @@ var keep = function (request, game) {
   return request.formData().then(function (form) {
     var fields = [];
     form.forEach(function (value, key) { fields.push([key, value]); });
-    var entered = JSON.parse(form.get("entered") || "{}");
-    return all().then(function (waiting) {
-      var mine = waiting.filter(function (d) { return d.game === game; });
-      var field = function (name, value) {
-        fields.forEach(function (f) { if (f[0] === name) { f[1] = String(value); } });
-      };
-      if (!/\/edit$/.test(request.url)) {
-        var last = Math.max.apply(null, [0].concat(mine.map(function (d) { return d.number; })));
-        if (Number(form.get("number")) <= last) { field("number", last + 1); }
-      }
-      var number = Number(fields.filter(function (f) { return f[0] === "number"; })[0][1]);
-      if (waiting.some(function (d) { return d.token === form.get("token"); })) {
-        field("token", token());
-      }
-      var deal = {game: game, action: request.url, fields: fields, number: number,
-                  token: fields.filter(function (f) { return f[0] === "token"; })[0][1],
-                  title: entered.title || "", lines: entered.lines || []};
-      return outbox("readwrite", function (s) { return s.add(deal); });
-    });
+    return Promise.all([all(), described(game, form.get("token"), fields)]);
+  }).then(function (found) {
+    var waiting = found[0], entered = found[1], fields = entered.fields;
+    var mine = waiting.filter(function (d) { return d.game === game; });
+    var value = function (name) {
+      return fields.filter(function (f) { return f[0] === name; })[0][1];
+    };
+    var field = function (name, value) {
+      fields.forEach(function (f) { if (f[0] === name) { f[1] = String(value); } });
+    };
+    if (!/\/edit$/.test(request.url)) {
+      var last = Math.max.apply(null, [0].concat(mine.map(function (d) { return d.number; })));
+      if (Number(value("number")) <= last) { field("number", last + 1); }
+    }
+    if (waiting.some(function (d) { return d.token === value("token"); })) {
+      field("token", token());
+    }
+    var deal = {game: game, action: request.url, fields: fields, number: Number(value("number")),
+                token: value("token"), title: entered.title, lines: entered.lines};
+    return outbox("readwrite", function (s) { return s.add(deal); });
   }).then(function () {
     return Response.redirect("/games/" + game, 303);
   });
@@ -84,9 +128,9 @@ var keep = function (request, game) {
 
 /* Send what waits, oldest first, one at a time; stop at the first the server does not take.
    A redirect is the server's "saved" (or "already saved": the token was used). Any other
-   answer (the engine refused it, another phone changed the game meanwhile) goes back to the
-   page that asked, which sends it once more as a form, so the phone shows the server's own
-   page: the entry kept with the message, or the "changed meanwhile" page. */
+   answer (the engine refused it, another phone changed the game meanwhile) is the page the
+   phone that asked is sent to, once, at the form's address: the server's own page, the entry
+   kept with its message, or the "changed meanwhile" page. */
 var sending = Promise.resolve();
 var send = function (client) {
   var sent = 0;
@@ -99,11 +143,14 @@ var send = function (client) {
       return fetch(deal.action, {method: "POST", body: body, redirect: "manual",
                                  credentials: "same-origin"})
         .then(function (answer) {
-          return drop(deal.id).then(function () {
-            if (answer.type === "opaqueredirect") { sent++; return next(); }
-            if (client) { client.postMessage({refused: deal}); }
-            return null;
-          });
+          if (answer.type === "opaqueredirect") {
+            sent++;
+            return drop(deal.id).then(next);
+          }
+          if (!client || !client.navigate) { return null; }  // shown when a page asks again
+          return caches.open(REFUSED).then(function (c) { return c.put(deal.action, answer); })
+            .then(function () { return drop(deal.id); })
+            .then(function () { return client.navigate(deal.action); });
         }, function () { return null; });  // still no network: try again later
     });
   };
@@ -124,15 +171,15 @@ self.addEventListener("message", function (event) {
 var esc = function (text) {
   return String(text).replace(/[&<>"']/g, function (c) { return "&#" + c.charCodeAt(0) + ";"; });
 };
-var BOX = /<div id="outbox" data-words='([^']*)'([^>]*?) hidden><\/div>/;
+var BOX = /<div id="outbox"(?: data-words='([^']*)')?([^>]*?) hidden><\/div>/;
 var shown = function (answer, game) {
   return all().then(function (waiting) {
     waiting = waiting.filter(function (d) { return d.game === game; });
     if (!waiting.length) { return answer; }
-    return answer.text().then(function (html) {
-      var box = BOX.exec(html);
-      if (!box) { return html; }
-      var words = JSON.parse(box[1]);
+    return Promise.all([answer.text(), kept(game, "data-words=")]).then(function (pages) {
+      var html = pages[0], box = BOX.exec(html), from = BOX.exec(pages[1] || "");
+      if (!box || !(box[1] || from)) { return html; }
+      var words = JSON.parse(box[1] || from[1]);
       var cards = waiting.map(function (deal) {
         var number = String(deal.number).replace(/\d/g, function (d) { return words.digits[d]; });
         return '<section class="card waiting"><h2>' + esc(words.waiting.replace("{n}", number)) +
@@ -143,8 +190,8 @@ var shown = function (answer, game) {
           }).join("") + '</ul><p class="muted">' + esc(words.unchecked) + "</p></section>";
       });
       return html.replace(BOX, function (all, said, rest) {
-        return "<div id=\"outbox\" data-words='" + said + "'" + rest + ">" + cards.join("") +
-          "</div>";
+        return '<div id="outbox"' + (said ? " data-words='" + said + "'" : "") + rest + ">" +
+          cards.join("") + "</div>";
       });
     }).then(function (html) {
       if (typeof html !== "string") { return html; }
@@ -212,6 +259,11 @@ self.addEventListener("fetch", function (event) {
       return kept || fetch(request);
     }));
   } else if (request.mode === "navigate" && PAGE.test(url.pathname)) {
-    event.respondWith(page(event, url.pathname));
+    event.respondWith(caches.open(REFUSED).then(function (refused) {
+      return refused.match(request).then(function (answer) {
+        return answer ? refused.delete(request).then(function () { return answer; })
+          : page(event, url.pathname);
+      });
+    }));
   }
 });
