@@ -162,3 +162,30 @@ def test_a_deal_sent_late_after_another_phone_recorded_it(new_phone, site, own_g
     page.wait_for_timeout(500)  # nothing is left to send again: the entry is on the page
     assert stored(site, game_id)[1] == ["create", "correct", "create"]
     assert waiting_on(page) == 0
+
+
+def test_a_deal_the_engine_refuses_comes_back_to_its_form(new_phone, site, own_game):
+    """Offline, the kept game page still offers what it offered: Diamonds chosen twice. Back
+    online the first is saved; the engine refuses the second, which comes back to its form
+    with the engine's message and the result as tapped, and is not sent again."""
+    game_id, cookie = own_game(NAMES)
+    page = new_phone(cookies=[cookie])
+    keep_score(page, site, game_id)
+    offline_ready(page, site, game_id)
+    page.context.set_offline(True)
+    enter(page, SECOND)
+    again = deal(0, "diamonds", diamonds=[1, 2, 3, 7])
+    enter(page, again, waiting=("Deal 1 waiting to be sent",))
+    assert waiting_on(page) == 2
+
+    page.context.set_offline(False)
+    page.locator("form[data-preview] .error, #problems").first.wait_for(timeout=20_000)
+    assert page.locator("#f-diamonds_3 input:checked").get_attribute("value") == "7"
+    text = page.locator("main").inner_text()
+    assert "Deal 1 saved." in text  # the first one's answer, left for the page that follows
+    assert "Diamonds has already been played in this kingdom." in text
+    shoot(page, "offline-refused")
+    assert stored(site, game_id) == ([("diamonds",)], ["create"])
+    page.wait_for_timeout(500)
+    assert waiting_on(page) == 0
+    assert stored(site, game_id) == ([("diamonds",)], ["create"])
