@@ -130,7 +130,7 @@ var keep = function (request, game) {
    A redirect is the server's "saved" (or "already saved": the token was used). Any other
    answer (the engine refused it, another phone changed the game meanwhile) is the page the
    phone that asked is sent to, once, at the form's address: the server's own page, the entry
-   kept with its message, or the "changed meanwhile" page. */
+   kept with its message, or the "changed meanwhile" page. A server error waits for later. */
 var sending = Promise.resolve();
 var send = function (client) {
   var sent = 0;
@@ -147,10 +147,10 @@ var send = function (client) {
             sent++;
             return drop(deal.id).then(next);
           }
-          if (!client || !client.navigate) { return null; }  // shown when a page asks again
+          if (answer.status >= 500 || !client || !client.navigate) { return null; }  // later
           return caches.open(REFUSED).then(function (c) { return c.put(deal.action, answer); })
-            .then(function () { return drop(deal.id); })
-            .then(function () { return client.navigate(deal.action); });
+            .then(function () { return client.navigate(deal.action); })
+            .then(function () { return drop(deal.id); });
         }, function () { return null; });  // still no network: try again later
     });
   };
