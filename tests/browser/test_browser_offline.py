@@ -189,3 +189,39 @@ def test_a_deal_the_engine_refuses_comes_back_to_its_form(new_phone, site, own_g
     page.wait_for_timeout(500)
     assert waiting_on(page) == 0
     assert stored(site, game_id) == ([("diamonds",)], ["create"])
+
+
+def test_a_correction_made_offline_after_another_phone_corrected_it(new_phone, site, own_game):
+    """A correction waits like a deal; sent after another phone corrected the same deal, the
+    version check refuses it: the "changed meanwhile" page, what this phone read and what is
+    recorded now, and only the other phone's correction stored."""
+    game_id, cookie = own_game(NAMES)
+    other = site.seed.test_client()
+    other.set_cookie("session", cookie["value"])
+    table = Table(other)
+    table.enter(game_id, FIRST)
+    page = new_phone(cookies=[cookie])
+    keep_score(page, site, game_id)
+    offline_ready(page, site, game_id)
+    page.goto(f"{site.url}/games/{game_id}/deals/1/edit")  # kept as it is opened
+    page.context.set_offline(True)
+    page.locator(chip("kh_taker", 3)).tap()
+    page.locator("form[data-preview] button[name=step]").tap()
+    page.wait_for_url(f"**/games/{game_id}")
+    assert page.locator("#outbox .waiting h2").inner_text() == "Deal 1 waiting to be sent"
+    assert "Who took the K♥? ليلى" in page.locator("#outbox .waiting").inner_text()
+
+    assert table.correct(game_id, 1, deal(0, "king_of_hearts", king_of_hearts=kh(2))
+                         ).status_code == 303
+    page.context.set_offline(False)
+    page.locator("#meanwhile").wait_for(timeout=20_000)
+    text = page.locator("main").inner_text()
+    assert "Deal 1 has been changed meanwhile" in text and "What this phone read" in text
+    assert page.locator("#f-kh_taker input:checked").get_attribute("value") == "3"
+    assert stored(site, game_id)[1] == ["create", "correct"]
+    db = connect(site.app.config["DATABASE"])
+    try:
+        assert storage.history(db, game_id)[-1]["record"]["king_of_hearts"]["taker"] == 2
+    finally:
+        db.close()
+    assert waiting_on(page) == 0
