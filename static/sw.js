@@ -172,7 +172,8 @@ var esc = function (text) {
   return String(text).replace(/[&<>"']/g, function (c) { return "&#" + c.charCodeAt(0) + ";"; });
 };
 var BOX = /<div id="outbox"(?: data-words='([^']*)')?([^>]*?) hidden><\/div>/;
-var shown = function (answer, game) {
+var NEW = /\/(deals\/new|thrown-in)$/;
+var shown = function (answer, game, path) {
   return all().then(function (waiting) {
     waiting = waiting.filter(function (d) { return d.game === game; });
     if (!waiting.length) { return answer; }
@@ -180,8 +181,20 @@ var shown = function (answer, game) {
       var html = pages[0], box = BOX.exec(html), from = BOX.exec(pages[1] || "");
       if (!box || !(box[1] || from)) { return html; }
       var words = JSON.parse(box[1] || from[1]);
+      var digits = function (n) {
+        return String(n).replace(/\d/g, function (d) { return words.digits[d]; });
+      };
+      /* the next deal's form, kept before those waiting were saved: the deal after them */
+      var had = /name="number" type="hidden" value="(\d+)"/.exec(html);
+      var next = 1 + Math.max.apply(null, waiting.map(function (d) { return d.number; }));
+      if (had && NEW.test(path) && Number(had[1]) < next) {
+        html = html.replace(had[0], had[0].replace(had[1], next)).replace(
+          /(<h1>|<title>|data-save=")([^<"]*)/g, function (all, start, words) {
+            return start + words.split(digits(had[1])).join(digits(next));
+          });
+      }
       var cards = waiting.map(function (deal) {
-        var number = String(deal.number).replace(/\d/g, function (d) { return words.digits[d]; });
+        var number = digits(deal.number);
         return '<section class="card waiting"><h2>' + esc(words.waiting.replace("{n}", number)) +
           '</h2><p class="muted">' + esc(deal.title) + '</p><ul class="notes">' +
           deal.lines.map(function (line) {
@@ -239,7 +252,7 @@ var page = function (event, path) {
   }, function () {
     return caches.match(request).then(function (kept) { return kept || Response.error(); });
   }).then(function (answer) {
-    return answer.ok ? shown(answer, Number(path.split("/")[2])) : answer;
+    return answer.ok ? shown(answer, Number(path.split("/")[2]), path) : answer;
   });
 };
 
