@@ -33,4 +33,21 @@
   window.addEventListener("pageshow", function () {
     each("form[data-sent]", null, function (f) { f.removeAttribute("data-sent"); });
   });
+
+  /* Offline at the table: static/sw.js keeps the pages and the deals saved meanwhile, sent
+     when asked (now, back online, every 15 s); once sent, the game page shows them scored. */
+  var sw = navigator.serviceWorker, box = document.getElementById("outbox");
+  if (!sw) { return; }
+  sw.register("/sw.js").catch(function () {});
+  sw.addEventListener("message", function (event) {
+    if (!box || !event.data.sent) { return; }
+    if (box.hasAttribute("data-reload")) { location.reload(); }
+    box.hidden = !event.data.left;
+  });
+  var send = function () {
+    sw.ready.then(function (ready) { ready.active.postMessage({send: 1}); });
+  };
+  send();
+  window.addEventListener("online", send);
+  setInterval(send, 15000);
 })();

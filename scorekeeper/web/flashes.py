@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from flask import Flask, flash, get_flashed_messages
+from flask import Flask, flash, get_flashed_messages, request
 from markupsafe import Markup, escape
 
 from .i18n import isolated, num, page_translations
@@ -72,6 +72,8 @@ def _said(message: Mapping[str, Any]) -> Markup:
 def flashed() -> list[str | Markup]:
     """``flashed()`` in the templates: the messages for this page, in its language."""
     out: list[str | Markup] = []
+    if request.headers.get("Purpose") == "prefetch":  # a page kept ahead for offline use
+        return out  # (static/sw.js): the messages are for the page the phone opens next
     for message in get_flashed_messages():
         if isinstance(message, dict) and isinstance(message.get("msgid"), str):
             out.append(_said(message))

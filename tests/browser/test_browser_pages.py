@@ -101,13 +101,15 @@ PAGES = [
 
 def two_phones(browser, site, seeded, **options):
     """Two phones for all the pages, a scorekeeper and a watcher, with the browser's cache
-    off so that every page is a first visit. No request may leave the app."""
+    off so that every page is a first visit, and no service worker (it would serve later pages
+    from what it kept: test_browser_offline.py tries it). No request may leave the app."""
     requests: list[str] = []
     made = {}
     for keeps_score in (True, False):
         context = browser.new_context(viewport=PHONE, screen=PHONE, device_scale_factor=2,
                                       is_mobile=True, has_touch=True, color_scheme="light",
-                                      reduced_motion="reduce", **options)
+                                      reduced_motion="reduce", service_workers="block",
+                                      **options)
         context.set_default_timeout(10_000)
         if keeps_score:
             context.add_cookies([seeded.cookie(site)])
