@@ -45,7 +45,7 @@ def shared_text(client, url: str) -> str:
 
 
 def test_game_text__standings_and_winner_in_english(client, finished):
-    button = soup(client.get(f"/games/{finished}")).select_one("#game-over #share-result")
+    button = soup(client.get(f"/games/{finished}")).select_one("#share-result")
     text = button["data-share"]
     assert text == shared_text(client, button["href"])
     lines = text.split("\n")
