@@ -134,3 +134,29 @@ def test_night_text__the_night_standings_and_its_champion(app, client, lang):
     assert lines[-1] == say(clubnights.CHAMPION_RULE)
     assert client.get("/history/nights/2026-01-01/result").status_code == 404
     assert client.get("/history/nights/nonsense/result").status_code == 404
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_night_image__the_night_standings_printed_as_a_png(app, client, lang):
+    """A night's Share button sends the night's standings as an image too: the standings sheet
+    on one page, in the phone's language, opened as a PNG; unchanged, it is answered 304."""
+    table = Table(client)
+    play(table)
+    play(table, names=["Aya", "Bilal", "ليلى", "Hala"])
+    client.set_cookie("lang", lang)
+    button = soup(client.get("/history/nights/2026-11-20")).select_one("#share-result")
+    assert button["data-image"] == "/history/nights/2026-11-20/standings.png"
+    response = client.get(button["data-image"])
+    assert response.status_code == 200 and response.mimetype == "image/png"
+    image = Image.open(io.BytesIO(response.data))
+    image.load()
+    width, height = image.size
+    assert width == 1240 and 1.3 < height / width < 1.5
+    assert image.convert("L").getextrema()[0] < 64
+    assert client.get(button["data-image"], headers={"If-None-Match": response.headers["ETag"]}
+                      ).status_code == 304
+    client.set_cookie("lang", "en" if lang == "ar" else "ar")  # another language, another image
+    assert client.get(button["data-image"], headers={"If-None-Match": response.headers["ETag"]}
+                      ).status_code == 200
+    assert client.get("/history/nights/2026-01-01/standings.png").status_code == 404
+    assert client.get("/history/nights/nonsense/standings.png").status_code == 404

@@ -26,7 +26,8 @@ def seating_html(*, title: str, night: str, round_number: int, rounds: int,
 def standings_html(*, title: str, night: str, rows: Sequence[Mapping[str, Any]], rule: str,
                    rounds_played: int, rounds: int, over: bool, lang: str = "en",
                    paper: str = "A4", density: int = 0, digits: str = "western") -> str:
-    """The night's standings, best first, its champion and the rule that names them."""
+    """The night's standings, best first, its champion and the rule that names them; with
+    *rounds* 0, a night of ordinary games (no rounds, no club)."""
     return environment(lang).get_template("club_standings.html").render(
         title=title, night=night, rows=list(rows), rule=rule, played=rounds_played,
         rounds=rounds, over=over, page_size=paper_size(paper), density=density,

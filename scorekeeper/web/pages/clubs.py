@@ -12,7 +12,6 @@ import datetime as dt
 import hashlib
 import io
 import json
-import re
 import secrets
 from typing import Any
 
@@ -32,9 +31,10 @@ from ..database import get_db
 from ..fields import PickField, whole_number
 from ..forms import (PRESET_LABELS, NewGameForm, _SettingsForm, preset_settings, settings_data,
                      tonight)
-from ..i18n import DIGITS_COOKIE, current_language, isolated, num
+from ..i18n import current_language, isolated, num
 from ..messages import contract_label, problem_text
 from ..rulestext import rules_text
+from .sheets import sheet_digits, slug
 
 bp = Blueprint("clubs", __name__, url_prefix="/clubs")
 #: How often the club night's page and wall ask whether a table changed, in seconds.
@@ -304,13 +304,8 @@ def print_language() -> str:
     return lang
 
 
-def print_digits() -> str:
-    """The digits this phone reads numbers in (a setting), which the sheet is printed in."""
-    return "arabic" if request.cookies.get(DIGITS_COOKIE) == "arabic" else "western"
-
-
 def _slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:40].strip("-") or "club-night"
+    return slug(text) or "club-night"
 
 
 def _pdf(data: bytes, filename: str):
@@ -332,7 +327,7 @@ def seating_pdf(club_id: int, number: int):
     data = render_seating_pdf(
         title=club.title, night=club.night, round_number=number, rounds=club.rounds_planned,
         tables=[list(t.players) for t in round_.tables], sitting_out=list(round_.sitting_out),
-        partnership=club.partnership, lang=print_language(), digits=print_digits())
+        partnership=club.partnership, lang=print_language(), digits=sheet_digits())
     return _pdf(data, f"{_slug(club.title)}-round-{number}.pdf")
 
 
@@ -346,7 +341,7 @@ def standings_pdf(club_id: int):
         title=club.title, night=club.night, rounds_played=len(club.rounds),
         rounds=club.rounds_planned, over=club.is_over,
         rows=clubnights.night_standings(get_db(), club.game_ids, players=club.players),
-        rule=clubnights.CHAMPION_RULE, lang=print_language(), digits=print_digits())
+        rule=clubnights.CHAMPION_RULE, lang=print_language(), digits=sheet_digits())
     return _pdf(data, f"{_slug(club.title)}-standings.pdf")
 
 

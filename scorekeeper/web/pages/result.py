@@ -5,13 +5,20 @@ to copy and the image to download.
 """
 from __future__ import annotations
 
-from flask import Blueprint, abort, render_template, url_for
-from flask_babel import gettext
+import datetime as dt
+import hashlib
+import io
+
+from flask import Blueprint, Response, abort, render_template, request, send_file, url_for
+from flask_babel import format_date, gettext
 
 from ...store import clubnights, stats
+from ...store.kept import Kept
 from ..database import get_db
+from ..i18n import current_language
 from ..sharing import game_text, night_text
 from .games import fetch_game
+from .sheets import sheet_digits
 
 bp = Blueprint("result", __name__)
 
@@ -32,7 +39,8 @@ def night_share(night: str) -> dict[str, str] | None:
         return None
     text = night_text(night, clubnights.night_standings(db, ids), len(ids),
                       clubnights.CHAMPION_RULE)
-    return {"text": text, "image": "", "page": url_for("result.night", night=night)}
+    return {"text": text, "image": url_for("result.night_png", night=night),
+            "page": url_for("result.night", night=night)}
 
 
 @bp.get("/games/<int:game_id>/result")
@@ -43,12 +51,53 @@ def game(game_id: int):
                            back=url_for("games.show", game_id=game_id))
 
 
-@bp.get("/history/nights/<night>/result")
-def night(night: str):
+def _night(night: str) -> str:
+    """The night named in an address, or 404."""
     try:
-        day = stats.parse_date(night)
+        return stats.parse_date(night)
     except ValueError:
         abort(404, gettext("There is no such night."))
+
+
+#: The nights' images, by what they show: the standings, the language and the digits.
+NIGHT_IMAGES: Kept[bytes] = Kept(16)
+
+
+@bp.get("/history/nights/<night>/standings.png")
+def night_png(night: str):
+    """The night's standings printed on one page (the club night's standings sheet, for a
+    night of ordinary games), as the PNG the Share button sends with the night's text."""
+    day = _night(night)
+    db = get_db()
+    ids = clubnights.night_game_ids(db, day)
+    if not ids:
+        abort(404, gettext("There is no such night."))
+    rows = clubnights.night_standings(db, ids)
+    lang, digits = current_language(), sheet_digits()
+    tag = "night-" + hashlib.sha256(repr((day, rows, lang, digits)).encode()).hexdigest()[:24]
+    if request.if_none_match.contains(tag):
+        response = Response(status=304)
+    else:
+        image = NIGHT_IMAGES.get(tag)
+        if image is None:
+            from ...printing import pdf_to_png
+            from ...printing.clubnight import render_standings_pdf  # WeasyPrint: when asked
+
+            image = pdf_to_png(render_standings_pdf(
+                title=format_date(dt.date.fromisoformat(day), "full"), night=day, rows=rows,
+                rule=clubnights.CHAMPION_RULE, rounds_played=0, rounds=0, over=True,
+                lang=lang, digits=digits))
+            NIGHT_IMAGES.put(tag, image)
+        response = send_file(io.BytesIO(image), mimetype="image/png",
+                             download_name=f"night-{day}.png", max_age=0)
+    response.set_etag(tag)
+    response.headers["Cache-Control"] = "private, no-cache"
+    return response
+
+
+@bp.get("/history/nights/<night>/result")
+def night(night: str):
+    day = _night(night)
     share = night_share(day)
     if share is None:
         abort(404, gettext("There is no such night."))
