@@ -209,3 +209,21 @@ def test_migration__facts_for_games_stored_before_it(app, tmp_path):
     finally:
         old.close()
         new.close()
+
+
+def test_night_page__a_long_night_lists_its_earlier_games_a_line_each(app, client):
+    """A night of many games (a club night of several rounds) shows its latest twelve in full
+    and the earlier ones a line each, with the winner: the page stays light."""
+    docs = list(simulated_games(30, seed=35, per_night=30, pool=POOL))
+    import_docs(app, docs)
+    response = client.get("/history/nights/2026-11-20")
+    page = soup(response)
+    assert len(page.select("table.standings")) == 12
+    lines = page.select("ul.earlier li")
+    assert len(lines) == 18
+    for doc, line in zip(list(reversed(docs))[12:], lines):
+        game = read_game(doc).score()
+        winners = [doc["players"][seat] for seat in game.winners]
+        assert all(name in line.bdi.get_text() for name in winners)
+        assert line.a["href"].startswith("/history/games/")
+    assert len(response.data) < 25_000  # the 30 games' HTML; each card is about 1 KB
