@@ -15,7 +15,10 @@ from scorekeeper.languages import digits_text, number_text
 from web_helpers import soup
 
 ARABIC_PERCENT = "٪\u061c"  # CLDR's percent sign for the arab numbering system (with its mark)
-ASCII_NEXT_TO_ARABIC = re.compile("[٠-٩][.%,]|[.%,][٠-٩]")
+#: An ASCII separator or percent sign beside an Arabic-Indic digit. A full stop that ends a
+#: sentence after a number ("starts at ١٠٠٠.") is punctuation, not a decimal point: a point
+#: counts only between two digits.
+ASCII_NEXT_TO_ARABIC = re.compile("[٠-٩][%,]|[%,][٠-٩]|[٠-٩]\\.[٠-٩]|(?<![٠-٩ ])\\.[٠-٩]")
 
 
 @pytest.mark.parametrize("value, options, western, arabic", [
