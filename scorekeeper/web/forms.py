@@ -103,7 +103,41 @@ def _setting_fields() -> dict[str, Any]:
 _SettingsForm: type[FlaskForm] = type("_SettingsForm", (FlaskForm,), _setting_fields())
 
 
-class NewGameForm(_SettingsForm):  # type: ignore[misc, valid-type]
+class RulesForm(_SettingsForm):  # type: ignore[misc, valid-type]
+    """A form that sets a game's house rules (New game, New club night): a preset, or under
+    "Custom" every setting; the engine checks them. The subclass gives the ``preset`` field."""
+
+    rules: HouseRules | None = None
+
+    def rules_dict(self) -> dict[str, Any]:
+        """The rules asked for: a preset's, or under "Custom" the settings below it."""
+        if self.preset.data in PRESETS:
+            return PRESETS[self.preset.data].to_dict()
+        out: dict[str, Any] = {key: bool(self[key].data) for key in BOOL_SETTINGS}
+        out.update({key: self[key].data for key in CHOICE_SETTINGS
+                    if self[key].data is not None})
+        out["fixed_order"] = ([self[f"fixed_{p}"].data for p in range(1, 6)]
+                              if self.fixed_order_on.data else None)
+        out["sweep_replay"] = ({"collections_tricks": self.sweep_tricks.data}
+                               if self.sweep_on.data else None)
+        return out
+
+
+    def check_rules(self) -> bool:
+        """The rules asked for, checked by the engine into ``self.rules``; or False, with the
+        problem under the house rules."""
+        if self.preset.data is None:
+            self.preset.errors.append(gettext("Choose the house rules."))
+            return False
+        try:
+            self.rules = HouseRules.from_dict(self.rules_dict())
+        except RulesError as exc:
+            self.preset.errors.append(problem_text(exc.problem()))
+            return False
+        return True
+
+
+class NewGameForm(RulesForm):
     title = StringField(lazy_gettext("Title"))
     played_on = StringField(lazy_gettext("Date"))
     player_0 = StringField(player_label(0))
@@ -117,8 +151,6 @@ class NewGameForm(_SettingsForm):  # type: ignore[misc, valid-type]
     pin = StringField(lazy_gettext("Table PIN (optional)"))
     token = HiddenField()  # one-time: the same form sent twice starts one game
 
-    rules: HouseRules | None = None
-
     def validate_pin(self, field: StringField) -> None:
         field.data = (field.data or "").strip()
         if field.data and not pin_fits(field.data, pin_digits()):
@@ -128,15 +160,7 @@ class NewGameForm(_SettingsForm):  # type: ignore[misc, valid-type]
 
     def validate(self, extra_validators: Any = None) -> bool:
         """WTForms checks the shapes; the engine checks the game as a whole."""
-        if not super().validate(extra_validators):
-            return False
-        if self.preset.data is None:
-            self.preset.errors.append(gettext("Choose the house rules."))
-            return False
-        try:
-            self.rules = HouseRules.from_dict(self.rules_dict())
-        except RulesError as exc:
-            self.preset.errors.append(problem_text(exc.problem()))
+        if not super().validate(extra_validators) or not self.check_rules():
             return False
         doc = game_document((self.title.data or "").strip(),
                             (self.played_on.data or "").strip() or None,
@@ -156,19 +180,6 @@ class NewGameForm(_SettingsForm):  # type: ignore[misc, valid-type]
 
     def names(self) -> list[str]:
         return [clean_name(self[f"player_{s}"].data or "") for s in SEATS]
-
-    def rules_dict(self) -> dict[str, Any]:
-        """The rules asked for: a preset's, or under "Custom" the settings below it."""
-        if self.preset.data in PRESETS:
-            return PRESETS[self.preset.data].to_dict()
-        out: dict[str, Any] = {key: bool(self[key].data) for key in BOOL_SETTINGS}
-        out.update({key: self[key].data for key in CHOICE_SETTINGS
-                    if self[key].data is not None})
-        out["fixed_order"] = ([self[f"fixed_{p}"].data for p in range(1, 6)]
-                              if self.fixed_order_on.data else None)
-        out["sweep_replay"] = ({"collections_tricks": self.sweep_tricks.data}
-                               if self.sweep_on.data else None)
-        return out
 
 
 def preset_name(rules: HouseRules) -> str:

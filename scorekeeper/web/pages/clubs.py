@@ -22,17 +22,16 @@ from flask_wtf import FlaskForm
 from markupsafe import Markup, escape
 from wtforms import HiddenField, StringField, TextAreaField
 
-from ...engine import ALL_CONTRACTS, PRESETS, HouseRules, RulesError
+from ...engine import ALL_CONTRACTS, HouseRules
 from ...engine.gamefile import NAME_LIMIT, TITLE_LIMIT
 from ...store import clubnights, seating, stats, storage
 from ...store.refused import Refused
 from .. import present, rights
 from ..database import get_db
 from ..fields import PickField, whole_number
-from ..forms import (PRESET_LABELS, NewGameForm, _SettingsForm, preset_settings, settings_data,
-                     tonight)
+from ..forms import PRESET_LABELS, RulesForm, preset_settings, settings_data, tonight
 from ..i18n import current_language, isolated, num
-from ..messages import contract_label, problem_text
+from ..messages import contract_label
 from ..rulestext import rules_text
 from .sheets import sheet_digits, slug
 
@@ -53,7 +52,7 @@ def refusal(exc: Refused) -> Markup:
 
 
 # -- starting a club night -------------------------------------------------------------------
-class ClubNightForm(_SettingsForm):  # type: ignore[misc, valid-type]
+class ClubNightForm(RulesForm):
     title = StringField(lazy_gettext("Title"))
     played_on = StringField(lazy_gettext("Date"))
     players = TextAreaField(lazy_gettext("One name a line"))
@@ -64,8 +63,6 @@ class ClubNightForm(_SettingsForm):  # type: ignore[misc, valid-type]
                                      ("entered", lazy_gettext("As entered"))])
     preset = PickField(lazy_gettext("House rules"), coerce=str, default="standard",
                        options=list(PRESET_LABELS.items()))
-
-    rules: HouseRules | None = None
 
     def names(self) -> list[str]:
         return [line for line in (storage.clean_name(t) for t in
@@ -89,20 +86,7 @@ class ClubNightForm(_SettingsForm):  # type: ignore[misc, valid-type]
                 "%(name)s: a name has at most %(most)s characters."))) % {
                     "name": isolated(long), "most": num(NAME_LIMIT)})
             ok = False
-        if self.preset.data is None:
-            self.preset.errors.append(gettext("Choose the house rules."))
-            return False
-        try:
-            self.rules = HouseRules.from_dict(self.rules_dict())
-        except RulesError as exc:
-            self.preset.errors.append(problem_text(exc.problem()))
-            return False
-        return ok
-
-    def rules_dict(self) -> dict[str, Any]:
-        if self.preset.data in PRESETS:
-            return PRESETS[self.preset.data].to_dict()
-        return NewGameForm.rules_dict(self)  # the same "Custom" settings as New game
+        return self.check_rules() and ok
 
 
 @bp.route("/new", methods=["GET", "POST"])
