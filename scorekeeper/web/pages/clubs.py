@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import io
 import json
 import secrets
 from typing import Any
 
 from flask import (Blueprint, Response, abort, jsonify, redirect, render_template, request,
-                   send_file, url_for)
+                   url_for)
 from flask_babel import format_date, gettext, lazy_gettext
 from flask_wtf import FlaskForm
 from markupsafe import Markup, escape
@@ -33,7 +32,7 @@ from ..forms import PRESET_LABELS, RulesForm, preset_settings, settings_data, to
 from ..i18n import current_language, isolated, num
 from ..messages import contract_label
 from ..rulestext import rules_text
-from .sheets import sheet_digits, slug
+from .sheets import pdf_response, sheet_digits, slug
 
 bp = Blueprint("clubs", __name__, url_prefix="/clubs")
 #: How often the club night's page and wall ask whether a table changed, in seconds.
@@ -292,13 +291,6 @@ def _slug(text: str) -> str:
     return slug(text) or "club-night"
 
 
-def _pdf(data: bytes, filename: str):
-    response = send_file(io.BytesIO(data), mimetype="application/pdf", as_attachment=True,
-                         download_name=filename, max_age=0)
-    response.headers["Cache-Control"] = "no-store"
-    return response
-
-
 @bp.get("/<int:club_id>/rounds/<int:number>/seating.pdf")
 def seating_pdf(club_id: int, number: int):
     """One round's seating on one page: each table's four in seat order, who sits out."""
@@ -312,7 +304,7 @@ def seating_pdf(club_id: int, number: int):
         title=club.title, night=club.night, round_number=number, rounds=club.rounds_planned,
         tables=[list(t.players) for t in round_.tables], sitting_out=list(round_.sitting_out),
         partnership=club.partnership, lang=print_language(), digits=sheet_digits())
-    return _pdf(data, f"{_slug(club.title)}-round-{number}.pdf")
+    return pdf_response(data, f"{_slug(club.title)}-round-{number}.pdf")
 
 
 @bp.get("/<int:club_id>/standings.pdf")
@@ -326,7 +318,7 @@ def standings_pdf(club_id: int):
         rounds=club.rounds_planned, over=club.is_over,
         rows=clubnights.night_standings(get_db(), club.game_ids, players=club.players),
         rule=clubnights.CHAMPION_RULE, lang=print_language(), digits=sheet_digits())
-    return _pdf(data, f"{_slug(club.title)}-standings.pdf")
+    return pdf_response(data, f"{_slug(club.title)}-standings.pdf")
 
 
 @bp.app_template_global()
