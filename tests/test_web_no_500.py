@@ -32,7 +32,7 @@ ANSWERS = {200, 303, 304, 400, 403, 404, 405, 409, 413, 429}
 #: PIN, player 9 has no game, club night 1 seats games 1's and 2's players apart, as entered,
 #: so that players 1 and 5 can still be merged).
 FORM_PAGES = ["/games/new", "/games/1/deals/new", "/games/1/thrown-in", "/games/1/deals/1/edit",
-              "/games/1/deals/1/undo", "/games/1/share", "/games/1/advise", "/games/1/seats/0/name",
+              "/games/1/deals/1/undo", "/games/1/share", "/games/1/advise", "/games/2", "/games/1/seats/0/name",
               "/players/1", "/players/1/rename", "/players/1/merge", "/players/1/merge?other=5",
               "/players/9", "/settings", "/import", "/history/", "/leaderboard",
               "/clubs/new", "/clubs/1",

@@ -17,6 +17,7 @@ from sqlite_utils import Database
 from ..engine import DealRecord, Game, HouseRules, InvalidResult, read_game
 from ..engine.gamefile import FORMAT
 from . import checks, facts, gamecache, ratings
+from .refused import N_, Refused
 
 
 class DuplicateToken(Exception):
@@ -386,6 +387,23 @@ def history(db: Database, game_id: int, deal_id: int | None = None) -> list[dict
         row["record"] = json.loads(row["record_json"])
         row["scores"] = json.loads(row["scores_json"])
     return rows
+
+
+def set_first_king(db: Database, game_id: int, seat: int) -> None:
+    """Say again who holds the 7♥ (the first King) of game *game_id*, before its first deal: a
+    club night's table is seated with player 1 first, and a table can mistap it at New game.
+    The engine checks the game with the new first King; after a deal it is refused."""
+    with db.atomic():
+        stored = load_game(db, game_id)
+        if stored is None:
+            raise Refused(N_("There is no such game."))
+        if stored.game.deals:
+            raise Refused(N_("The first King can be changed only before the first deal."))
+        game = read_game(game_document(stored.row["title"] or "", stored.row["played_on"],
+                                       stored.game.players, json.loads(stored.row["rules_json"]),
+                                       seat))  # InvalidResult: a seat that is not there
+        db.execute("update games set first_king = ?, updated_at = ? where id = ?",
+                   [game.first_king, now(), game_id])
 
 
 def delete_game(db: Database, game_id: int) -> bool:

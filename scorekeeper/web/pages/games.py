@@ -7,13 +7,16 @@ import secrets
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext
+from flask_wtf import FlaskForm
 
 from ...engine import read_deal
 from ...store import keys, ratings, storage
+from ...store.refused import Refused
 from ...store.storage import StoredGame
 from .. import present, ratingview, rights, validators
 from ..database import get_db
-from ..flashes import flash_words
+from ..fields import form_int
+from ..flashes import flash_message, flash_words
 from ..forms import (LIMITS, NewGameForm, new_game_data, player_label, preset_settings,
                      tonight)
 from ..messages import problem_text
@@ -143,6 +146,30 @@ def show(game_id: int):
                                **rating_context(stored, context["scored"]))
 
     return validators.answer("game", game_id, make, with_rights=True)
+
+
+class FirstKingForm(FlaskForm):
+    """Who holds the 7♥, said again before the first deal: a seat's button (``king``)."""
+
+
+@bp.post("/<int:game_id>/first-king")
+@rights.edit_required
+def first_king(game_id: int):
+    """Before the first deal, the first King (who holds the 7♥) changed: a club night's table
+    is seated with player 1 first, and New game can be mistapped. The store refuses it once a
+    deal is recorded."""
+    stored = fetch_game(game_id)
+    seat = form_int(request.form.get("king"), digits=1)
+    if not FirstKingForm().validate_on_submit() or seat is None or seat > 3:
+        abort(400, _("Choose who holds the 7♥."))
+    try:
+        storage.set_first_king(get_db(), game_id, seat)
+    except Refused as exc:
+        flash_message(exc.message, names=exc.names, **exc.values)
+    else:
+        flash_message("%(name)s holds the 7♥: the first King.",
+                      names={"name": stored.game.players[seat]})
+    return redirect(url_for("games.show", game_id=game_id), 303)
 
 
 @bp.get("/<int:game_id>/history")
