@@ -312,3 +312,29 @@ def test_a_phone_that_only_watches_gets_no_table_links_to_hand_out(app, client):
     assert len(page.select(".club-table")) == 2 and not page.select(".club-table .links")
     page = soup(client.get(f"/clubs/{club_id}"))
     assert len(page.select(".club-table .links")) == 2
+
+
+def test_table_titles__in_the_language_of_the_phone_that_seats_the_round(app, client):
+    """Each table's game is titled in the words of the phone that seats its round, so an
+    Arabic table reads no English in its game's title."""
+    client.set_cookie("lang", "ar")
+    club_id = start(client, title="مقهى الروضة")
+    night = club(app, club_id)
+    db = connect(app.config["DATABASE"])
+    try:
+        titles = [storage.load_game(db, t.game_id).row["title"] for t in night.rounds[0].tables]
+    finally:
+        db.close()
+    assert titles == ["مقهى الروضة، الجولة 1، الطاولة 1", "مقهى الروضة، الجولة 1، الطاولة 2"]
+    client.set_cookie("lang", "en")
+    for table in night.rounds[0].tables:
+        play_out(app, table.game_id)
+    form_page = soup(client.get(f"/clubs/{club_id}"))
+    fields = {i["name"]: i.get("value", "") for i in form_page.select("form#next-round input")}
+    assert client.post(f"/clubs/{club_id}/rounds", data=fields).status_code == 303
+    second = club(app, club_id).rounds[1].tables[0].game_id
+    db = connect(app.config["DATABASE"])
+    try:
+        assert storage.load_game(db, second).row["title"] == "مقهى الروضة, round 2, table 1"
+    finally:
+        db.close()

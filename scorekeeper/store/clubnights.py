@@ -65,10 +65,14 @@ class ClubNight:
         return len(self.rounds) >= self.rounds_planned and all(r.finished for r in self.rounds)
 
 
+#: Each table's game is titled so (the page that seats a round passes it in its language).
+TABLE_TITLE = N_("%(title)s, round %(round)s, table %(table)s")
+
+
 def create(db: Database, *, title: str, night: str, names: Sequence[str], rounds: int,
-           rules: HouseRules, seed: int | None) -> int:
+           rules: HouseRules, seed: int | None, table_title: str = TABLE_TITLE) -> int:
     """Store a club night and seat its first round (at random from *seed*, or as entered when
-    *seed* is None), each table a new game; its id. Raises Refused."""
+    *seed* is None), each table a new game titled by *table_title*; its id. Raises Refused."""
     names = [n for n in (storage.clean_name(n) for n in names) if n]
     keys = [storage.name_key(n) for n in names]  # "aya" and "Aya" are one player
     twice = next((n for i, n in enumerate(names) if keys[i] in keys[:i]), None)
@@ -86,15 +90,16 @@ def create(db: Database, *, title: str, night: str, names: Sequence[str], rounds
         db.table("club_night_players").insert_all(
             {"club_night_id": club_id, "player_id": storage.player_id(db, name),
              "entry_order": order} for order, name in enumerate(names))
-        _store_round(db, club_id, 1, first, title, night, rules)
+        _store_round(db, club_id, 1, first, title, night, rules, table_title)
     return club_id
 
 
 def _store_round(db: Database, club_id: int, number: int, round_: seating.Round, title: str,
-                 night: str, rules: HouseRules) -> None:
+                 night: str, rules: HouseRules, table_title: str) -> None:
     for table_number, four in enumerate(round_.tables, start=1):
         game_id = storage.create_game(
-            db, title=f"{title}, round {number}, table {table_number}", played_on=night,
+            db, title=table_title % {"title": title, "round": number, "table": table_number},
+            played_on=night,
             players=list(four), rules=rules, first_king=0)  # type: ignore[arg-type]
         db.table("club_tables").insert({"club_night_id": club_id, "round": number,
                                         "table_number": table_number, "game_id": game_id})
@@ -132,7 +137,8 @@ def load(db: Database, club_id: int) -> ClubNight | None:
                      rules.partnership, rules, players, rounds)
 
 
-def next_round(db: Database, club_id: int, *, even_if_playing: bool = False) -> int:
+def next_round(db: Database, club_id: int, *, even_if_playing: bool = False,
+               table_title: str = TABLE_TITLE) -> int:
     """Seat and start the next round by the night's standings; its number. Raises Refused when
     the night has all its rounds, or while tables of the last round are still playing (unless
     *even_if_playing*)."""
@@ -158,7 +164,7 @@ def next_round(db: Database, club_id: int, *, even_if_playing: bool = False) -> 
         number = len(club.rounds) + 1
         _store_round(db, club_id, number, seating.seat_round(ranked, history,
                                                              partnership=club.partnership),
-                     club.title, club.night, club.rules)
+                     club.title, club.night, club.rules, table_title)
     return number
 
 

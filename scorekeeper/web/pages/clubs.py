@@ -101,7 +101,8 @@ def new():
                     night=stats.parse_date(form.played_on.data) or tonight().isoformat(),
                     names=form.names(), rounds=form.rounds.data, rules=form.rules,
                     seed=secrets.randbelow(2 ** 31) if form.first_round.data == "random"
-                    else None)
+                    else None,
+                    table_title=gettext(clubnights.TABLE_TITLE))
             except Refused as exc:
                 form.players.errors.append(refusal(exc))
             else:
@@ -237,7 +238,8 @@ def next_round(club_id: int):
     if not form.validate():
         abort(400, gettext("This form is incomplete. Open the club night again."))
     try:
-        number = clubnights.next_round(get_db(), club_id, even_if_playing=form.anyway.data == "1")
+        number = clubnights.next_round(get_db(), club_id, even_if_playing=form.anyway.data == "1",
+                                       table_title=gettext(clubnights.TABLE_TITLE))
     except Refused as exc:
         playing = bool(club.current and not club.current.finished
                        and len(club.rounds) < club.rounds_planned)
