@@ -23,6 +23,14 @@ def pdf_text(data: bytes) -> str:
     return "".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
 
 
+@pytest.fixture(autouse=True)
+def in_the_worker_thread(monkeypatch):
+    """These tests watch the worker's queue through ``sheets.render``: the sheets it makes are
+    laid out in its own thread here. The printing process that lays them out when the app
+    serves is tested on its own (the last test)."""
+    monkeypatch.setattr(sheets, "AHEAD_IN_PROCESS", False)
+
+
 @pytest.fixture
 def renders(monkeypatch):
     """Every sheet laid out, by the worker or by a request: (thread name, game id)."""
@@ -252,3 +260,28 @@ def test_sheet__every_answer_whole_while_tables_save_and_print(app, table, clien
         thread.join(60)
     assert sheets.WORKER.wait_idle()
     assert not problems and seen
+
+
+def test_sheet__made_ahead_in_a_process_of_its_own(app, table, client, monkeypatch):
+    """When the app serves, a sheet made ahead is laid out in the printing process, not in a
+    thread of the server (WeasyPrint's 0.2 s of Python would hold every request up): the
+    server's own ``render`` is not called, and the sheet kept is the game's as it stands."""
+    monkeypatch.setattr(sheets, "AHEAD_IN_PROCESS", True)
+    in_server: list[str] = []
+    real = sheets.render
+
+    def watched(stored, way):
+        in_server.append(threading.current_thread().name)
+        return real(stored, way)
+
+    monkeypatch.setattr(sheets, "render", watched)
+    game_id = table.new_game(first_king=2)
+    store_deals(app, game_id, NIGHT[:-1])
+    table.enter(game_id, NIGHT[-1])  # the last deal: the sheet is made ahead
+    assert sheets.WORKER.wait_idle()
+    assert in_server == []  # laid out elsewhere
+    response = client.get(f"/games/{game_id}/sheet.pdf")
+    assert response.status_code == 200 and response.data.startswith(b"%PDF-")
+    assert in_server == []  # and kept, ready for the tap
+    text = pdf_text(response.data)
+    assert all(name in text for name in PLAYERS) and "Winner" in text

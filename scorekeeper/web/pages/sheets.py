@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import json
 import logging
 import re
 import threading
@@ -36,7 +37,7 @@ from flask_babel import gettext
 from ...engine.contracts import Contract
 from ...engine.gamefile import NAME_LIMIT, check_players
 from ...store.kept import Kept
-from ...store.storage import StoredGame, clean_name, load_game
+from ...store.storage import StoredGame, clean_name, game_document, load_game
 from ..database import get_db
 from ..i18n import DIGITS_COOKIE, current_language
 from ..messages import problem_text
@@ -195,6 +196,29 @@ def render(stored: StoredGame, way: Way) -> bytes:
                            contract_words={Contract(c): w for c, w in way.words})
 
 
+#: Sheets made ahead are laid out in a process of their own (``printing/ahead.py``), so that
+#: WeasyPrint's 0.2 s of Python never holds the server's requests up; off, in the worker thread.
+AHEAD_IN_PROCESS = True
+
+
+def render_ahead(stored: StoredGame, way: Way) -> bytes:
+    """:func:`render`, for a sheet made ahead: in the printing process when there is one."""
+    if not AHEAD_IN_PROCESS:
+        return render(stored, way)
+    from ...printing.ahead import render_in_worker
+
+    row = stored.row
+    document = game_document(row["title"] or "", row["played_on"], stored.game.players,
+                             json.loads(row["rules_json"]), row["first_king"],
+                             [json.loads(d["record_json"]) for d in stored.deals])
+    try:
+        return render_in_worker(document, paper=way.paper, lang=way.lang, digits=way.digits,
+                                words=way.words)
+    except Exception:  # a worker that cannot start or died: lay it out here, as before
+        log.exception("the printing process failed; the sheet is laid out in the server")
+        return render(stored, way)
+
+
 def remember_printed(slot: Slot) -> None:
     db, game_id, way = slot
     ways = PRINTED.get((db, game_id)) or ()
@@ -301,7 +325,7 @@ class SheetWorker:
             self._making = (slot, shows)
             self._made = threading.Event()
             self._changed.notify_all()
-        data = render(stored, way)
+        data = render_ahead(stored, way)
         SHEETS.put(slot, (shows, data))
         self.rendered += 1
 
