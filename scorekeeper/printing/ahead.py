@@ -14,12 +14,12 @@ one, and handing it to another process would only add to the wait.
 """
 from __future__ import annotations
 
-import multiprocessing
-import os
 import threading
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Mapping, Sequence
+
+from ..engine.processes import context, lower_priority
 
 #: How much lower the worker's priority is than the server's (``os.nice``).
 NICE = 5
@@ -28,26 +28,12 @@ _lock = threading.Lock()
 _executor: ProcessPoolExecutor | None = None
 
 
-def _lower_priority(nice: int) -> None:
-    if nice and hasattr(os, "nice"):
-        try:
-            os.nice(nice)
-        except OSError:
-            pass
-
-
-def _context() -> multiprocessing.context.BaseContext:
-    if "forkserver" in multiprocessing.get_all_start_methods():
-        return multiprocessing.get_context("forkserver")
-    return multiprocessing.get_context("spawn")
-
-
 def _executor_now() -> ProcessPoolExecutor:
     global _executor
     with _lock:
         if _executor is None:
-            _executor = ProcessPoolExecutor(max_workers=1, mp_context=_context(),
-                                            initializer=_lower_priority, initargs=(NICE,))
+            _executor = ProcessPoolExecutor(max_workers=1, mp_context=context(),
+                                            initializer=lower_priority, initargs=(NICE,))
         return _executor
 
 

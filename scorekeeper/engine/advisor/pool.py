@@ -12,13 +12,13 @@ guards its own start with ``if __name__ == "__main__":`` (the ``scorekeeper`` co
 from __future__ import annotations
 
 import math
-import multiprocessing
 import os
 import threading
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Sequence
 
+from ..processes import context, lower_priority
 from ..rules import HouseRules
 from .playout import Choice, Outcome, Task, run_task, warm
 
@@ -41,29 +41,14 @@ def workers() -> int:
         return os.cpu_count() or 1
 
 
-def _lower_priority(nice: int) -> None:
-    if nice and hasattr(os, "nice"):
-        try:
-            os.nice(nice)
-        except OSError:
-            pass
-
-
-def _context() -> multiprocessing.context.BaseContext:
-    if "forkserver" in multiprocessing.get_all_start_methods():
-        context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload([__name__.rpartition(".")[0] + ".playout"])
-        return context
-    return multiprocessing.get_context("spawn")
-
-
 def executor() -> ProcessPoolExecutor:
     """The worker pool, started on first use."""
     global _executor
     with _lock:
         if _executor is None:
-            _executor = ProcessPoolExecutor(max_workers=workers(), mp_context=_context(),
-                                            initializer=_lower_priority, initargs=(NICE,))
+            preload = [__name__.rpartition(".")[0] + ".playout"]
+            _executor = ProcessPoolExecutor(max_workers=workers(), mp_context=context(preload),
+                                            initializer=lower_priority, initargs=(NICE,))
         return _executor
 
 

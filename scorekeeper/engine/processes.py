@@ -1,0 +1,27 @@
+"""Worker processes, as the advisor and the printed sheets start them: with ``forkserver``
+where the system has it (else ``spawn``), never by forking a threaded web server, and at a
+lower priority than the process that asks, so that it keeps answering while they work."""
+from __future__ import annotations
+
+import multiprocessing
+import os
+from typing import Sequence
+
+
+def lower_priority(nice: int) -> None:
+    """A worker's initializer: lower this process's priority by *nice* (where it can)."""
+    if nice and hasattr(os, "nice"):
+        try:
+            os.nice(nice)
+        except OSError:
+            pass
+
+
+def context(preload: Sequence[str] = ()) -> multiprocessing.context.BaseContext:
+    """The start method for workers; *preload*: modules the fork server imports once."""
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        start = multiprocessing.get_context("forkserver")
+        if preload:
+            start.set_forkserver_preload(list(preload))
+        return start
+    return multiprocessing.get_context("spawn")
