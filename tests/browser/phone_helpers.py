@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 from pathlib import Path
 from typing import Any
 
@@ -192,6 +193,21 @@ def wait_for_preview(page, expected) -> None:
     except Exception:
         shown = page.locator("#live-preview").inner_text()
         raise AssertionError(f"the preview shows {shown!r}, not {list(expected)}") from None
+
+
+def wait_until(page, expression: str, *, timeout: float = 10.0) -> Any:
+    """Wait until *expression* is true in the page, asked from here every 50 ms. Playwright's
+    ``wait_for_function`` polls inside the page by evaluating its string there, which the app's
+    Content-Security-Policy (no ``unsafe-eval``) refuses once it has to poll; ``evaluate``
+    from here is not subject to it."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = page.evaluate(expression)
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not true within {timeout:g} s: {expression}")
+        time.sleep(0.05)
 
 
 def standings(page) -> dict[str, int]:

@@ -3,12 +3,11 @@ wait on the phone (static/sw.js, its outbox) and reach the server once, in order
 network comes back; a deal another phone got in first shows the "changed meanwhile" page."""
 from __future__ import annotations
 
-import json
 
 from scorekeeper.store import storage
 from scorekeeper.store.db import connect
 
-from phone_helpers import chip, entry_taps, keep_score, shoot
+from phone_helpers import chip, entry_taps, keep_score, shoot, wait_until
 from played import deal, kh
 from web_helpers import Table
 
@@ -33,7 +32,7 @@ def offline_ready(page, site, game_id: int) -> None:
     """The game page under the service worker, with the forms its next deal links to kept."""
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
     page.reload()
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    wait_until(page, "navigator.serviceWorker.controller !== null")
     until(page, """async (url) => {
         for (const name of await caches.keys()) {
           if (await (await caches.open(name)).match(url)) { return true; }
@@ -75,7 +74,7 @@ def enter(page, entered: dict, waiting: tuple[str, ...] = ()) -> None:
     for target in entry_taps(entered):
         page.locator(target).tap()
     page.locator("form[data-preview] button[name=step]").tap()
-    page.wait_for_url(f"**/games/*")
+    page.wait_for_url("**/games/*")
 
 
 def test_deals_entered_offline_are_sent_once_in_order(new_phone, site, own_game, artifacts):

@@ -8,7 +8,7 @@ import io
 import pytest
 from PIL import Image
 
-from phone_helpers import shoot
+from phone_helpers import shoot, wait_until
 
 NO_SHARE = "delete Navigator.prototype.share; delete Navigator.prototype.canShare;"
 STUB_SHARE = """
@@ -34,9 +34,9 @@ def test_without_web_share_the_button_offers_the_text_and_the_image(new_phone, s
     assert page.locator("#share-text").input_value() == text
     copy = page.locator("#copy-result")
     copy.tap()
-    page.wait_for_function("document.getElementById('copy-result').textContent !== ''"
-                           " && document.getElementById('copy-result').textContent"
-                           " === document.getElementById('copy-result').dataset.copied")
+    wait_until(page, "document.getElementById('copy-result').textContent !== ''"
+                     " && document.getElementById('copy-result').textContent"
+                     " === document.getElementById('copy-result').dataset.copied")
     assert page.evaluate("navigator.clipboard.readText()") == text
     with page.expect_download() as download:
         page.locator("#share-image").tap()
@@ -53,7 +53,7 @@ def test_with_web_share_the_text_and_the_png_are_shared(new_phone, site, seeded)
     button = page.locator("#share-result")
     text = button.get_attribute("data-share")
     button.tap()
-    page.wait_for_function("window.__shared !== undefined")
+    wait_until(page, "window.__shared !== undefined")
     shared = page.evaluate("window.__shared")
     assert page.url == f"{site.url}/games/{seeded.over}"  # it stayed: the phone shared
     assert shared["text"] == text
