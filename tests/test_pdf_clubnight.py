@@ -89,6 +89,7 @@ def test_club_sheets_in_arabic_digits__numbers_through_the_sheets_filter_names_a
                            tables=[names[:4], names[4:]], lang="ar", digits="arabic")
     assert "٢٠٢٦-١١-٢٤" in seating and "الطاولة ٢" in seating and "٢ من ٣" in seating
     assert "Player 8" in seating and "Night 2" in seating
+    assert "arabic-indic" in seating  # the seats' numbers too
     board = standings_html(title="Night 2", night="2026-11-24", rows=standings(names),
                            rule=RULE, rounds_played=2, rounds=3, over=False, lang="ar",
                            digits="arabic")
