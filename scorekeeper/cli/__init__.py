@@ -6,6 +6,7 @@
 - ``export``, ``import``, ``backup``, ``restore``, ``links``, ``admin-link``, ``join-link``:
   the stored games and who may change them (``data.py``);
 - ``ratings``: the players' ratings (``ratings.py``);
+- ``groups``: the groups of a box that hosts many (``groups.py``);
 - ``serve``: the table app under a production server (``serve.py``, the one module that
   imports the web wing).
 """
@@ -16,10 +17,11 @@ import sys
 from typing import Sequence
 
 from .. import __version__
-from . import advise, data, ratings, score, serve, sheets
+from . import advise, data, groups, ratings, score, serve, sheets
+from .common import fail, resolve_group, use_instance
 
 #: The modules that add subcommands, in the order ``--help`` lists them.
-GROUPS = (serve, score, advise, sheets, data, ratings)
+GROUPS = (serve, groups, score, advise, sheets, data, ratings)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -35,6 +37,10 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    use_instance(args)
+    problem = resolve_group(args)
+    if problem:
+        return fail([problem])
     try:
         return int(args.func(args) or 0)
     except KeyboardInterrupt:

@@ -34,6 +34,53 @@ def add_db_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--db", default=os.environ.get("SCOREKEEPER_DB"),
                         help="SQLite database file (default: $SCOREKEEPER_DB, or the instance "
                              "folder)")
+    parser.add_argument("--group", metavar="ID",
+                        help="on a box with many groups (serve --groups): the group's database "
+                             "instead (see `scorekeeper groups list`)")
+    add_instance_option(parser)
+
+
+def add_instance_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--instance", metavar="DIR",
+                        help="the instance folder, where the database, the secret key and the "
+                             "groups live (default: $SCOREKEEPER_INSTANCE, see the README)")
+
+
+def use_instance(args: argparse.Namespace) -> None:
+    """``--instance DIR`` stands for ``$SCOREKEEPER_INSTANCE`` for the rest of the command."""
+    if getattr(args, "instance", None):
+        os.environ["SCOREKEEPER_INSTANCE"] = args.instance
+
+
+def groups_host():
+    """The groups of the instance folder (``store.groups.Host``)."""
+    from ..store.groups import Host
+    from ..store.paths import instance_folder
+
+    return Host(instance_folder())
+
+
+def resolve_group(args: argparse.Namespace) -> str | None:
+    """With ``--group ID``: point ``args.db`` at that group's file. Why not, or None."""
+    group = getattr(args, "group", None)
+    if not group:
+        return None
+    if getattr(args, "db", None) and args.db != os.environ.get("SCOREKEEPER_DB"):
+        return "Give --db or --group, not both."
+    path = groups_host().file_of(group)
+    if path is None:
+        return f"There is no group {group} in {groups_host().instance}."
+    args.db = str(path)
+    return None
+
+
+def link_prefix(args: argparse.Namespace) -> str:
+    """What a link of the database's group starts with: the public address when one is known
+    (``--public-url`` or $SCOREKEEPER_PUBLIC_URL), then /g/<id> for a group of a box with many groups."""
+    root = (getattr(args, "public_url", None) or os.environ.get("SCOREKEEPER_PUBLIC_URL")
+            or "").rstrip("/")
+    group = getattr(args, "group", None)
+    return root + (f"/g/{group}" if group else "")
 
 
 def database_path(given: str | None) -> Path:

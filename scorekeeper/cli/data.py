@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from ..languages import problem_sentence
-from .common import (EXIT_NOT_FOUND, add_db_option, database_path, fail, open_database, plural,
-                     write_output)
+from .common import (EXIT_NOT_FOUND, add_db_option, database_path, fail, link_prefix,
+                     open_database, plural, write_output)
 
 
 def cmd_export(args: argparse.Namespace) -> int:
@@ -148,14 +148,16 @@ def cmd_links(args: argparse.Namespace) -> int:
     finally:
         db.close()
     print(f"Game {row['id']}: {title or '(no title)'}")
-    print(f"  keep score (keep it among the scorekeepers): /e/{row['edit_key']}")
-    print(f"  watch: /v/{row['view_key']}")
+    prefix = link_prefix(args)
+    print(f"  keep score (keep it among the scorekeepers): {prefix}/e/{row['edit_key']}")
+    print(f"  watch: {prefix}/v/{row['view_key']}")
     print(f"  table PIN: {'set' if row['pin_hash'] else 'none'}")
     if args.rotate:
         print("The old edit link no longer works: every phone that kept score only watches now.")
     if args.pin is not None or args.no_pin:
         print("Phones that the old PIN let in only watch now.")
-    print("Put the address the server prints in front, e.g. http://192.168.1.23:5000/e/...")
+    if not prefix.startswith("http"):
+        print("Put the address the server prints in front, e.g. http://192.168.1.23:5000/e/...")
     return 0
 
 
@@ -172,10 +174,13 @@ def _install_link(args: argparse.Namespace, name: str, path: str) -> int:
                else keys.install_key(db, name))
     finally:
         db.close()
-    print(f"/{path}/{key}")
+    prefix = link_prefix(args)
+    print(f"{prefix}/{path}/{key}")
     if args.rotate:
-        print(f"The old {name} link no longer works: phones that opened it must open this one.")
-    print(f"Put the address the server prints in front, e.g. https://trex.example.org/{path}/...")
+        print(f"The old {name} link no longer works: it lets no new phone in.")
+    if not prefix.startswith("http"):
+        print(f"Put the address the server prints in front, e.g. "
+              f"https://trex.example.org/{path}/...")
     return 0
 
 

@@ -225,6 +225,19 @@ def m007_version_tags(db: Database) -> None:
         begin {draw} in (select game_id from game_players where player_id = new.id); end""")
 
 
+
+@migrations()
+def m008_members(db: Database) -> None:
+    """The group's members: each phone admitted by the join link (or the admin link, or by
+    starting the group) holds a member's token in its session. Ending a membership (the
+    admin's Members page) takes that phone's reading and writing back; rotating the join link
+    admits no one new but leaves the members as they are."""
+    db.table("members").create(
+        {"id": int, "token": str, "via": str, "device": str, "joined_at": str,
+         "seen_on": str, "ended_at": str},
+        pk="id", not_null=["token", "via", "joined_at"])
+    db.table("members").create_index(["token"], unique=True)
+
 def rebuild_all(db: Database) -> None:
     """Every game's facts from its stored deals (the migration that adds their table runs this)."""
     for (game_id,) in list(db.execute("select id from games order by id").fetchall()):

@@ -11,10 +11,12 @@ from ..store.schema import migrate
 
 
 def get_db() -> Database:
-    """The request's connection: the one this server thread keeps open to the app's database
-    (see ``store.db.thread_connection``)."""
+    """The request's connection: the one this server thread keeps open to the database of the
+    request's group (see ``store.db.thread_connection`` and ``groups.database_path``)."""
     if "db" not in g:
-        g.db = thread_connection(str(current_app.config["DATABASE"]))
+        from .groups import database_path
+
+        g.db = thread_connection(database_path())
     return g.db
 
 
@@ -37,9 +39,11 @@ class RowIdConverter(IntegerConverter):
 def init_app(app: Flask) -> None:
     """Apply the migrations at start-up and end each request's use of its connection."""
     app.url_map.converters["int"] = RowIdConverter
+    app.teardown_appcontext(close_db)
+    if app.config.get("GROUPS"):  # each group's file is brought up to date when first opened
+        return
     db = connect(app.config["DATABASE"])
     try:
         migrate(db)
     finally:
         db.close()
-    app.teardown_appcontext(close_db)

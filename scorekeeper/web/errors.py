@@ -28,6 +28,10 @@ DEFAULT_TEXT = {
 
 
 def _back_link() -> tuple[str, str]:
+    from .groups import in_group_space
+
+    if not in_group_space():  # a phone outside the group, or the box's own pages
+        return request.script_root + "/", _("Home")
     game_id = (request.view_args or {}).get("game_id")
     if game_id is not None:
         from ..store import storage

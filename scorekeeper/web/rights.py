@@ -39,6 +39,7 @@ from ..store import storage
 from ..store.keys import (HOSTED_PIN_DIGITS, PIN_DIGITS, PinLock, client_of, game_keys,
                           install_key, pin_lock, pin_tag)
 from .database import get_db
+from .groups import is_member, session_key
 from .hosting import hosted
 from .security import safe_path
 
@@ -65,7 +66,7 @@ def _same(tag: object, key: str | None) -> bool:
 
 # -- a game --------------------------------------------------------------------------------
 def _rights() -> list[list[Any]]:
-    value = session.get(SESSION_KEY)
+    value = session.get(session_key(SESSION_KEY))
     return [r for r in value if isinstance(r, list) and len(r) in (2, 3)] \
         if isinstance(value, list) else []
 
@@ -112,7 +113,7 @@ def grant(game_id: int, edit_key: str, *, by_pin: str | None = None) -> None:
     if tag:
         entry.append(tag)
     rights.append(entry)
-    session[SESSION_KEY] = rights[-REMEMBERED_GAMES:]
+    session[session_key(SESSION_KEY)] = rights[-REMEMBERED_GAMES:]
     session.permanent = True
     g.setdefault("edit_rights", {})[game_id] = True
 
@@ -121,6 +122,30 @@ def grant_game(game_id: int) -> None:
     keys = game_keys(get_db(), game_id)
     if keys is not None:
         grant(game_id, keys["edit_key"])
+
+
+WATCH_KEY = "watch"
+
+
+def may_watch(game_id: int) -> bool:
+    """Did this phone open the game's view link (while it is the game's)? It may then follow
+    that one game read-only, member of the group or not."""
+    entries = session.get(session_key(WATCH_KEY))
+    entry = next((e for e in entries if isinstance(e, list) and len(e) == 2
+                  and e[0] == game_id), None) if isinstance(entries, list) else None
+    keys = game_keys(get_db(), game_id) if entry is not None else None
+    return keys is not None and _same(entry[1], keys["view_key"])
+
+
+def grant_watch(game_id: int, view_key: str) -> None:
+    """Let this phone follow the game through its view link (only where reading is private)."""
+    if not hosted() and not current_app.config.get("GROUPS"):
+        return
+    entries = session.get(session_key(WATCH_KEY))
+    kept = [e for e in entries if isinstance(e, list) and e[:1] != [game_id]] \
+        if isinstance(entries, list) else []
+    session[session_key(WATCH_KEY)] = (kept + [[game_id, view_key[:KEY_TAG]]])[-REMEMBERED_GAMES:]
+    session.permanent = True
 
 
 def edit_required(view: Callable) -> Callable:
@@ -138,7 +163,7 @@ def _holds(name: str) -> bool:
     _noted((name, None))
     cache = g.setdefault("install_rights", {})
     if name not in cache:
-        tag = session.get(name)
+        tag = session.get(session_key(name))
         cache[name] = tag is not None and _same(tag, install_key(get_db(), name))
     return cache[name]
 
@@ -151,7 +176,7 @@ def is_admin() -> bool:
 
 def grant_install(name: str, key: str) -> None:
     """Give this phone what the admin or join link gives."""
-    session[name] = key[:KEY_TAG]
+    session[session_key(name)] = key[:KEY_TAG]
     session.permanent = True
     g.setdefault("install_rights", {})[name] = True
 
@@ -164,9 +189,15 @@ def require_admin() -> None:
 
 
 def may_start_games() -> bool:
-    """May this phone start and import games? Always, except on a hosted box, where the
-    group's join link (or admin rights) is needed."""
-    return not hosted() or _holds(JOIN_KEY) or is_admin()
+    """May this phone start and import games? Always on a laptop or the local network; on a
+    hosted box, or a box of many groups, a member of the group."""
+    return is_member()
+
+
+def holds_install_link() -> bool:
+    """Did this phone open the group's current join link or admin link? (A member by those,
+    from before memberships were kept.)"""
+    return _holds(JOIN_KEY) or is_admin()
 
 
 def join_required(view: Callable) -> Callable:

@@ -18,10 +18,11 @@ from ...store.keys import (KEY, PIN_DIGITS, forget_try, game_keys, install_key_m
                            tries_left)
 from ..database import get_db
 from ..flashes import flash_words
+from ..groups import admit
 from ..hosting import external_url
 from ..i18n import num
 from ..rights import (ADMIN_KEY, JOIN_KEY, PinForm, can_edit, client, edit_required,
-                      fetch_with_keys, grant, grant_install, locked, pin_digits, safe_next)
+                      fetch_with_keys, grant, grant_install, grant_watch, locked, pin_digits, safe_next)
 
 bp = Blueprint("access", __name__)
 
@@ -98,6 +99,7 @@ def view_link(key: str):
     row = _game_by("view_key", key)
     if row is None:
         abort(404, _("This link does not lead to any game."))
+    grant_watch(row["id"], key)
     return redirect(url_for(watch_endpoint(), game_id=row["id"]), 303)
 
 
@@ -195,6 +197,7 @@ def admin_link(key: str):
         abort(404, _("This admin link is not (or no longer) this scorekeeper’s. Whoever runs "
                      "it can print the current one."))
     grant_install(ADMIN_KEY, key)
+    admit("admin")
     flash_words(lazy_gettext("This phone can rename, merge and delete players now."))
     return _private(redirect(url_for("players.roster"), 303))
 
@@ -206,5 +209,6 @@ def join_link(key: str):
         abort(404, _("This join link is not (or no longer) this scorekeeper’s. Ask the group "
                      "for the current one."))
     grant_install(JOIN_KEY, key)
+    admit("join")
     flash_words(lazy_gettext("This phone can start games here now."))
     return _private(redirect(url_for("home.index"), 303))

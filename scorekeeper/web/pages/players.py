@@ -17,6 +17,7 @@ from flask_wtf import FlaskForm
 from markupsafe import Markup, escape
 from wtforms import HiddenField, StringField
 
+from .. import groups
 from ...engine.gamefile import NAME_LIMIT
 from ...store import players, ratings, stats, storage
 from .. import figures, fragments, ratingview, rights
@@ -253,7 +254,7 @@ def leaderboard():
     if sort not in stats.SORTS or (sort == "rating" and not rated):
         sort = default
     labels = preset_labels()
-    board = fragments.leaderboard(get_db(), str(current_app.config["DATABASE"]), filters, sort,
+    board = fragments.leaderboard(get_db(), groups.database_path(), filters, sort,
                                   rated)
     return render_template("players/leaderboard.html", board=board,
                            filters=filters, problems=problems,

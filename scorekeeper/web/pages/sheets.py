@@ -34,6 +34,7 @@ from typing import Hashable, NamedTuple
 from flask import Blueprint, Response, abort, current_app, request, send_file
 from flask_babel import gettext
 
+from .. import groups
 from ...engine.contracts import Contract
 from ...engine.gamefile import NAME_LIMIT, check_players
 from ...store.kept import Kept
@@ -170,7 +171,7 @@ PNGS: Kept[tuple[Hashable, bytes]] = Kept(KEPT_SHEETS // 4)
 
 
 def database_path() -> str:
-    return str(current_app.config["DATABASE"])
+    return groups.database_path()
 
 
 def shown_version(stored: StoredGame) -> Hashable:

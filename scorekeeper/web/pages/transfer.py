@@ -12,6 +12,7 @@ from flask_wtf.file import FileField
 from markupsafe import Markup, escape
 from werkzeug.exceptions import RequestEntityTooLarge
 
+from .. import groups
 from ...store import storage
 from ...store.db import connect
 from ...store.stats import parse_date
@@ -45,7 +46,7 @@ def _download(body: Any, name: str, *, attach: bool) -> Response:
 def _stream(ids: list[int]) -> Iterator[str]:
     """The document, written while it is sent, from a connection of its own (the request's
     is closed when the view returns, before a streamed body is read)."""
-    path = current_app.config["DATABASE"]
+    path = groups.database_path()
 
     def generate() -> Iterator[str]:
         db = connect(path)

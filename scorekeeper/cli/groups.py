@@ -1,0 +1,117 @@
+"""``scorekeeper groups``: the groups of a box that hosts many (``serve --groups``), for an
+operator, a script or a test to drive without a browser: start one, list them, print or rotate
+a group's join and admin links, delete one with its file."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from .common import EXIT_NOT_FOUND, add_instance_option, fail, groups_host, link_prefix
+
+
+def _link(args: argparse.Namespace, group: str, name: str, *, rotate: bool = False) -> str:
+    from ..store import keys
+    from ..store.db import connect
+
+    path = groups_host().file_of(group)
+    assert path is not None
+    db = connect(path)
+    try:
+        key = keys.rotate_install_key(db, name) if rotate else keys.install_key(db, name)
+    finally:
+        db.close()
+    args.group = group
+    return f"{link_prefix(args)}/{name}/{key}"
+
+
+def cmd_create(args: argparse.Namespace) -> int:
+    from ..store.refused import Refused
+
+    try:
+        group = groups_host().create(args.name, args.lang)
+    except Refused as exc:
+        return fail([str(exc)])
+    print(group.id)
+    print(_link(args, group.id, "join"))
+    return 0
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    rows = [{"id": g.id, "name": g.name, "lang": g.lang, "created_at": g.created_at,
+             "bytes": g.path.stat().st_size} for g in groups_host().groups()]
+    if args.json:
+        print(json.dumps(rows, ensure_ascii=False, indent=1))
+        return 0
+    for row in rows:
+        print(f"{row['id']}  {row['created_at'][:10]}  {row['lang']}  {row['name']}")
+    if not rows:
+        print("No groups yet: `scorekeeper groups create NAME` starts one.")
+    return 0
+
+
+def _found(group: str) -> bool:
+    if groups_host().file_of(group) is None:
+        print(f"There is no group {group}.", file=sys.stderr)
+        return False
+    return True
+
+
+def cmd_join_link(args: argparse.Namespace) -> int:
+    if not _found(args.id):
+        return EXIT_NOT_FOUND
+    print(_link(args, args.id, "join", rotate=args.rotate))
+    if args.rotate:
+        print("The old join link lets no new phone in; the members keep their membership.")
+    return 0
+
+
+def cmd_admin_link(args: argparse.Namespace) -> int:
+    if not _found(args.id):
+        return EXIT_NOT_FOUND
+    print(_link(args, args.id, "admin", rotate=args.rotate))
+    if args.rotate:
+        print("The old admin link no longer works: the phones that opened it lose its rights.")
+    return 0
+
+
+def cmd_delete(args: argparse.Namespace) -> int:
+    if not args.yes:
+        return fail(["Deleting a group deletes all its games: add --yes to say so (export "
+                     "them first with `scorekeeper export --all --group ID`)."])
+    if not groups_host().delete(args.id):
+        print(f"There is no group {args.id}.", file=sys.stderr)
+        return EXIT_NOT_FOUND
+    print(f"Deleted the group {args.id} and its file.")
+    return 0
+
+
+def add_commands(sub: Any) -> None:
+    groups = sub.add_parser("groups", help="the groups of a box that hosts many (serve --groups)")
+    each = groups.add_subparsers(dest="groups_command", required=True)
+    create = each.add_parser("create", help="start a group; print its id, then its join link")
+    create.add_argument("name", help="the group's name (at most 80 characters)")
+    create.add_argument("--lang", choices=("en", "ar"), default="en",
+                        help="the group's language (default en)")
+    create.set_defaults(func=cmd_create)
+    listing = each.add_parser("list", help="every group: id, when started, language, name")
+    listing.add_argument("--json", action="store_true", help="as a JSON list")
+    listing.set_defaults(func=cmd_list)
+    for name, func, what in (("join-link", cmd_join_link, "join"),
+                             ("admin-link", cmd_admin_link, "admin")):
+        command = each.add_parser(name, help=f"print the group's {what} link")
+        command.add_argument("id", help="the group's id")
+        command.add_argument("--rotate", action="store_true",
+                             help="make a new link; the old one stops working")
+        command.set_defaults(func=func)
+    delete = each.add_parser("delete", help="delete a group and its file")
+    delete.add_argument("id", help="the group's id")
+    delete.add_argument("--yes", action="store_true", help="yes, delete it and all its games")
+    delete.set_defaults(func=cmd_delete)
+    for command in each.choices.values():
+        add_instance_option(command)
+    for command in (create, each.choices["join-link"], each.choices["admin-link"]):
+        command.add_argument("--public-url", metavar="URL",
+                             help="print the link whole, from this address (default: "
+                                  "$SCOREKEEPER_PUBLIC_URL)")

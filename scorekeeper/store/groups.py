@@ -1,0 +1,259 @@
+"""Many groups on one box: each group is a database file of its own, and a small register of
+which groups there are.
+
+A group's file (``<instance>/groups/<id>.sqlite3``) is an ordinary scorekeeper database, built
+by the migrations: it holds all the group's games, players, nights, ratings, club nights,
+settings, keys and members, and nothing of any other group. So a group is the unit of storage,
+backup and placement on a box. The register (``<instance>/groups.sqlite3``) only says which
+groups exist (id, name, language, when started), counts the groups each address started (the
+limit on starting groups), and keeps the operator's invitation key. Nothing a group's pages
+show is read from it.
+
+A group's id is short and not a secret: it appears in every address of the group's pages
+(``/g/<id>/...``). What admits a phone is the group's join link, a 128-bit secret kept in the
+group's own file (``keys.py``), and then the phone's membership (``members.py``).
+"""
+from __future__ import annotations
+
+import os
+import re
+import secrets
+import time
+from contextlib import suppress
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Iterator
+
+from sqlite_utils import Database
+
+from ..engine.gamefile import has_control, is_visible
+from .db import connect
+from .refused import N_, Refused
+from .schema import migrate
+
+#: The register, beside the groups' folder in the instance folder.
+REGISTER_FILE = "groups.sqlite3"
+GROUPS_FOLDER = "groups"
+GROUP_SUFFIX = ".sqlite3"
+#: Ids: 10 characters from an alphabet without look-alikes (about 50 bits: not guessable in
+#: bulk, though it guards nothing by itself).
+ID_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
+ID_LENGTH = 10
+GROUP_ID = re.compile(r"[a-z2-9]{%d}" % ID_LENGTH)
+NAME_LIMIT = 80
+LANGS = ("en", "ar")
+#: Starting groups, per client address: at most this many an hour and a day.
+STARTS_PER_HOUR = 5
+STARTS_PER_DAY = 20
+#: A group's file may grow to this many bytes; past it, no new games are started or imported.
+SIZE_CAP = 64 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Group:
+    id: str
+    name: str
+    lang: str
+    created_at: str
+    path: Path
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def name_problem(name: str) -> str | None:
+    """Why *name* cannot name a group (an English message marked for the catalog), or None."""
+    if not name.strip() or not is_visible(name):
+        return N_("Give the group a name.")
+    if len(name.strip()) > NAME_LIMIT:
+        return N_("A group's name has at most 80 characters.")
+    if has_control(name) or any(0x202A <= ord(c) <= 0x202E or 0x2066 <= ord(c) <= 0x2069
+                                or c in "\u200b\u200c\u200d\u2060\ufeff" for c in name):
+        return N_("A group's name cannot hold invisible or direction characters.")
+    return None
+
+
+class Host:
+    """The groups of one instance folder: where their files are, and the register."""
+
+    def __init__(self, instance: str | os.PathLike[str]):
+        self.instance = Path(instance)
+        self.folder = self.instance / GROUPS_FOLDER
+        self.register_path = self.instance / REGISTER_FILE
+
+    # -- the register --------------------------------------------------------------------
+    def register(self) -> Database:
+        """A new connection to the register (made and brought up to date when missing)."""
+        db = connect(self.register_path)
+        if "groups" not in db.table_names():
+            with db.atomic():
+                db.execute("create table if not exists groups (id text primary key, "
+                           "name text not null, lang text not null, created_at text not null)")
+                db.execute("create table if not exists group_starts (client text not null, "
+                           "at real not null)")
+                db.execute("create index if not exists group_starts_client "
+                           "on group_starts (client, at)")
+                db.execute("create table if not exists host_keys (name text primary key, "
+                           "key text not null)")
+        return db
+
+    def path_of(self, group_id: str) -> Path:
+        if not GROUP_ID.fullmatch(group_id):
+            raise ValueError(f"not a group id: {group_id!r}")
+        return self.folder / f"{group_id}{GROUP_SUFFIX}"
+
+    def file_of(self, group_id: str) -> Path | None:
+        """The file of the group *group_id*, or None: there is none by that id (or it was
+        deleted). A look at the folder, no database opened: every request of a group asks."""
+        if not GROUP_ID.fullmatch(group_id or ""):
+            return None
+        path = self.path_of(group_id)
+        return path if path.exists() else None
+
+    def find(self, group_id: str) -> Group | None:
+        """The group *group_id* with its line in the register, or None."""
+        path = self.file_of(group_id)
+        if path is None:
+            return None
+        db = self.register()
+        try:
+            row = next(db.query("select * from groups where id = ?", [group_id]), None)
+        finally:
+            db.close()
+        if row is None:
+            return None
+        return Group(row["id"], row["name"], row["lang"], row["created_at"], path)
+
+    def groups(self) -> Iterator[Group]:
+        db = self.register()
+        try:
+            rows = list(db.query("select * from groups order by created_at, id"))
+        finally:
+            db.close()
+        for row in rows:
+            path = self.path_of(row["id"])
+            if path.exists():
+                yield Group(row["id"], row["name"], row["lang"], row["created_at"], path)
+
+    # -- starting and deleting -----------------------------------------------------------
+    def starts_left(self, client: str, now: float | None = None) -> int:
+        """How many groups *client* may start now (0: wait)."""
+        now = time.time() if now is None else now
+        db = self.register()
+        try:
+            times = [r["at"] for r in db.query(
+                "select at from group_starts where client = ? and at >= ?",
+                [client, now - 86400])]
+        finally:
+            db.close()
+        hour = sum(1 for at in times if at >= now - 3600)
+        return max(0, min(STARTS_PER_HOUR - hour, STARTS_PER_DAY - len(times)))
+
+    def create(self, name: str, lang: str = "en", *, client: str | None = None) -> Group:
+        """Start a group: its file built by the migrations, then its line in the register.
+        Refused (``Refused``) for a bad name or language, or past *client*'s limit; nothing is
+        left behind by a refusal or a failure."""
+        name = name.strip()
+        problem = name_problem(name)
+        if problem:
+            raise Refused(problem)
+        if lang not in LANGS:
+            raise Refused(N_("Choose English or Arabic."))
+        if client is not None and self.starts_left(client) <= 0:
+            raise Refused(N_("This address has started as many groups as it may for now. "
+                             "Try again later."))
+        self.folder.mkdir(parents=True, exist_ok=True)
+        while True:
+            group_id = "".join(secrets.choice(ID_ALPHABET) for _ in range(ID_LENGTH))
+            path = self.path_of(group_id)
+            if not path.exists():
+                break
+        building = path.with_name(f".{group_id}.building")
+        try:
+            db = connect(building)
+            try:
+                migrate(db)
+                with db.atomic():
+                    for key, value in (("group_name", name), ("group_lang", lang)):
+                        db.execute("insert or replace into settings (key, value) values (?, ?)",
+                                   [key, value])
+            finally:
+                db.close()
+            _remove_with_journal(path)
+            os.replace(building, path)
+            reg = self.register()
+            try:
+                with reg.atomic():
+                    reg.execute("insert into groups (id, name, lang, created_at) "
+                                "values (?, ?, ?, ?)", [group_id, name, lang, _now()])
+                    if client is not None:
+                        reg.execute("insert into group_starts (client, at) values (?, ?)",
+                                    [client, time.time()])
+            finally:
+                reg.close()
+        except BaseException:
+            _remove_with_journal(building)
+            _remove_with_journal(path)
+            raise
+        return Group(group_id, name, lang, _now(), path)
+
+    def rename(self, group_id: str, name: str) -> None:
+        reg = self.register()
+        try:
+            with reg.atomic():
+                reg.execute("update groups set name = ? where id = ?", [name, group_id])
+        finally:
+            reg.close()
+
+    def delete(self, group_id: str) -> bool:
+        """Delete the group: its line in the register, then its file. False: no such group."""
+        group = self.find(group_id)
+        if group is None:
+            return False
+        reg = self.register()
+        try:
+            with reg.atomic():
+                reg.execute("delete from groups where id = ?", [group_id])
+        finally:
+            reg.close()
+        _remove_with_journal(group.path)
+        return True
+
+    # -- the operator's invitation ---------------------------------------------------------
+    def invite_key(self, *, rotate: bool = False) -> str:
+        """The key of the operator's link that lets a phone start a group when starting is
+        by invitation (``serve --groups=invite``)."""
+        reg = self.register()
+        try:
+            row = next(reg.query("select key from host_keys where name = 'invite'"), None)
+            if row is None or rotate:
+                with reg.atomic():
+                    reg.execute("insert or replace into host_keys (name, key) values "
+                                "('invite', ?)", [secrets.token_hex(16)])
+                row = next(reg.query("select key from host_keys where name = 'invite'"))
+        finally:
+            reg.close()
+        return row["key"]
+
+
+def _remove_with_journal(path: Path) -> None:
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        with suppress(FileNotFoundError):
+            os.remove(f"{path}{suffix}")
+
+
+def group_setting(db: Database, key: str) -> str | None:
+    """A group's own setting (``group_name``, ``group_lang``), from its file."""
+    row = next(db.query("select value from settings where key = ?", [key]), None)
+    return row["value"] if row else None
+
+
+def too_big(path: str | os.PathLike[str]) -> bool:
+    """Has the group's file reached its size cap?"""
+    try:
+        return sum(os.path.getsize(f"{path}{s}") for s in ("", "-wal")
+                   if os.path.exists(f"{path}{s}")) >= SIZE_CAP
+    except OSError:
+        return False

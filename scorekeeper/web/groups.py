@@ -1,0 +1,231 @@
+"""Which group a request is for, and whether this phone may read it.
+
+**Many groups on one box** (``serve --groups``, config ``GROUPS``: ``"open"``, or ``"invite"``
+when starting a group needs the operator's link). Every page of a group sits under
+``/g/<group id>/``: the pages are the same blueprints as on a laptop, registered under that
+prefix, and ``url_for`` fills the request's group in by itself. Each group is its own database
+file (``store.groups``); the request's connection opens the group's file. The box's own pages
+(the front page, starting a group) and what belongs to no group (static files, the service
+worker, ``/healthz``) sit outside.
+
+**Private reading.** With groups, and on a hosted box with one group (``--proxy-hops``), a
+group's pages answer only its members: phones that opened its join link, its admin link, or
+started it (``store.members``). Anyone else gets the same 404 as for an address that leads
+nowhere, whatever the group, the game or the key: an address copied out of the app gives a
+stranger, or a member of another group, nothing. Three secrets open one thing each without
+membership: a game's edit link (keeping score at that game: a club night's table phone), its
+view link (watching that one game), and a shared result's link (that one result). On a laptop
+or the local network, every phone on the Wi-Fi reads, as before.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask, abort, current_app, g, request, session
+from flask_babel import lazy_gettext
+
+from ..store import groups as store_groups
+from ..store import members
+from ..store.schema import migrate
+
+#: The prefix of a group's pages.
+PREFIX = "/g/<group>"
+#: Blueprints (by name) that belong to no group: registered once, outside the groups' space.
+OUTSIDE = frozenset({"health", "offline", "front"})
+#: What a phone that holds a game's view link may open of that game.
+WATCHING = frozenset({"live.watch", "live.state", "live.qr", "rules.game",
+                      "sheets.game_sheet", "sheets.game_sheet_png"})
+#: Pages that show nothing of any group: the language and digits switches.
+PUBLIC = frozenset({"settings.switch", "settings.digits"})
+MEMBER = "member"
+#: The most groups a phone remembers itself a member of (the cookie must stay small).
+REMEMBERED_GROUPS = 12
+
+#: What a phone that is not a member reads, whatever it asked for.
+OUTSIDER_TEXT = lazy_gettext(
+    "There is nothing here for this phone. If a group keeps its games here, open the group’s "
+    "join link on this phone first: any member of the group can share it.")
+
+_migrated: set[str] = set()
+
+
+def many() -> bool:
+    """Does this box host many groups (``serve --groups``)?"""
+    return bool(current_app.config.get("GROUPS"))
+
+
+def private() -> bool:
+    """Are the group's pages for its members only (many groups, or a hosted box)?"""
+    return many() or bool(current_app.config.get("PROXY_HOPS"))
+
+
+def host() -> store_groups.Host:
+    return current_app.extensions["groups"]
+
+
+def current() -> str | None:
+    """The request's group id (with many groups), else None."""
+    return g.get("group_id")
+
+
+def database_path() -> str:
+    """The database file of the request's group: its own file with many groups, else the
+    install's one database."""
+    return g.get("group_path") or str(current_app.config["DATABASE"])
+
+
+def session_key(name: str) -> str:
+    """The session's key for *name* in the request's group: one cookie holds a phone's rights
+    in every group it belongs to, each group's apart."""
+    group = current()
+    return f"{group}:{name}" if group else name
+
+
+def in_group_space() -> bool:
+    """May the page being drawn link to the group's pages (its menu, its home)?"""
+    return not g.get("outsider") and (not many() or current() is not None)
+
+
+# -- membership ------------------------------------------------------------------------------
+def is_member() -> bool:
+    """May this phone read the request's group? Always on a laptop or the local network."""
+    if not private():
+        return True
+    if "is_member" not in g:
+        from . import rights
+        from .database import get_db
+
+        g.is_member = members.is_member(get_db(), session.get(session_key(MEMBER))) \
+            or rights.holds_install_link()
+    return g.is_member
+
+
+def admit(via: str) -> None:
+    """Make this phone a member of the request's group (it opened the join or admin link, or
+    started the group); a member already stays as it is."""
+    from .database import get_db
+
+    if not private() or members.is_member(get_db(), session.get(session_key(MEMBER))):
+        return
+    token = members.admit(get_db(), via, device_of(request.user_agent.string))
+    if many():  # forget the oldest group when the phone has joined too many
+        joined = [k for k in session if k.endswith(":" + MEMBER)]
+        for old in joined[:max(0, len(joined) - REMEMBERED_GROUPS + 1)]:
+            group = old.split(":", 1)[0]
+            for k in [k for k in session if k.startswith(group + ":")]:
+                session.pop(k, None)
+    session[session_key(MEMBER)] = token
+    session.permanent = True
+    g.is_member = True
+
+
+def device_of(agent: str) -> str:
+    """A few words on the kind of phone, for the admin's list of members."""
+    agent = agent or ""
+    system = next((name for key, name in (("iPhone", "iPhone"), ("iPad", "iPad"),
+                                          ("Android", "Android"), ("Windows", "Windows"),
+                                          ("Mac OS", "Mac"), ("Linux", "Linux"))
+                   if key in agent), "")
+    browser = next((name for key, name in (("Edg/", "Edge"), ("Firefox/", "Firefox"),
+                                           ("Chrome/", "Chrome"), ("Safari/", "Safari"))
+                    if key in agent), "")
+    return " · ".join(p for p in (system, browser) if p)
+
+
+def outsider() -> None:
+    """The answer to a phone that is not a member: the 404 of an address that leads nowhere,
+    drawn without the group's menu."""
+    g.outsider = True
+    abort(404, OUTSIDER_TEXT)
+
+
+# -- the request's group ------------------------------------------------------------------
+def _open_group(group_id: str) -> None:
+    path = host().file_of(group_id)
+    if path is None:
+        outsider()
+    g.group_id, g.group_path = group_id, str(path)
+    if g.group_path not in _migrated:  # a group's file made by an older version
+        from ..store.db import connect
+
+        db = connect(path)
+        try:
+            migrate(db)
+        finally:
+            db.close()
+        _migrated.add(g.group_path)
+
+
+def _secret_opens(endpoint: str, values: dict[str, Any]) -> bool | None:
+    """For the addresses that carry a secret: does the secret open what it leads to? None
+    for the others."""
+    from .database import get_db
+    from .rights import ADMIN_KEY, JOIN_KEY
+    from ..store.keys import KEY, install_key_matches
+
+    key = values.get("key")
+    if endpoint in ("access.join_link", "access.admin_link"):
+        return install_key_matches(get_db(), JOIN_KEY if endpoint == "access.join_link"
+                                   else ADMIN_KEY, str(key))
+    if endpoint in ("access.edit_link", "access.view_link"):
+        column = "edit_key" if endpoint == "access.edit_link" else "view_key"
+        return KEY.fullmatch(str(key)) is not None and get_db().conn.execute(
+            f"select 1 from games where {column} = ?", [key]).fetchone() is not None
+    if endpoint == "result.shared":
+        from .pages.result import shared_result_opens
+
+        return shared_result_opens(values.get("game_id"), str(values.get("key")))
+    return None
+
+
+def _guard(endpoint: str, values: dict[str, Any]) -> None:
+    """Let the request through, or answer the 404 of an address that leads nowhere."""
+    if endpoint in PUBLIC or is_member():
+        return
+    opens = _secret_opens(endpoint, values)
+    if opens is not None:
+        return None if opens else outsider()
+    game_id = values.get("game_id")
+    if isinstance(game_id, int):
+        from .rights import can_edit, may_watch
+
+        if can_edit(game_id) or (endpoint in WATCHING and may_watch(game_id)):
+            return
+    outsider()
+
+
+def _pull(endpoint: str | None, values: dict[str, Any] | None) -> None:
+    if endpoint is None or endpoint == "static" or endpoint.split(".")[0] in OUTSIDE:
+        return
+    values = values if values is not None else {}
+    if many():
+        _open_group(str(values.pop("group", "")))
+    if private():
+        _guard(endpoint, values)
+
+
+def _fill(endpoint: str, values: dict[str, Any]) -> None:
+    group = current()
+    if group and "group" not in values and current_app.url_map.is_endpoint_expecting(
+            endpoint, "group"):
+        values["group"] = group
+
+
+def register(app: Flask, blueprints: tuple[Any, ...]) -> None:
+    """Register the pages: under each group's prefix with many groups, else at the root."""
+    spread = bool(app.config.get("GROUPS"))
+    for page in blueprints:
+        if spread and page.name not in OUTSIDE:
+            app.register_blueprint(page, url_prefix=PREFIX + (page.url_prefix or ""))
+        else:
+            app.register_blueprint(page)
+
+
+def init_app(app: Flask) -> None:
+    app.config.setdefault("GROUPS", None)
+    app.extensions["groups"] = store_groups.Host(app.instance_path)
+    app.url_value_preprocessor(_pull)
+    app.url_defaults(_fill)
+    app.add_template_global(in_group_space)
+    app.add_template_global(many, "many_groups")
+    app.add_template_global(current, "group_id")
