@@ -52,6 +52,13 @@ def is_member(db: Database, token: object) -> bool:
     return True
 
 
+def member_id(db: Database, token: object) -> int | None:
+    """The id of the membership whose token is *token* (the phone's own), or None."""
+    row = db.conn.execute("select id from members where token = ?",
+                          [token if isinstance(token, str) else ""]).fetchone()
+    return row[0] if row else None
+
+
 def members(db: Database) -> list[dict[str, Any]]:
     """Every membership that has not been ended, oldest first."""
     return list(db.query("select id, via, device, joined_at, seen_on from members "

@@ -214,6 +214,10 @@ def _fill(endpoint: str, values: dict[str, Any]) -> None:
 def register(app: Flask, blueprints: tuple[Any, ...]) -> None:
     """Register the pages: under each group's prefix with many groups, else at the root."""
     spread = bool(app.config.get("GROUPS"))
+    if spread:
+        from .pages import front
+
+        blueprints = (front.bp, *blueprints)
     for page in blueprints:
         if spread and page.name not in OUTSIDE:
             app.register_blueprint(page, url_prefix=PREFIX + (page.url_prefix or ""))
@@ -229,3 +233,4 @@ def init_app(app: Flask) -> None:
     app.add_template_global(in_group_space)
     app.add_template_global(many, "many_groups")
     app.add_template_global(current, "group_id")
+    app.add_template_global(private, "private_reading")

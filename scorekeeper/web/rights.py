@@ -188,6 +188,18 @@ def require_admin() -> None:
                      "one game, use that game’s Phones page."))
 
 
+def require_group_admin(view: Callable) -> Callable:
+    """The view changes the group itself (its join link, members, name): the admin's only."""
+    @wraps(view)
+    def guarded(*args: Any, **kwargs: Any):
+        if not is_admin():
+            abort(403, _("Only a phone that holds the group’s admin rights can change the "
+                         "group: the phone that started it, or one that opened its admin "
+                         "link."))
+        return view(*args, **kwargs)
+    return guarded
+
+
 def may_start_games() -> bool:
     """May this phone start and import games? Always on a laptop or the local network; on a
     hosted box, or a box of many groups, a member of the group."""

@@ -3,10 +3,10 @@ things through the web wing's presentation modules; none imports another page's 
 for ``games.fetch_game`` and ``games.game_context``, the game every page of a game starts from."""
 from __future__ import annotations
 
-from . import (access, advise, charts, clubs, deals, games, health, history, home, live, offline,
-               players, result, rules, settings, sheets, transfer)
+from . import (access, advise, charts, clubs, deals, games, group, health, history, home, live,
+               offline, players, result, rules, settings, sheets, transfer)
 
 #: Registered in this order by ``create_app``.
 BLUEPRINTS = tuple(page.bp for page in (home, settings, access, games, deals, live, sheets,
                                          history, players, charts, transfer, health, advise,
-                                         clubs, rules, result, offline))
+                                         clubs, rules, result, offline, group))

@@ -1,0 +1,102 @@
+"""The front page of a box that hosts many groups (``serve --groups``): what the app is, in
+both languages, the groups this phone belongs to, and "Start a group": a name and a language,
+then the group's page with its join link. Starting groups is limited per client address, and
+where the operator chose ``--groups=invite``, it needs the operator's invitation link."""
+from __future__ import annotations
+
+import hmac
+
+from flask import (Blueprint, abort, current_app, g, redirect, render_template, session,
+                   url_for)
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext
+from flask_wtf import FlaskForm
+from wtforms import RadioField, StringField
+
+from ...store import groups as store_groups
+from ...store.keys import install_key
+from ...store.refused import Refused
+from .. import groups
+from ..flashes import flash_words
+from ..i18n import current_language
+from ..rights import ADMIN_KEY, client, grant_install
+
+bp = Blueprint("front", __name__)
+INVITED = "invited"
+
+
+class StartForm(FlaskForm):
+    name = StringField(lazy_gettext("The group’s name"))
+    lang = RadioField(lazy_gettext("Its language"),
+                      choices=[("en", "English"), ("ar", "العربية")], default="en")
+
+
+def my_groups() -> list[store_groups.Group]:
+    """The groups this phone is a member of (as its session remembers them)."""
+    ids = [k.split(":", 1)[0] for k in session if k.endswith(":" + groups.MEMBER)]
+    found = (groups.host().find(i) for i in ids if store_groups.GROUP_ID.fullmatch(i))
+    return [group for group in found if group is not None]
+
+
+def may_start() -> bool:
+    if current_app.config.get("GROUPS") != "invite":
+        return True
+    tag = session.get(INVITED)
+    return isinstance(tag, str) and hmac.compare_digest(
+        tag, groups.host().invite_key()[:12])
+
+
+def _page(form: StartForm | None = None, status: int = 200):
+    form = form or StartForm(formdata=None, data={"lang": current_language()})
+    return render_template("front.html", form=form, mine=my_groups(),
+                           may_start=may_start()), status
+
+
+@bp.get("/")
+def index():
+    return _page()
+
+
+@bp.get("/invite/<key>")
+def invite(key: str):
+    """The operator's invitation: this phone may start a group."""
+    if not hmac.compare_digest(key, groups.host().invite_key()):
+        abort(404)
+    session[INVITED] = key[:12]
+    session.permanent = True
+    return redirect(url_for("front.index"), 303)
+
+
+@bp.post("/groups/new")
+def start():
+    form = StartForm()
+    if not may_start():
+        abort(403, _("Starting a group here is by invitation: ask whoever runs this box for "
+                     "the invitation link."))
+    name = (form.name.data or "").strip()
+    problem = store_groups.name_problem(name)
+    if not problem and any(g.name.casefold() == name.casefold() for g in my_groups()):
+        problem = _("This phone is already in a group called %(name)s: give the new one "
+                    "another name.", name=name)
+    elif problem:
+        problem = _(problem)
+    if not form.validate() or problem:
+        form.name.errors = [problem or _("Send the form again.")]
+        return _page(form, 400)
+    if groups.host().starts_left(client()) <= 0:
+        form.name.errors = [_("This address has started as many groups as it may for now. "
+                              "Try again in an hour.")]
+        return _page(form, 429)
+    try:
+        group = groups.host().create(name, form.lang.data or "en", client=client())
+    except Refused as exc:
+        form.name.errors = [_(exc.message, **exc.values)]
+        return _page(form, 400)
+    g.group_id, g.group_path = group.id, str(group.path)
+    from ..database import get_db
+
+    groups.admit("start")
+    grant_install(ADMIN_KEY, install_key(get_db(), ADMIN_KEY))
+    flash_words(lazy_gettext("Your group is ready. Share its join link with the players: "
+                             "whoever opens it joins."))
+    return redirect(url_for("group.show", group=group.id), 303)
