@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from ..languages import problem_sentence
-from .common import (EXIT_NOT_FOUND, add_db_option, database_path, fail, link_prefix,
-                     open_database, plural, write_output)
+from .common import (EXIT_NOT_FOUND, add_db_option, database_path, fail, groups_host,
+                     link_prefix, open_database, plural, write_output)
 
 
 def cmd_export(args: argparse.Namespace) -> int:
@@ -92,10 +92,14 @@ def cmd_backup(args: argparse.Namespace) -> int:
 
     if args.keep is not None and args.into is None:
         return fail(["--keep goes with --into FOLDER (a folder of dated backups)."])
+    keep = 14 if args.keep is None else args.keep
+    host = groups_host()
+    if args.into is not None and not args.group and not args.db \
+            and host.register_path.exists():
+        return _backup_every_group(host, args.into, keep)
     try:
         if args.into is not None:
-            out, count, removed = backup_into(database_path(args.db), args.into,
-                                              14 if args.keep is None else args.keep)
+            out, count, removed = backup_into(database_path(args.db), args.into, keep)
         else:
             out, removed = args.out, []
             count = backup_database(database_path(args.db), out)
@@ -107,12 +111,32 @@ def cmd_backup(args: argparse.Namespace) -> int:
     return 0
 
 
+def _backup_every_group(host: Any, into: str, keep: int) -> int:
+    """``backup --into FOLDER`` on a box of many groups: each group's file, consistent on its
+    own, into FOLDER/<group id>/."""
+    from ..store.backup import BackupError, backup_into
+
+    problems = []
+    for group in host.groups():
+        try:
+            out, count, _ = backup_into(group.path, str(Path(into) / group.id), keep)
+        except BackupError as exc:
+            problems.append(f"{group.id}: {exc}")
+            continue
+        print(f"Backed up {group.id} ({plural(count, 'game')}) to {out}")
+    return fail(problems) if problems else 0
+
+
 def cmd_restore(args: argparse.Namespace) -> int:
-    from ..store.backup import BackupError, restore_database
+    import contextlib
+
+    from ..store.backup import BackupError, not_served, restore_database
 
     target = database_path(args.db)
     try:
-        restored = restore_database(args.file, target)
+        with (not_served(groups_host().register_path) if args.group
+              else contextlib.nullcontext()):
+            restored = restore_database(args.file, target)
     except BackupError as exc:
         return fail([f"{exc} Nothing was changed."])
     if restored.kept is not None:

@@ -13,7 +13,17 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from ..web.serve import serve
 
     return serve(host=args.host, port=args.port, lan=args.lan, db_path=args.db,
-                 proxy_hops=args.proxy_hops, public_url=args.public_url)
+                 proxy_hops=args.proxy_hops, public_url=args.public_url, groups=args.groups)
+
+
+def _groups(text: str) -> str | None:
+    if text in ("", "0", "no", "off"):
+        return None
+    if text in ("1", "yes", "on", "open"):
+        return "open"
+    if text == "invite":
+        return "invite"
+    raise argparse.ArgumentTypeError(f"give --groups or --groups=invite, not {text!r}")
 
 
 def _hops(text: str) -> int:
@@ -39,5 +49,11 @@ def add_commands(sub: Any) -> None:
                        help="the address phones use (e.g. https://trex.example.org): every "
                             "link and QR code carries it, and only its host is answered "
                             "(default: $SCOREKEEPER_PUBLIC_URL)")
+    serve.add_argument("--groups", nargs="?", const="open", type=_groups, metavar="invite",
+                       default=_groups(os.environ.get("SCOREKEEPER_GROUPS") or ""),
+                       help="host many groups, each with its own database and join link: the "
+                            "front page offers \"Start a group\" (limited per address); "
+                            "--groups=invite: starting a group needs the operator's invitation "
+                            "link, which serve prints (default: $SCOREKEEPER_GROUPS)")
     add_db_option(serve)
     serve.set_defaults(func=cmd_serve)

@@ -80,6 +80,12 @@ def serving_lock(database: str | Path) -> IO[str] | None:
                           f"it has finished.") from None
 
 
+def not_served(database: str | Path) -> contextlib.AbstractContextManager[None]:
+    """Held while no server runs on *database* (for a box of many groups: its register, which
+    ``serve --groups`` holds); raises BackupError while one does."""
+    return _restore_lock(Path(database))
+
+
 @contextlib.contextmanager
 def _restore_lock(database: Path) -> Iterator[None]:
     try:

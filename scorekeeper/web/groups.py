@@ -31,12 +31,10 @@ from ..store.schema import migrate
 #: The prefix of a group's pages.
 PREFIX = "/g/<group>"
 #: Blueprints (by name) that belong to no group: registered once, outside the groups' space.
-OUTSIDE = frozenset({"health", "offline", "front"})
+OUTSIDE = frozenset({"health", "offline", "front", "switches"})
 #: What a phone that holds a game's view link may open of that game.
 WATCHING = frozenset({"live.watch", "live.state", "live.qr", "rules.game",
                       "sheets.game_sheet", "sheets.game_sheet_png"})
-#: Pages that show nothing of any group: the language and digits switches.
-PUBLIC = frozenset({"settings.switch", "settings.digits"})
 MEMBER = "member"
 #: The most groups a phone remembers itself a member of (the cookie must stay small).
 REMEMBERED_GROUPS = 12
@@ -95,8 +93,9 @@ def is_member() -> bool:
         from . import rights
         from .database import get_db
 
-        g.is_member = members.is_member(get_db(), session.get(session_key(MEMBER))) \
-            or rights.holds_install_link()
+        token = session.get(session_key(MEMBER))
+        g.is_member = members.is_member(get_db(), token) or rights.is_admin() or (
+            token is None and rights.holds_install_link())  # joined before memberships
     return g.is_member
 
 
@@ -180,7 +179,7 @@ def _secret_opens(endpoint: str, values: dict[str, Any]) -> bool | None:
 
 def _guard(endpoint: str, values: dict[str, Any]) -> None:
     """Let the request through, or answer the 404 of an address that leads nowhere."""
-    if endpoint in PUBLIC or is_member():
+    if is_member():
         return
     opens = _secret_opens(endpoint, values)
     if opens is not None:

@@ -39,7 +39,9 @@ from ..store import storage
 from ..store.keys import (HOSTED_PIN_DIGITS, PIN_DIGITS, PinLock, client_of, game_keys,
                           install_key, pin_lock, pin_tag)
 from .database import get_db
+from . import groups
 from .groups import is_member, session_key
+from ..store.groups import SIZE_CAP, too_big
 from .hosting import hosted
 from .security import safe_path
 
@@ -207,9 +209,8 @@ def may_start_games() -> bool:
 
 
 def holds_install_link() -> bool:
-    """Did this phone open the group's current join link or admin link? (A member by those,
-    from before memberships were kept.)"""
-    return _holds(JOIN_KEY) or is_admin()
+    """Did this phone open the group's current join link (before memberships were kept)?"""
+    return _holds(JOIN_KEY)
 
 
 def join_required(view: Callable) -> Callable:
@@ -220,6 +221,11 @@ def join_required(view: Callable) -> Callable:
             abort(403, _("This scorekeeper keeps one group’s games. To start or import a game "
                          "here, open the group’s join link on this phone first: whoever runs "
                          "the scorekeeper can give it."))
+        if groups.many() and too_big(groups.database_path()):
+            abort(403, _("This group’s records have reached the most this box keeps for one "
+                         "group (%(size)s MB): no new game can be started or imported. The "
+                         "group’s admin can export everything from the group’s page and ask "
+                         "whoever runs the box.", size=SIZE_CAP // (1024 * 1024)))
         return view(*args, **kwargs)
     return guarded
 

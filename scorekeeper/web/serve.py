@@ -158,7 +158,7 @@ def show_admin_link(app: Any, root: str) -> None:
 
 def serve(host: str | None = None, port: int = 5000, lan: bool = False,
           db_path: str | None = None, *, proxy_hops: int = 0, public_url: str | None = None,
-          run: Callable[..., Any] | None = None) -> int:
+          groups: str | None = None, run: Callable[..., Any] | None = None) -> int:
     """Serve the app; print where to open it. *run* replaces waitress.serve in tests."""
     from . import create_app
     from .hosting import public_url_problem
@@ -176,12 +176,14 @@ def serve(host: str | None = None, port: int = 5000, lan: bool = False,
     config: dict[str, Any] = {"DATABASE": db_path} if db_path else {}
     config.update(PROXY_HOPS=proxy_hops, PUBLIC_URL=public_url.rstrip("/") if public_url else None,
                   TRUSTED_HOSTS=trusted_hosts(bind, lan=shown if bind == LAN_HOST else None,
-                                              public_url=public_url, proxy_hops=proxy_hops))
+                                              public_url=public_url, proxy_hops=proxy_hops),
+                  GROUPS=groups)
     if bind == LAN_HOST:  # what the QR code on a page opened at localhost should point to
         config["LAN_URL"] = f"http://{shown}:{port}/"
     app = create_app(config)
     try:  # held while the server runs: `scorekeeper restore` waits for it to stop
-        lock = serving_lock(app.config["DATABASE"])
+        lock = serving_lock(app.extensions["groups"].register_path if groups
+                            else app.config["DATABASE"])
     except BackupError as exc:
         print(exc, file=sys.stderr)
         return 1
@@ -197,8 +199,15 @@ def serve(host: str | None = None, port: int = 5000, lan: bool = False,
     if proxy_hops:
         print("Hosted: secure cookies and HSTS; starting or importing a game needs the group's "
               "join link (`scorekeeper join-link`); table PINs have 6 digits or more.")
-    show_admin_link(app, root)
-    print(f"Database: {app.config['DATABASE']}")
+    if groups:
+        print(f"Many groups: each with its own database under {app.instance_path}/groups/.")
+        if groups == "invite":
+            key = app.extensions["groups"].invite_key()
+            print(f"Starting a group is by invitation: give this link to whoever may start "
+                  f"one (keep it to yourself): {root}invite/{key}")
+    else:
+        show_admin_link(app, root)
+        print(f"Database: {app.config['DATABASE']}")
     print("Stop with Ctrl+C.", flush=True)
     if run is None:
         from waitress import serve as run

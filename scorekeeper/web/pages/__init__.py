@@ -10,3 +10,4 @@ from . import (access, advise, charts, clubs, deals, games, group, health, histo
 BLUEPRINTS = tuple(page.bp for page in (home, settings, access, games, deals, live, sheets,
                                          history, players, charts, transfer, health, advise,
                                          clubs, rules, result, offline, group))
+BLUEPRINTS += (settings.switches,)

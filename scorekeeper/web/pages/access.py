@@ -208,7 +208,6 @@ def join_link(key: str):
     if not install_key_matches(get_db(), JOIN_KEY, key):
         abort(404, _("This join link is not (or no longer) this scorekeeper’s. Ask the group "
                      "for the current one."))
-    grant_install(JOIN_KEY, key)
     admit("join")
     flash_words(lazy_gettext("This phone can start games here now."))
     return _private(redirect(url_for("home.index"), 303))

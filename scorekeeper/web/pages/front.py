@@ -11,7 +11,7 @@ from flask import (Blueprint, abort, current_app, g, redirect, render_template, 
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext
 from flask_wtf import FlaskForm
-from wtforms import RadioField, StringField
+from wtforms import StringField
 
 from ...store import groups as store_groups
 from ...store.keys import install_key
@@ -25,10 +25,13 @@ bp = Blueprint("front", __name__)
 INVITED = "invited"
 
 
+#: The languages a group may speak, as the form offers them.
+LANGUAGES = (("en", "English"), ("ar", "العربية"))
+
+
 class StartForm(FlaskForm):
     name = StringField(lazy_gettext("The group’s name"))
-    lang = RadioField(lazy_gettext("Its language"),
-                      choices=[("en", "English"), ("ar", "العربية")], default="en")
+    lang = StringField(lazy_gettext("Its language"), default="en")
 
 
 def my_groups() -> list[store_groups.Group]:
@@ -48,7 +51,9 @@ def may_start() -> bool:
 
 def _page(form: StartForm | None = None, status: int = 200):
     form = form or StartForm(formdata=None, data={"lang": current_language()})
-    return render_template("front.html", form=form, mine=my_groups(),
+    if form.lang.data not in dict(LANGUAGES):
+        form.lang.data = "en"
+    return render_template("front.html", form=form, mine=my_groups(), languages=LANGUAGES,
                            may_start=may_start()), status
 
 
@@ -88,7 +93,8 @@ def start():
                               "Try again in an hour.")]
         return _page(form, 429)
     try:
-        group = groups.host().create(name, form.lang.data or "en", client=client())
+        lang = form.lang.data if form.lang.data in dict(LANGUAGES) else "en"
+        group = groups.host().create(name, lang, client=client())
     except Refused as exc:
         form.name.errors = [_(exc.message, **exc.values)]
         return _page(form, 400)

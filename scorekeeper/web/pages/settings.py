@@ -19,9 +19,12 @@ from ..words import (LEGACY_COOKIE, LEGACY_SETS, LIMIT, SUGGESTIONS, clean_word,
                      cookie_value, table_words, word_problem)
 
 bp = Blueprint("settings", __name__)
+#: The language and digits switches: they read and show nothing of any group, so on a box of
+#: many groups they sit outside the groups' pages, for the front page too.
+switches = Blueprint("switches", __name__)
 
 
-@bp.get("/lang/<code>")
+@switches.get("/lang/<code>")
 def switch(code: str):
     response = redirect(local_path(request.args.get("next")), 303)
     if code in LANGUAGES:
@@ -29,7 +32,7 @@ def switch(code: str):
     return response
 
 
-@bp.get("/digits/<style>")
+@switches.get("/digits/<style>")
 def digits(style: str):
     response = redirect(local_path(request.args.get("next")), 303)
     if style in ("western", "arabic"):
