@@ -239,7 +239,8 @@ def test_a_laptop_is_one_group_open_to_the_wifi_as_before(tmp_path):
 
 # -- the property over the URL map ----------------------------------------------------------
 SECRET_LINKS = {"access.join_link", "access.admin_link", "access.edit_link",
-                "access.view_link", "result.shared"}
+                "access.view_link", "result.shared_game", "result.shared_game_png",
+                "result.shared_night", "result.shared_night_png"}
 
 
 @pytest.fixture
@@ -336,3 +337,20 @@ def test_property_a_wrong_secret_is_an_address_that_leads_nowhere(two_groups, ke
                                  append_unknown=False)[1]
         for phone in (stranger, member_b):
             assert _answer(phone, rule, url) == _answer(phone, rule, nowhere), rule.rule
+
+
+def test_a_shared_result_link_opens_that_result_only(app):
+    group, _, starter = start_group(app)
+    table = Table(InGroup(starter, group))
+    game = table.new_game()
+    page = soup(InGroup(starter, group).get(f"/games/{game}/result"))
+    link = page.select_one("#share-result")["href"]
+    assert re.fullmatch(rf"/g/{group}/r/games/{game}/[0-9a-f]{{32}}", link)
+    outsider = app.test_client()
+    shared = outsider.get(link)
+    assert shared.status_code == 200
+    assert "Aya" in shared.get_data(as_text=True)
+    assert "/players/" not in shared.get_data(as_text=True)  # no way further into the group
+    other = table.new_game(names=("Eli", "Fay", "Gus", "Hana"))
+    assert outsider.get(link.replace(f"/games/{game}/", f"/games/{other}/")).status_code == 404
+    assert outsider.get(f"/g/{group}/games/{game}").status_code == 404

@@ -80,8 +80,10 @@ def session_key(name: str) -> str:
 
 
 def in_group_space() -> bool:
-    """May the page being drawn link to the group's pages (its menu, its home)?"""
-    return not g.get("outsider") and (not many() or current() is not None)
+    """May the page being drawn link to the group's pages (its menu, its home)? Not for a
+    phone outside the group, even where a secret let it see one game or one result."""
+    return not g.get("outsider") and not g.get("visitor") and (
+        not many() or current() is not None)
 
 
 # -- membership ------------------------------------------------------------------------------
@@ -170,10 +172,10 @@ def _secret_opens(endpoint: str, values: dict[str, Any]) -> bool | None:
         column = "edit_key" if endpoint == "access.edit_link" else "view_key"
         return KEY.fullmatch(str(key)) is not None and get_db().conn.execute(
             f"select 1 from games where {column} = ?", [key]).fetchone() is not None
-    if endpoint == "result.shared":
+    if endpoint.startswith("result.shared_"):
         from .pages.result import shared_result_opens
 
-        return shared_result_opens(values.get("game_id"), str(values.get("key")))
+        return shared_result_opens(values)
     return None
 
 
@@ -181,6 +183,7 @@ def _guard(endpoint: str, values: dict[str, Any]) -> None:
     """Let the request through, or answer the 404 of an address that leads nowhere."""
     if is_member():
         return
+    g.visitor = True
     opens = _secret_opens(endpoint, values)
     if opens is not None:
         return None if opens else outsider()

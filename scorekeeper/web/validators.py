@@ -52,6 +52,7 @@ from ..store.kept import Kept
 from . import rights
 from .database import get_db
 from .fragments import reader_key
+from .groups import in_group_space
 from .i18n import here
 
 #: Pages kept: a game page is about 12 KB of HTML, a scoreboard about 10 KB.
@@ -97,7 +98,7 @@ def answer(page: str, game_id: int, make: Callable[[], object], *,
     right = rights.known_right(game_id, edit_key, pin_hash) if with_rights else None
     key: tuple[Hashable, ...] = (current_app.extensions[EDITION], page, game_id, tag, right)
     if reader:
-        key += (reader_key(), here(), request.scheme, request.host)
+        key += (reader_key(), here(), request.scheme, request.host, in_group_space())
     etag = etag_of(key)
     if request.if_none_match.contains_weak(etag):
         response = current_app.response_class(status=304)

@@ -7,13 +7,16 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import hmac
 import io
 
-from flask import Blueprint, Response, abort, render_template, request, send_file, url_for
+from flask import (Blueprint, Response, abort, current_app, render_template, request,
+                   send_file, url_for)
 from flask_babel import format_date, gettext
 
 from ...store import clubnights, stats
 from ...store.kept import Kept
+from .. import groups
 from ..database import get_db
 from ..i18n import current_language
 from ..sharing import game_text, night_text
@@ -23,11 +26,32 @@ from .sheets import sheet_digits
 bp = Blueprint("result", __name__)
 
 
+def shared_key(what: str) -> str:
+    """The secret of one result's own link, where reading is private: a hash of the app's
+    secret key, the group and the result (a game's id, a night's date). It opens that result's
+    text and image, and nothing else."""
+    message = f"{groups.current() or ''}/{what}".encode()
+    return hmac.new(str(current_app.secret_key).encode(), message,
+                    hashlib.sha256).hexdigest()[:32]
+
+
+def shared_result_opens(values: dict) -> bool:
+    """Does the address's key open the result it names?"""
+    what = f"game {values['game_id']}" if "game_id" in values else f"night {values.get('night')}"
+    return hmac.compare_digest(str(values.get("key", "")), shared_key(what))
+
+
 def game_share(stored, scored) -> dict[str, str]:
-    """What the Share button of a game sends: its text, and where its image and page are."""
-    return {"text": game_text(stored.game.players, scored, title=stored.title,
-                              played_on=stored.played_on),
-            "image": url_for("sheets.game_sheet_png", game_id=stored.id),
+    """What the Share button of a game sends: its text, and where its image and page are (where
+    reading is private, at the result's own secret link, which a member may pass on)."""
+    text = game_text(stored.game.players, scored, title=stored.title,
+                     played_on=stored.played_on)
+    if groups.private():
+        key = shared_key(f"game {stored.id}")
+        return {"text": text,
+                "image": url_for("result.shared_game_png", game_id=stored.id, key=key),
+                "page": url_for("result.shared_game", game_id=stored.id, key=key)}
+    return {"text": text, "image": url_for("sheets.game_sheet_png", game_id=stored.id),
             "page": url_for("result.game", game_id=stored.id)}
 
 
@@ -39,8 +63,40 @@ def night_share(night: str) -> dict[str, str] | None:
         return None
     text = night_text(night, clubnights.night_standings(db, ids), len(ids),
                       clubnights.CHAMPION_RULE)
+    if groups.private():
+        key = shared_key(f"night {night}")
+        return {"text": text, "image": url_for("result.shared_night_png", night=night, key=key),
+                "page": url_for("result.shared_night", night=night, key=key)}
     return {"text": text, "image": url_for("result.night_png", night=night),
             "page": url_for("result.night", night=night)}
+
+
+@bp.get("/r/games/<int:game_id>/<key>")
+def shared_game(game_id: int, key: str):
+    """A game's result at its own secret link (the guard in ``groups`` checked the key)."""
+    stored = fetch_game(game_id)
+    return render_template("result.html", share=game_share(stored, stored.game.score()),
+                           stored=stored, back=None)
+
+
+@bp.get("/r/games/<int:game_id>/<key>/sheet.png")
+def shared_game_png(game_id: int, key: str):
+    from .sheets import game_sheet_png
+
+    return game_sheet_png(game_id)
+
+
+@bp.get("/r/nights/<night>/<key>")
+def shared_night(night: str, key: str):
+    share = night_share(_night(night))
+    if share is None:
+        abort(404, gettext("There is no such night."))
+    return render_template("result.html", share=share, stored=None, back=None)
+
+
+@bp.get("/r/nights/<night>/<key>/standings.png")
+def shared_night_png(night: str, key: str):
+    return night_png(night)
 
 
 @bp.get("/games/<int:game_id>/result")
