@@ -1,0 +1,103 @@
+"""Groups in a real browser, on a box of many groups under waitress (CSRF on, as in
+production): one phone starts a group, a second joins by its link and enters a deal, a third
+with no link sees nothing, and once the link is rotated a fourth cannot join by the old one."""
+from __future__ import annotations
+
+import re
+import threading
+
+import pytest
+
+from scorekeeper.web import create_app
+
+from phone_helpers import PHONE, chip, shoot
+
+
+@pytest.fixture(scope="module")
+def box(tmp_path_factory):
+    from waitress import create_server
+
+    tmp = tmp_path_factory.mktemp("groups-box")
+    app = create_app({"GROUPS": "open", "INSTANCE_PATH": str(tmp / "instance")})
+    server = create_server(app, host="127.0.0.1", port=0, threads=4)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.effective_port}"
+    server.close()
+    thread.join(timeout=5)
+
+
+@pytest.fixture
+def new_phone(browser, box):
+    """A phone of this box (as the suite's ``new_phone``, for this box's address)."""
+    contexts, requests = [], []
+
+    def make():
+        context = browser.new_context(viewport=PHONE, screen=PHONE, device_scale_factor=2,
+                                      is_mobile=True, has_touch=True)
+        context.set_default_timeout(10_000)
+        context.on("request", lambda request: requests.append(request.url))
+        contexts.append(context)
+        return context.new_page()
+
+    yield make
+    for context in contexts:
+        context.close()
+    outside = [url for url in requests if not url.startswith(box + "/")]
+    assert not outside, f"requests that left the app: {outside}"
+
+
+def nothing_here(page) -> bool:
+    return "nothing here for this phone" in page.locator("main").inner_text()
+
+
+def test_a_group_from_start_to_a_rotated_link(box, new_phone):
+    starter = new_phone()
+    starter.goto(box + "/")
+    starter.fill("input[name=name]", "Friday table")
+    starter.locator('button:text-is("Start the group")').tap()
+    starter.wait_for_url(re.compile(r"/g/[a-z2-9]+/group$"))
+    group = starter.url.split("/g/")[1].split("/")[0]
+    join = starter.locator("#join code").inner_text()
+    assert re.fullmatch(rf"http://127\.0\.0\.1:\d+/g/{group}/join/[0-9a-f]{{32}}", join)
+    qr = starter.locator("#join img.qr")
+    assert starter.wait_for_function("img => img.complete && img.naturalWidth > 0",
+                                     arg=qr.element_handle())
+    shoot(starter, "group-started")
+
+    second = new_phone()
+    second.goto(join)
+    second.wait_for_url(f"{box}/g/{group}/")
+    second.goto(f"{box}/g/{group}/games/new")
+    for seat, name in enumerate(("Mohammed", "Mohannad", "Aya", "ليلى")):
+        second.fill(f'input[name="player_{seat}"]', name)
+    second.locator(chip("first_king", 0)).tap()
+    second.locator('button:text-is("Start the game")').tap()
+    second.wait_for_url(re.compile(rf"/g/{group}/games/\d+$"))
+    game_url = second.url
+    second.locator('#next .options a:text-is("King of Hearts")').tap()
+    second.locator(chip("kh_taker", 1)).tap()
+    second.locator("form[data-preview] button[name=step]").tap()
+    second.locator(".flash").get_by_text("Deal 1 saved.").wait_for()
+    assert "-75" in second.locator("table.sheet").inner_text().replace("−", "-")
+
+    third = new_phone()  # no link: the group's pages say nothing
+    for url in (game_url, f"{box}/g/{group}/", f"{box}/g/{group}/history/export.json"):
+        response = third.goto(url)
+        assert response.status == 404 and nothing_here(third), url
+        assert "Mohannad" not in third.content() and "Friday table" not in third.content()
+    shoot(third, "group-stranger")
+
+    starter.goto(f"{box}/g/{group}/group")
+    starter.locator('#new-join-link button').tap()
+    starter.locator(".flash").wait_for()
+    new_join = starter.locator("#join code").inner_text()
+    assert new_join != join
+
+    fourth = new_phone()
+    assert fourth.goto(join).status == 404 and nothing_here(fourth)
+    assert fourth.goto(game_url).status == 404
+    second.goto(game_url)  # the member who joined by the old link stays a member
+    assert "Mohannad" in second.locator("table.sheet").inner_text()
+    assert fourth.goto(new_join).ok
+    assert fourth.goto(game_url).ok
