@@ -20,26 +20,20 @@ import ssl
 import subprocess
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
 
 from scorekeeper.store import keys
 from scorekeeper.store.db import connect
 
-from live_server import Phone, Server, hidden_fields
+from live_server import Phone, Server, free_port, hidden_fields
 
 HOST = "scores.test"
 CADDY = shutil.which("caddy") or "/usr/bin/caddy"
 NEW_GAME = {"player_0": "Aya", "player_1": "Bilal", "player_2": "Carla", "player_3": "Dana",
             "first_king": "0", "preset": "standard", "title": "Friday",
             "played_on": "2026-11-20"}
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def caddyfile(folder: Path, port: int, upstream: int) -> str:
@@ -89,11 +83,14 @@ class Caddy:
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError("Caddy stopped: " + self.log.read_text(errors="replace"))
+            phone = InternetPhone(self, "127.0.0.1")
             try:
-                if InternetPhone(self, "127.0.0.1").request("ping", "GET", "/healthz").status == 200:
+                if phone.request("ping", "GET", "/healthz").status == 200:
                     return self
             except (OSError, ssl.SSLError, http.client.HTTPException):
                 time.sleep(0.2)
+            finally:
+                phone.close()
         self.stop()
         raise RuntimeError("Caddy did not answer in time: " + self.log.read_text(errors="replace"))
 
@@ -115,14 +112,33 @@ class Caddy:
         return {json.loads(line)["request"]["remote_ip"] for line in lines if line.strip()}
 
 
-class InternetPhone(Phone):
-    """A phone on the internet: HTTPS to Caddy from its own loopback *source* address, as a
-    browser without JavaScript sends it (a POST names the page it came from in ``Referer``,
-    as the app's ``Referrer-Policy: same-origin`` lets a browser do)."""
+class LoopbackPhone(Phone):
+    """A phone without JavaScript that reaches the server at 127.0.0.1:*port* from a loopback
+    *source* address of its own, and sends forms as a browser does: a POST names the page it
+    came from in ``Referer`` (the app's ``Referrer-Policy: same-origin`` lets a browser do so)."""
 
-    def __init__(self, caddy: Caddy, source: str, timeout: float = 30):
-        super().__init__(caddy.port, timeout)
-        self.source, self.root = source, f"https://{HOST}:{caddy.port}"
+    def __init__(self, port: int, source: str, root: str, timeout: float = 30):
+        super().__init__(port, timeout)
+        self.source, self.root = source, root
+
+    def connect(self) -> http.client.HTTPConnection:
+        return http.client.HTTPConnection("127.0.0.1", self.port, timeout=self.timeout,
+                                          source_address=(self.source, 0))
+
+    def post_form(self, page: str, fields: dict[str, str], *,
+                  headers: dict[str, str] | None = None):
+        """Open *page*, and send its first form with *fields* besides its hidden ones (the
+        CSRF token) back to it."""
+        shown = self.request("form", "GET", page, headers=headers)
+        return self.request("post", "POST", page, {**hidden_fields(shown.body), **fields},
+                            {"Referer": self.root + page, **(headers or {})})
+
+
+class InternetPhone(LoopbackPhone):
+    """A phone on the internet: HTTPS to Caddy, which it reaches as ``scores.test``."""
+
+    def __init__(self, caddy: "Caddy", source: str, timeout: float = 30):
+        super().__init__(caddy.port, source, f"https://{HOST}:{caddy.port}", timeout)
 
     def connect(self) -> http.client.HTTPConnection:
         context = ssl.create_default_context()
@@ -135,14 +151,14 @@ class InternetPhone(Phone):
             ("127.0.0.1", address[1]), *args)
         return connection
 
-    def post_form(self, page: str, fields: dict[str, str], *, action: str | None = None,
-                  headers: dict[str, str] | None = None):
-        """Open *page*, fill its first form's hidden fields (the CSRF token) with *fields*,
-        and send it to *action* (the page itself by default)."""
-        shown = self.request("form", "GET", page)
-        return self.request("post", "POST", action or page,
-                            {**hidden_fields(shown.body), **fields},
-                            {"Referer": self.root + page, **(headers or {})})
+
+def query(database: str | Path, sql: str, params: tuple = ()) -> list[dict]:
+    """Rows of the server's database, read beside it."""
+    db = connect(str(database))
+    try:
+        return list(db.query(sql, params))
+    finally:
+        db.close()
 
 
 @dataclass
@@ -151,6 +167,7 @@ class Box:
 
     caddy: Caddy
     server: Server
+    phones: list[InternetPhone] = field(default_factory=list)
 
     @property
     def url(self) -> str:
@@ -161,7 +178,9 @@ class Box:
         return str(self.server.database)
 
     def phone(self, source: str) -> InternetPhone:
-        return InternetPhone(self.caddy, source)
+        """A phone at *source*; its connection is closed when the box stops."""
+        self.phones.append(InternetPhone(self.caddy, source))
+        return self.phones[-1]
 
     def join_link(self) -> str:
         db = connect(self.database)
@@ -176,27 +195,28 @@ class Box:
         assert phone.request("join", "GET", self.join_link()).status == 303
         return phone
 
-    def query(self, sql: str, params: tuple = ()) -> list[tuple]:
-        db = connect(self.database)
-        try:
-            return [tuple(row.values()) for row in db.query(sql, params)]
-        finally:
-            db.close()
+    def query(self, sql: str, params: tuple = ()) -> list[dict]:
+        return query(self.database, sql, params)
 
 
 @contextmanager
-def hosted_box(folder: Path, *, proxy_hops: int = 1) -> Iterator[Box]:
-    """The server (``serve --proxy-hops``, the public address Caddy's) and Caddy, running."""
+def hosted_box(folder: Path, *, public_url: bool = True) -> Iterator[Box]:
+    """The server (``serve --proxy-hops 1``, with Caddy's address as ``--public-url`` unless
+    told otherwise) and Caddy, running."""
     folder.mkdir(parents=True, exist_ok=True)
     port = free_port()
-    server = Server(folder / "hosted.sqlite3", folder / "instance", options=(
-        "--proxy-hops", str(proxy_hops), "--public-url", f"https://{HOST}:{port}")
-        if proxy_hops else ())
+    options = ("--proxy-hops", "1")
+    if public_url:
+        options += ("--public-url", f"https://{HOST}:{port}")
+    server = Server(folder / "hosted.sqlite3", folder / "instance", options=options)
     caddy = Caddy(folder / "caddy", port, server.port)
+    box = Box(caddy, server)
     try:
         server.start()
         caddy.start()
-        yield Box(caddy, server)
+        yield box
     finally:
+        for phone in box.phones:
+            phone.close()
         caddy.stop()
         server.stop()
