@@ -52,6 +52,7 @@ def caddyfile(folder: Path, port: int, upstream: int) -> str:
 https://{HOST}:{port} {{
 	bind 127.0.0.1
 	tls internal
+	encode zstd gzip
 	reverse_proxy 127.0.0.1:{upstream}
 	log {{
 		output file {folder / "access.log"}
