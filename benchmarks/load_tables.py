@@ -52,8 +52,9 @@ def free_port() -> int:
 class Server:
     """``scorekeeper serve`` in its own process, as a table runs it."""
 
-    def __init__(self, database: Path, instance: Path, port: int | None = None):
-        self.database, self.instance = database, instance
+    def __init__(self, database: Path, instance: Path, port: int | None = None,
+                 options: tuple[str, ...] = ()):
+        self.database, self.instance, self.options = database, instance, options
         self.port = port or free_port()
         self.process: subprocess.Popen | None = None
         self.log_path = database.with_name(database.name + ".server.log")
@@ -66,7 +67,7 @@ class Server:
         with open(self.log_path, "ab") as log:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "scorekeeper.cli", "serve", "--db", str(self.database),
-                 "--port", str(self.port)],
+                 "--port", str(self.port), *self.options],
                 env=env, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -144,6 +145,7 @@ class Reply:
     location: str
     body: str
     seconds: float
+    headers: http.client.HTTPMessage | None = None
 
 
 class Phone:
@@ -155,17 +157,17 @@ class Phone:
         self.cookies: dict[str, str] = {}
         self.connection: http.client.HTTPConnection | None = None
 
-    def request(self, kind: str, method: str, path: str,
-                fields: dict[str, str] | None = None) -> Reply:
+    def request(self, kind: str, method: str, path: str, fields: dict[str, str] | None = None,
+                headers: dict[str, str] | None = None) -> Reply:
         body = urlencode(fields).encode() if fields is not None else None
-        headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
+        headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items()),
+                   **(headers or {})}
         if body is not None:
             headers["Content-Type"] = "application/x-www-form-urlencoded"
         start = time.perf_counter()
         for attempt in (1, 2):
             if self.connection is None:
-                self.connection = http.client.HTTPConnection("127.0.0.1", self.port,
-                                                             timeout=self.timeout)
+                self.connection = self.connect()
             try:
                 self.connection.request(method, path, body=body, headers=headers)
                 response = self.connection.getresponse()
@@ -181,10 +183,14 @@ class Phone:
             for name, morsel in SimpleCookie(header).items():
                 self.cookies[name] = morsel.value
         reply = Reply(response.status, response.headers.get("Location", ""),
-                      data.decode("utf-8", errors="replace"), time.perf_counter() - start)
+                      data.decode("utf-8", errors="replace"), time.perf_counter() - start,
+                      response.headers)
         if self.record is not None:
             self.record(kind, reply)
         return reply
+
+    def connect(self) -> http.client.HTTPConnection:
+        return http.client.HTTPConnection("127.0.0.1", self.port, timeout=self.timeout)
 
     def close(self) -> None:
         if self.connection is not None:

@@ -8,9 +8,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 
 from load_tables import (  # noqa: E402
-    Phone, Server, TableRun, enter_deal, hidden_fields, play_table, report, run_load, simulated,
-    verify,
+    Phone, Server, TableRun, enter_deal, free_port, hidden_fields, play_table, report, run_load,
+    simulated, verify,
 )
 
-__all__ = ["Phone", "Server", "TableRun", "enter_deal", "hidden_fields", "play_table", "report",
-           "run_load", "simulated", "verify"]
+__all__ = ["Phone", "Server", "TableRun", "enter_deal", "free_port", "hidden_fields",
+           "play_table", "report", "run_load", "simulated", "verify"]

@@ -124,6 +124,11 @@ def test_host_header__serve_answers_only_its_own_names(tmp_path, monkeypatch):
     assert hosts[2] == ["127.0.0.1", "localhost", "trex.example.org"]
     assert hosts[3] is None  # the proxy's forwarded host, trusted with the proxy
     assert [app.config["PROXY_HOPS"] for app, _ in calls] == [0, 0, 1, 2]
+    # waitress passes the proxies' X-Forwarded-* headers on to the app only behind proxies
+    # (issue 32; checked through Caddy in test_defects_proxy.py)
+    assert [kw.get("clear_untrusted_proxy_headers", True) for _, kw in calls] == [
+        True, True, False, False]
+    assert not any("trusted_proxy" in kw for _, kw in calls)
     assert calls[2][0].config["PUBLIC_URL"] == PUBLIC
 
 

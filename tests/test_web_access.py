@@ -318,7 +318,7 @@ def test_headers__policy_frames_referrer_on_every_page(client, game, url):
     assert "'unsafe-inline'" not in policy["script-src"] and "script-src" in policy
     assert "'unsafe-inline'" not in policy.get("default-src", "")
     assert policy["frame-ancestors"] == "'none'"
-    assert response.headers["Referrer-Policy"] == "no-referrer"
+    assert response.headers["Referrer-Policy"] == "same-origin"
     assert response.headers["X-Content-Type-Options"] == "nosniff"
     assert response.headers["X-Frame-Options"] == "DENY"
 

@@ -7,8 +7,9 @@ carry, which ``Host`` headers it answers, and the hosted mode behind a reverse p
   request naming another host is refused (400).
 - Behind a TLS proxy (``serve --proxy-hops N``, config ``PROXY_HOPS``), Werkzeug's ProxyFix takes
   the client's address, the scheme and the host from the ``X-Forwarded-*`` headers of the N
-  proxies in front. Then every cookie is ``Secure``, HSTS is sent, and the PIN limits count the
-  real client's address, not the proxy's.
+  proxies in front (``serve`` has waitress pass them on: by default it removes them). Then
+  every cookie is ``Secure``, HSTS is sent, and the PIN limits count the real client's address,
+  not the proxy's.
 - ``PUBLIC_URL`` (``--public-url``), when given, is the address every link and QR code carries,
   whatever the request said; otherwise the host the request came to (trusted as above).
 """

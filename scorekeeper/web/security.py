@@ -19,6 +19,11 @@ CONTENT_SECURITY_POLICY = "; ".join((
     "base-uri 'none'",
     "object-src 'none'",
 ))
+#: A page's address goes in the Referer header to this site only: a game's secret edit link is a
+#: path, and no other site may learn it. The site itself must get it: over HTTPS (the hosted
+#: box) Flask-WTF refuses a POST whose Referer is missing or another site's
+#: (``WTF_CSRF_SSL_STRICT``, kept on besides the CSRF token and the ``SameSite`` cookie).
+REFERRER_POLICY = "same-origin"
 
 
 #: The longest address a page may send a phone back to.
@@ -52,8 +57,7 @@ def safe_path(target: object, *, within: str = "/") -> str | None:
 def add_headers(response: Response) -> Response:
     response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
-    # A game's secret edit link is a path: no page may pass it on in a Referer header.
-    response.headers.setdefault("Referrer-Policy", "no-referrer")
+    response.headers.setdefault("Referrer-Policy", REFERRER_POLICY)
     response.headers.setdefault("X-Frame-Options", "DENY")
     return response
 

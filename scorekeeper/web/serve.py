@@ -122,12 +122,22 @@ def connection_limit() -> int:
     return max(50, min(CONNECTIONS, soft - 100))
 
 
-def waitress_options() -> dict[str, Any]:
-    """What ``serve`` passes waitress besides the address (see the constants above)."""
-    return {"threads": THREADS, "connection_limit": connection_limit(),
-            "asyncore_use_poll": True, "channel_timeout": CHANNEL_TIMEOUT,
-            "cleanup_interval": CLEANUP_INTERVAL, "max_request_header_size": MAX_HEADER_BYTES,
-            "max_request_body_size": MAX_BODY_BYTES, "ident": "trex-scorekeeper"}
+def waitress_options(proxy_hops: int = 0) -> dict[str, Any]:
+    """What ``serve`` passes waitress besides the address (see the constants above).
+
+    Behind proxies (*proxy_hops*), waitress passes the ``X-Forwarded-*`` headers on untouched,
+    for the app's ``ProxyFix`` to read the last *proxy_hops* entries of (``hosting``): waitress
+    itself removes them from any proxy it was not told to trust (it has done so by default since
+    2.0), and the app would then count every phone as the proxy. Without proxies, waitress still
+    removes them, and the app does not read them either.
+    """
+    options = {"threads": THREADS, "connection_limit": connection_limit(),
+               "asyncore_use_poll": True, "channel_timeout": CHANNEL_TIMEOUT,
+               "cleanup_interval": CLEANUP_INTERVAL, "max_request_header_size": MAX_HEADER_BYTES,
+               "max_request_body_size": MAX_BODY_BYTES, "ident": "trex-scorekeeper"}
+    if proxy_hops:
+        options["clear_untrusted_proxy_headers"] = False
+    return options
 
 
 def warm_printer() -> None:
@@ -212,7 +222,7 @@ def serve(host: str | None = None, port: int = 5000, lan: bool = False,
     if run is None:
         from waitress import serve as run
     try:
-        run(app, host=bind, port=port, **waitress_options())
+        run(app, host=bind, port=port, **waitress_options(proxy_hops))
     except OSError as exc:
         print(f"Cannot listen on {bind}:{port}: {exc.strerror or exc}. Is another server "
               f"using that port? Try --port.", file=sys.stderr)
