@@ -75,7 +75,7 @@ class Server:
                 raise RuntimeError("the server stopped: " + self.output())
             try:
                 connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=2)
-                connection.request("GET", "/")
+                connection.request("GET", "/healthz")  # what answers on every kind of box
                 if connection.getresponse().status == 200:
                     connection.close()
                     return self

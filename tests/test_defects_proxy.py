@@ -49,7 +49,10 @@ def unlock(phone, game: int, pin: str, **headers: str) -> int:
 # -- the PIN limits count each phone, not the proxy ------------------------------------------
 def test_issue32__a_strangers_wrong_pins_do_not_lock_the_table_out(box):
     game = start_game(box)
-    stranger, table = box.phone("127.0.0.66"), box.phone("127.0.0.77")
+    # reading a hosted group needs its join link: a phone without it cannot reach the PIN
+    assert unlock(box.phone("127.0.0.67"), game, WRONG) == 404
+    # a phone of the group that guesses, and the table's own phone
+    stranger, table = box.member("127.0.0.66"), box.member("127.0.0.77")
     # the stranger also makes up an X-Forwarded-For of its own: only Caddy's entry counts
     statuses = [unlock(stranger, game, WRONG, **{"X-Forwarded-For": f"10.9.9.{n}"})
                 for n in range(keys.PIN_TRIES)]
@@ -68,12 +71,12 @@ def test_issue32__the_games_limit_waits_for_the_phones_that_failed_only(box):
     game = start_game(box)
     guessers = [f"127.0.0.{n}" for n in range(61, 61 + keys.PIN_TRIES_PER_GAME // keys.PIN_TRIES)]
     for address in guessers:
-        phone = box.phone(address)
+        phone = box.member(address)
         assert [unlock(phone, game, WRONG) for _ in range(keys.PIN_TRIES)] == [400] * 5
-    late = box.phone("127.0.0.65")
+    late = box.member("127.0.0.65")
     assert unlock(late, game, WRONG) == 400  # it had not failed: it may try
     assert unlock(late, game, WRONG) == 429  # now it has, and the game is past its limit
-    assert unlock(box.phone("127.0.0.77"), game, PIN) == 303
+    assert unlock(box.member("127.0.0.77"), game, PIN) == 303
     assert tries(box, game) == {**{a: keys.PIN_TRIES for a in guessers}, "127.0.0.65": 1}
 
 
@@ -121,7 +124,7 @@ def test_issue32__a_post_over_https_needs_this_sites_referer(box):
     sent without a Referer, or from another site, is refused; the app's pages let a browser send
     their own address to the site itself (``same-origin``)."""
     game = start_game(box)
-    phone = box.phone("127.0.0.99")
+    phone = box.member("127.0.0.99")
     page = f"/games/{game}/unlock"
     for referer in ({}, {"Referer": "https://evil.example/"},
                     {"Referer": f"http://{HOST}:{box.caddy.port}{page}"}):

@@ -88,13 +88,17 @@ def test_issue32__a_table_plays_on_the_hosted_box_through_caddy(box, phones):
     shown = starter.locator("main").inner_text()
     assert f"{box.url}/e/{row['edit_key']}" in shown and f"{box.url}/v/{row['view_key']}" in shown
 
-    # a stranger on the internet (127.0.0.66) tries PINs until it is refused...
-    stranger = box.phone("127.0.0.66")
+    # a stranger without the join link cannot even reach the PIN page...
+    assert box.phone("127.0.0.67").post_form(f"/games/{game}/unlock",
+                                             {"pin": "000000"}).status == 404
+    # ...a phone of the group (127.0.0.66) tries PINs until it is refused...
+    stranger = box.member("127.0.0.66")
     refused = [stranger.post_form(f"/games/{game}/unlock", {"pin": "000000"}).status
                for _ in range(pin_limits.PIN_TRIES + 1)]
     assert refused == [400] * pin_limits.PIN_TRIES + [429]
     # ...and the table's second phone (this Chromium, at 127.0.0.1) still gives the PIN
     scorer, scorer_answers = phones()
+    scorer.goto(box.url + box.join_link())  # a phone of the group
     scorer.goto(f"{box.url}/games/{game}")  # it watches, and asks to keep score
     scorer.locator('#phones a:text-is("Watching: keep score on this phone")').tap()
     scorer.fill('input[name="pin"]', PIN)
