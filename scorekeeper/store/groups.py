@@ -129,7 +129,7 @@ class Host:
     def groups(self) -> Iterator[Group]:
         db = self.register()
         try:
-            rows = list(db.query("select * from groups order by created_at, id"))
+            rows = list(db.query("select * from groups order by rowid"))
         finally:
             db.close()
         for row in rows:

@@ -14,7 +14,7 @@ def get_db() -> Database:
     """The request's connection: the one this server thread keeps open to the database of the
     request's group (see ``store.db.thread_connection`` and ``groups.database_path``)."""
     if "db" not in g:
-        from .groups import database_path
+        from .groupspace import database_path
 
         g.db = thread_connection(database_path())
     return g.db

@@ -28,7 +28,7 @@ DEFAULT_TEXT = {
 
 
 def _back_link() -> tuple[str, str]:
-    from .groups import in_group_space
+    from .groupspace import in_group_space
 
     if not in_group_space():  # a phone outside the group, or the box's own pages
         return request.script_root + "/", _("Home")

@@ -21,12 +21,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Flask, abort, current_app, g, request, session
+from flask import Flask, abort, current_app, g
 from flask_babel import lazy_gettext
 
 from ..store import groups as store_groups
-from ..store import members
+from ..store.db import connect
 from ..store.schema import migrate
+from .database import get_db
+from .groupspace import current, host, in_group_space, many, private
+from .rights import is_member
 
 #: The prefix of a group's pages.
 PREFIX = "/g/<group>"
@@ -35,9 +38,6 @@ OUTSIDE = frozenset({"health", "offline", "front", "switches"})
 #: What a phone that holds a game's view link may open of that game.
 WATCHING = frozenset({"live.watch", "live.state", "live.qr", "rules.game",
                       "sheets.game_sheet", "sheets.game_sheet_png"})
-MEMBER = "member"
-#: The most groups a phone remembers itself a member of (the cookie must stay small).
-REMEMBERED_GROUPS = 12
 
 #: What a phone that is not a member reads, whatever it asked for.
 OUTSIDER_TEXT = lazy_gettext(
@@ -45,92 +45,6 @@ OUTSIDER_TEXT = lazy_gettext(
     "join link on this phone first: any member of the group can share it.")
 
 _migrated: set[str] = set()
-
-
-def many() -> bool:
-    """Does this box host many groups (``serve --groups``)?"""
-    return bool(current_app.config.get("GROUPS"))
-
-
-def private() -> bool:
-    """Are the group's pages for its members only (many groups, or a hosted box)?"""
-    return many() or bool(current_app.config.get("PROXY_HOPS"))
-
-
-def host() -> store_groups.Host:
-    return current_app.extensions["groups"]
-
-
-def current() -> str | None:
-    """The request's group id (with many groups), else None."""
-    return g.get("group_id")
-
-
-def database_path() -> str:
-    """The database file of the request's group: its own file with many groups, else the
-    install's one database."""
-    return g.get("group_path") or str(current_app.config["DATABASE"])
-
-
-def session_key(name: str) -> str:
-    """The session's key for *name* in the request's group: one cookie holds a phone's rights
-    in every group it belongs to, each group's apart."""
-    group = current()
-    return f"{group}:{name}" if group else name
-
-
-def in_group_space() -> bool:
-    """May the page being drawn link to the group's pages (its menu, its home)? Not for a
-    phone outside the group, even where a secret let it see one game or one result."""
-    return not g.get("outsider") and not g.get("visitor") and (
-        not many() or current() is not None)
-
-
-# -- membership ------------------------------------------------------------------------------
-def is_member() -> bool:
-    """May this phone read the request's group? Always on a laptop or the local network."""
-    if not private():
-        return True
-    if "is_member" not in g:
-        from . import rights
-        from .database import get_db
-
-        token = session.get(session_key(MEMBER))
-        g.is_member = members.is_member(get_db(), token) or rights.is_admin() or (
-            token is None and rights.holds_install_link())  # joined before memberships
-    return g.is_member
-
-
-def admit(via: str) -> None:
-    """Make this phone a member of the request's group (it opened the join or admin link, or
-    started the group); a member already stays as it is."""
-    from .database import get_db
-
-    if not private() or members.is_member(get_db(), session.get(session_key(MEMBER))):
-        return
-    token = members.admit(get_db(), via, device_of(request.user_agent.string))
-    if many():  # forget the oldest group when the phone has joined too many
-        joined = [k for k in session if k.endswith(":" + MEMBER)]
-        for old in joined[:max(0, len(joined) - REMEMBERED_GROUPS + 1)]:
-            group = old.split(":", 1)[0]
-            for k in [k for k in session if k.startswith(group + ":")]:
-                session.pop(k, None)
-    session[session_key(MEMBER)] = token
-    session.permanent = True
-    g.is_member = True
-
-
-def device_of(agent: str) -> str:
-    """A few words on the kind of phone, for the admin's list of members."""
-    agent = agent or ""
-    system = next((name for key, name in (("iPhone", "iPhone"), ("iPad", "iPad"),
-                                          ("Android", "Android"), ("Windows", "Windows"),
-                                          ("Mac OS", "Mac"), ("Linux", "Linux"))
-                   if key in agent), "")
-    browser = next((name for key, name in (("Edg/", "Edge"), ("Firefox/", "Firefox"),
-                                           ("Chrome/", "Chrome"), ("Safari/", "Safari"))
-                    if key in agent), "")
-    return " · ".join(p for p in (system, browser) if p)
 
 
 def outsider() -> None:
@@ -147,8 +61,6 @@ def _open_group(group_id: str) -> None:
         outsider()
     g.group_id, g.group_path = group_id, str(path)
     if g.group_path not in _migrated:  # a group's file made by an older version
-        from ..store.db import connect
-
         db = connect(path)
         try:
             migrate(db)
@@ -160,7 +72,6 @@ def _open_group(group_id: str) -> None:
 def _secret_opens(endpoint: str, values: dict[str, Any]) -> bool | None:
     """For the addresses that carry a secret: does the secret open what it leads to? None
     for the others."""
-    from .database import get_db
     from .rights import ADMIN_KEY, JOIN_KEY
     from ..store.keys import KEY, install_key_matches
 

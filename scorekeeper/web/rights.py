@@ -35,13 +35,13 @@ from flask_babel import lazy_gettext
 from flask_wtf import FlaskForm
 from wtforms import HiddenField, StringField
 
-from ..store import storage
+from ..store import members, storage
+from ..store.groups import SIZE_CAP, too_big
 from ..store.keys import (HOSTED_PIN_DIGITS, PIN_DIGITS, PinLock, client_of, game_keys,
                           install_key, pin_lock, pin_tag)
+from . import groupspace as groups
 from .database import get_db
-from . import groups
-from .groups import is_member, session_key
-from ..store.groups import SIZE_CAP, too_big
+from .groupspace import many, private, session_key
 from .hosting import hosted
 from .security import safe_path
 
@@ -239,6 +239,53 @@ def client() -> str:
     """Whom the PIN limits count for this request (the real phone's address behind a trusted
     proxy, see ``hosting``)."""
     return client_of(request.remote_addr)
+
+
+# -- the group: its members -------------------------------------------------------------------
+MEMBER = "member"
+#: The most groups a phone remembers itself a member of (the cookie must stay small).
+REMEMBERED_GROUPS = 12
+
+
+def is_member() -> bool:
+    """May this phone read the request's group? Always on a laptop or the local network."""
+    if not private():
+        return True
+    if "is_member" not in g:
+        token = session.get(session_key(MEMBER))
+        g.is_member = members.is_member(get_db(), token) or is_admin() or (
+            token is None and holds_install_link())  # joined before memberships
+    return g.is_member
+
+
+def admit(via: str) -> None:
+    """Make this phone a member of the request's group (it opened the join or admin link, or
+    started the group); a member already stays as it is."""
+    if not private() or members.is_member(get_db(), session.get(session_key(MEMBER))):
+        return
+    token = members.admit(get_db(), via, device_of(request.user_agent.string))
+    if many():  # forget the oldest group when the phone has joined too many
+        joined = [k for k in session if k.endswith(":" + MEMBER)]
+        for old in joined[:max(0, len(joined) - REMEMBERED_GROUPS + 1)]:
+            group = old.split(":", 1)[0]
+            for k in [k for k in session if k.startswith(group + ":")]:
+                session.pop(k, None)
+    session[session_key(MEMBER)] = token
+    session.permanent = True
+    g.is_member = True
+
+
+def device_of(agent: str) -> str:
+    """A few words on the kind of phone, for the admin's list of members."""
+    agent = agent or ""
+    system = next((name for key, name in (("iPhone", "iPhone"), ("iPad", "iPad"),
+                                          ("Android", "Android"), ("Windows", "Windows"),
+                                          ("Mac OS", "Mac"), ("Linux", "Linux"))
+                   if key in agent), "")
+    browser = next((name for key, name in (("Edg/", "Edge"), ("Firefox/", "Firefox"),
+                                           ("Chrome/", "Chrome"), ("Safari/", "Safari"))
+                    if key in agent), "")
+    return " · ".join(p for p in (system, browser) if p)
 
 
 # -- the page a watching phone gets -------------------------------------------------------

@@ -52,7 +52,7 @@ from ..store.kept import Kept
 from . import rights
 from .database import get_db
 from .fragments import reader_key
-from .groups import in_group_space
+from .groupspace import in_group_space
 from .i18n import here
 
 #: Pages kept: a game page is about 12 KB of HTML, a scoreboard about 10 KB.

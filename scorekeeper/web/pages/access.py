@@ -18,11 +18,10 @@ from ...store.keys import (KEY, PIN_DIGITS, forget_try, game_keys, install_key_m
                            tries_left)
 from ..database import get_db
 from ..flashes import flash_words
-from ..groups import admit
 from ..hosting import external_url
 from ..i18n import num
 from ..rights import (ADMIN_KEY, JOIN_KEY, PinForm, can_edit, client, edit_required,
-                      fetch_with_keys, grant, grant_install, grant_watch, locked, pin_digits, safe_next)
+                      admit, fetch_with_keys, grant, grant_install, grant_watch, locked, pin_digits, safe_next)
 
 bp = Blueprint("access", __name__)
 

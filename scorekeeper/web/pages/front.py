@@ -16,10 +16,10 @@ from wtforms import StringField
 from ...store import groups as store_groups
 from ...store.keys import install_key
 from ...store.refused import Refused
-from .. import groups
+from .. import groupspace as groups
 from ..flashes import flash_words
 from ..i18n import current_language
-from ..rights import ADMIN_KEY, client, grant_install
+from ..rights import ADMIN_KEY, MEMBER, admit, client, grant_install
 
 bp = Blueprint("front", __name__)
 INVITED = "invited"
@@ -36,7 +36,7 @@ class StartForm(FlaskForm):
 
 def my_groups() -> list[store_groups.Group]:
     """The groups this phone is a member of (as its session remembers them)."""
-    ids = [k.split(":", 1)[0] for k in session if k.endswith(":" + groups.MEMBER)]
+    ids = [k.split(":", 1)[0] for k in session if k.endswith(":" + MEMBER)]
     found = (groups.host().find(i) for i in ids if store_groups.GROUP_ID.fullmatch(i))
     return [group for group in found if group is not None]
 
@@ -101,7 +101,7 @@ def start():
     g.group_id, g.group_path = group.id, str(group.path)
     from ..database import get_db
 
-    groups.admit("start")
+    admit("start")
     grant_install(ADMIN_KEY, install_key(get_db(), ADMIN_KEY))
     flash_words(lazy_gettext("Your group is ready. Share its join link with the players: "
                              "whoever opens it joins."))

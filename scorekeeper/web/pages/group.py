@@ -13,11 +13,11 @@ from wtforms import StringField
 from ...store import groups as store_groups
 from ...store import members
 from ...store.keys import install_key, rotate_install_key
-from .. import groups
+from .. import groupspace as groups
 from ..database import get_db
 from ..flashes import flash_words
 from ..hosting import external_url
-from ..rights import JOIN_KEY, is_admin, require_group_admin
+from ..rights import JOIN_KEY, MEMBER, is_admin, require_group_admin
 from .live import qr_svg
 
 bp = Blueprint("group", __name__, url_prefix="/group")
@@ -42,7 +42,7 @@ def _page(*, name_form: NameForm | None = None, delete_form: DeleteForm | None =
     response = current_app.make_response((render_template(
         "group/show.html", name=group_name(), join_url=join_url, admin=admin,
         members=members.members(get_db()) if admin else [],
-        own=members.member_id(get_db(), session.get(groups.session_key(groups.MEMBER))),
+        own=members.member_id(get_db(), session.get(groups.session_key(MEMBER))),
         name_form=name_form or NameForm(formdata=None, data={"name": group_name()}),
         delete_form=delete_form or DeleteForm(formdata=None), many=groups.many()), status))
     response.headers["Cache-Control"] = "no-store"  # it carries the join link
@@ -96,7 +96,7 @@ def end_member(member_id: int):
 def end_all():
     if not FlaskForm().validate():
         abort(400)
-    count = members.end_all(get_db(), keep=session.get(groups.session_key(groups.MEMBER)))
+    count = members.end_all(get_db(), keep=session.get(groups.session_key(MEMBER)))
     flash_words(lazy_gettext("Every other phone is no longer a member (%(count)s).",
                              count=count))
     return redirect(url_for("group.show"), 303)

@@ -17,7 +17,7 @@ from flask_wtf import FlaskForm
 from markupsafe import Markup, escape
 from wtforms import HiddenField, StringField
 
-from .. import groups
+from .. import groupspace as groups
 from ...engine.gamefile import NAME_LIMIT
 from ...store import players, ratings, stats, storage
 from .. import figures, fragments, ratingview, rights

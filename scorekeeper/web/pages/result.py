@@ -16,7 +16,7 @@ from flask_babel import format_date, gettext
 
 from ...store import clubnights, stats
 from ...store.kept import Kept
-from .. import groups
+from .. import groupspace as groups
 from ..database import get_db
 from ..i18n import current_language
 from ..sharing import game_text, night_text

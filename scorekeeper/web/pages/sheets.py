@@ -34,7 +34,7 @@ from typing import Hashable, NamedTuple
 from flask import Blueprint, Response, abort, current_app, request, send_file
 from flask_babel import gettext
 
-from .. import groups
+from .. import groupspace as groups
 from ...engine.contracts import Contract
 from ...engine.gamefile import NAME_LIMIT, check_players
 from ...store.kept import Kept

@@ -12,7 +12,7 @@ from flask_wtf.file import FileField
 from markupsafe import Markup, escape
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from .. import groups
+from .. import groupspace as groups
 from ...store import storage
 from ...store.db import connect
 from ...store.stats import parse_date
