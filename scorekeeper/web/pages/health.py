@@ -1,4 +1,5 @@
-"""``/healthz``: whether the app can answer and read its database, for a container's health
+"""``/healthz``: whether the app can answer and read its database (on a box of many groups,
+its register of groups), for a container's health
 check, a service monitor or a reverse proxy. It says nothing about any game."""
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import sqlite3
 from flask import Blueprint, jsonify
 
 from ..database import get_db
+from ..groupspace import host, many
 
 bp = Blueprint("health", __name__)
 
@@ -14,7 +16,14 @@ bp = Blueprint("health", __name__)
 @bp.get("/healthz")
 def healthz():
     try:
-        get_db().execute("select count(*) from games").fetchone()
+        if many():  # a box of many groups: its register of groups
+            register = host().register()
+            try:
+                register.execute("select count(*) from groups").fetchone()
+            finally:
+                register.close()
+        else:
+            get_db().execute("select count(*) from games").fetchone()
     except sqlite3.Error:
         response = jsonify(status="unavailable")
         response.status_code = 503
