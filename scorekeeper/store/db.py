@@ -142,20 +142,27 @@ def data_version(db: Database) -> tuple[int, int, int]:
     return getattr(db, "serial", 0), version, db.conn.total_changes
 
 
+#: How many databases a thread keeps a connection to (a box of many groups: the groups its
+#: requests went to last). Bounded, so that what a server holds open does not grow with the
+#: number of groups.
+THREAD_CONNECTIONS = 4
+
+
 def thread_connection(path: str) -> Database:
     """The connection this thread keeps open to the database at *path*.
 
     Opening a connection and setting it up costs more than the queries of a page, and closing
     the last one open on a WAL database checkpoints it, with a sync to disk. So each thread
-    (a server thread) opens one on first use and keeps it for its next uses; a thread keeps one
-    connection, to the database it used last.
+    (a server thread) opens one on first use and keeps it for its next uses; a thread keeps
+    connections to the THREAD_CONNECTIONS databases it used last, closing the oldest.
     """
-    kept = getattr(_kept, "db", None)
-    if kept is not None:
-        if kept[0] == path:
-            return kept[1]
-        kept[1].close()
-        _kept.db = None
-    db = connect(path)
-    _kept.db = (path, db)
+    kept = getattr(_kept, "dbs", None)
+    if kept is None:
+        kept = _kept.dbs = {}
+    db = kept.pop(path, None)
+    if db is None:
+        db = connect(path)
+        while len(kept) >= THREAD_CONNECTIONS:
+            kept.pop(next(iter(kept))).close()
+    kept[path] = db  # the newest last
     return db
