@@ -354,3 +354,14 @@ def test_a_shared_result_link_opens_that_result_only(app):
     other = table.new_game(names=("Eli", "Fay", "Gus", "Hana"))
     assert outsider.get(link.replace(f"/games/{game}/", f"/games/{other}/")).status_code == 404
     assert outsider.get(f"/g/{group}/games/{game}").status_code == 404
+
+
+def test_a_phone_that_joins_reads_the_groups_language_unless_it_chose_one(app):
+    group, join, _ = start_group(app, "عائلة", "ar")
+    newcomer = app.test_client()
+    newcomer.get(join)
+    assert 'lang="ar"' in InGroup(newcomer, group).get("/").get_data(as_text=True)
+    chosen = app.test_client()
+    chosen.set_cookie("lang", "en")
+    chosen.get(join)
+    assert 'lang="en"' in InGroup(chosen, group).get("/").get_data(as_text=True)

@@ -41,8 +41,9 @@ WATCHING = frozenset({"live.watch", "live.state", "live.qr", "rules.game",
 
 #: What a phone that is not a member reads, whatever it asked for.
 OUTSIDER_TEXT = lazy_gettext(
-    "There is nothing here for this phone. If a group keeps its games here, open the group’s "
-    "join link on this phone first: any member of the group can share it.")
+    "There is nothing here for this phone. To see a group’s games, open the group’s current "
+    "join link on this phone: any member of the group can share it (an older link may have "
+    "been replaced).")
 
 _migrated: set[str] = set()
 

@@ -23,6 +23,16 @@ def select_locale() -> str:
     return request.accept_languages.best_match(LANGUAGES) or "en"
 
 
+def speak_the_groups_language(response):
+    """A phone that joins a group, and has not chosen a language, reads the group's."""
+    from ..store.groups import group_setting
+    from .database import get_db
+
+    lang = group_setting(get_db(), "group_lang")
+    if lang in LANGUAGES and COOKIE not in request.cookies:
+        response.set_cookie(COOKIE, lang, max_age=COOKIE_AGE, samesite="Lax", httponly=True)
+    return response
+
 def current_language() -> str:
     locale = get_locale()
     return locale.language if locale is not None else "en"

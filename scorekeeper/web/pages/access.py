@@ -19,7 +19,7 @@ from ...store.keys import (KEY, PIN_DIGITS, forget_try, game_keys, install_key_m
 from ..database import get_db
 from ..flashes import flash_words
 from ..hosting import external_url
-from ..i18n import num
+from ..i18n import num, speak_the_groups_language
 from ..rights import (ADMIN_KEY, JOIN_KEY, PinForm, can_edit, client, edit_required,
                       admit, fetch_with_keys, grant, grant_install, grant_watch, locked, pin_digits, safe_next)
 
@@ -208,5 +208,7 @@ def join_link(key: str):
         abort(404, _("This join link is not (or no longer) this scorekeeper’s. Ask the group "
                      "for the current one."))
     admit("join")
-    flash_words(lazy_gettext("This phone can start games here now."))
-    return _private(redirect(url_for("home.index"), 303))
+    flash_words(lazy_gettext("This phone is in the group now: it sees the group’s games and "
+                             "can start its own."))
+    return speak_the_groups_language(_private(redirect(url_for("home.index"), 303)))
+

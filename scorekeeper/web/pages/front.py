@@ -18,7 +18,7 @@ from ...store.keys import install_key
 from ...store.refused import Refused
 from .. import groupspace as groups
 from ..flashes import flash_words
-from ..i18n import current_language
+from ..i18n import current_language, speak_the_groups_language
 from ..rights import ADMIN_KEY, MEMBER, admit, client, grant_install
 
 bp = Blueprint("front", __name__)
@@ -105,4 +105,4 @@ def start():
     grant_install(ADMIN_KEY, install_key(get_db(), ADMIN_KEY))
     flash_words(lazy_gettext("Your group is ready. Share its join link with the players: "
                              "whoever opens it joins."))
-    return redirect(url_for("group.show", group=group.id), 303)
+    return speak_the_groups_language(redirect(url_for("group.show", group=group.id), 303))
