@@ -21,9 +21,8 @@ from ..engine.contracts import (ALL_CONTRACTS, DIAMOND_VALUE, DOUBLED_CONTRACTS,
 from ..engine.gamefile import Game, GameScore
 from ..engine.progression import KINGDOMS, Kingdom, Progress
 from ..engine.records import Capture, DealRecord
-from ..engine.rules import HouseRules
+from ..engine.rules import RULE, HouseRules
 from ..engine.scoring import is_replayed
-from ..engine.messages import RULES_TEXT
 from ..languages import rules_line
 from .language import words_for
 
@@ -296,7 +295,7 @@ DOUBLING_RULE = _("×2: doubled by its holder (named); another player who takes 
                   "its value and the holder gains its value")
 REVERSED = _("all values reversed")
 NOT_DOUBLED = _("Only the K♥ and the queens can be doubled.")
-NO_DOUBLING = RULES_TEXT["doubling_off"]  # the rules line's own words
+NO_DOUBLING = RULE["doubling"].line  # the rules line's own words
 
 
 def contract_values(rules: HouseRules, t: Words = ENGLISH) -> dict[Contract, str]:
