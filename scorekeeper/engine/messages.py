@@ -100,6 +100,10 @@ MESSAGES: dict[str, str] = {
     "kh_redeal_closed": N_("{king} cannot announce King of Hearts now, so nobody can ask for a "
                            "K♥ redeal"),
     "trex_twos_closed": N_("{king} cannot announce Trex now, so nobody can throw in for the 2s"),
+    "kh_redeal_off": N_("nobody may ask for a K♥ redeal: this game plays without redeal "
+                        "requests"),
+    "trex_twos_off": N_("nobody may throw in for the 2s in Trex: this game plays without "
+                        "redeal requests"),
     "first_deal_king": N_("the first deal must be dealt by the first King, {expected}"),
     "deal_not_found": N_("there is no deal {number}"),
     # a stored game read leniently: a deal that a later check refuses (Game.no_longer_passes)

@@ -18,7 +18,8 @@ from ..seats import Seat
 from .base import DealBase, HandInput, hands_to_masks, seat_label
 from .records import Action, CardPlayed, DoubleChoice, DoubleDecision, TrickWon
 from .redeal import is_sweep
-from .tally import contract_card_points, final_points, trick_card_points, trick_result
+from .tally import (contract_card_points, final_points, queens_split, trick_card_points,
+                    trick_result)
 
 KH_BIT = KING_OF_HEARTS.bit
 _SEATS = tuple(Seat)
@@ -341,16 +342,18 @@ class TrickDeal(DealBase):
         ``reverse_scores`` (see :func:`.tally.contract_final_points`)."""
         self._require_over()
         return contract_card_points(self.contracts, self.rules, self._taken, self._tricks,
-                                    self._doubled, self._lead_of)
+                                    self._doubled, self._lead_of, self._dealer)
 
     def card_points(self, *, sweep_kept: bool = False) -> list[int]:
         """The four seats' points counted card by card from the cards taken (a sweep scores
-        nothing unless the table kept it, *sweep_kept*; ``reverse_scores`` negates)."""
+        nothing unless the table kept it, *sweep_kept*, and Queens split two and two nothing
+        under ``split_queens_replay``; ``reverse_scores`` negates)."""
         self._require_over()
         points = trick_card_points(self.contracts, self.rules, self._taken, self._tricks,
-                                   self._doubled, self._lead_of)
+                                   self._doubled, self._lead_of, self._dealer)
         swept = (not sweep_kept and self.rules.sweep_replay is not None
                  and is_sweep(self.result(), self.rules))
+        swept = swept or queens_split(self.contracts, self._taken, self.rules)
         return final_points(points, swept, self.rules)
 
     def scores(self, *, sweep_kept: bool = False) -> list[int]:
