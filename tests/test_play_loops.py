@@ -16,8 +16,10 @@ from scorekeeper.engine.play import TrickDeal
 from scorekeeper.engine.play.fast import play_tricks_randomly
 from scorekeeper.engine.play.quick import play_tricks
 from scorekeeper.engine.play.trickplay import KH_BIT, trick_play
-from scorekeeper.engine.rules import RULE, RULES, HouseRules
+from scorekeeper.engine.rules import HouseRules
 from scorekeeper.engine.simulate import play_out, simulate_game
+
+from test_engine_rules import rules_dicts
 
 #: Every deal of trick contracts a King may announce: each negative contract alone, and each
 #: group of them (Complex, Combination).
@@ -63,26 +65,8 @@ def test_trick_play__the_rules_of_play_as_masks():
     assert trick_play((Contract.QUEENS,), HouseRules(must_discard_penalty=True)).discard.bit_count() == 4
 
 
-def _values(rule) -> st.SearchStrategy:
-    if rule.kind == "bool":
-        return st.booleans()
-    if rule.kind == "choice":
-        return st.sampled_from(rule.values)
-    if rule.kind == "order":
-        return st.none() | st.permutations([c.value for c in Contract])
-    return st.none() | st.builds(lambda n: {"collections_tricks": n}, st.integers(7, 13))
-
-
-def _with_needs(data: dict) -> dict:
-    for rule in RULES:
-        if rule.name in data and data[rule.name] != rule.dump(rule.default):
-            data.update({other: RULE[other].dump(value) for other, value in rule.needs})
-    return HouseRules.from_dict(data)
-
-
 #: Any combination of every declared house rule.
-any_rules = st.fixed_dictionaries({}, optional={r.name: _values(r) for r in RULES}).map(
-    _with_needs)
+any_rules = rules_dicts.map(HouseRules.from_dict)
 
 
 @settings(max_examples=25, deadline=None)
