@@ -88,9 +88,10 @@ def text_of(html: str) -> str:
     return " ".join(BeautifulSoup(html, "html.parser").get_text().split())
 
 
+@pytest.mark.parametrize("form", ["/games/new", "/clubs/new"], ids=["new-game", "club-night"])
 @pytest.mark.parametrize("rule", RULES, ids=lambda r: r.name)
-def test_every_rule__has_an_input_on_new_game(client, rule):
-    page = soup(client.get("/games/new"))
+def test_every_rule__has_an_input_on_new_game_and_new_club_night(client, rule, form):
+    page = soup(client.get(form))
     if rule.kind == "bool":
         assert page.select(f'#settings input[type=checkbox][name="{rule.name}"]')
     elif rule.kind == "choice":
