@@ -10,6 +10,7 @@ import pytest
 
 from scorekeeper.engine import HouseRules, InvalidResult, Progress, RulesError, read_deal, read_game
 from scorekeeper.engine.advisor.baseline import play_rules
+from scorekeeper.engine.advisor.core import _own_redeals
 from scorekeeper.engine.advisor.playout import REPLAYED, THROWN_IN, play_choice
 from scorekeeper.engine.cards import parse_cards
 from scorekeeper.engine.contracts import Contract
@@ -154,6 +155,10 @@ def test_no_redeal_requests_nobody_asks_for_a_kh_redeal_or_a_trex_throw_in():
     assert redeal_requests(masks, 0, [Contract.KING_OF_HEARTS], NO_REQUESTS) == []
     assert play_choice(masks, (Contract.KING_OF_HEARTS,), HouseRules(), True).status == THROWN_IN
     assert play_choice(masks, (Contract.KING_OF_HEARTS,), NO_REQUESTS, True).status != THROWN_IN
+    # The advisor says nothing of the King's own right to a redeal either.
+    choices = [(Contract.KING_OF_HEARTS,)]
+    assert _own_redeals(masks[0], choices, HouseRules()) == ("kh-redeal",)
+    assert _own_redeals(masks[0], choices, NO_REQUESTS) == ()
 
 
 def test_no_redeal_requests_only_a_misdeal_or_another_reason_is_possible():
