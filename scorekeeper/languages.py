@@ -12,8 +12,8 @@ from babel.numbers import format_decimal
 
 from .engine.contracts import CONTRACT_LABELS, Contract
 from .engine.errors import Problem
-from .engine.messages import MESSAGES, N_, RULES_TEXT
-from .engine.rules import HouseRules
+from .engine.messages import MESSAGES, N_
+from .engine.rules import RULES_TEXT, HouseRules
 
 LANGUAGES: tuple[str, ...] = ("en", "ar")
 RTL_LANGUAGES = frozenset({"ar"})

@@ -38,7 +38,11 @@
     });
     each("[data-show-if]", form, function (box) {
       var box2 = form.elements[box.getAttribute("data-show-if")];
-      var update = function () { box.hidden = !box2.checked; };
+      var update = function () {
+        box.hidden = !box2.checked;
+        /* A setting shown only with another one is off while that one is. */
+        if (box.hidden) { each("input[type=checkbox]", box, function (c) { c.checked = false; }); }
+      };
       box2.addEventListener("change", update);
       update();
     });

@@ -26,6 +26,21 @@ def test_simulate__prints_summary_and_writes_valid_game_files(tmp_path, capsys):
         assert main(["score", str(path)]) == 0
 
 
+#: RULES.md's three house rules of issue 29, each through ``simulate --rules ... --check``: every
+#: game read back by the validator and scored again, held to what the play counted.
+NEW_RULES = ['{"self_capture": "king-credit"}',
+             '{"partnership": true, "split_queens_replay": true}',
+             '{"no_redeal_requests": true}']
+
+
+@pytest.mark.parametrize("bot", ["random", "heuristic"])
+@pytest.mark.parametrize("rules", NEW_RULES)
+def test_simulate__check_finds_no_disagreement_under_each_new_house_rule(capsys, rules, bot):
+    assert main(["simulate", "--games", "40", "--seed", "29", "--bot", bot, "--jobs", "1",
+                 "--rules", rules, "--check"]) == 0
+    assert "40 games in" in capsys.readouterr().out
+
+
 def test_simulate__same_seed_same_games(tmp_path):
     for name in ("a", "b"):
         main(["simulate", "--games", "2", "--seed", "11", "--bot", "heuristic",
@@ -45,7 +60,8 @@ def test_simulate__bad_rules_is_one_clear_line(capsys):
 @pytest.mark.parametrize("rules", ['{}', '{"partnership": true, "team_result": "worst-loses"}',
                                    '{"sweep_replay": {"collections_tricks": 7}, '
                                    '"reverse_scores": true}',
-                                   '{"combining": "combination", "self_capture": "leader-credit"}'])
+                                   '{"combining": "combination", "self_capture": "leader-credit"}',
+                                   *NEW_RULES])
 def test_simulate__written_files_score_the_same_without_the_check(tmp_path, capsys, monkeypatch,
                                                                    rules):
     """The games are not read back on a normal run; the files written must still be files

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from scorekeeper.engine import HouseRules, RulesError
-from scorekeeper.engine.rules import COMBINING, ROTATION, SELF_CAPTURE, TEAM_RESULT
+from scorekeeper.engine.rules import COMBINING, ROTATION, RULE, RULES, SELF_CAPTURE, TEAM_RESULT
 
 CONTRACTS = ["king_of_hearts", "diamonds", "queens", "collections", "trex"]
 
@@ -31,7 +31,7 @@ def test_house_rules__frozen():
 @pytest.mark.parametrize("data, message", [
     ({"doubling": "yes"}, "house rule 'doubling' must be true or false, not 'yes'"),
     ({"self_capture": "double"}, "house rule 'self_capture' cannot be 'double'; allowed: "
-                                 "'single', 'leader-credit'"),
+                                 "'single', 'leader-credit', 'king-credit'"),
     ({"combining": "all"}, "allowed: 'none', 'complex', 'combination'"),
     ({"fixed_order": ["trex"]}, "must be null or list each of the five contracts once"),
     ({"sweep_replay": {"collections_tricks": 3}}, "with N from 7 to 13"),
@@ -44,22 +44,40 @@ def test_house_rules__unknown_key_or_value_says_what_is_allowed(data, message):
     assert message in str(info.value)
 
 
+def _values(rule) -> st.SearchStrategy:
+    """Every value a declared rule takes, as the file format writes it."""
+    if rule.kind == "bool":
+        return st.booleans()
+    if rule.kind == "choice":
+        return st.sampled_from(rule.values)
+    if rule.kind == "order":
+        return st.none() | st.permutations(CONTRACTS)
+    return st.none() | st.builds(lambda n: {"collections_tricks": n}, st.integers(7, 13))
+
+
+def _with_needs(data: dict) -> dict:
+    """*data* with what each changed rule needs (split_queens_replay: partnership)."""
+    for rule in RULES:
+        if rule.name in data and data[rule.name] != rule.dump(rule.default):
+            data.update({other: RULE[other].dump(value) for other, value in rule.needs})
+    return data
+
+
+#: Every declared rule, the three kept for the names files know checked by hand.
 rules_dicts = st.fixed_dictionaries({}, optional={
-    "doubling": st.booleans(),
-    "self_capture": st.sampled_from(SELF_CAPTURE),
-    "swap_diamonds_collections": st.booleans(),
-    "combining": st.sampled_from(COMBINING),
-    "partnership": st.booleans(),
-    "team_result": st.sampled_from(TEAM_RESULT),
-    "rotation": st.sampled_from(ROTATION),
-    "fixed_order": st.none() | st.permutations(CONTRACTS),
-    "sweep_replay": st.none() | st.builds(lambda n: {"collections_tricks": n},
-                                          st.integers(7, 13)),
-    "no_heart_lead": st.booleans(),
-    "must_discard_penalty": st.booleans(),
-    "kh_redeal_any_doubleton": st.booleans(),
-    "reverse_scores": st.booleans(),
-})
+    rule.name: _values(rule) for rule in RULES}).map(_with_needs)
+
+
+def test_house_rules__the_declarations_are_the_rule_book_variants():
+    assert [r.name for r in RULES] == [
+        "doubling", "self_capture", "swap_diamonds_collections", "combining", "partnership",
+        "team_result", "rotation", "fixed_order", "sweep_replay", "no_heart_lead",
+        "must_discard_penalty", "kh_redeal_any_doubleton", "reverse_scores",
+        "split_queens_replay", "no_redeal_requests"]
+    assert SELF_CAPTURE == ("single", "leader-credit", "king-credit")
+    assert (COMBINING, TEAM_RESULT, ROTATION) == (("none", "complex", "combination"),
+                                                  ("sum", "worst-loses"),
+                                                  ("right", "table-picks"))
 
 
 @given(rules_dicts)

@@ -11,7 +11,8 @@ from babel.messages.pofile import read_po
 
 from scorekeeper.engine import Problem
 from scorekeeper.engine.contracts import CONTRACT_LABELS
-from scorekeeper.engine.messages import MESSAGES, RULES_TEXT, SEAT_QUESTIONS
+from scorekeeper.engine.messages import MESSAGES, SEAT_QUESTIONS
+from scorekeeper.engine.rules import RULES_TEXT
 from scorekeeper.web.i18n import local_path
 from scorekeeper.languages import FORM_MESSAGES, SAY_WHO
 from scorekeeper.web.messages import problem_text

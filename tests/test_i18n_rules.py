@@ -9,7 +9,8 @@ import pytest
 
 from scorekeeper.engine import HouseRules, RulesError, read_game
 from scorekeeper.engine.errors import InvalidResult, Problem
-from scorekeeper.engine.messages import MESSAGES, RULES_TEXT
+from scorekeeper.engine.messages import MESSAGES
+from scorekeeper.engine.rules import RULES_TEXT
 from scorekeeper.web.messages import problem_text
 from scorekeeper.web.rulestext import rules_text
 

@@ -61,6 +61,11 @@ class Table:
         return self.get("combining", "none")
 
     @property
+    def split_queens(self) -> bool:
+        """RULES.md "Partnership": Queens split two and two is replayed (partnership only)."""
+        return self.get("split_queens_replay", False) and self.get("partnership", False)
+
+    @property
     def sweep_tricks(self) -> int | None:
         sweep = self.get("sweep_replay", None)
         return None if sweep is None else sweep["collections_tricks"]
@@ -261,6 +266,8 @@ def play_deal(deal: dict[str, Any], table: Table, state: Kingdoms) -> None:
         if reason not in REASONS:
             raise Impossible("a reason")
         follows = {"kh-redeal": "king_of_hearts", "trex-twos": "trex"}.get(reason)
+        if follows and table.get("no_redeal_requests", False):
+            raise Impossible("no K♥ redeal request and no Trex throw-in under no_redeal_requests")
         if follows and not state.announceable(follows):
             raise Impossible("a redeal request follows its announcement")
         state.add(king, [])
@@ -272,7 +279,9 @@ def play_deal(deal: dict[str, Any], table: Table, state: Kingdoms) -> None:
         raise Impossible("only a sweep can be kept")
     if not state.may_announce(p.contracts):
         raise Impossible("contracts the King may announce")
-    replayed = swept and "sweep_kept" not in deal
+    split = (table.split_queens and p.contracts == ["queens"] and p.queens is not None
+             and sum(1 for q in p.queens.values() if q["taker"] % 2 == 0) == 2)
+    replayed = (swept and "sweep_kept" not in deal) or split
     state.add(king, [] if replayed else p.contracts)
 
 
@@ -454,6 +463,11 @@ GAMES = [
     ({"partnership": True, "team_result": "worst-loses", "reverse_scores": True,
       "sweep_replay": {"collections_tricks": 10}}, 7, "random"),
     ({"partnership": True, "fixed_order": FIXED}, 8, "heuristic"),
+    # Queens split two and two, replayed; the King credited for a doubled card taken back
+    ({"partnership": True, "split_queens_replay": True, "self_capture": "king-credit"}, 9,
+     "random"),
+    ({"no_redeal_requests": True, "self_capture": "king-credit", "combining": "combination"},
+     10, "heuristic"),
 ]
 
 

@@ -31,6 +31,9 @@ RULE_TABLE = [
     {"fixed_order": FIXED},
     {"fixed_order": FIXED, "combining": "combination"},
     {"reverse_scores": True, "swap_diamonds_collections": True, "doubling": False},
+    {"self_capture": "king-credit", "combining": "combination"},
+    {"partnership": True, "split_queens_replay": True, "self_capture": "king-credit"},
+    {"no_redeal_requests": True, "kh_redeal_any_doubleton": True},
 ]
 
 

@@ -157,7 +157,7 @@ def test_new_game__every_variant_as_a_custom_setting(client, app):
                     fixed_1="trex", fixed_2="queens", fixed_3="king_of_hearts",
                     fixed_4="diamonds", fixed_5="collections", sweep_on="y", sweep_tricks="10",
                     no_heart_lead="y", must_discard_penalty="y", kh_redeal_any_doubleton="y",
-                    reverse_scores="y")
+                    reverse_scores="y", split_queens_replay="y", no_redeal_requests="y")
     assert response.status_code == 303
     assert stored_rules(app) == {
         "doubling": False, "self_capture": "leader-credit", "swap_diamonds_collections": True,
@@ -165,7 +165,8 @@ def test_new_game__every_variant_as_a_custom_setting(client, app):
         "rotation": "table-picks",
         "fixed_order": ["trex", "queens", "king_of_hearts", "diamonds", "collections"],
         "sweep_replay": {"collections_tricks": 10}, "no_heart_lead": True,
-        "must_discard_penalty": True, "kh_redeal_any_doubleton": True, "reverse_scores": True}
+        "must_discard_penalty": True, "kh_redeal_any_doubleton": True, "reverse_scores": True,
+        "split_queens_replay": True, "no_redeal_requests": True}
 
 
 def test_new_game__custom_fixed_order_with_a_contract_twice_refused(client):

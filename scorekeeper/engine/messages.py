@@ -41,6 +41,8 @@ MESSAGES: dict[str, str] = {
                            "contracts once ({names})"),
     "rule_sweep": N_("house rule 'sweep_replay' must be null or {{\"collections_tricks\": N}} "
                      "with N from {low} to {high}"),
+    "rule_needs": N_("house rule {key!r} is played only with {other!r} set to {value}"),
+    "rule_excludes": N_("house rule {key!r} cannot be played with {other!r} set to {value}"),
     "bad_first_king": N_("the first King must be a seat from 0 to 3"),
     "no_first_king": N_("the game does not say who the first King is"),
     "deals_not_list": N_("the deals must be a list"),
@@ -98,6 +100,10 @@ MESSAGES: dict[str, str] = {
     "kh_redeal_closed": N_("{king} cannot announce King of Hearts now, so nobody can ask for a "
                            "K♥ redeal"),
     "trex_twos_closed": N_("{king} cannot announce Trex now, so nobody can throw in for the 2s"),
+    "kh_redeal_off": N_("nobody may ask for a K♥ redeal: this game plays without redeal "
+                        "requests"),
+    "trex_twos_off": N_("nobody may throw in for the 2s in Trex: this game plays without "
+                        "redeal requests"),
     "first_deal_king": N_("the first deal must be dealt by the first King, {expected}"),
     "deal_not_found": N_("there is no deal {number}"),
     # a stored game read leniently: a deal that a later check refuses (Game.no_longer_passes)
@@ -118,28 +124,6 @@ MESSAGES: dict[str, str] = {
     "hand_size": N_("a hand has 13 cards, not {count}"),
     "advice_unknown_contract": N_("{value!r} is not a contract; the contracts are {allowed}"),
     "advice_nothing_open": N_("name at least one open contract"),
-}
-
-
-#: The parts of a one-line description of house rules (``HouseRules.summary_parts``), by code.
-#: A parameter holding contracts is a tuple of them, joined as a list.
-RULES_TEXT: dict[str, str] = {
-    "standard": N_("Standard rules"),
-    "doubling_off": N_("no doubling"),
-    "leader_credit": N_("self-capture credits the leader"),
-    "swap_diamonds_collections": N_("diamonds -15, collections -10"),
-    "complex": N_("Complex"),
-    "combination": N_("Combination"),
-    "partnership": N_("partnership"),
-    "worst_loses": N_("worst score loses"),
-    "table_picks": N_("table picks the next King"),
-    "no_heart_lead": N_("no heart lead"),
-    "must_discard_penalty": N_("must discard penalty cards"),
-    "kh_redeal_any_doubleton": N_("K♥ redeal with any doubleton"),
-    "reverse_scores": N_("reversed scores"),
-    "fixed_order": N_("fixed order: {contracts}"),
-    "sweep_replay": N_("sweeps replayed ({tricks}+ tricks)"),
-    "other": N_("{key}={value}"),
 }
 
 

@@ -18,6 +18,7 @@ from .scoring import uses_contracts
 
 KINGDOMS = 4
 _CLOSED_REASON_CODES = {"kh-redeal": "kh_redeal_closed", "trex-twos": "trex_twos_closed"}
+_OFF_REASON_CODES = {"kh-redeal": "kh_redeal_off", "trex-twos": "trex_twos_off"}
 
 
 @dataclass
@@ -101,15 +102,16 @@ class Progress:
 
         A K♥ redeal follows the announcement of King of Hearts, and a Trex throw-in that of
         Trex (RULES.md), so each is possible only while the King may still announce that
-        contract, alone or in a combined deal; a misdeal or another reason always is. Empty
-        once the game is over.
+        contract, alone or in a combined deal; a misdeal or another reason always is. Under
+        ``no_redeal_requests`` neither is ever possible. Empty once the game is over.
         """
         if self.is_over:
             return ()
         options = self.deal_options()
         return tuple(reason for reason in THROW_IN_REASONS
                      if reason not in ANNOUNCED_FIRST
-                     or any(ANNOUNCED_FIRST[reason] in option for option in options))
+                     or (not self.rules.no_redeal_requests
+                         and any(ANNOUNCED_FIRST[reason] in option for option in options)))
 
     # -- checking and adding a deal
     def check(self, deal: DealRecord, number: int | None = None) -> list[Problem]:
@@ -140,6 +142,8 @@ class Progress:
     def _throw_in_problems(self, reason: str, king: int, number: int) -> list[Problem]:
         if reason in self.possible_throw_in_reasons():
             return []
+        if self.rules.no_redeal_requests and reason in ANNOUNCED_FIRST:
+            return [Problem(_OFF_REASON_CODES[reason], {}, number, None, "thrown_in.reason")]
         return [Problem(_CLOSED_REASON_CODES[reason], {"king": self.names[king]}, number, None,
                         "thrown_in.reason")]
 

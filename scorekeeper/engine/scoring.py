@@ -16,8 +16,18 @@ Scores = tuple[int, int, int, int]
 ZERO: Scores = (0, 0, 0, 0)
 
 
-def capture_points(capture: Capture, value: int, rules: HouseRules) -> list[int]:
-    """Points for one card that can be doubled (the K♥ or a queen), *value* being its base."""
+def credited_seat(rules: HouseRules, holder: int, leader: int | None, king: int) -> int | None:
+    """Who gains the value of a doubled card that its own holder took (RULES.md "Doubling"):
+    the player who led to that trick under ``leader-credit``, the King of the deal under
+    ``king-credit``; None (the holder scores the card once) under ``single``, or when that
+    player is the holder."""
+    credited = {"leader-credit": leader, "king-credit": king}.get(rules.self_capture)
+    return None if credited == holder else credited
+
+
+def capture_points(capture: Capture, value: int, rules: HouseRules, king: int) -> list[int]:
+    """Points for one card that can be doubled (the K♥ or a queen), *value* being its base;
+    *king* is the King of the deal."""
     points = [0, 0, 0, 0]
     holder = capture.doubled_by if rules.doubling else None
     if holder is None:
@@ -25,9 +35,9 @@ def capture_points(capture: Capture, value: int, rules: HouseRules) -> list[int]
     elif capture.taker != holder:
         points[capture.taker] += 2 * value
         points[holder] -= value
-    elif rules.self_capture == "leader-credit" and capture.led_by not in (None, holder):
+    elif (credited := credited_seat(rules, holder, capture.led_by, king)) is not None:
         points[holder] += 2 * value
-        points[capture.led_by] -= value  # type: ignore[index]
+        points[credited] -= value
     else:
         points[holder] += value
     return points
@@ -35,14 +45,14 @@ def capture_points(capture: Capture, value: int, rules: HouseRules) -> list[int]
 
 def _king_of_hearts(deal: DealRecord, rules: HouseRules) -> list[int]:
     assert deal.king_of_hearts is not None
-    return capture_points(deal.king_of_hearts, KING_OF_HEARTS_VALUE, rules)
+    return capture_points(deal.king_of_hearts, KING_OF_HEARTS_VALUE, rules, deal.king)
 
 
 def _queens(deal: DealRecord, rules: HouseRules) -> list[int]:
     assert deal.queens is not None
     totals = [0, 0, 0, 0]
     for queen in deal.queens:
-        for seat, p in enumerate(capture_points(queen, QUEEN_VALUE, rules)):
+        for seat, p in enumerate(capture_points(queen, QUEEN_VALUE, rules, deal.king)):
             totals[seat] += p
     return totals
 
@@ -110,10 +120,31 @@ def is_sweep(deal: DealRecord, rules: HouseRules) -> bool:
     return bool(swept_seats(deal, rules))
 
 
+def is_split_queens(deal: DealRecord, rules: HouseRules) -> bool:
+    """Under ``split_queens_replay`` (partnership only): a deal of Queens played alone in which
+    each team took exactly two queens (RULES.md "Partnership"). Doubling changes nothing to
+    it, and a combined deal is never one."""
+    if not (rules.split_queens_replay and rules.partnership) or deal.queens is None:
+        return False
+    return (deal.contracts == (Contract.QUEENS,)
+            and sum(1 for queen in deal.queens if queen.taker % 2 == 0) == 2)
+
+
+def replay_reason(deal: DealRecord, rules: HouseRules) -> str | None:
+    """Why a played deal is replayed: ``"sweep"`` (a sweep the table did not keep, RULES.md
+    "Sweeps") or ``"split-queens"`` (``split_queens_replay``); None when it scores."""
+    if is_split_queens(deal, rules):
+        return "split-queens"
+    if not deal.sweep_kept and is_sweep(deal, rules):
+        return "sweep"
+    return None
+
+
 def is_replayed(deal: DealRecord, rules: HouseRules) -> bool:
-    """A sweep replayed: it scores nothing and uses up no contract. The swept player may ask
-    for the replay, so the table can also keep the result as played (``deal.sweep_kept``)."""
-    return not deal.sweep_kept and is_sweep(deal, rules)
+    """A deal replayed: a sweep (the swept player may ask for the replay, so the table can
+    also keep the result as played, ``deal.sweep_kept``), or Queens split two and two under
+    ``split_queens_replay``. It scores nothing and uses up no contract."""
+    return replay_reason(deal, rules) is not None
 
 
 def uses_contracts(deal: DealRecord, rules: HouseRules) -> bool:
@@ -195,6 +226,7 @@ def winners(totals: Sequence[int], rules: HouseRules) -> tuple[int, ...]:
 
 
 __all__ = ["Scores", "score_deal", "contract_scores", "is_sweep", "is_replayed", "swept_seats",
+           "is_split_queens", "replay_reason", "credited_seat",
            "uses_contracts", "contract_total",
            "capture_points", "team_totals", "team_result", "better", "places", "winners",
            "QUEEN_SUITS"]

@@ -25,7 +25,8 @@ from .cards import CARDS, SEVEN_OF_HEARTS, hand_masks, indices_of, shuffled_indi
 from .contracts import ALL_CONTRACTS, Contract
 from .errors import RuleError
 from .progression import deal_options
-from .play import (TrexDeal, TrickDeal, doubling_queue, is_sweep, new_deal, redeal_requests,
+from .play import (TrexDeal, TrickDeal, doubling_queue, is_split_queens, is_sweep, new_deal,
+                   redeal_requests,
                    trick_contracts)
 from .play.base import hands_to_masks
 from .play.fast import play_trex_randomly, play_tricks_randomly
@@ -184,14 +185,15 @@ class _Table:
                 taken, tricks, lead_of = play_tricks(hands, king, contracts, rules, doubled,
                                                      self.bots)
             result = trick_result(king, contracts, rules, taken, tricks, doubled, lead_of)
-            points = contract_card_points(contracts, rules, taken, tricks, doubled, lead_of)
+            points = contract_card_points(contracts, rules, taken, tricks, doubled, lead_of,
+                                          king)
         else:
             deal = new_deal(hands, king, contracts, rules)
             play_out(deal, self.bots)
             result = deal.result()
             points = deal.contract_card_points()
-        replayed = False
-        if rules.sweep_replay is not None and is_sweep(result, rules):
+        replayed = is_split_queens(result, rules)
+        if not replayed and rules.sweep_replay is not None and is_sweep(result, rules):
             if self.keeps_sweep(result, king):
                 result[SWEEP_KEPT] = True
             else:

@@ -21,9 +21,8 @@ from ..engine.contracts import (ALL_CONTRACTS, DIAMOND_VALUE, DOUBLED_CONTRACTS,
 from ..engine.gamefile import Game, GameScore
 from ..engine.progression import KINGDOMS, Kingdom, Progress
 from ..engine.records import Capture, DealRecord
-from ..engine.rules import HouseRules
-from ..engine.scoring import is_replayed
-from ..engine.messages import RULES_TEXT
+from ..engine.rules import RULE, HouseRules
+from ..engine.scoring import replay_reason
 from ..languages import rules_line
 from .language import words_for
 
@@ -215,8 +214,10 @@ def deal_row(index: int, deal: DealRecord, rules: HouseRules, points: Scores,
         return Row("void", t.gettext("Thrown in"), number, note=reason,
                    note_by=deal.thrown_in.by)
     label = contracts_label(deal.contracts, t)
-    if is_replayed(deal, rules):
-        return Row("void", label, number, note=t.gettext("sweep, replayed"), struck=True)
+    why = replay_reason(deal, rules)
+    if why is not None:
+        note = REPLAYED_SPLIT if why == "split-queens" else REPLAYED_SWEEP
+        return Row("void", label, number, note=t.gettext(note), struck=True)
     return Row("deal", label, number, marks=doubled_cards(deal, rules), points=points)
 
 
@@ -295,8 +296,10 @@ def format_date(value: str | None, lang: str = "en") -> str:
 DOUBLING_RULE = _("×2: doubled by its holder (named); another player who takes it scores twice "
                   "its value and the holder gains its value")
 REVERSED = _("all values reversed")
+REPLAYED_SWEEP = _("sweep, replayed")
+REPLAYED_SPLIT = _("split 2–2, replayed")
 NOT_DOUBLED = _("Only the K♥ and the queens can be doubled.")
-NO_DOUBLING = RULES_TEXT["doubling_off"]  # the rules line's own words
+NO_DOUBLING = RULE["doubling"].line  # the rules line's own words
 
 
 def contract_values(rules: HouseRules, t: Words = ENGLISH) -> dict[Contract, str]:

@@ -14,7 +14,7 @@ from wtforms.validators import ValidationError
 from ..engine import ALL_CONTRACTS, PRESETS, HouseRules, InvalidResult, RulesError
 from ..engine import read_game
 from ..engine.gamefile import NAME_LIMIT, TITLE_LIMIT
-from ..engine.rules import SWEEP_TRICKS
+from ..engine.rules import RULES, SWEEP_TRICKS
 from .fields import PickField, whole_number
 from .i18n import num
 from .rights import pin_digits
@@ -47,32 +47,9 @@ def player_label(seat: int) -> LazyString:
     return LazyString(lambda: gettext("Player %(number)s", number=num(seat + 1)))
 
 
-#: The house-rule settings the form shows beside the presets, in order, with their labels.
-CHOICE_SETTINGS: dict[str, tuple[Any, list[tuple[str, Any]]]] = {
-    "self_capture": (lazy_gettext("A doubled card taken by its own holder"), [
-        ("single", lazy_gettext("Holder scores the card once")),
-        ("leader-credit",
-         lazy_gettext("Holder pays double, the player who led gets the credit"))]),
-    "combining": (lazy_gettext("Deals"), [
-        ("none", lazy_gettext("One contract per deal")),
-        ("complex", lazy_gettext("Complex: the four negatives in one deal")),
-        ("combination", lazy_gettext("Combination: any negatives together"))]),
-    "team_result": (lazy_gettext("Team result (partnership)"), [
-        ("sum", lazy_gettext("The partners' sum")),
-        ("worst-loses", lazy_gettext("The worst player's team loses"))]),
-    "rotation": (lazy_gettext("Next King"), [
-        ("right", lazy_gettext("The player to the right of the last King")),
-        ("table-picks", lazy_gettext("The table picks anyone not yet King"))]),
-}
-BOOL_SETTINGS: dict[str, Any] = {
-    "doubling": lazy_gettext("Doubling of the K♥ and the queens"),
-    "partnership": lazy_gettext("Partnership: partners sit opposite"),
-    "swap_diamonds_collections": lazy_gettext("Diamonds −15 each, Collections −10 a trick"),
-    "no_heart_lead": lazy_gettext("No heart lead in King of Hearts"),
-    "must_discard_penalty": lazy_gettext("Must discard a penalty card when void"),
-    "kh_redeal_any_doubleton": lazy_gettext("K♥ redeal with any one other heart"),
-    "reverse_scores": lazy_gettext("Reversed scores"),
-}
+def _said(msgid: str) -> LazyString:
+    """A house rule's words (the engine's msgid), said in the page's language."""
+    return lazy_gettext(msgid)
 
 
 def tonight() -> dt.date:
@@ -80,22 +57,28 @@ def tonight() -> dt.date:
 
 
 def _setting_fields() -> dict[str, Any]:
+    """The inputs of every house rule, from its declaration (``engine.rules.RULES``): a
+    checkbox for a yes-or-no rule, a choice among its values, and for the fixed order and the
+    sweeps a checkbox with the inputs of their value."""
     fields: dict[str, Any] = {}
-    for key, label in BOOL_SETTINGS.items():
-        fields[key] = BooleanField(label, default=getattr(HouseRules(), key))
-    for key, (label, options) in CHOICE_SETTINGS.items():
-        fields[key] = PickField(label, options=options, coerce=str,
-                                default=getattr(HouseRules(), key))
-    fields["fixed_order_on"] = BooleanField(lazy_gettext("Contracts in a fixed order"))
-    for place in range(1, 6):
-        fields[f"fixed_{place}"] = PickField(lazy_gettext("Contract %(number)s", number=place),
-                                             options=CONTRACT_OPTIONS, coerce=str,
-                                             default=DEFAULT_FIXED_ORDER[place - 1])
-    fields["sweep_on"] = BooleanField(
-        lazy_gettext("Replay a sweep (13 diamonds, 4 queens, or many tricks)"))
-    fields["sweep_tricks"] = PickField(lazy_gettext("Tricks that make a sweep in Collections"),
-                                       coerce=whole_number,
-                                       options=[(n, str(n)) for n in SWEEP_TRICKS], default=13)
+    for rule in RULES:
+        if rule.kind == "bool":
+            fields[rule.name] = BooleanField(_said(rule.label), default=rule.default)
+        elif rule.kind == "choice":
+            fields[rule.name] = PickField(
+                _said(rule.label), options=[(v, _said(words)) for v, words in rule.choices],
+                coerce=str, default=rule.default)
+        elif rule.kind == "order":
+            fields["fixed_order_on"] = BooleanField(_said(rule.label))
+            for place in range(1, 6):
+                fields[f"fixed_{place}"] = PickField(
+                    lazy_gettext("Contract %(number)s", number=place), options=CONTRACT_OPTIONS,
+                    coerce=str, default=DEFAULT_FIXED_ORDER[place - 1])
+        elif rule.kind == "sweep":
+            fields["sweep_on"] = BooleanField(_said(rule.label))
+            fields["sweep_tricks"] = PickField(
+                lazy_gettext("Tricks that make a sweep in Collections"), coerce=whole_number,
+                options=[(n, str(n)) for n in SWEEP_TRICKS], default=13)
     return fields
 
 
@@ -113,13 +96,18 @@ class RulesForm(_SettingsForm):  # type: ignore[misc, valid-type]
         """The rules asked for: a preset's, or under "Custom" the settings below it."""
         if self.preset.data in PRESETS:
             return PRESETS[self.preset.data].to_dict()
-        out: dict[str, Any] = {key: bool(self[key].data) for key in BOOL_SETTINGS}
-        out.update({key: self[key].data for key in CHOICE_SETTINGS
-                    if self[key].data is not None})
-        out["fixed_order"] = ([self[f"fixed_{p}"].data for p in range(1, 6)]
-                              if self.fixed_order_on.data else None)
-        out["sweep_replay"] = ({"collections_tricks": self.sweep_tricks.data}
-                               if self.sweep_on.data else None)
+        out: dict[str, Any] = {}
+        for rule in RULES:
+            if rule.kind == "bool":
+                out[rule.name] = bool(self[rule.name].data)
+            elif rule.kind == "choice" and self[rule.name].data is not None:
+                out[rule.name] = self[rule.name].data
+            elif rule.kind == "order":
+                out[rule.name] = ([self[f"fixed_{p}"].data for p in range(1, 6)]
+                                  if self.fixed_order_on.data else None)
+            elif rule.kind == "sweep":
+                out[rule.name] = ({"collections_tricks": self.sweep_tricks.data}
+                                  if self.sweep_on.data else None)
         return out
 
 
@@ -189,7 +177,8 @@ def preset_name(rules: HouseRules) -> str:
 
 def settings_data(rules: HouseRules) -> dict[str, Any]:
     """Form data showing *rules* in the settings fields."""
-    data: dict[str, Any] = {key: getattr(rules, key) for key in (*BOOL_SETTINGS, *CHOICE_SETTINGS)}
+    data: dict[str, Any] = {rule.name: getattr(rules, rule.name) for rule in RULES
+                            if rule.kind in ("bool", "choice")}
     data["fixed_order_on"] = rules.fixed_order is not None
     order = [c.value for c in rules.fixed_order] if rules.fixed_order else DEFAULT_FIXED_ORDER
     data.update({f"fixed_{p}": order[p - 1] for p in range(1, 6)})

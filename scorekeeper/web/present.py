@@ -11,9 +11,8 @@ from flask_babel import gettext, lazy_gettext
 from markupsafe import Markup, escape
 
 from ..engine import NEGATIVE_CONTRACTS, Contract, DealRecord, Game, GameScore, Progress
-from ..engine.scoring import is_replayed
 from ..engine.contracts import ALL_CONTRACTS, QUEEN_SUITS
-from ..engine.scoring import score_deal
+from ..engine.scoring import replay_reason, score_deal
 from .dealforms import SUIT_SYMBOLS
 from .i18n import isolated, num
 from .messages import contract_label
@@ -148,12 +147,17 @@ class Sheet:
 
 def not_played_note(record: DealRecord, names: Sequence[str], game: Game,
                     markup: bool = False) -> str | None:
-    """Why a deal scores nothing (thrown in, or a sweep replayed), or None when it scores."""
+    """Why a deal scores nothing (thrown in, a sweep replayed, Queens split two and two and
+    replayed), or None when it scores."""
     if record.thrown_in is not None:
         return _say(markup, gettext("thrown in (%(reason)s), asked by %(name)s"),
                     reason=reason_label(record.thrown_in.reason),
                     name=_who(names[record.thrown_in.by], markup))
-    if is_replayed(record, game.rules):
+    why = replay_reason(record, game.rules)
+    if why == "split-queens":
+        return _say(markup, gettext("%(contracts)s: split two and two, replayed"),
+                    contracts=contracts_label(record.contracts))
+    if why is not None:
         return _say(markup, gettext("%(contracts)s: a sweep, replayed"),
                     contracts=contracts_label(record.contracts))
     return None

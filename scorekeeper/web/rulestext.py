@@ -13,7 +13,7 @@ from typing import Any
 from flask import Flask
 from flask_babel import gettext
 
-from ..engine.rules import HouseRules
+from ..engine.rules import RULES, HouseRules
 from ..languages import rules_line
 from .i18n import current_language
 from .messages import contract_label
@@ -36,6 +36,7 @@ def _stored(rules_json: str, language: str, words: tuple[tuple[str, str], ...]) 
 
 def init_app(app: Flask) -> None:
     app.add_template_global(rules_text)
+    app.add_template_global(RULES, "house_rules")
 
 
 __all__ = ["init_app", "rules_text"]

@@ -86,6 +86,21 @@ def test_new_game__fixed_order_choices_only_when_ticked(site, phone):
     assert order.is_hidden() and not phone.is_checked('input[name="fixed_order_on"]')
 
 
+def test_new_game__a_rule_that_needs_partnership_shows_only_with_it(site, phone):
+    """RULES.md "Partnership": split_queens_replay is a partnership rule; its checkbox shows
+    with Partnership ticked, and is off again once Partnership is."""
+    phone.goto(site.url + "/games/new")
+    phone.locator("#settings summary").tap()
+    split = phone.locator('[data-show-if="partnership"]')
+    assert split.is_hidden()
+    phone.locator('label.check:has(input[name="partnership"])').tap()
+    assert split.is_visible()
+    phone.locator('label.check:has(input[name="split_queens_replay"])').tap()
+    assert phone.is_checked('input[name="split_queens_replay"]')
+    phone.locator('label.check:has(input[name="partnership"])').tap()
+    assert split.is_hidden() and not phone.is_checked('input[name="split_queens_replay"]')
+
+
 #: Stands in for the Screen Wake Lock API and records what the page asks of it.
 WAKE_LOCK_STUB = """(() => {
   window.wakeCalls = [];

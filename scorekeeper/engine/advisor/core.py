@@ -225,7 +225,9 @@ def _within_noise(best: Sequence[Outcome], other: Sequence[Outcome], best_averag
 
 def _own_redeals(hand: int, choices: Sequence[Choice], rules: HouseRules) -> tuple[str, ...]:
     announced = {c for choice in choices for c in choice}
-    found = []
+    found: list[str] = []
+    if rules.no_redeal_requests:
+        return ()
     if Contract.KING_OF_HEARTS in announced and kh_redeal_allowed(hand, rules):
         found.append(KH_REDEAL)
     if Contract.TREX in announced and trex_throw_in_allowed(hand):

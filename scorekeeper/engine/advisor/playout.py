@@ -17,7 +17,8 @@ from ..cards import CARDS, DIAMONDS_MASK, FULL_MASK, KING_OF_HEARTS, QUEENS_MASK
 from ..contracts import Contract
 from ..play import doubling_queue, is_sweep, redeal_requests
 from ..play.quick import play_trex, play_tricks
-from ..play.tally import final_points, trex_card_points, trick_card_points, trick_result
+from ..play.tally import (final_points, queens_split, trex_card_points, trick_card_points,
+                          trick_result)
 from ..records import read_deal
 from ..rules import HouseRules
 from ..scoring import score_deal, swept_seats
@@ -93,12 +94,14 @@ def play_choice(hands: Sequence[int], contracts: Choice, rules: HouseRules,
         if _BOTS[seat].choose_double(hands[seat], CARDS[index]):
             doubled[index] = seat
     taken, tricks, lead_of = play_tricks(hands, KING, contracts, rules, doubled, _BOTS)
+    if queens_split(contracts, taken, rules):
+        return Outcome(REPLAYED)
     if rules.sweep_replay is not None:
         result = trick_result(KING, contracts, rules, taken, tricks, doubled, lead_of)
         if is_sweep(result, rules) and not _keeps_sweep(result, rules):
             return Outcome(REPLAYED)
-    points = final_points(trick_card_points(contracts, rules, taken, tricks, doubled, lead_of),
-                          False, rules)
+    points = final_points(trick_card_points(contracts, rules, taken, tricks, doubled, lead_of,
+                                            KING), False, rules)
     mine = taken[KING]
     return Outcome(PLAYED, _side(points, rules), int(bool(mine & _KH)),
                    (mine & DIAMONDS_MASK).bit_count(), (mine & QUEENS_MASK).bit_count(),

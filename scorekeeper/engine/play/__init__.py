@@ -8,7 +8,7 @@ from ..rules import HouseRules
 from .base import HandInput
 from .records import (PASS, Action, CardPlayed, DoubleChoice, DoubleDecision, FinishedOut,
                       Passed, PassTurn, Record, TrickWon, TwosRevealed)
-from .redeal import (KH_REDEAL, TREX_TWOS, is_sweep, kh_redeal_allowed, kh_redeal_seat,
+from .redeal import (KH_REDEAL, TREX_TWOS, is_split_queens, is_sweep, kh_redeal_allowed, kh_redeal_seat,
                      kh_redeal_seats, redeal_requests, trex_throw_in_allowed, trex_throw_in_seats)
 from .trex import TrexDeal
 from .tricks import TrickDeal, doubling_queue, trick_contracts
@@ -18,7 +18,7 @@ Deal = TrickDeal | TrexDeal
 __all__ = [
     "PASS", "Action", "CardPlayed", "Deal", "DoubleChoice", "DoubleDecision", "FinishedOut",
     "KH_REDEAL", "Passed", "PassTurn", "Record", "TREX_TWOS", "TrexDeal", "TrickDeal",
-    "TrickWon", "TwosRevealed", "doubling_queue", "is_sweep", "kh_redeal_allowed",
+    "TrickWon", "TwosRevealed", "doubling_queue", "is_split_queens", "is_sweep", "kh_redeal_allowed",
     "kh_redeal_seat", "kh_redeal_seats", "new_deal", "redeal_requests", "trex_throw_in_allowed",
     "trex_throw_in_seats", "trick_contracts",
 ]

@@ -10,14 +10,13 @@ from __future__ import annotations
 from bisect import bisect_left
 from typing import Callable, Sequence
 
-from ..cards import BITS, FULL_MASK, HEARTS_MASK, JACKS_MASK, SUIT_MASKS
+from ..cards import BITS, FULL_MASK, JACKS_MASK, SUIT_MASKS
 from ..contracts import Contract
 from ..rules import HouseRules
 from .quick import CAPTURE_MASK, TrickOutcome, note_leads
 from .trex import GROWTH
-from .tricks import KH_BIT, PENALTY_MASKS
+from .trickplay import TrickPlay, trick_play
 
-_NOT_HEARTS = FULL_MASK ^ HEARTS_MASK
 #: The three seats that follow each leader, in turn.
 _FOLLOWERS = ((1, 2, 3), (2, 3, 0), (3, 0, 1), (0, 1, 2))
 
@@ -29,11 +28,11 @@ def play_tricks_randomly(hands: Sequence[Sequence[int]], dealer: int,
 
     *hands* are the four hands as lists of card indices in increasing order.
     """
-    if rules.must_discard_penalty or (rules.no_heart_lead
-                                      and Contract.KING_OF_HEARTS in contracts):
-        return _play_variant(hands, dealer, contracts, rules, random)
+    play = trick_play(contracts, rules)
+    if play.lead != FULL_MASK or play.discard:
+        return _play_variant(hands, dealer, play, random)
     held = [list(h) for h in hands]
-    stop_on_king = len(contracts) == 1 and contracts[0] is Contract.KING_OF_HEARTS
+    stop = play.stop
     bits = BITS
     taken = [0, 0, 0, 0]
     tricks = [0, 0, 0, 0]
@@ -64,7 +63,7 @@ def play_tricks_randomly(hands: Sequence[Sequence[int]], dealer: int,
         if trick & CAPTURE_MASK:
             note_leads(trick, leader, lead_of)
         leader = winner
-        if stop_on_king and trick & KH_BIT:
+        if trick & stop:
             break
     return TrickOutcome(taken, tricks, lead_of)
 
@@ -86,18 +85,12 @@ def _choose(cards: list[int], allowed: int, random: Callable[[], float]) -> int:
     return cards.pop(positions[int(random() * count)] if count > 1 else positions[0])
 
 
-def _play_variant(hands: Sequence[Sequence[int]], dealer: int, contracts: Sequence[Contract],
-                  rules: HouseRules, random: Callable[[], float]) -> TrickOutcome:
-    """The same as :func:`play_tricks_randomly`, under ``no_heart_lead`` or
-    ``must_discard_penalty``."""
+def _play_variant(hands: Sequence[Sequence[int]], dealer: int, play: TrickPlay,
+                  random: Callable[[], float]) -> TrickOutcome:
+    """The same as :func:`play_tricks_randomly`, where the rules of play limit a lead or a
+    discard (``no_heart_lead``, ``must_discard_penalty``): :meth:`TrickPlay.legal`, inline."""
     held = [list(h) for h in hands]
-    lead_mask = _NOT_HEARTS if rules.no_heart_lead and Contract.KING_OF_HEARTS in contracts \
-        else FULL_MASK
-    penalty = 0
-    if rules.must_discard_penalty:
-        for contract in contracts:
-            penalty |= PENALTY_MASKS[contract]
-    stop_on_king = len(contracts) == 1 and contracts[0] is Contract.KING_OF_HEARTS
+    lead_mask, penalty, stop = play
     taken = [0, 0, 0, 0]
     tricks = [0, 0, 0, 0]
     lead_of: dict[int, int] = {}
@@ -116,7 +109,7 @@ def _play_variant(hands: Sequence[Sequence[int]], dealer: int, contracts: Sequen
                 best, winner = card, seat
             trick |= BITS[card]
         leader = _take(trick, winner, leader, taken, tricks, lead_of)
-        if stop_on_king and trick & KH_BIT:
+        if trick & stop:
             break
     return TrickOutcome(taken, tricks, lead_of)
 

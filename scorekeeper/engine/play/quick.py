@@ -14,16 +14,15 @@ from __future__ import annotations
 
 from typing import Mapping, NamedTuple, Protocol, Sequence
 
-from ..cards import BITS, CARDS, FULL_MASK, HEARTS_MASK, JACKS_MASK, SUIT_MASKS, TWOS_MASK
+from ..cards import BITS, CARDS, JACKS_MASK, SUIT_MASKS, TWOS_MASK
 from ..contracts import Contract
 from ..errors import IllegalPlay
 from ..rules import HouseRules
 from .trex import GROWTH
-from .tricks import KH_BIT, PENALTY_MASKS
+from .trickplay import KH_BIT, PENALTY_MASKS, penalty_mask, trick_play
 
 QUEENS_BITS = PENALTY_MASKS[Contract.QUEENS]
 CAPTURE_MASK = KH_BIT | QUEENS_BITS
-_NOT_HEARTS = FULL_MASK ^ HEARTS_MASK
 _KH, _DI, _QU, _CO = (Contract.KING_OF_HEARTS, Contract.DIAMONDS, Contract.QUEENS,
                       Contract.COLLECTIONS)
 
@@ -47,10 +46,7 @@ class TrickState:
         self.played = self.trick = self.count = 0
         self.led = self.best_rank = self.best_seat = -1
         self.contracts = tuple(contracts)
-        penalty = 0
-        for contract in self.contracts:
-            penalty |= PENALTY_MASKS[contract]
-        self.penalty = penalty
+        self.penalty = penalty_mask(self.contracts)
         self.doubled = doubled  # the doubled cards, as a mask
         self.partnership = rules.partnership
         self.king_of_hearts = _KH in self.contracts
@@ -146,10 +142,7 @@ def play_tricks(hands: Sequence[int], dealer: int, contracts: Sequence[Contract]
     for index in doubled:
         doubled_mask |= BITS[index]
     state = TrickState(hands, contracts, rules, doubled_mask)
-    penalty = state.penalty
-    lead_mask = _NOT_HEARTS if rules.no_heart_lead and state.king_of_hearts else FULL_MASK
-    discard_mask = penalty if rules.must_discard_penalty else 0
-    stop_on_king = len(state.contracts) == 1 and state.king_of_hearts
+    lead_mask, discard_mask, stop = trick_play(state.contracts, rules)
     picks = [bot.pick_trick for bot in bots]
     taken = [0, 0, 0, 0]
     tricks = [0, 0, 0, 0]
@@ -162,7 +155,7 @@ def play_tricks(hands: Sequence[int], dealer: int, contracts: Sequence[Contract]
         suit = led = best_rank = best_seat = -1
         for count in range(4):
             hand = hands[seat]
-            if count:
+            if count:  # TrickPlay.legal, inline
                 legal = hand & suit or hand & discard_mask or hand
             else:
                 legal = hand & lead_mask or hand
@@ -192,7 +185,7 @@ def play_tricks(hands: Sequence[int], dealer: int, contracts: Sequence[Contract]
         if trick & CAPTURE_MASK:
             note_leads(trick, leader, lead_of)
         leader = best_seat
-        if stop_on_king and trick & KH_BIT:
+        if trick & stop:
             break
     return TrickOutcome(taken, tricks, lead_of)
 

@@ -63,8 +63,11 @@ def trex_throw_in_seats(hands: Sequence[int], dealer: int) -> list[int]:
 
 def redeal_requests(hands: Sequence[int], dealer: int, contracts: Sequence[Contract],
                     rules: HouseRules) -> list[tuple[int, str]]:
-    """Who may ask for a redeal of this deal and why, in turn from the dealer."""
+    """Who may ask for a redeal of this deal and why, in turn from the dealer (nobody under
+    ``no_redeal_requests``)."""
     out: list[tuple[int, str]] = []
+    if rules.no_redeal_requests:
+        return out
     if Contract.KING_OF_HEARTS in contracts:
         out.extend((seat, KH_REDEAL) for seat in kh_redeal_seats(hands, rules, dealer))
     if Contract.TREX in contracts:
@@ -81,5 +84,15 @@ def is_sweep(result: Mapping[str, Any], rules: HouseRules) -> bool:
     return record is not None and scoring.is_sweep(record, rules)
 
 
+def is_split_queens(result: Mapping[str, Any], rules: HouseRules) -> bool:
+    """Under ``split_queens_replay``: whether a played deal's file-format result is Queens
+    split two and two between the teams (RULES.md "Partnership"), by the scorer's rule."""
+    if not rules.split_queens_replay or result.get("contracts") != [Contract.QUEENS.value]:
+        return False
+    record, _problems = read_deal(result)
+    return record is not None and scoring.is_split_queens(record, rules)
+
+
 __all__ = ["KH_REDEAL", "TREX_TWOS", "kh_redeal_allowed", "kh_redeal_seat", "kh_redeal_seats",
-           "trex_throw_in_allowed", "trex_throw_in_seats", "redeal_requests", "is_sweep"]
+           "trex_throw_in_allowed", "trex_throw_in_seats", "redeal_requests", "is_sweep",
+           "is_split_queens"]

@@ -15,6 +15,7 @@ from ..rules import HouseRules
 
 KH_INDEX = KING_OF_HEARTS.index
 QUEEN_INDICES = tuple(q.index for q in QUEENS)
+_QUEENS_MASK = sum(1 << index for index in QUEEN_INDICES)
 KH, DI, QU, CO, TX = (Contract.KING_OF_HEARTS, Contract.DIAMONDS, Contract.QUEENS,
                       Contract.COLLECTIONS, Contract.TREX)
 #: The four seats' points.
@@ -59,30 +60,39 @@ def trick_result(dealer: int, contracts: Sequence[Contract], rules: HouseRules,
     return out
 
 
+def queens_split(contracts: Sequence[Contract], taken: Sequence[int], rules: HouseRules) -> bool:
+    """Under ``split_queens_replay`` (partnership only): Queens played alone, and each team
+    took two queens, so the deal is replayed (RULES.md "Partnership")."""
+    return (rules.split_queens_replay and rules.partnership and len(contracts) == 1
+            and contracts[0] is QU and ((taken[0] | taken[2]) & _QUEENS_MASK).bit_count() == 2)
+
+
 def trex_result(dealer: int, order: Sequence[int]) -> dict[str, Any]:
     return {"king": dealer, "contracts": [TX.value], "trex_order": list(order)}
 
 
 def _capture_points(points: list[int], taker: int, value: int, holder: int | None,
-                    leader: int, rules: HouseRules) -> None:
-    """Add the points of one taken K♥ or queen (RULES.md doubling and self-capture)."""
+                    leader: int, dealer: int, rules: HouseRules) -> None:
+    """Add the points of one taken K♥ or queen (RULES.md doubling and self-capture): a holder
+    who takes their own doubled card pays double and credits the leader of that trick
+    (``leader-credit``) or the King, who dealt (``king-credit``), unless that is the holder."""
     if holder is None:
         points[taker] += value
     elif holder != taker:
         points[taker] += 2 * value
         points[holder] -= value
-    elif rules.self_capture == "leader-credit" and leader != holder:
-        points[holder] += 2 * value
-        points[leader] -= value
     else:
-        points[holder] += value
+        credited = {"leader-credit": leader, "king-credit": dealer}.get(rules.self_capture, holder)
+        points[holder] += value if credited == holder else 2 * value
+        if credited != holder:
+            points[credited] -= value
 
 
 def contract_card_points(contracts: Sequence[Contract], rules: HouseRules, taken: Sequence[int],
                          tricks: Sequence[int], doubled: Mapping[int, int],
-                         lead_of: Mapping[int, int]) -> dict[Contract, Points]:
+                         lead_of: Mapping[int, int], dealer: int) -> dict[Contract, Points]:
     """Each contract's points for the four seats, counted card by card from the cards taken,
-    before sweeps and reversal (in the order of *contracts*)."""
+    before sweeps and reversal (in the order of *contracts*); *dealer* is the King."""
     out: dict[Contract, Points] = {}
     for contract in contracts:
         if contract is DI:
@@ -105,7 +115,8 @@ def contract_card_points(contracts: Sequence[Contract], rules: HouseRules, taken
             for seat in range(4):
                 if taken[seat] & bit:
                     holder = doubled.get(index) if rules.doubling else None
-                    _capture_points(points, seat, value, holder, lead_of.get(index, seat), rules)
+                    _capture_points(points, seat, value, holder, lead_of.get(index, seat), dealer,
+                                    rules)
                     break
         out[contract] = (points[0], points[1], points[2], points[3])
     return out
@@ -113,11 +124,11 @@ def contract_card_points(contracts: Sequence[Contract], rules: HouseRules, taken
 
 def trick_card_points(contracts: Sequence[Contract], rules: HouseRules, taken: Sequence[int],
                       tricks: Sequence[int], doubled: Mapping[int, int],
-                      lead_of: Mapping[int, int]) -> list[int]:
+                      lead_of: Mapping[int, int], dealer: int) -> list[int]:
     """Each seat's points, card by card from the cards taken, before sweeps and reversal."""
     points = [0, 0, 0, 0]
     for part in contract_card_points(contracts, rules, taken, tricks, doubled,
-                                     lead_of).values():
+                                     lead_of, dealer).values():
         for seat in range(4):
             points[seat] += part[seat]
     return points

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Sequence
 
-from ..cards import (BITS, CARDS, DIAMONDS_MASK, HEARTS_MASK, KING_OF_HEARTS, QUEENS_MASK,
-                     SUIT_MASKS, Card, Suit, cards_of, indices_of)
+from ..cards import BITS, CARDS, QUEENS_MASK, SUIT_MASKS, Card, Suit, cards_of, indices_of
 from ..contracts import ALL_CONTRACTS, Contract
 from ..errors import IllegalPlay, RuleError
 from ..rules import HouseRules
@@ -18,20 +17,14 @@ from ..seats import Seat
 from .base import DealBase, HandInput, hands_to_masks, seat_label
 from .records import Action, CardPlayed, DoubleChoice, DoubleDecision, TrickWon
 from .redeal import is_sweep
-from .tally import contract_card_points, final_points, trick_card_points, trick_result
+from .tally import (contract_card_points, final_points, queens_split, trick_card_points,
+                    trick_result)
+from .trickplay import KH_BIT, penalty_mask, trick_play
 
-KH_BIT = KING_OF_HEARTS.bit
 _SEATS = tuple(Seat)
 _ORDERS = tuple(tuple((dealer + k) % 4 for k in range(4)) for dealer in range(4))
 _DEFAULT_RULES = HouseRules()
 
-#: The cards whose taking costs points, per contract (Collections: none, every trick costs).
-PENALTY_MASKS: dict[Contract, int] = {
-    Contract.KING_OF_HEARTS: KH_BIT,
-    Contract.DIAMONDS: DIAMONDS_MASK,
-    Contract.QUEENS: QUEENS_MASK,
-    Contract.COLLECTIONS: 0,
-}
 #: The cards their holder may double, per contract.
 DOUBLABLE_MASKS: dict[Contract, int] = {Contract.KING_OF_HEARTS: KH_BIT,
                                         Contract.QUEENS: QUEENS_MASK}
@@ -82,7 +75,7 @@ def doubling_queue(hands: Sequence[int], dealer: int, contracts: Sequence[Contra
 class TrickDeal(DealBase):
     """One trick-taking deal, played card by card."""
 
-    __slots__ = ("contracts", "_penalty", "_no_heart_lead", "_must_discard", "_stop_on_king",
+    __slots__ = ("contracts", "_penalty", "_play",
                  "_queue", "_queue_pos", "_doubled", "_total", "_number", "_leader", "_current",
                  "_trick", "_led", "_best_rank", "_best_seat", "_taken", "_tricks", "_lead_of",
                  "_played", "_over")
@@ -94,12 +87,8 @@ class TrickDeal(DealBase):
         rules = rules or _DEFAULT_RULES
         super().__init__(hands_to_masks(hands, full_deck=False), dealer, rules)
         self.contracts = trick_contracts(contracts)
-        self._penalty = 0
-        for contract in self.contracts:
-            self._penalty |= PENALTY_MASKS[contract]
-        self._no_heart_lead = rules.no_heart_lead and Contract.KING_OF_HEARTS in self.contracts
-        self._must_discard = rules.must_discard_penalty and self._penalty != 0
-        self._stop_on_king = stop_early and self.contracts == (Contract.KING_OF_HEARTS,)
+        self._penalty = penalty_mask(self.contracts)
+        self._play = trick_play(self.contracts, rules, stop_early=stop_early)
         self._queue = doubling_queue(self._hands, dealer, self.contracts, rules)
         self._queue_pos = 0
         self._doubled: dict[int, int] = {}
@@ -234,17 +223,8 @@ class TrickDeal(DealBase):
         """The cards the current player may play, as a mask (0 outside the play phase)."""
         if self._over or self._queue_pos < len(self._queue):
             return 0
-        hand = self._hands[self._current]
-        if self._led < 0:
-            if self._no_heart_lead and hand & ~HEARTS_MASK:
-                return hand & ~HEARTS_MASK
-            return hand
-        follow = hand & SUIT_MASKS[self._led]
-        if follow:
-            return follow
-        if self._must_discard and hand & self._penalty:
-            return hand & self._penalty
-        return hand
+        return self._play.legal(self._hands[self._current],
+                                SUIT_MASKS[self._led] if self._led >= 0 else 0)
 
     def legal_plays(self) -> list[Card]:
         """The cards the current player may play, in index order."""
@@ -322,7 +302,7 @@ class TrickDeal(DealBase):
         self._trick = []
         self._led = -1
         self._leader = self._current = winner
-        if self._number == self._total or (self._stop_on_king and mask & KH_BIT):
+        if self._number == self._total or mask & self._play.stop:
             self._over = True
 
     # --- outcome --------------------------------------------------------------------------
@@ -341,16 +321,18 @@ class TrickDeal(DealBase):
         ``reverse_scores`` (see :func:`.tally.contract_final_points`)."""
         self._require_over()
         return contract_card_points(self.contracts, self.rules, self._taken, self._tricks,
-                                    self._doubled, self._lead_of)
+                                    self._doubled, self._lead_of, self._dealer)
 
     def card_points(self, *, sweep_kept: bool = False) -> list[int]:
         """The four seats' points counted card by card from the cards taken (a sweep scores
-        nothing unless the table kept it, *sweep_kept*; ``reverse_scores`` negates)."""
+        nothing unless the table kept it, *sweep_kept*, and Queens split two and two nothing
+        under ``split_queens_replay``; ``reverse_scores`` negates)."""
         self._require_over()
         points = trick_card_points(self.contracts, self.rules, self._taken, self._tricks,
-                                   self._doubled, self._lead_of)
+                                   self._doubled, self._lead_of, self._dealer)
         swept = (not sweep_kept and self.rules.sweep_replay is not None
                  and is_sweep(self.result(), self.rules))
+        swept = swept or queens_split(self.contracts, self._taken, self.rules)
         return final_points(points, swept, self.rules)
 
     def scores(self, *, sweep_kept: bool = False) -> list[int]:
