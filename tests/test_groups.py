@@ -365,3 +365,33 @@ def test_a_phone_that_joins_reads_the_groups_language_unless_it_chose_one(app):
     chosen.set_cookie("lang", "en")
     chosen.get(join)
     assert 'lang="en"' in InGroup(chosen, group).get("/").get_data(as_text=True)
+
+
+@settings(max_examples=30, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=st.one_of(st.text(max_size=100), st.sampled_from(
+    ["\x00", "\u202e", "x" * 70_000, "\r\nSet-Cookie: a=1", "١٢", "<i>w</i>"])),
+       field=st.sampled_from(["name", "confirm", "lang"]))
+def test_group_forms_answer_hostile_values_without_a_500(app, text, field):
+    group, _, admin = start_group(app, "Hostile", address=f"198.51.100.{len(text) % 200}")
+    inside = InGroup(admin, group)
+    for url in ("/group/name", "/group/delete", "/group/members/end-all", "/group/join-link"):
+        assert inside.post(url, data={field: text}).status_code in (303, 400), url
+    assert app.test_client().post("/groups/new", data={field: text}).status_code in (
+        303, 400, 429)
+
+
+def test_group_forms_need_the_csrf_token(tmp_path):
+    app = groups_app(tmp_path, WTF_CSRF_ENABLED=True)
+    phone = app.test_client()
+    form = soup(phone.get("/"))
+    token = form.select_one("input[name=csrf_token]")["value"]
+    assert phone.post("/groups/new", data={"name": "X", "lang": "en"}).status_code == 400
+    made = phone.post("/groups/new", data={"name": "X", "lang": "en", "csrf_token": token})
+    assert made.status_code == 303
+    group = made.headers["Location"].split("/")[2]
+    before = count(app, group, "select count(*) from install_keys where name = 'join'")
+    for url in ("/group/join-link", "/group/members/end-all", "/group/delete", "/group/name"):
+        assert phone.post(f"/g/{group}{url}", data={"confirm": "X"}).status_code == 400, url
+    assert app.extensions["groups"].file_of(group) is not None
+    assert count(app, group, "select count(*) from install_keys where name = 'join'") == before

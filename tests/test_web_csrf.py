@@ -15,7 +15,7 @@ from web_helpers import PLAYERS, be_admin, hidden_fields, soup
 TABLES = ("games", "game_players", "players", "deals", "deal_history", "pin_attempts",
           "club_nights", "club_tables")
 #: Example values for the variables of a route.
-ARGUMENTS = {"game_id": 1, "number": 1, "pid": 1, "seat": 0, "club_id": 1}
+ARGUMENTS = {"game_id": 1, "number": 1, "pid": 1, "seat": 0, "club_id": 1, "member_id": 1}
 
 
 def post_rules(app):

@@ -266,4 +266,6 @@ def test_no_500__the_routes_and_fields_are_all_there(fields):
     assert "other" in fields.posted["/players/<int:pid>/merge"]
     assert "next" in fields.queried["/lang/<code>"] and "next" in fields.queried[
         "/digits/<style>"]
-    assert set(POST_RULES) - set(fields.posted) == set()  # every form found on a page
+    # every form found on a page; a group's own page exists only where reading is private
+    # (a hosted box, a box of many groups): tests/test_groups.py sends it hostile values
+    assert {r for r in POST_RULES if not r.startswith("/group/")} - set(fields.posted) == set()

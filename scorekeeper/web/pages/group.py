@@ -23,6 +23,13 @@ from .live import qr_svg
 bp = Blueprint("group", __name__, url_prefix="/group")
 
 
+@bp.before_request
+def only_where_reading_is_private():
+    """A laptop's or a Pi's one group has no join link and no members: no such page there."""
+    if not groups.private():
+        abort(404)
+
+
 class NameForm(FlaskForm):
     name = StringField(lazy_gettext("The group’s name"))
 
@@ -51,16 +58,12 @@ def _page(*, name_form: NameForm | None = None, delete_form: DeleteForm | None =
 
 @bp.get("")
 def show():
-    if not groups.private():
-        abort(404)
     return _page()
 
 
 @bp.get("/join.svg")
 def join_qr():
     """The join link as a QR code, to scan off this phone's screen."""
-    if not groups.private():
-        abort(404)
     url = external_url("access.join_link", key=install_key(get_db(), JOIN_KEY))
     response = current_app.response_class(qr_svg(url, _("Scan to join the group")),
                                           mimetype="image/svg+xml")
