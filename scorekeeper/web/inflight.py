@@ -1,5 +1,9 @@
 """Work that takes seconds, limited while it runs: one per game, one per phone, a few in all.
 
+The exports of every game stream for as long as their reader reads, holding a server thread
+while the body is more than the server buffers: at most :data:`EXPORTS_AT_ONCE` stream at once,
+and past it the answer is 503 with ``Retry-After``.
+
 The advisor plays hundreds of deals for one question (a second or more on the worker
 processes), and a request that waits for it holds one of the server's eight threads. So at most
 one advice is worked out at a time for each game and for each client address (an IPv6 phone
@@ -19,11 +23,15 @@ from werkzeug.exceptions import ServiceUnavailable, TooManyRequests
 
 #: Advice worked out at once, at most, whoever asks (one per core of a small box).
 ADVICE_AT_ONCE = 2
+#: Exports of many games streamed at once, at most.
+EXPORTS_AT_ONCE = 2
 #: What a phone told to wait is asked to wait, in seconds.
 RETRY_SECONDS = 3
 
 SAME_ASKER = lazy_gettext("Advice for this game or from this phone is still being worked out. "
                           "Wait for it, then ask again.")
+EXPORTS_BUSY = lazy_gettext("Other exports are being written just now. Ask again in a few "
+                            "seconds.")
 BUSY = lazy_gettext("The advisor is busy with other tables' hands. Ask again in a few "
                     "seconds.")
 
@@ -31,8 +39,8 @@ BUSY = lazy_gettext("The advisor is busy with other tables' hands. Ask again in 
 class InFlight:
     """The keys of the work running now, and how many run in all."""
 
-    def __init__(self, most: int):
-        self.most = most
+    def __init__(self, most: int, busy=BUSY):
+        self.most, self.busy = most, busy
         self._lock = threading.Lock()
         self._running: set[Hashable] = set()
         self._count = 0
@@ -45,7 +53,7 @@ class InFlight:
             if any(key in self._running for key in keys):
                 raise TooManyRequests(str(SAME_ASKER), retry_after=RETRY_SECONDS)
             if self._count >= self.most:
-                raise ServiceUnavailable(str(BUSY), retry_after=RETRY_SECONDS)
+                raise ServiceUnavailable(str(self.busy), retry_after=RETRY_SECONDS)
             self._running.update(keys)
             self._count += 1
         try:
@@ -56,4 +64,23 @@ class InFlight:
                 self._count -= 1
 
 
+    def check_room(self) -> None:
+        """503 now if every place is taken (the place itself is taken by :meth:`holding`)."""
+        with self._lock:
+            if self._count >= self.most:
+                raise ServiceUnavailable(str(self.busy), retry_after=RETRY_SECONDS)
+
+    @contextmanager
+    def holding(self) -> Iterator[None]:
+        """Hold a place while the body runs, whatever the count (checked before)."""
+        with self._lock:
+            self._count += 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._count -= 1
+
+
 ADVICE = InFlight(ADVICE_AT_ONCE)
+EXPORTS = InFlight(EXPORTS_AT_ONCE, EXPORTS_BUSY)

@@ -33,10 +33,10 @@ def game_share(stored, scored) -> dict[str, str]:
 def night_share(night: str) -> dict[str, str] | None:
     """What the Share button of a night sends: the night's totals by its standings."""
     db = get_db()
-    ids = clubnights.night_game_ids(db, night)
-    if not ids:
+    count = clubnights.night_game_count(db, night)
+    if not count:
         return None
-    text = night_text(night, clubnights.night_standings(db, ids), len(ids),
+    text = night_text(night, clubnights.night_standings(db, night=night), count,
                       clubnights.CHAMPION_RULE)
     return {"text": text, "image": url_for("result.night_png", night=night),
             "page": url_for("result.night", night=night)}
@@ -64,11 +64,10 @@ def night_png(night: str):
     night of ordinary games), as the PNG the Share button sends with the night's text."""
     day = _night(night)
     db = get_db()
-    ids = clubnights.night_game_ids(db, day)
-    if not ids:
+    if not clubnights.night_game_count(db, day):
         abort(404, gettext("There is no such night."))
     params = {"title": format_date(dt.date.fromisoformat(day), "full"), "night": day,
-              "rows": clubnights.night_standings(db, ids), "rule": clubnights.CHAMPION_RULE,
+              "rows": clubnights.night_standings(db, night=day), "rule": clubnights.CHAMPION_RULE,
               "rounds_played": 0, "rounds": 0, "over": True, "lang": current_language(),
               "digits": sheet_digits()}
     tag = "night-" + answer_key("night", **params)[2][:24]
