@@ -13,7 +13,8 @@ The run, on 127.0.0.1 only (issue 27, item 1):
    ``standings.pdf``, and advice (POST of a hand) from the phones with scoring rights; and
    first a quiet phase with no flood;
 3. meanwhile a prober asks for the home page and the table's game page in turn, every 0.1 s,
-   each with a 10 s timeout, and the table saves a deal every 2 s through the forms;
+   each with a 10 s timeout, and a table saves a deal every 2 s through the forms (a new
+   game when one is over);
 4. prints, per phase: the flood's answers by status, the home page's and the game page's
    median and p99, and the deal saves (how many succeeded, the slowest).
 
@@ -113,17 +114,23 @@ def probe(port: int, game: int, stop: threading.Event, times: dict[str, list[flo
             time.sleep(0.05)
 
 
-def save_deals(table: Phone, game: int, deals: list, stop: threading.Event,
-               saves: list[tuple[bool, float]]) -> None:
-    while not stop.wait(2.0) and table.next_deal < len(deals):
-        number = table.next_deal + 1
+def save_deals(port: int, stop: threading.Event, saves: list[tuple[bool, float]]) -> None:
+    """A table saving a deal every two seconds, starting a new game when one is over."""
+    table = Phone(port, timeout=30)
+    seed = int(time.monotonic() * 1000) % 100000
+    while not stop.wait(2.0):
         start = time.perf_counter()
         try:
-            enter_deal(table, game, number, deals[number - 1])
-            table.next_deal += 1
+            if not getattr(table, "deals", None):
+                seed += 1
+                game = simulated(seed)
+                table.game, table.deals, table.number = start_game(table, game), game["deals"], 0
+            table.number += 1
+            enter_deal(table, table.game, table.number, table.deals.pop(0))
             saves.append((True, time.perf_counter() - start))
         except Exception as exc:  # noqa: BLE001 (a failed save is a figure, not an end)
             saves.append((False, time.perf_counter() - start))
+            table.deals = None  # a new game next time
             print(f"  a deal save failed: {exc}", file=sys.stderr)
 
 
@@ -135,8 +142,7 @@ def phase(name: str, port: int, setup: dict, clients: int, seconds: float) -> di
     saves: list[tuple[bool, float]] = []
     threads = [threading.Thread(target=probe, args=(port, setup["game"], stop, times,
                                                     failures)),
-               threading.Thread(target=save_deals, args=(setup["table"], setup["game"],
-                                                         setup["deals"], stop, saves))]
+               threading.Thread(target=save_deals, args=(port, stop, saves))]
     if name != "quiet":
         flood = Flood(name, port, setup)
         threads += [threading.Thread(target=flood.run, args=(i, stop, statuses))
@@ -163,10 +169,8 @@ def prepare(port: int, clients: int) -> dict:
     table = Phone(port)
     game_doc = simulated(7)
     game = start_game(table, game_doc)
-    table.next_deal = 0
     for number, deal in enumerate(game_doc["deals"][:3], start=1):
         enter_deal(table, game, number, deal)
-        table.next_deal = number
     club = start_club(table)
     phones, advice = [], []
     for index in range(clients):
@@ -175,7 +179,7 @@ def prepare(port: int, clients: int) -> dict:
         page = phone.request("advise", "GET", f"/games/{own}/advise")
         advice.append((own, hidden_fields(page.body)["csrf_token"]))
         phones.append(phone)
-    return {"table": table, "game": game, "deals": game_doc["deals"], "club": club,
+    return {"game": game, "club": club,
             "phones": phones, "advice": advice}
 
 
