@@ -97,14 +97,12 @@ def test_item7__a_group_past_its_bound_refuses_the_import_and_stores_nothing(app
         db.close()
 
 
-def test_item7__an_import_is_stored_in_short_transactions_of_a_batch_each(app, monkeypatch):
-    """A table's save waits for one batch of the import, never for the whole file."""
-    monkeypatch.setattr(transfer, "BATCH", 2)
-    docs = list(simulated_games(5, seed=7))
+def games_per_transaction(app, monkeypatch, docs) -> list[int]:
+    """Import *docs*; how many games each transaction of the import stored."""
     db = connect(app.config["DATABASE"])
     sizes: list[int] = []
-    real_atomic, real_store = db.atomic, transfer._store
     stored = [0]
+    real_atomic, real_store = db.atomic, transfer._store
 
     @contextmanager
     def counted():
@@ -124,8 +122,20 @@ def test_item7__an_import_is_stored_in_short_transactions_of_a_batch_each(app, m
                                                       "games": docs}))
     finally:
         db.close()
-    assert len(result.ids) == 5
-    assert [size for size in sizes if size] == [2, 2, 1]  # three transactions of games
+    assert len(result.ids) == len(docs)
+    return [size for size in sizes if size]
+
+
+def test_item7__an_import_is_stored_in_short_transactions_of_a_batch_each(app, monkeypatch):
+    """A table's save waits for one batch of the import, never for the whole file."""
+    monkeypatch.setattr(transfer, "BATCH", 2)
+    monkeypatch.setattr(transfer, "BATCH_SECONDS", 60)
+    assert games_per_transaction(app, monkeypatch, list(simulated_games(5, seed=7))) == [2, 2, 1]
+
+
+def test_item7__an_import_batch_ends_once_it_has_taken_its_time(app, monkeypatch):
+    monkeypatch.setattr(transfer, "BATCH_SECONDS", 0)  # past its time after each game
+    assert games_per_transaction(app, monkeypatch, list(simulated_games(3, seed=8))) == [1, 1, 1]
 
 
 # -- lists a page at a time ---------------------------------------------------------------------

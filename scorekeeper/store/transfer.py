@@ -5,14 +5,15 @@ time (a document of every game streams, its memory the same at ten games or a hu
 thousand). Import reads a whole file with the engine (which recomputes every score and refuses
 a file whose given scores differ) before it stores anything: a refused file changes nothing.
 A file holds at most :data:`GAMES_PER_FILE` games, and a group at most :data:`GAMES_PER_GROUP`,
-each refused in one line. The games are then stored :data:`BATCH` at a time, each batch its
-own short transaction, so that a table saving a deal meanwhile waits for one batch, never for
+each refused in one line. The games are then stored in batches of a quarter of a second
+(:data:`BATCH_SECONDS`), each its own short transaction, so that a table saving a deal meanwhile waits for one batch, never for
 the whole file; an import stopped halfway (the power cut) keeps whole games only, and the same
 file imported again stores the rest (a game stored already is skipped).
 """
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import dataclass, field, replace
 from typing import Iterable, Iterator
 
@@ -37,7 +38,9 @@ class ImportRefused(Exception):
 GAMES_PER_FILE = 10_000
 #: The most games a group keeps: a weekly night of forty games for fifty years.
 GAMES_PER_GROUP = 100_000
-#: Games stored per transaction: about 0.3 s of writing, the longest a save then waits.
+#: A transaction of the import stores games for this long at most (then at most this many):
+#: the longest a table's save waits for the import, plus one game (5 to 50 ms).
+BATCH_SECONDS = 0.25
 BATCH = 100
 #: Ids read per query by the exports: the memory an export holds, whatever the group holds.
 ID_BATCH = 500
@@ -130,23 +133,36 @@ def import_games(db: Database, games: list[Game]) -> ImportResult:
         raise ImportRefused([Problem("group_full", {"limit": GAMES_PER_GROUP, "stored": stored,
                                                     "count": len(games)})])
     result = ImportResult()
-    for first in range(0, len(games), BATCH):
+    pending = list(enumerate(games, start=1))
+    while pending:
         with db.atomic():
-            for number, game in enumerate(games[first:first + BATCH], start=first + 1):
-                same = next(db.query("select id from games where fingerprint = ? limit 1",
-                                     [facts.fingerprint(game)]), None)
-                if same is not None:
-                    result.skipped.append((number, same["id"]))
-                    continue
-                result.ids.append(_store(db, game))
+            _store_batch(db, pending, result)
     # Rated in order of play, a batch to a transaction: at most one rating of every game from
     # scratch, when an imported game is older than the games rated already.
     order = ratings.in_order_of_play(db, result.ids)
-    for first in range(0, len(order), BATCH):
+    while order:
         with db.atomic():
-            for game_id in order[first:first + BATCH]:
-                ratings.after_change(db, game_id)
+            started = time.monotonic()
+            for _ in range(BATCH):
+                ratings.after_change(db, order.pop(0))
+                if not order or time.monotonic() - started > BATCH_SECONDS:
+                    break
     return result
+
+
+def _store_batch(db: Database, pending: list[tuple[int, Game]], result: ImportResult) -> None:
+    """Store games off the front of *pending* for BATCH_SECONDS at most, BATCH at most."""
+    started = time.monotonic()
+    for _ in range(BATCH):
+        number, game = pending.pop(0)
+        same = next(db.query("select id from games where fingerprint = ? limit 1",
+                             [facts.fingerprint(game)]), None)
+        if same is not None:
+            result.skipped.append((number, same["id"]))
+        else:
+            result.ids.append(_store(db, game))
+        if not pending or time.monotonic() - started > BATCH_SECONDS:
+            return
 
 
 def import_text(db: Database, data: bytes | str) -> ImportResult:
