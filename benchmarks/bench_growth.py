@@ -13,7 +13,8 @@ For each size, on 127.0.0.1 only (issue 27, item 7):
 2. starts ``scorekeeper serve`` on it and asks, one at a time, for the home page, the first
    and a deep page of Past nights, the biggest night's page, the first and the last page of
    Players, and the export of every game (read to its end); for each: the time, the bytes
-   and the server's resident memory after it, and its peak (VmHWM) over the run;
+   and the server's resident memory after it, and its peak (VmHWM) over the run (an export
+   still running after two minutes is stopped there: its rate gives the whole time);
 3. last, with the server still running on the biggest database, imports a file of
    --import-games new games with ``scorekeeper import`` while a table saves a deal every
    0.25 s, and prints the slowest save (imports are written a batch to a transaction).
@@ -120,19 +121,28 @@ def memory(pid: int) -> dict[str, float]:
     return fields
 
 
-def fetch(port: int, path: str) -> tuple[int, int, float]:
+#: An export read for longer than this is stopped there, its rate measured and its whole
+#: time extrapolated (the export of 100,000 games takes many minutes on a small machine).
+EXPORT_SECONDS = 120.0
+
+
+def fetch(port: int, path: str, limit: float = EXPORT_SECONDS) -> tuple[int, int, float, bool]:
+    """Status, bytes and seconds of one request read to its end (or to *limit* seconds)."""
     import http.client
 
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=300)
     start = time.perf_counter()
     connection.request("GET", path)
     response = connection.getresponse()
-    size = 0
+    size, whole = 0, True
     while chunk := response.read(65536):
         size += len(chunk)
+        if time.perf_counter() - start > limit:
+            whole = False
+            break
     seconds = time.perf_counter() - start
     connection.close()
-    return response.status, size, seconds
+    return response.status, size, seconds, whole
 
 
 def pages(port: int, path: Path) -> dict[str, str]:
@@ -161,12 +171,13 @@ def measure(folder: Path, size: int, base_docs: list[dict]) -> tuple[dict, Serve
     row["start_mb"] = memory(pid)["VmRSS"]
     row["pages"] = {}
     for name, url in pages(server.port, path).items():
-        status, size_bytes, seconds = fetch(server.port, url)
+        status, size_bytes, seconds, whole = fetch(server.port, url)
         now = memory(pid)
         row["pages"][name] = {"status": status, "seconds": round(seconds, 3),
-                              "bytes": size_bytes, "rss_mb": now["VmRSS"]}
+                              "bytes": size_bytes, "rss_mb": now["VmRSS"], "whole": whole}
         print(f"    {name:20} {status} {seconds:8.3f} s {size_bytes:>12,} bytes  "
-              f"RSS {now['VmRSS']:.0f} MB", flush=True)
+              f"RSS {now['VmRSS']:.0f} MB{'' if whole else '  (stopped there: partial)'}",
+              flush=True)
     row["peak_mb"] = memory(pid)["VmHWM"]
     print(f"    server memory: {row['start_mb']:.0f} MB at start, peak {row['peak_mb']:.0f} MB",
           flush=True)

@@ -215,3 +215,38 @@ def test_item1__advice_one_at_a_time_per_game_and_a_few_in_all(advice_app, held_
     for thread in threads:
         thread.join(30)
     assert sorted(a.status_code for a in answers) == [200, 200]
+
+
+# -- charts -------------------------------------------------------------------------------------
+def test_item1__a_games_running_totals_chart_is_kept_until_the_game_changes(app, client, table,
+                                                                           monkeypatch):
+    from scorekeeper.web.pages import charts
+
+    from test_web_game_flow import NIGHT
+
+    monkeypatch.setattr(charts, "RUNNING", charts.Kept(8))
+    drawn: list[int] = []
+    real = charts.running_totals_svg
+    monkeypatch.setattr(charts, "running_totals_svg",
+                        lambda names, running: drawn.append(len(running)) or real(names, running))
+    game_id = table.new_game(first_king=2)
+    table.enter(game_id, NIGHT[0])
+    first = client.get(f"/charts/games/{game_id}/running.svg")
+    again = client.get(f"/charts/games/{game_id}/running.svg")
+    assert first.status_code == again.status_code == 200 and first.data == again.data
+    assert drawn == [1]
+    table.enter(game_id, NIGHT[1])  # another version of the game: drawn again
+    assert client.get(f"/charts/games/{game_id}/running.svg").status_code == 200
+    client.set_cookie("lang", "ar")  # another way of reading it: its own chart
+    assert client.get(f"/charts/games/{game_id}/running.svg").status_code == 200
+    assert drawn == [1, 2, 2]
+
+
+def test_item1__past_the_charts_drawn_at_once_the_answer_is_503(app, client, table,
+                                                                monkeypatch):
+    monkeypatch.setattr(inflight, "CHARTS", inflight.InFlight(1, inflight.CHARTS_BUSY))
+    game_id = table.new_game(first_king=2)
+    with inflight.CHARTS.one_each():  # another chart being drawn
+        busy = client.get(f"/charts/games/{game_id}/running.svg")
+    assert busy.status_code == 503 and busy.headers["Retry-After"]
+    assert client.get(f"/charts/games/{game_id}/running.svg").status_code == 200

@@ -1,6 +1,7 @@
 """Work that takes seconds, limited while it runs: one per game, one per phone, a few in all.
 
-The exports of every game stream for as long as their reader reads, holding a server thread
+Charts take 30 to 80 ms each to draw: at most :data:`CHARTS_AT_ONCE` at once. The exports of
+every game stream for as long as their reader reads, holding a server thread
 while the body is more than the server buffers: at most :data:`EXPORTS_AT_ONCE` stream at once,
 and past it the answer is 503 with ``Retry-After``.
 
@@ -23,6 +24,8 @@ from werkzeug.exceptions import ServiceUnavailable, TooManyRequests
 
 #: Advice worked out at once, at most, whoever asks (one per core of a small box).
 ADVICE_AT_ONCE = 2
+#: Charts drawn at once, at most (30 to 80 ms of Python each).
+CHARTS_AT_ONCE = 2
 #: Exports of many games streamed at once, at most.
 EXPORTS_AT_ONCE = 2
 #: What a phone told to wait is asked to wait, in seconds.
@@ -32,6 +35,8 @@ SAME_ASKER = lazy_gettext("Advice for this game or from this phone is still bein
                           "Wait for it, then ask again.")
 EXPORTS_BUSY = lazy_gettext("Other exports are being written just now. Ask again in a few "
                             "seconds.")
+CHARTS_BUSY = lazy_gettext("Other charts are being drawn just now. Ask again in a few "
+                           "seconds.")
 BUSY = lazy_gettext("The advisor is busy with other tables' hands. Ask again in a few "
                     "seconds.")
 
@@ -84,3 +89,4 @@ class InFlight:
 
 ADVICE = InFlight(ADVICE_AT_ONCE)
 EXPORTS = InFlight(EXPORTS_AT_ONCE, EXPORTS_BUSY)
+CHARTS = InFlight(CHARTS_AT_ONCE, CHARTS_BUSY)

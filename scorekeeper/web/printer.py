@@ -43,8 +43,7 @@ log = logging.getLogger(__name__)
 
 
 def _pool():
-    """The printing wing's pool (imported when first used: the server never loads WeasyPrint
-    for it, the printing processes do)."""
+    """The printing wing's pool, imported when first used."""
     from ..printing import pool
 
     return pool
