@@ -15,8 +15,8 @@ For each size, on 127.0.0.1 only (issue 27, item 7):
    Players, and the export of every game (read to its end); for each: the time, the bytes
    and the server's resident memory after it, and its peak (VmHWM) over the run (an export
    still running after two minutes is stopped there: its rate gives the whole time);
-3. last, with the server still running on the biggest database, imports a file of
-   --import-games new games with ``scorekeeper import`` while a table saves a deal every
+3. with the server still running on the database of --import-into games, imports a file of
+   --import-games new games (older than every stored game: the ratings are recomputed) with ``scorekeeper import`` while a table saves a deal every
    0.25 s, and prints the slowest save (imports are written a batch to a transaction).
 """
 from __future__ import annotations
@@ -213,6 +213,8 @@ def saves_during_import(server: Server, folder: Path, count: int) -> dict:
     seconds = time.perf_counter() - start
     stop.set()
     thread.join(60)
+    if result.returncode:
+        print(result.stdout[-500:], result.stderr[-500:], file=sys.stderr)
     row = {"games": count, "import_s": round(seconds, 1), "status": result.returncode,
            "saves": len(times), "slowest_save_s": round(max(times, default=0), 3)}
     print(f"import of {count} games: {seconds:.1f} s (exit {result.returncode}); "
@@ -226,6 +228,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", default="1000,10000,100000")
     parser.add_argument("--base", type=int, default=1000)
     parser.add_argument("--import-games", type=int, default=2000)
+    parser.add_argument("--import-into", type=int, default=10000,
+                        help="the size whose database takes the import (the biggest is full)")
     parser.add_argument("--json")
     args = parser.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",")]
@@ -233,17 +237,14 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     with tempfile.TemporaryDirectory(prefix="trex-bench-growth-") as name:
         folder = Path(name)
-        server = None
         for size in sizes:
-            if server is not None:
-                server.stop()
             row, server = measure(folder, size, base_docs)
             rows.append(row)
-        try:
-            if args.import_games:
-                rows.append({"import": saves_during_import(server, folder, args.import_games)})
-        finally:
-            server.stop()
+            try:
+                if args.import_games and size == args.import_into:
+                    row["import"] = saves_during_import(server, folder, args.import_games)
+            finally:
+                server.stop()
     print(f"{os.uname().nodename}: {len(os.sched_getaffinity(0))} cores")
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=1))
