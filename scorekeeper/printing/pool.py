@@ -15,12 +15,11 @@ table's) is started on first use with ``forkserver`` where the system has it (el
 from __future__ import annotations
 
 import os
-import threading
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable, Mapping, Sequence
 
-from ..engine.processes import context, lower_priority
+from ..engine.processes import Workers, context, lower_priority
 
 #: How much lower the workers' priority is than the server's (``os.nice``).
 NICE = 5
@@ -36,17 +35,8 @@ def _cores() -> int:
 #: The printing processes: half the cores, at least one.
 PRINTERS = max(1, _cores() // 2)
 
-_lock = threading.Lock()
-_executor: ProcessPoolExecutor | None = None
-
-
-def _executor_now() -> ProcessPoolExecutor:
-    global _executor
-    with _lock:
-        if _executor is None:
-            _executor = ProcessPoolExecutor(max_workers=PRINTERS, mp_context=context(),
-                                            initializer=lower_priority, initargs=(NICE,))
-        return _executor
+_workers = Workers(lambda: ProcessPoolExecutor(max_workers=PRINTERS, mp_context=context(),
+                                               initializer=lower_priority, initargs=(NICE,)))
 
 
 # -- the jobs, run in a worker: plain data in, bytes out ----------------------------------------
@@ -122,7 +112,7 @@ def submit(job: str, *args: Any, **kwargs: Any) -> Future:
     """Hand *job* to the pool; its future. A pool that broke (a worker killed) is started
     again for the next job, and this one fails with ``BrokenProcessPool``."""
     try:
-        return _executor_now().submit(run, job, *args, **kwargs)
+        return _workers.executor().submit(run, job, *args, **kwargs)
     except BrokenProcessPool:
         shutdown()
         raise
@@ -136,8 +126,4 @@ def warm_up() -> None:
 
 def shutdown() -> None:
     """Stop the workers (they start again for the next sheet)."""
-    global _executor
-    with _lock:
-        pool, _executor = _executor, None
-    if pool is not None:
-        pool.shutdown(wait=True, cancel_futures=True)
+    _workers.shutdown()

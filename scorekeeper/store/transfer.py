@@ -137,9 +137,13 @@ def import_games(db: Database, games: list[Game]) -> ImportResult:
     while pending:
         with db.atomic():
             _store_batch(db, pending, result)
-    # Rated in order of play, a batch to a transaction: at most one rating of every game from
-    # scratch, when an imported game is older than the games rated already.
+    # Rated in order of play: when an imported game is older than the games rated already,
+    # every game is rated again once, worked out outside any transaction and written in one;
+    # else each is rated after the last, a batch to a transaction.
     order = ratings.in_order_of_play(db, result.ids)
+    if ratings.needs_recompute(db, order):
+        ratings.recompute(db)
+        return result
     while order:
         with db.atomic():
             started = time.monotonic()
