@@ -161,7 +161,8 @@ def pages(port: int, path: Path) -> dict[str, str]:
             "export.json": "/history/export.json"}
 
 
-def measure(folder: Path, size: int, base_docs: list[dict]) -> tuple[dict, Server]:
+def measure(folder: Path, size: int, base_docs: list[dict], *, pages_too: bool = True,
+            ) -> tuple[dict, Server]:
     path = folder / f"g{size}.sqlite3"
     row = build(path, size, base_docs)
     print(f"{size:>7} games: base imported in {row['import_s']} s, copies in "
@@ -170,7 +171,7 @@ def measure(folder: Path, size: int, base_docs: list[dict]) -> tuple[dict, Serve
     pid = server.process.pid
     row["start_mb"] = memory(pid)["VmRSS"]
     row["pages"] = {}
-    for name, url in pages(server.port, path).items():
+    for name, url in (pages(server.port, path) if pages_too else {}).items():
         status, size_bytes, seconds, whole = fetch(server.port, url)
         now = memory(pid)
         row["pages"][name] = {"status": status, "seconds": round(seconds, 3),
@@ -189,8 +190,10 @@ def saves_during_import(server: Server, folder: Path, count: int) -> dict:
     file = folder / "import.json"
     file.write_text(json.dumps({"format": "trex-games/1",
                                 "games": played(count, seed=99, first_night=40_000)}))
-    table = Phone(server.port)
-    stop, times = threading.Event(), []
+    times: list[float] = []
+    table = Phone(server.port, record=lambda kind, reply: kind == "save" and times.append(
+        reply.seconds))
+    stop = threading.Event()
 
     def save() -> None:
         seed = 500
@@ -200,9 +203,7 @@ def saves_during_import(server: Server, folder: Path, count: int) -> dict:
             for number, deal in enumerate(game["deals"], start=1):
                 if stop.wait(0.25):
                     return
-                start = time.perf_counter()
-                enter_deal(table, game_id, number, deal)
-                times.append(time.perf_counter() - start)
+                enter_deal(table, game_id, number, deal)  # the save's POST is timed
             seed += 1
 
     thread = threading.Thread(target=save)
@@ -230,15 +231,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--import-games", type=int, default=2000)
     parser.add_argument("--import-into", type=int, default=10000,
                         help="the size whose database takes the import (the biggest is full)")
+    parser.add_argument("--import-only", action="store_true",
+                        help="build the --import-into database and import into it, nothing else")
     parser.add_argument("--json")
     args = parser.parse_args(argv)
-    sizes = [int(s) for s in args.sizes.split(",")]
+    sizes = [args.import_into] if args.import_only else [int(s) for s in args.sizes.split(",")]
     base_docs = played(min(args.base, min(sizes)), seed=1)
     rows = []
     with tempfile.TemporaryDirectory(prefix="trex-bench-growth-") as name:
         folder = Path(name)
         for size in sizes:
-            row, server = measure(folder, size, base_docs)
+            row, server = measure(folder, size, base_docs, pages_too=not args.import_only)
             rows.append(row)
             try:
                 if args.import_games and size == args.import_into:

@@ -6,7 +6,7 @@ thousand). Import reads a whole file with the engine (which recomputes every sco
 a file whose given scores differ) before it stores anything: a refused file changes nothing.
 A file holds at most :data:`GAMES_PER_FILE` games, and a group at most :data:`GAMES_PER_GROUP`,
 each refused in one line. The games are then stored in batches of a quarter of a second
-(:data:`BATCH_SECONDS`), each its own short transaction, so that a table saving a deal meanwhile waits for one batch, never for
+(:data:`BATCH_SECONDS`), each its own short transaction with a pause after it, so that a table saving a deal meanwhile waits for one batch, never for
 the whole file; an import stopped halfway (the power cut) keeps whole games only, and the same
 file imported again stores the rest (a game stored already is skipped).
 """
@@ -42,6 +42,10 @@ GAMES_PER_GROUP = 100_000
 #: the longest a table's save waits for the import, plus one game (5 to 50 ms).
 BATCH_SECONDS = 0.25
 BATCH = 100
+#: Between two batches the import waits this long: a save waiting for the database looks again
+#: every 100 ms at most (SQLite's busy handler), and would otherwise find the next batch
+#: begun, batch after batch.
+PAUSE_SECONDS = 0.1
 #: Ids read per query by the exports: the memory an export holds, whatever the group holds.
 ID_BATCH = 500
 
@@ -137,6 +141,8 @@ def import_games(db: Database, games: list[Game]) -> ImportResult:
     while pending:
         with db.atomic():
             _store_batch(db, pending, result)
+        if pending:
+            time.sleep(PAUSE_SECONDS)
     # Rated in order of play: when an imported game is older than the games rated already,
     # every game is rated again once, worked out outside any transaction and written in one;
     # else each is rated after the last, a batch to a transaction.
@@ -151,6 +157,8 @@ def import_games(db: Database, games: list[Game]) -> ImportResult:
                 ratings.after_change(db, order.pop(0))
                 if not order or time.monotonic() - started > BATCH_SECONDS:
                     break
+        if order:
+            time.sleep(PAUSE_SECONDS)
     return result
 
 
