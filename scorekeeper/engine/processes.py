@@ -10,6 +10,14 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Callable, Sequence
 
 
+def cores() -> int:
+    """The cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
 def lower_priority(nice: int) -> None:
     """A worker's initializer: lower this process's priority by *nice* (where it can)."""
     if nice and hasattr(os, "nice"):

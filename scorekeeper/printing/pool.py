@@ -14,26 +14,18 @@ table's) is started on first use with ``forkserver`` where the system has it (el
 """
 from __future__ import annotations
 
-import os
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable, Mapping, Sequence
 
-from ..engine.processes import Workers, context, lower_priority
+from ..engine.processes import Workers, context, cores, lower_priority
 
 #: How much lower the workers' priority is than the server's (``os.nice``).
 NICE = 5
 
 
-def _cores() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1
-
-
 #: The printing processes: half the cores, at least one.
-PRINTERS = max(1, _cores() // 2)
+PRINTERS = max(1, cores() // 2)
 
 _workers = Workers(lambda: ProcessPoolExecutor(max_workers=PRINTERS, mp_context=context(),
                                                initializer=lower_priority, initargs=(NICE,)))

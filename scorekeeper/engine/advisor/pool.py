@@ -12,12 +12,11 @@ guards its own start with ``if __name__ == "__main__":`` (the ``scorekeeper`` co
 from __future__ import annotations
 
 import math
-import os
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Sequence
 
-from ..processes import Workers, context, lower_priority
+from ..processes import Workers, context, cores, lower_priority
 from ..rules import HouseRules
 from .playout import Choice, Outcome, Task, run_task, warm
 
@@ -29,13 +28,9 @@ PARALLEL_MIN = 400
 SLICES_PER_WORKER = 3
 
 
-
 def workers() -> int:
     """The cores this process may use."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1
+    return cores()
 
 
 def _start() -> ProcessPoolExecutor:
