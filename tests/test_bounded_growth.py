@@ -43,6 +43,17 @@ def test_item7__a_game_of_more_deal_rows_than_the_limit_is_refused_in_one_line()
     assert problem.code == "too_many_deals" and problem.params == {"limit": 200}
 
 
+def test_item7__a_game_stored_with_more_rows_before_the_limit_is_still_read():
+    """A stored game is read leniently: one stored before the bound keeps its deals, the rows
+    past it listed as no longer passing, and takes no new deal."""
+    game = read_game(redeals(DEAL_LIMIT + 2), strict=False)
+    assert len(game.deals) == DEAL_LIMIT + 2
+    assert [(p.code, p.deal) for p in game.no_longer_passes] == [
+        ("too_many_deals", DEAL_LIMIT + 1), ("too_many_deals", DEAL_LIMIT + 2)]
+    assert [p.code for p in game.progress().check(read_game(redeals(1)).deals[0])] == [
+        "too_many_deals"]
+
+
 def test_item7__the_import_command_refuses_such_a_game_in_one_line(tmp_path, capsys):
     path = tmp_path / "long.json"
     path.write_text(json.dumps(redeals(DEAL_LIMIT + 1)))

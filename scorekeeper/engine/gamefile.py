@@ -42,6 +42,9 @@ _COMPUTED = ("totals", "team_totals", "team_result", "places", "winners")
 #: that breaks one is read by ``read_game(doc, strict=False)``, which lists the problem instead
 #: of refusing the game.
 LATER_CHECKS = frozenset({"kh_redeal_closed", "trex_twos_closed", "leader_no_trick"})
+#: What a lenient reading lists instead of refusing: those checks, and the bound on a game's
+#: deal rows (``progression.DEAL_LIMIT``), which games stored before it may pass.
+_LAPSES = LATER_CHECKS | {"too_many_deals"}
 
 
 class InvariantError(RuntimeError):
@@ -206,7 +209,7 @@ def read_game(data: Any, *, strict: bool = True) -> Game:
     raw_deals = data.get("deals", [])
     if not isinstance(raw_deals, list):
         raise InvalidResult(problems + [Problem("deals_not_list", field="deals")])
-    if len(raw_deals) > DEAL_LIMIT:  # refused before a deal is read: one line, however many
+    if strict and len(raw_deals) > DEAL_LIMIT:  # refused before a deal is read: one line
         raise InvalidResult(problems + [Problem("too_many_deals", {"limit": DEAL_LIMIT},
                                                 field="deals")])
     first_king = _first_king(data, raw_deals, problems)
@@ -282,8 +285,8 @@ def _read_deals(raw_deals: list[Any], rules: HouseRules, first_king: int, names:
         if not problems:  # the game's order means something only while every deal before is sound
             found = progress.check(deal, number) + found
         if lapses is not None:
-            lapses += [p for p in found if p.code in LATER_CHECKS]
-            found = [p for p in found if p.code not in LATER_CHECKS]
+            lapses += [p for p in found if p.code in _LAPSES]
+            found = [p for p in found if p.code not in _LAPSES]
         problems += found
         if not found:
             progress.add(deal)

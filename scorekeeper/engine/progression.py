@@ -121,8 +121,12 @@ class Progress:
     def check(self, deal: DealRecord, number: int | None = None) -> list[Problem]:
         """What is wrong with *deal* as the next deal of this game (empty when nothing)."""
         number = number if number is not None else self.count + 1
-        if number > DEAL_LIMIT:
+        problems = self._check(deal, number)
+        if not problems and number > DEAL_LIMIT:
             return [Problem("too_many_deals", {"limit": DEAL_LIMIT}, number)]
+        return problems
+
+    def _check(self, deal: DealRecord, number: int) -> list[Problem]:
         if self.is_over:
             return [Problem("game_over", {}, number)]
         kings = self.next_kings()
