@@ -1,6 +1,7 @@
-"""The printed sheet ready before it is asked for (pages/sheets.py): each game's last PDF kept per
-way of reading it, answered with an ETag and 304, made in the background after a save when the
-game is over or was printed before, one sheet at a time, and made there and then otherwise."""
+"""The printed sheet ready before it is asked for (web/readysheets.py): each game's last PDF kept
+per way of reading it, answered with an ETag and 304, made in the background after a save when
+the game is over or was printed before, one sheet at a time, and made when asked otherwise;
+every one laid out by the printing pool (web/printer.py), never by the thread that asks."""
 from __future__ import annotations
 
 import io
@@ -13,7 +14,9 @@ from pypdf import PdfReader
 from scorekeeper.store import storage
 from scorekeeper.store.players import rename_player
 from scorekeeper.web.database import get_db
-from scorekeeper.web.pages import sheets
+from scorekeeper.printing import pool
+from scorekeeper.web import printer
+from scorekeeper.web import readysheets as sheets
 
 from test_web_game_flow import NIGHT
 from web_helpers import PLAYERS
@@ -24,24 +27,39 @@ def pdf_text(data: bytes) -> str:
 
 
 @pytest.fixture(autouse=True)
-def in_the_worker_thread(monkeypatch):
-    """These tests watch the worker's queue through ``sheets.render``: the sheets it makes are
-    laid out in its own thread here. The printing process that lays them out when the app
-    serves is tested on its own (the last test)."""
-    monkeypatch.setattr(sheets, "AHEAD_IN_PROCESS", False)
+def in_printing_threads(monkeypatch):
+    """These tests watch the sheets laid out through the printing job ``game_pdf``: it runs in
+    the printer's own threads here, where a test can count it. The printing process that lays
+    them out when the app serves is tested on its own (the last test)."""
+    monkeypatch.setattr(printer, "IN_PROCESS", False)
+
+
+def who_asked() -> str:
+    return "sheet-worker" if sheets.WORKER.busy() else "MainThread"
+
+
+def patch_render(monkeypatch, wrap):
+    """Replace the printing job that lays a game's sheet out by ``wrap(real)``."""
+    monkeypatch.setitem(pool.JOBS, "game_pdf", wrap(pool.JOBS["game_pdf"]))
+
+
+def title_of(document) -> str:
+    return document.get("title") or ""
 
 
 @pytest.fixture
 def renders(monkeypatch):
-    """Every sheet laid out, by the worker or by a request: (thread name, game id)."""
-    made: list[tuple[str, int]] = []
-    real = sheets.render
+    """Every sheet laid out, whoever asked for it: (who asked, the game's title)."""
+    made: list[tuple[str, str]] = []
 
-    def counted(stored, way):
-        made.append((threading.current_thread().name, stored.id))
-        return real(stored, way)
+    def wrap(real):
+        def counted(document, **way):
+            assert threading.current_thread().name.startswith("printer")
+            made.append((who_asked(), title_of(document)))
+            return real(document, **way)
+        return counted
 
-    monkeypatch.setattr(sheets, "render", counted)
+    patch_render(monkeypatch, wrap)
     assert sheets.WORKER.wait_idle()
     return made
 
@@ -62,7 +80,7 @@ def test_sheet__kept_and_answered_304_while_the_game_is_unchanged(app, table, cl
     assert first.status_code == 200 and first.data.startswith(b"%PDF-")
     tag = first.headers["ETag"]
     assert first.headers["Cache-Control"] == "private, no-cache"
-    assert renders == [("MainThread", game_id)]
+    assert renders == [("MainThread", "Test night")]
 
     again = client.get(f"/games/{game_id}/sheet.pdf", headers={"If-None-Match": tag})
     assert again.status_code == 304 and again.data == b"" and again.headers["ETag"] == tag
@@ -98,7 +116,7 @@ def test_sheet__made_in_the_background_after_the_last_save(app, table, client, r
     assert client.get(f"/games/{game_id}").status_code == 200
     table.enter(game_id, NIGHT[-1])  # the game is over
     assert sheets.WORKER.wait_idle()
-    assert renders == [("sheet-worker", game_id)]
+    assert renders == [("sheet-worker", "Test night")]
     response = client.get(f"/games/{game_id}/sheet.pdf")
     assert response.status_code == 200 and len(renders) == 1  # ready: nothing laid out
     text = pdf_text(response.data)
@@ -115,7 +133,7 @@ def test_sheet__made_again_after_each_save_once_printed(app, table, client, rend
     before = client.get(f"/games/{game_id}/sheet.pdf?paper=letter")
     table.enter(game_id, NIGHT[4])
     assert sheets.WORKER.wait_idle()
-    assert renders == [("MainThread", game_id), ("sheet-worker", game_id)]
+    assert renders == [("MainThread", "Test night"), ("sheet-worker", "Test night")]
     after = client.get(f"/games/{game_id}/sheet.pdf?paper=letter")
     assert after.status_code == 200 and after.headers["ETag"] != before.headers["ETag"]
     assert len(renders) == 2
@@ -147,14 +165,15 @@ def test_worker__a_slot_asked_for_again_while_waiting_is_made_once(app, table, c
     store_deals(app, game_b, NIGHT[:1])
     worker = sheets.SheetWorker()
     gate = threading.Event()
-    real = sheets.render
 
-    def slow(stored, way):
-        if stored.id == game_a:
-            gate.wait(10)
-        return real(stored, way)
+    def wrap(real):
+        def slow(document, **way):
+            if title_of(document) == "Test night":  # game A
+                gate.wait(10)
+            return real(document, **way)
+        return slow
 
-    monkeypatch.setattr(sheets, "render", slow)
+    patch_render(monkeypatch, wrap)
     path = app.config["DATABASE"]
     way = sheets.Way("a4", "en", "western", ())
     worker.ask((path, game_a, way))
@@ -171,33 +190,41 @@ def test_worker__a_slot_asked_for_again_while_waiting_is_made_once(app, table, c
     assert sheets.ready_sheet((path, game_b, way), shows) is not None
 
 
-def test_sheet__asked_for_while_the_worker_is_busy_is_made_there_and_then(
+def test_sheet__asked_for_while_the_worker_is_busy_is_made_by_the_printer_next(
         app, table, client, renders, monkeypatch):
+    """A phone asking for a sheet while the worker has another one laid out is answered once
+    the printer is free: its sheet is laid out by the printer too, never by the request."""
     busy_game = table.new_game(first_king=2)
     asked = table.new_game(first_king=2, title="Other table")
     store_deals(app, asked, NIGHT[:2])
     gate = threading.Event()
     started = threading.Event()
-    real = sheets.render
 
-    def held(stored, way):
-        if stored.id != busy_game:
-            return real(stored, way)
-        started.set()
-        gate.wait(10)
-        return b"%PDF-held"
+    def wrap(real):
+        def held(document, **way):
+            if title_of(document) == "Other table":
+                return real(document, **way)
+            started.set()
+            gate.wait(10)
+            return b"%PDF-held"
+        return held
 
-    monkeypatch.setattr(sheets, "render", held)
+    patch_render(monkeypatch, wrap)
+    answers = []
     try:
         sheets.WORKER.ask((app.config["DATABASE"], busy_game, sheets.Way("a4", "en", "western",
                                                                           ())))
         assert started.wait(10) and sheets.WORKER.busy()
-        response = client.get(f"/games/{asked}/sheet.pdf")
-        assert response.status_code == 200 and response.data.startswith(b"%PDF-1")
-        assert "Other table" in pdf_text(response.data)
+        phone = threading.Thread(target=lambda: answers.append(
+            app.test_client().get(f"/games/{asked}/sheet.pdf")))
+        phone.start()
     finally:
         gate.set()
         assert sheets.WORKER.wait_idle()
+    phone.join(30)
+    [response] = answers
+    assert response.status_code == 200 and response.data.startswith(b"%PDF-1")
+    assert "Other table" in pdf_text(response.data)
 
 
 def test_sheet__a_request_for_the_sheet_being_made_waits_for_it(app, table, client, renders,
@@ -206,14 +233,15 @@ def test_sheet__a_request_for_the_sheet_being_made_waits_for_it(app, table, clie
     store_deals(app, game_id, NIGHT[:-1])
     client.get(f"/games/{game_id}/sheet.pdf")  # printed once: made again after each save
     started = threading.Event()
-    real = sheets.render
 
-    def slow(stored, way):
-        if threading.current_thread().name == "sheet-worker":
-            started.set()
-        return real(stored, way)
+    def wrap(real):
+        def slow(document, **way):
+            if who_asked() == "sheet-worker":
+                started.set()
+            return real(document, **way)
+        return slow
 
-    monkeypatch.setattr(sheets, "render", slow)
+    patch_render(monkeypatch, wrap)
     table.enter(game_id, NIGHT[-1])
     assert started.wait(10)
     response = client.get(f"/games/{game_id}/sheet.pdf")
@@ -265,16 +293,18 @@ def test_sheet__every_answer_whole_while_tables_save_and_print(app, table, clien
 def test_sheet__made_ahead_in_a_process_of_its_own(app, table, client, monkeypatch):
     """When the app serves, a sheet made ahead is laid out in the printing process, not in a
     thread of the server (WeasyPrint's 0.2 s of Python would hold every request up): the
-    server's own ``render`` is not called, and the sheet kept is the game's as it stands."""
-    monkeypatch.setattr(sheets, "AHEAD_IN_PROCESS", True)
+    server's own ``game_pdf`` job is not called, and the sheet kept is the game's as it
+    stands."""
+    monkeypatch.setattr(printer, "IN_PROCESS", True)
     in_server: list[str] = []
-    real = sheets.render
 
-    def watched(stored, way):
-        in_server.append(threading.current_thread().name)
-        return real(stored, way)
+    def wrap(real):
+        def watched(document, **way):
+            in_server.append(threading.current_thread().name)
+            return real(document, **way)
+        return watched
 
-    monkeypatch.setattr(sheets, "render", watched)
+    patch_render(monkeypatch, wrap)
     game_id = table.new_game(first_king=2)
     store_deals(app, game_id, NIGHT[:-1])
     table.enter(game_id, NIGHT[-1])  # the last deal: the sheet is made ahead

@@ -47,10 +47,10 @@ def cmd_export(args: argparse.Namespace) -> int:
                 chunks = transfer.iter_document(db, args.game)
             count = len(args.game)
         else:
-            ids = transfer.game_ids(db, night=night)
-            if night and not ids:
+            if night and not transfer.has_games(db, night=night):
                 print(f"No game was played on {night}.", file=sys.stderr)
                 return EXIT_NOT_FOUND
+            ids = list(transfer.game_ids(db, night=night))  # a list of numbers: the count
             chunks, count = transfer.iter_document(db, ids), len(ids)
         write_output(chunks, args.out)
     finally:

@@ -21,7 +21,7 @@ from typing import Any, Mapping, Sequence
 
 from .errors import InvalidResult, Problem, RulesError
 from .messages import N_
-from .progression import Progress
+from .progression import DEAL_LIMIT, Progress
 from .records import DealRecord, read_deal
 from .rules import HouseRules
 from .scoring import Scores, add, places, score_deal, team_result, team_totals, winners
@@ -42,6 +42,9 @@ _COMPUTED = ("totals", "team_totals", "team_result", "places", "winners")
 #: that breaks one is read by ``read_game(doc, strict=False)``, which lists the problem instead
 #: of refusing the game.
 LATER_CHECKS = frozenset({"kh_redeal_closed", "trex_twos_closed", "leader_no_trick"})
+#: What a lenient reading lists instead of refusing: those checks, and the bound on a game's
+#: deal rows (``progression.DEAL_LIMIT``), which games stored before it may pass.
+_LAPSES = LATER_CHECKS | {"too_many_deals"}
 
 
 class InvariantError(RuntimeError):
@@ -206,6 +209,9 @@ def read_game(data: Any, *, strict: bool = True) -> Game:
     raw_deals = data.get("deals", [])
     if not isinstance(raw_deals, list):
         raise InvalidResult(problems + [Problem("deals_not_list", field="deals")])
+    if strict and len(raw_deals) > DEAL_LIMIT:  # refused before a deal is read: one line
+        raise InvalidResult(problems + [Problem("too_many_deals", {"limit": DEAL_LIMIT},
+                                                field="deals")])
     first_king = _first_king(data, raw_deals, problems)
     if problems:
         raise InvalidResult(problems)
@@ -279,8 +285,8 @@ def _read_deals(raw_deals: list[Any], rules: HouseRules, first_king: int, names:
         if not problems:  # the game's order means something only while every deal before is sound
             found = progress.check(deal, number) + found
         if lapses is not None:
-            lapses += [p for p in found if p.code in LATER_CHECKS]
-            found = [p for p in found if p.code not in LATER_CHECKS]
+            lapses += [p for p in found if p.code in _LAPSES]
+            found = [p for p in found if p.code not in _LAPSES]
         problems += found
         if not found:
             progress.add(deal)
@@ -346,14 +352,18 @@ def game_to_dict(game: Game, *, with_scores: bool = False) -> dict[str, Any]:
     return out
 
 
-def read_document(data: Any, *, strict: bool = True) -> list[Game]:
+def read_document(data: Any, *, strict: bool = True, most: int | None = None) -> list[Game]:
     """Read a ``trex-game/1`` or ``trex-games/1`` document; problems name the game too.
     *strict* as for :func:`read_game`; with ``strict=False`` each game's
-    ``no_longer_passes`` problems name their game."""
+    ``no_longer_passes`` problems name their game. *most*: a document with more games is
+    refused in one line before any is read."""
     if isinstance(data, Mapping) and data.get("format") == MULTI_FORMAT:
         games_raw = data.get("games")
         if not isinstance(games_raw, list):
             raise InvalidResult([Problem("deals_not_list", field="games")])
+        if most is not None and len(games_raw) > most:
+            raise InvalidResult([Problem("too_many_games", {"limit": most,
+                                                            "count": len(games_raw)})])
         games, problems = [], []
         for number, raw in enumerate(games_raw, start=1):
             try:
@@ -368,10 +378,10 @@ def read_document(data: Any, *, strict: bool = True) -> list[Game]:
     return [read_game(data, strict=strict)]
 
 
-def loads(text: str | bytes, *, strict: bool = True) -> list[Game]:
+def loads(text: str | bytes, *, strict: bool = True, most: int | None = None) -> list[Game]:
     """Parse JSON text holding one game or several; bad JSON is one clear problem, and a key
     given twice in one object is refused with its name (JSON would keep the last silently).
-    *strict* as for :func:`read_game`."""
+    *strict* and *most* as for :func:`read_document`."""
     if not text.strip():
         raise InvalidResult([Problem("empty_file")])
     twice: list[str] = []
@@ -396,7 +406,7 @@ def loads(text: str | bytes, *, strict: bool = True) -> list[Game]:
         keys = list(dict.fromkeys(twice))
         raise InvalidResult([Problem("duplicate_key", {"key": key})
                              for key in keys[:_DUPLICATES_SHOWN]])
-    return read_document(data, strict=strict)
+    return read_document(data, strict=strict, most=most)
 
 
 def dumps(games: Sequence[Game], *, with_scores: bool = True, several: bool = False) -> str:

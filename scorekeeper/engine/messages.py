@@ -90,6 +90,10 @@ MESSAGES: dict[str, str] = {
     "too_many_cards_for_tricks": N_("{player} took {cards} penalty cards; at four cards a "
                                     "trick that takes at least {needed} tricks, not {tricks}"),
     # the game's progression
+    "too_many_deals": N_("a game holds at most {limit} deals, redeals included"),
+    "too_many_games": N_("a file imports at most {limit} games, not {count}: split it"),
+    "group_full": N_("this group keeps at most {limit} games; it holds {stored}, and the "
+                     "file brings {count} more"),
     "game_over": N_("the game is over after four kingdoms; this deal is one too many"),
     "wrong_king": N_("this deal belongs to {expected}'s kingdom, not {found}'s"),
     "king_again": N_("{player} has already been King"),

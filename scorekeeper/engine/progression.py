@@ -17,6 +17,12 @@ from .rules import HouseRules
 from .scoring import uses_contracts
 
 KINGDOMS = 4
+#: The most deal rows a game holds, redeals included. A game is twenty deals (four kingdoms of
+#: five contracts); a redeal (a K♥ request, a Trex throw-in, a misdeal, a sweep or split queens
+#: replayed) adds a row that uses nothing up, and RULES.md sets no cap on them. A real night
+#: sees a handful; 200 rows leaves room for 180, nine times the game itself, while keeping a
+#: game's pages, exports and checks small whatever a file brings.
+DEAL_LIMIT = 200
 _CLOSED_REASON_CODES = {"kh-redeal": "kh_redeal_closed", "trex-twos": "trex_twos_closed"}
 _OFF_REASON_CODES = {"kh-redeal": "kh_redeal_off", "trex-twos": "trex_twos_off"}
 
@@ -117,6 +123,12 @@ class Progress:
     def check(self, deal: DealRecord, number: int | None = None) -> list[Problem]:
         """What is wrong with *deal* as the next deal of this game (empty when nothing)."""
         number = number if number is not None else self.count + 1
+        problems = self._check(deal, number)
+        if not problems and number > DEAL_LIMIT:
+            return [Problem("too_many_deals", {"limit": DEAL_LIMIT}, number)]
+        return problems
+
+    def _check(self, deal: DealRecord, number: int) -> list[Problem]:
         if self.is_over:
             return [Problem("game_over", {}, number)]
         kings = self.next_kings()

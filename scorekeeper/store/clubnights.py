@@ -179,29 +179,36 @@ def list_nights(db: Database, limit: int = 20) -> list[dict[str, Any]]:
 CHAMPION_RULE = N_("Most wins, then the better average place, then the higher total.")
 
 
-def night_standings(db: Database, game_ids: Sequence[int], *,
-                    players: Sequence[str] = ()) -> list[dict[str, Any]]:
-    """Every player of *game_ids* (and of *players*, with no game yet), best first by
-    CHAMPION_RULE: games, finished games, wins, places (1st to 4th), total points. Places and
-    wins count finished games only; points count every deal played."""
-    rows: dict[str, dict[str, Any]] = {
-        name: {"name": name, "games": 0, "finished": 0, "wins": 0, "places": [0, 0, 0, 0],
-               "points": 0, "average_place": None} for name in players}
-    if game_ids:
-        marks = ", ".join("?" * len(game_ids))
+def _blank_row(name: str) -> dict[str, Any]:
+    return {"name": name, "games": 0, "finished": 0, "wins": 0, "places": [0, 0, 0, 0],
+            "points": 0, "average_place": None}
+
+
+def night_standings(db: Database, game_ids: Sequence[int] | None = None, *,
+                    players: Sequence[str] = (), night: str | None = None,
+                    ) -> list[dict[str, Any]]:
+    """Every player of *game_ids* (or of every game of *night*; and of *players*, with no game
+    yet), best first by CHAMPION_RULE: games, finished games, wins, places (1st to 4th), total
+    points. Places and wins count finished games only; points count every deal played. Added
+    up by SQLite, a row per player: the memory does not grow with the games of the night."""
+    rows = {name: _blank_row(name) for name in players}
+    if night is not None:
+        where, params = "g.night = ?", [night]
+    elif game_ids:
+        where, params = f"gp.game_id in ({', '.join('?' * len(game_ids))})", list(game_ids)
+    else:
+        where = ""
+    if where:
         for r in db.query(
-                f"select p.name, gp.total, gp.rank, g.finished from game_players gp "
-                f"join games g on g.id = gp.game_id join players p on p.id = gp.player_id "
-                f"where gp.game_id in ({marks})", list(game_ids)):
-            row = rows.setdefault(r["name"], {"name": r["name"], "games": 0, "finished": 0,
-                                              "wins": 0, "places": [0, 0, 0, 0], "points": 0,
-                                              "average_place": None})
-            row["games"] += 1
-            row["points"] += r["total"] or 0
-            if r["finished"]:
-                row["finished"] += 1
-                row["wins"] += r["rank"] == 1
-                row["places"][min(r["rank"], 4) - 1] += 1
+                f"select p.name, count(*) as games, sum(g.finished) as finished, "
+                f"sum(coalesce(gp.total, 0)) as points, "
+                f"sum(g.finished and gp.rank = 1) as p1, sum(g.finished and gp.rank = 2) as p2, "
+                f"sum(g.finished and gp.rank = 3) as p3, sum(g.finished and gp.rank >= 4) as p4 "
+                f"from game_players gp join games g on g.id = gp.game_id "
+                f"join players p on p.id = gp.player_id where {where} group by p.id", params):
+            row = rows.setdefault(r["name"], _blank_row(r["name"]))
+            row.update(games=r["games"], finished=r["finished"], points=r["points"],
+                       wins=r["p1"], places=[r["p1"], r["p2"], r["p3"], r["p4"]])
     for row in rows.values():
         if row["finished"]:
             row["average_place"] = sum((i + 1) * n for i, n in enumerate(row["places"])) \
@@ -212,6 +219,10 @@ def night_standings(db: Database, game_ids: Sequence[int], *,
     for place, row in enumerate(order, start=1):
         row["place"] = place
     return order
+
+
+def night_game_count(db: Database, night: str) -> int:
+    return next(db.query("select count(*) as n from games where night = ?", [night]))["n"]
 
 
 def night_game_ids(db: Database, night: str) -> list[int]:

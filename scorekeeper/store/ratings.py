@@ -220,6 +220,19 @@ def after_change(db: Database, game_id: int) -> str:
     return "recomputed"
 
 
+def needs_recompute(db: Database, game_ids: Sequence[int]) -> bool:
+    """Whether rating the new games *game_ids* (in order of play) means rating every game
+    again: one of them was played before a game rated already. Only the first finished one
+    needs looking at: the later ones come after it."""
+    if not enabled(db):
+        return False
+    for game_id in game_ids:
+        game = next(iter(finished_games(db, game_id)), None)
+        if game is not None:
+            return not _is_last(db, game)
+    return False
+
+
 def in_order_of_play(db: Database, game_ids: Sequence[int]) -> list[int]:
     """*game_ids* in the order games are rated."""
     if not game_ids:

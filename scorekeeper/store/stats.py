@@ -250,13 +250,20 @@ def leaderboard(db: Database, filters: Filters, sort: str = "wins") -> list[dict
     return rows
 
 
-def roster(db: Database) -> list[dict[str, Any]]:
-    """Everyone who has played (or been named in a game), by name."""
+def roster(db: Database, *, offset: int = 0, limit: int = -1) -> list[dict[str, Any]]:
+    """Everyone who has played (or been named in a game), by name; *limit* of them from
+    *offset* (a page: the players are taken off the name index first, then only theirs are
+    added up)."""
     sql = """select p.id, p.name, count(gp.game_id) as games, sum(gp.finished) as finished,
         max(gp.night) as last_night
-        from players p left join game_players gp on gp.player_id = p.id
+        from (select id, name, name_key from players order by name_key limit ? offset ?) p
+        left join game_players gp on gp.player_id = p.id
         group by p.id order by p.name_key"""
-    return list(db.query(sql))
+    return list(db.query(sql, [limit, offset]))
+
+
+def player_count(db: Database) -> int:
+    return next(db.query("select count(*) as n from players"))["n"]
 
 
 def player(db: Database, pid: int) -> dict[str, Any] | None:

@@ -1,12 +1,19 @@
 """Export and import games in the game file format (GAME_FORMAT.md), for the pages and the CLI.
 
-Export writes each game as the engine writes it, with ``scores`` and ``totals``. Import reads a
-file with the engine (which recomputes every score and refuses a file whose given scores differ),
-then stores all its games in one transaction: a refused file changes nothing.
+Export writes each game as the engine writes it, with ``scores`` and ``totals``, one game at a
+time (a document of every game streams, its memory the same at ten games or a hundred
+thousand). Import reads a whole file with the engine (which recomputes every score and refuses
+a file whose given scores differ) before it stores anything: a refused file changes nothing.
+A file holds at most :data:`GAMES_PER_FILE` games, and a group at most :data:`GAMES_PER_GROUP`,
+each refused in one line. The games are then stored in batches of a quarter of a second
+(:data:`BATCH_SECONDS`), each its own short transaction with a pause after it, so that a table saving a deal meanwhile waits for one batch, never for
+the whole file; an import stopped halfway (the power cut) keeps whole games only, and the same
+file imported again stores the rest (a game stored already is skipped).
 """
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import dataclass, field, replace
 from typing import Iterable, Iterator
 
@@ -26,6 +33,21 @@ class ImportRefused(Exception):
         super().__init__("\n".join(str(p) for p in problems))
         self.problems = problems
 
+
+#: The most games one file imports: ten years of a weekly night of twenty games.
+GAMES_PER_FILE = 10_000
+#: The most games a group keeps: a weekly night of forty games for fifty years.
+GAMES_PER_GROUP = 100_000
+#: A transaction of the import stores games for this long at most (then at most this many):
+#: the longest a table's save waits for the import, plus one game (5 to 50 ms).
+BATCH_SECONDS = 0.25
+BATCH = 100
+#: Between two batches the import waits this long: a save waiting for the database looks again
+#: every 100 ms at most (SQLite's busy handler), and would otherwise find the next batch
+#: begun, batch after batch.
+PAUSE_SECONDS = 0.1
+#: Ids read per query by the exports: the memory an export holds, whatever the group holds.
+ID_BATCH = 500
 
 #: Said in the reader's language (marked for the catalog).
 NESTED_TOO_DEEPLY = N_("nested too deeply")
@@ -51,12 +73,24 @@ def game_json(game: Game) -> str:
     return json.dumps(game_to_dict(game, with_scores=True), ensure_ascii=False, indent=2)
 
 
-def game_ids(db: Database, *, night: str | None = None) -> list[int]:
-    """Every game's id in the order they were stored, or the games of one night."""
-    if night is not None:
-        return [r["id"] for r in db.query("select id from games where night = ? order by id",
-                                          [night])]
-    return [r["id"] for r in db.query("select id from games order by id")]
+def game_ids(db: Database, *, night: str | None = None) -> Iterator[int]:
+    """Every game's id in the order they were stored, or the games of one night, read
+    :data:`ID_BATCH` at a time (never all at once)."""
+    where, params = ("night = ? and ", [night]) if night is not None else ("", [])
+    last = 0
+    while True:
+        batch = [r["id"] for r in db.query(
+            f"select id from games where {where}id > ? order by id limit ?",
+            [*params, last, ID_BATCH])]
+        yield from batch
+        if len(batch) < ID_BATCH:
+            return
+        last = batch[-1]
+
+
+def has_games(db: Database, *, night: str | None = None) -> bool:
+    where, params = ("where night = ?", [night]) if night is not None else ("", [])
+    return next(db.query(f"select 1 from games {where} limit 1", params), None) is not None
 
 
 def iter_document(db: Database, ids: Iterable[int]) -> Iterator[str]:
@@ -77,7 +111,7 @@ def iter_document(db: Database, ids: Iterable[int]) -> Iterator[str]:
 def read_import(data: bytes | str) -> list[Game]:
     """The games of a file, checked and scored by the engine; raise ImportRefused."""
     try:
-        games = loads(data)
+        games = loads(data, most=GAMES_PER_FILE)
     except InvalidResult as exc:
         raise ImportRefused(exc.problems) from None
     except RecursionError:
@@ -95,21 +129,52 @@ def read_import(data: bytes | str) -> list[Game]:
 
 
 def import_games(db: Database, games: list[Game]) -> ImportResult:
-    """Store *games* in one transaction; a game already stored (same deals) is skipped."""
+    """Store *games*, :data:`BATCH` to a transaction; a game already stored (same deals) is
+    skipped. Refused (nothing stored) when the group would hold more than
+    :data:`GAMES_PER_GROUP` games."""
+    stored = next(db.query("select count(*) as n from games"))["n"]
+    if stored + len(games) > GAMES_PER_GROUP:
+        raise ImportRefused([Problem("group_full", {"limit": GAMES_PER_GROUP, "stored": stored,
+                                                    "count": len(games)})])
     result = ImportResult()
-    with db.atomic():
-        for number, game in enumerate(games, start=1):
-            same = next(db.query("select id from games where fingerprint = ? limit 1",
-                                 [facts.fingerprint(game)]), None)
-            if same is not None:
-                result.skipped.append((number, same["id"]))
-                continue
-            result.ids.append(_store(db, game))
-        # Rated in order of play: at most one rating of every game from scratch, when an
-        # imported game is older than the games rated already.
-        for game_id in ratings.in_order_of_play(db, result.ids):
-            ratings.after_change(db, game_id)
+    pending = list(enumerate(games, start=1))
+    while pending:
+        with db.atomic():
+            _store_batch(db, pending, result)
+        if pending:
+            time.sleep(PAUSE_SECONDS)
+    # Rated in order of play: when an imported game is older than the games rated already,
+    # every game is rated again once, worked out outside any transaction and written in one;
+    # else each is rated after the last, a batch to a transaction.
+    order = ratings.in_order_of_play(db, result.ids)
+    if ratings.needs_recompute(db, order):
+        ratings.recompute(db)
+        return result
+    while order:
+        with db.atomic():
+            started = time.monotonic()
+            for _ in range(BATCH):
+                ratings.after_change(db, order.pop(0))
+                if not order or time.monotonic() - started > BATCH_SECONDS:
+                    break
+        if order:
+            time.sleep(PAUSE_SECONDS)
     return result
+
+
+def _store_batch(db: Database, pending: list[tuple[int, Game]], result: ImportResult) -> None:
+    """Store games off the front of *pending* for BATCH_SECONDS at most, BATCH at most."""
+    started = time.monotonic()
+    for _ in range(BATCH):
+        number, game = pending.pop(0)
+        same = next(db.query("select id from games where fingerprint = ? limit 1",
+                             [facts.fingerprint(game)]), None)
+        if same is not None:
+            result.skipped.append((number, same["id"]))
+        else:
+            result.ids.append(_store(db, game))
+        if not pending or time.monotonic() - started > BATCH_SECONDS:
+            return
 
 
 def import_text(db: Database, data: bytes | str) -> ImportResult:

@@ -54,11 +54,15 @@ def render_error(code: int, text: str | None = None):
 
 def handle_http(error: HTTPException):
     code = error.code or 500
-    if code >= 500:
+    retry_after = getattr(error, "retry_after", None)
+    if code >= 500 and not (code == 503 and retry_after):
         return render_error(500)
     description = error.description
     default = type(error).description
-    return render_error(code, description if description != default else None)
+    page, code = render_error(code, description if description != default else None)
+    if retry_after:  # busy (503) or too many at once (429): when to ask again
+        return page, code, {"Retry-After": str(retry_after)}
+    return page, code
 
 
 def handle_csrf(error: CSRFError):

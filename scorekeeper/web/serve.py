@@ -150,6 +150,16 @@ def warm_printer() -> None:
         print(f"Printing is not available: {exc}", file=sys.stderr)
 
 
+def warm_printing_processes() -> None:
+    """Start the printing processes, which lay out every sheet, so that the first is quick."""
+    try:
+        from ..printing import pool
+
+        pool.warm_up()
+    except Exception as exc:
+        print(f"The printing processes did not start: {exc}", file=sys.stderr)
+
+
 def show_admin_link(app: Any, root: str) -> None:
     """The first time the server runs on a database, print the group's admin link once."""
     from ..store.db import connect
@@ -221,6 +231,8 @@ def serve(host: str | None = None, port: int = 5000, lan: bool = False,
     print("Stop with Ctrl+C.", flush=True)
     if run is None:
         from waitress import serve as run
+
+        warm_printing_processes()
     try:
         run(app, host=bind, port=port, **waitress_options(proxy_hops))
     except OSError as exc:

@@ -12,13 +12,11 @@ guards its own start with ``if __name__ == "__main__":`` (the ``scorekeeper`` co
 from __future__ import annotations
 
 import math
-import os
-import threading
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Sequence
 
-from ..processes import context, lower_priority
+from ..processes import Workers, context, cores, lower_priority
 from ..rules import HouseRules
 from .playout import Choice, Outcome, Task, run_task, warm
 
@@ -29,27 +27,24 @@ PARALLEL_MIN = 400
 #: Each worker gets about this many slices of a run, so that none waits idle at the end.
 SLICES_PER_WORKER = 3
 
-_lock = threading.Lock()
-_executor: ProcessPoolExecutor | None = None
-
 
 def workers() -> int:
     """The cores this process may use."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1
+    return cores()
+
+
+def _start() -> ProcessPoolExecutor:
+    preload = [__name__.rpartition(".")[0] + ".playout"]
+    return ProcessPoolExecutor(max_workers=workers(), mp_context=context(preload),
+                               initializer=lower_priority, initargs=(NICE,))
+
+
+_workers = Workers(_start)
 
 
 def executor() -> ProcessPoolExecutor:
     """The worker pool, started on first use."""
-    global _executor
-    with _lock:
-        if _executor is None:
-            preload = [__name__.rpartition(".")[0] + ".playout"]
-            _executor = ProcessPoolExecutor(max_workers=workers(), mp_context=context(preload),
-                                            initializer=lower_priority, initargs=(NICE,))
-        return _executor
+    return _workers.executor()
 
 
 def warm_up() -> None:
@@ -63,11 +58,7 @@ def warm_up() -> None:
 
 def shutdown() -> None:
     """Stop the workers (they start again on the next question)."""
-    global _executor
-    with _lock:
-        pool, _executor = _executor, None
-    if pool is not None:
-        pool.shutdown(wait=True, cancel_futures=True)
+    _workers.shutdown()
 
 
 Group = tuple[tuple[Choice, ...], int, int]  # choices, first sample, sample after the last

@@ -3,6 +3,9 @@
 Only a phone that may keep the game's score opens it. The hand travels in the body of one POST
 and back in its answer page, sent with ``Cache-Control: no-store``: it is not written to the
 database, kept in the session or put in an address, and no other page shows it.
+
+Working advice out holds a server thread for a second or more, so it is limited while it runs
+(``web/inflight.py``): one per game, one per client address, a few in all.
 """
 from __future__ import annotations
 
@@ -16,9 +19,10 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext
 from flask_wtf import FlaskForm
 from markupsafe import Markup
+from werkzeug.exceptions import ServiceUnavailable, TooManyRequests
 
 from ...engine.advisor import Advice, AdviceError, ChoiceAdvice, advise, parse_hand, warm_up
-from ...engine.advisor.baseline import averages
+from ...engine.advisor.baseline import averages, rules_key
 from ...engine.cards import CARDS, Rank, Suit
 from ...engine.progression import Progress
 from ...engine.rules import HouseRules
@@ -26,7 +30,9 @@ from ..flashes import flash_words
 from ..i18n import figure as figure_text, num
 from ..messages import contract_label, problem_text
 from ..present import contracts_label, signed
-from ..rights import edit_required
+from ..inflight import ADVICE
+from ..printer import database_path
+from ..rights import client, edit_required
 from .games import fetch_game
 
 bp = Blueprint("advise", __name__, url_prefix="/games/<int:game_id>")
@@ -81,7 +87,7 @@ def show(game_id: int):
     rules = stored.game.rules
     form = AdviseForm()
     picked: list[str] = []
-    answer = problem = None
+    answer = problem = retry = None
     status = 200
     if request.method == "POST":
         picked = request.form.getlist("card")
@@ -89,10 +95,14 @@ def show(game_id: int):
             problem, status = _("This form has expired. Pick the cards again."), 400
         else:
             try:
-                answer = advise(parse_hand(picked), options, rules,
-                                deals=current_app.config.get("ADVISOR_DEALS"))
+                hand = parse_hand(picked)
+                with ADVICE.one_each(("game", database_path(), game_id), ("client", client())):
+                    answer = advise(hand, options, rules,
+                                    deals=current_app.config.get("ADVISOR_DEALS"))
             except AdviceError as exc:
                 problem, status = problem_text(exc.problem()), 400
+            except (TooManyRequests, ServiceUnavailable) as exc:  # asked again, or busy
+                problem, status, retry = exc.description, exc.code, exc.retry_after
     else:
         _prepare(rules, options)
     response = make_response(render_template(
@@ -102,14 +112,34 @@ def show(game_id: int):
         advice=answer, open=[contract_label(c) for c in progress.contracts_left()],
         digits=num("0123456789")), status)
     response.headers["Cache-Control"] = "no-store"
+    if retry:
+        response.headers["Retry-After"] = str(retry)
     return response
+
+
+#: The rules whose average hand a thread is measuring now: one thread each, however many ask.
+_MEASURING: set[str] = set()
+_measuring_lock = threading.Lock()
 
 
 def _prepare(rules: HouseRules, options: list) -> None:
     """While the King picks their cards: start the worker processes, and measure the average
     hand for these rules if nothing knows it yet (a moment for rules off the presets)."""
     warm_up()
-    threading.Thread(target=averages, args=(rules, options), daemon=True).start()
+    key = rules_key(rules)
+    with _measuring_lock:
+        if key in _MEASURING:
+            return
+        _MEASURING.add(key)
+    threading.Thread(target=_measure, args=(key, rules, options), daemon=True).start()
+
+
+def _measure(key: str, rules: HouseRules, options: list) -> None:
+    try:
+        averages(rules, options)
+    finally:
+        with _measuring_lock:
+            _MEASURING.discard(key)
 
 
 def _partner(progress: Progress, rules: HouseRules) -> int | None:

@@ -3,6 +3,10 @@
 Each chart is a separate ``image/svg+xml`` response (pygal puts its styles in a ``<style>``
 element, which the pages' Content-Security-Policy would refuse inline) and every page that shows
 one also shows its figures as a table, for screen readers and for print.
+
+Drawing one takes 30 to 80 ms of Python: at most :data:`inflight.CHARTS_AT_ONCE` are drawn at
+once (503 with ``Retry-After`` past it), and a game's running totals, which depend only on
+the game's version and how the phone reads, are kept by them.
 """
 from __future__ import annotations
 
@@ -11,7 +15,7 @@ import sys
 from typing import Sequence
 
 import pygal
-from flask import Blueprint, Response, abort, request
+from flask import Blueprint, Response, abort, current_app, request
 from flask_babel import gettext
 from pygal.style import Style
 
@@ -21,6 +25,8 @@ from pygal.style import Style
 sys.meta_path[:] = [f for f in sys.meta_path if not isinstance(f, pygal.PluginImportFixer)]
 
 from ...store import ratings, stats
+from ...store.kept import Kept
+from .. import inflight
 from ..database import get_db
 from ..i18n import RTL_LANGUAGES, current_language, figure, num
 from ..messages import contract_label
@@ -128,7 +134,8 @@ def render(chart) -> str:
     chart.add_xml_filter(_without_scripts)
     if right_to_left():
         chart.add_xml_filter(_labels_on_the_right)
-    svg = chart.render(is_unicode=True)
+    with inflight.CHARTS.one_each():
+        svg = chart.render(is_unicode=True)
     if "<script" in svg:  # never send a script, whatever the library version does
         raise RuntimeError("the chart still holds a script")
     return svg
@@ -220,10 +227,17 @@ def svg_response(svg: str) -> Response:
     return response
 
 
+#: Games' running totals, by database, game version and how the phone reads.
+RUNNING: Kept[str] = Kept(64)
+
+
 @bp.get("/games/<int:game_id>/running.svg")
 def running(game_id: int):
     stored = fetch_game(game_id)
-    return svg_response(running_totals_svg(stored.game.players, stored.game.score().running))
+    key = (current_app.config["DATABASE"], game_id, stored.row["version_tag"],
+           current_language(), num("0123456789"))
+    return svg_response(RUNNING.get_or_make(key, lambda: running_totals_svg(
+        stored.game.players, stored.game.score().running)))
 
 
 @bp.get("/players/<int:player_id>/contracts.svg")

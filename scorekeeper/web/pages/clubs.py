@@ -31,6 +31,7 @@ from ..fields import PickField, whole_number
 from ..forms import PRESET_LABELS, RulesForm, preset_settings, settings_data, tonight
 from ..i18n import current_language, isolated, num
 from ..messages import contract_label
+from ..printer import printed
 from ..rulestext import rules_text
 from .sheets import pdf_response, sheet_digits, slug
 
@@ -297,14 +298,12 @@ def _slug(text: str) -> str:
 def seating_pdf(club_id: int, number: int):
     """One round's seating on one page: each table's four in seat order, who sits out."""
     club = fetch_club(club_id)
-    from ...printing.clubnight import render_seating_pdf  # WeasyPrint: only when a sheet is asked for
-
     round_ = next((r for r in club.rounds if r.number == number), None)
     if round_ is None:
         abort(404, gettext("This round is not seated yet."))
-    data = render_seating_pdf(
-        title=club.title, night=club.night, round_number=number, rounds=club.rounds_planned,
-        tables=[list(t.players) for t in round_.tables], sitting_out=list(round_.sitting_out),
+    data = printed(
+        "seating", "seating_pdf", title=club.title, night=club.night, round_number=number,
+        rounds=club.rounds_planned, tables=[list(t.players) for t in round_.tables], sitting_out=list(round_.sitting_out),
         partnership=club.partnership, lang=print_language(), digits=sheet_digits())
     return pdf_response(data, f"{_slug(club.title)}-round-{number}.pdf")
 
@@ -313,11 +312,9 @@ def seating_pdf(club_id: int, number: int):
 def standings_pdf(club_id: int):
     """The night's standings across every table on one page, with its champion."""
     club = fetch_club(club_id)
-    from ...printing.clubnight import render_standings_pdf  # WeasyPrint: only when a sheet is asked for
-
-    data = render_standings_pdf(
-        title=club.title, night=club.night, rounds_played=len(club.rounds),
-        rounds=club.rounds_planned, over=club.is_over,
+    data = printed(
+        "standings", "standings_pdf", title=club.title, night=club.night,
+        rounds_played=len(club.rounds), rounds=club.rounds_planned, over=club.is_over,
         rows=clubnights.night_standings(get_db(), club.game_ids, players=club.players),
         rule=clubnights.CHAMPION_RULE, lang=print_language(), digits=sheet_digits())
     return pdf_response(data, f"{_slug(club.title)}-standings.pdf")

@@ -26,8 +26,8 @@ from ..flashes import flash_words
 from ..forms import UndoForm
 from ..i18n import isolated
 from ..messages import problem_text
+from ..readysheets import after_save
 from ..rights import edit_required
-from . import sheets
 from .games import fetch_game, game_context, seat_arg
 
 bp = Blueprint("deals", __name__, url_prefix="/games/<int:game_id>")
@@ -426,7 +426,7 @@ __all__ = ["bp", "game_context"]
 @bp.after_request
 def sheet_after_save(response):
     """A POST answered with a redirect saved, corrected or undid a deal (or found it saved
-    already): the printed sheet is made ready in the background (pages/sheets.py)."""
+    already): the printed sheet is made ready in the background (web/readysheets.py)."""
     if request.method == "POST" and response.status_code == 303 and request.view_args:
-        sheets.after_save(request.view_args["game_id"])
+        after_save(request.view_args["game_id"])
     return response

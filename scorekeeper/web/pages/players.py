@@ -100,9 +100,24 @@ def fetch_player(pid: int) -> dict[str, Any]:
 
 
 # -- pages ---------------------------------------------------------------------------------
+#: Players listed per page of the roster: its memory and time the same at any size of group.
+PLAYERS_PER_PAGE = 100
+
+
 @bp.get("/players/")
 def roster():
-    return render_template("players/roster.html", players=stats.roster(get_db()))
+    """Everyone, by name, a page of PLAYERS_PER_PAGE at a time (``?page=N``)."""
+    db = get_db()
+    page = request.args.get("page", "1")
+    if not page.isascii() or not page.isdigit() or not 0 < int(page) < 10 ** 9:
+        abort(404, gettext("There is no such page of players."))
+    page_number, count = int(page), stats.player_count(db)
+    pages = max(1, -(-count // PLAYERS_PER_PAGE))
+    if page_number > pages:
+        abort(404, gettext("There is no such page of players."))
+    rows = stats.roster(db, offset=(page_number - 1) * PLAYERS_PER_PAGE, limit=PLAYERS_PER_PAGE)
+    return render_template("players/roster.html", players=rows, page=page_number, pages=pages,
+                           count=count)
 
 
 @bp.get("/players/<int:pid>")

@@ -1,5 +1,5 @@
 """Share the night: a game's or a night's result as a short text, with the scoresheet as a PNG
-(the same sheet as the PDF, pages/sheets.py). With the Web Share API the Share button sends
+(the same sheet as the PDF, web/readysheets.py). With the Web Share API the Share button sends
 both (static/share.js); without it, or without JavaScript, its link opens a page with the text
 to copy and the image to download.
 """
@@ -15,10 +15,10 @@ from flask import (Blueprint, Response, abort, current_app, render_template, req
 from flask_babel import format_date, gettext
 
 from ...store import clubnights, stats
-from ...store.kept import Kept
 from .. import groupspace as groups
 from ..database import get_db
 from ..i18n import current_language
+from ..printer import answer_key, printed
 from ..sharing import game_text, night_text
 from .games import fetch_game
 from .sheets import sheet_digits
@@ -58,10 +58,10 @@ def game_share(stored, scored) -> dict[str, str]:
 def night_share(night: str) -> dict[str, str] | None:
     """What the Share button of a night sends: the night's totals by its standings."""
     db = get_db()
-    ids = clubnights.night_game_ids(db, night)
-    if not ids:
+    count = clubnights.night_game_count(db, night)
+    if not count:
         return None
-    text = night_text(night, clubnights.night_standings(db, ids), len(ids),
+    text = night_text(night, clubnights.night_standings(db, night=night), count,
                       clubnights.CHAMPION_RULE)
     if groups.private():
         key = shared_key(f"night {night}")
@@ -115,35 +115,23 @@ def _night(night: str) -> str:
         abort(404, gettext("There is no such night."))
 
 
-#: The nights' images, by what they show: the standings, the language and the digits.
-NIGHT_IMAGES: Kept[bytes] = Kept(16)
-
-
 @bp.get("/history/nights/<night>/standings.png")
 def night_png(night: str):
     """The night's standings printed on one page (the club night's standings sheet, for a
     night of ordinary games), as the PNG the Share button sends with the night's text."""
     day = _night(night)
     db = get_db()
-    ids = clubnights.night_game_ids(db, day)
-    if not ids:
+    if not clubnights.night_game_count(db, day):
         abort(404, gettext("There is no such night."))
-    rows = clubnights.night_standings(db, ids)
-    lang, digits = current_language(), sheet_digits()
-    tag = "night-" + hashlib.sha256(repr((day, rows, lang, digits)).encode()).hexdigest()[:24]
+    params = {"title": format_date(dt.date.fromisoformat(day), "full"), "night": day,
+              "rows": clubnights.night_standings(db, night=day), "rule": clubnights.CHAMPION_RULE,
+              "rounds_played": 0, "rounds": 0, "over": True, "lang": current_language(),
+              "digits": sheet_digits()}
+    tag = "night-" + answer_key("night", **params)[2][:24]
     if request.if_none_match.contains(tag):
         response = Response(status=304)
     else:
-        image = NIGHT_IMAGES.get(tag)
-        if image is None:
-            from ...printing import pdf_to_png
-            from ...printing.clubnight import render_standings_pdf  # WeasyPrint: when asked
-
-            image = pdf_to_png(render_standings_pdf(
-                title=format_date(dt.date.fromisoformat(day), "full"), night=day, rows=rows,
-                rule=clubnights.CHAMPION_RULE, rounds_played=0, rounds=0, over=True,
-                lang=lang, digits=digits))
-            NIGHT_IMAGES.put(tag, image)
+        image = printed("night", "standings_pdf", image=True, **params)
         response = send_file(io.BytesIO(image), mimetype="image/png",
                              download_name=f"night-{day}.png", max_age=0)
     response.set_etag(tag)

@@ -16,9 +16,9 @@ from .. import groupspace as groups
 from ...store import storage
 from ...store.db import connect
 from ...store.stats import parse_date
-from ...store.transfer import (ImportRefused, game_ids, game_json, import_text, iter_document,
-                               stored_game)
-from .. import rights
+from ...store.transfer import (ImportRefused, game_ids, game_json, has_games, import_text,
+                               iter_document, stored_game)
+from .. import inflight, rights
 from ..database import get_db
 from ..figures import night_label
 from ..flashes import flash_message, flash_plural
@@ -43,17 +43,24 @@ def _download(body: Any, name: str, *, attach: bool) -> Response:
     return response
 
 
-def _stream(ids: list[int]) -> Iterator[str]:
-    """The document, written while it is sent, from a connection of its own (the request's
-    is closed when the view returns, before a streamed body is read)."""
+def _stream(night: str | None) -> Iterator[str]:
+    """The document of every game (or one night's), written game by game while it is sent,
+    from a connection of its own (the request's is closed when the view returns, before a
+    streamed body is read): its memory is one game's, however many games the group holds.
+
+    A slow reader holds a server thread while the body is more than the server buffers, so
+    at most :data:`inflight.EXPORTS_AT_ONCE` exports stream at once: past it, 503 with
+    ``Retry-After``. A stream holds its place from its first game to its end or its close."""
+    inflight.EXPORTS.check_room()
     path = groups.database_path()
 
     def generate() -> Iterator[str]:
-        db = connect(path)
-        try:
-            yield from iter_document(db, ids)
-        finally:
-            db.close()
+        with inflight.EXPORTS.holding():
+            db = connect(path)
+            try:
+                yield from iter_document(db, game_ids(db, night=night))
+            finally:
+                db.close()
 
     return generate()
 
@@ -79,17 +86,15 @@ def export_night(night: str):
         day = parse_date(night)
     except ValueError:
         abort(404, gettext("There is no such night."))
-    ids = game_ids(get_db(), night=day)
-    if not ids:
+    if not has_games(get_db(), night=day):
         abort(404, gettext("No game was played on %(night)s.", night=night_label(day)))
-    return _download(_stream(ids), f"trex-night-{day}.json", attach=_attach())
+    return _download(_stream(day), f"trex-night-{day}.json", attach=_attach())
 
 
 @bp.get("/history/export.json")
 def export_all():
     """Every game stored, as one ``trex-games/1`` document (a backup)."""
-    return _download(_stream(game_ids(get_db())), f"trex-all-{storage.now()[:10]}.json",
-                     attach=_attach())
+    return _download(_stream(None), f"trex-all-{storage.now()[:10]}.json", attach=_attach())
 
 
 @bp.route("/import", methods=["GET", "POST"])
