@@ -2,8 +2,8 @@
 lost at once, its instance folder deleted, everything restored from the replica, and what was
 lost counted.
 
-    python benchmarks/bench_replication.py [--kind one|groups] [--seconds 20] [--tables 3]
-                                           [--groups 2] [--pace 0.5] [--runs 3]
+    python benchmarks/bench_replication.py [--kind one|groups] [--seconds 6] [--tables 3]
+                                           [--groups 2] [--pace 0.3] [--runs 5]
 
 Each run, in a fresh folder:
 
@@ -343,10 +343,11 @@ def drill(work: Path, *, groups: int = 0, tables: int = 3, seconds: float = 6,
 def report(result: Drill) -> list[str]:
     lines = [f"played {result.played:.1f} s, restored in {result.restore_seconds:.2f} s"]
     for c in result.counts:
+        oldest = f"{c.oldest_lost:5.2f} s" if c.lost else "    -  "
         lines.append(f"  {c.database:<22} acknowledged {c.acknowledged:>4}  restored "
-                     f"{c.restored:>4}  lost {c.lost:>3}  oldest lost acknowledged "
-                     f"{c.oldest_lost:5.2f} s before the loss; the last deal restored was "
-                     f"sent {c.window:5.2f} s before it")
+                     f"{c.restored:>4}  lost {c.lost:>3}  the oldest lost acknowledged "
+                     f"{oldest} before the loss; the last restored sent {c.window:5.2f} s "
+                     "before it")
     if result.groups_started:
         lines.append(f"  the register lists {len(result.groups_listed)} of the "
                      f"{len(result.groups_started)} groups")
@@ -361,9 +362,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--kind", choices=("one", "groups"), default="one")
     parser.add_argument("--groups", type=int, default=2, help="with --kind groups")
     parser.add_argument("--tables", type=int, default=3, help="per database")
-    parser.add_argument("--seconds", type=float, default=20)
-    parser.add_argument("--pace", type=float, default=0.5, help="seconds between two deals")
-    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--seconds", type=float, default=6,
+                        help="how long the tables play (a game lasts about 8 s at --pace 0.3)")
+    parser.add_argument("--pace", type=float, default=0.3, help="seconds between two deals")
+    parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args(argv)
     binary = litestream_binary()
     if binary is None:

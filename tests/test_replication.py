@@ -108,3 +108,40 @@ def test_a_lost_box_of_groups_comes_back_with_every_group_and_its_deals(litestre
     for group in result.counts:
         assert group.acknowledged >= 6 and group.restored > 0, group
         assert group.oldest_lost < LOSS_BOUND, group
+
+
+def restore_script(instance: Path, replica: Path, *args: str) -> subprocess.CompletedProcess:
+    from bench_replication import BIN
+
+    return subprocess.run([str(DEPLOY / "litestream-restore.sh"), *args], capture_output=True,
+                          text=True, env={"PATH": f"{BIN}:/usr/bin:/bin",
+                                          "SCOREKEEPER_INSTANCE": str(instance),
+                                          "LITESTREAM_REPLICA_URL": replica.as_uri()})
+
+
+def test_the_restore_never_writes_over_a_database_that_is_there(litestream, tmp_path):
+    instance, replica = tmp_path / "instance", tmp_path / "replica"
+    instance.mkdir()
+    replica.mkdir()
+    (instance / "groups.sqlite3").write_bytes(b"kept")
+    result = restore_script(instance, replica)
+    assert result.returncode == 2 and "is already there: move it aside" in result.stderr
+    assert restore_script(instance, replica, "--if-empty").returncode == 0  # nothing to do
+    assert (instance / "groups.sqlite3").read_bytes() == b"kept"
+
+
+def test_the_restore_of_an_empty_replica_says_so(litestream, tmp_path):
+    result = restore_script(tmp_path / "instance", tmp_path / "replica")
+    assert result.returncode == 0 and "holds no database yet" in result.stdout
+    assert not (tmp_path / "instance" / "scorekeeper.sqlite3").exists()
+
+
+def test_the_replication_unit_runs_litestream_beside_the_server_as_its_user():
+    lines = (DEPLOY / "systemd" / "trex-scorekeeper-replicate.service").read_text().splitlines()
+    unit = {k: v for k, _, v in (line.partition("=") for line in lines
+                                 if "=" in line and not line.startswith("#"))}
+    assert unit["ExecStart"] == ("/opt/trex-scorekeeper/venv/bin/litestream replicate "
+                                 "-config /etc/trex-scorekeeper/litestream.yml")
+    assert unit["User"] == "trex" and unit["Restart"] == "always"
+    assert unit["Environment"] == "SCOREKEEPER_INSTANCE=/var/lib/trex-scorekeeper"
+    assert unit["EnvironmentFile"] == "/etc/trex-scorekeeper/litestream.env"  # required
