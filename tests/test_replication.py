@@ -145,3 +145,17 @@ def test_the_replication_unit_runs_litestream_beside_the_server_as_its_user():
     assert unit["User"] == "trex" and unit["Restart"] == "always"
     assert unit["Environment"] == "SCOREKEEPER_INSTANCE=/var/lib/trex-scorekeeper"
     assert unit["EnvironmentFile"] == "/etc/trex-scorekeeper/litestream.env"  # required
+
+
+def test_deleting_a_group_leaves_nothing_that_litestream_kept_of_it_on_the_box(tmp_path):
+    from scorekeeper.store.groups import Host
+
+    host = Host(tmp_path / "instance")
+    gone, kept = host.create("Gone"), host.create("Kept")
+    for group in (gone, kept):  # what Litestream writes beside each file it replicates
+        changes = group.path.with_name(f".{group.path.name}-litestream") / "ltx" / "0"
+        changes.mkdir(parents=True)
+        (changes / "0000000000000001-0000000000000001.ltx").write_bytes(b"the group's pages")
+    assert host.delete(gone.id)
+    assert sorted(p.name for p in host.folder.iterdir()) == [
+        f".{kept.id}.sqlite3-litestream", f"{kept.id}.sqlite3"]
