@@ -25,4 +25,5 @@ test "$("$engine" exec "$name" id -un)" = trex
 "$engine" exec "$name" sh -c 'ls /data/scorekeeper.sqlite3 /data/secret_key'
 "$engine" cp benchmarks/full_game.json "$name:/data/full_game.json"
 "$engine" exec "$name" scorekeeper pdf --file /data/full_game.json -o /data/sheet.pdf --lang ar
-echo "The image builds, serves /healthz, runs as trex and prints a sheet."
+"$engine" exec "$name" litestream version   # the replicate extra: Litestream beside the app
+echo "The image builds, serves /healthz, runs as trex, prints a sheet and carries Litestream."

@@ -20,13 +20,14 @@ INSTALLED = "/opt/trex-scorekeeper/venv/bin/scorekeeper"
 
 
 def verify(tmp_path: Path, units: list[Path]) -> subprocess.CompletedProcess:
-    """``systemd-analyze verify`` on copies of *units* whose command is this checkout's
-    ``scorekeeper`` (the real path exists only once installed on the box)."""
+    """``systemd-analyze verify`` on copies of *units* whose commands are this checkout's
+    ``scorekeeper`` and ``litestream`` (the real paths exist only once installed on the box)."""
     here = Path(sys.executable).with_name("scorekeeper")
     copies = []
     for unit in units:
         copy = tmp_path / unit.name
-        copy.write_text(unit.read_text().replace(INSTALLED, str(here)))
+        copy.write_text(unit.read_text().replace(str(Path(INSTALLED).parent),
+                                                 str(here.parent)))
         copies.append(str(copy))
     return subprocess.run(["systemd-analyze", "verify", "--man=no", *copies],
                           capture_output=True, text=True)
@@ -35,7 +36,8 @@ def verify(tmp_path: Path, units: list[Path]) -> subprocess.CompletedProcess:
 def test_the_systemd_units_verify_without_a_warning(tmp_path):
     assert {u.name for u in UNITS} == {"trex-scorekeeper.service",
                                        "trex-scorekeeper-backup.service",
-                                       "trex-scorekeeper-backup.timer"}
+                                       "trex-scorekeeper-backup.timer",
+                                       "trex-scorekeeper-replicate.service"}
     result = verify(tmp_path, UNITS)
     assert result.returncode == 0 and result.stderr.strip() == "", result.stderr
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import re
 import secrets
+import shutil
 import time
 from contextlib import suppress
 from dataclasses import dataclass
@@ -36,6 +37,8 @@ from .schema import migrate
 REGISTER_FILE = "groups.sqlite3"
 GROUPS_FOLDER = "groups"
 GROUP_SUFFIX = ".sqlite3"
+#: Litestream keeps its own copy of a database's recent changes in ``.<file>-litestream``.
+LITESTREAM_SUFFIX = "-litestream"
 #: Ids: 10 characters from an alphabet without look-alikes (about 50 bits: not guessable in
 #: bulk, though it guards nothing by itself).
 ID_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
@@ -208,7 +211,9 @@ class Host:
             reg.close()
 
     def delete(self, group_id: str) -> bool:
-        """Delete the group: its line in the register, then its file. False: no such group."""
+        """Delete the group: its line in the register, then its file, and what Litestream kept
+        of it beside the file (deploy/litestream-groups.yml; its replica stays where it is).
+        False: no such group."""
         group = self.find(group_id)
         if group is None:
             return False
@@ -219,6 +224,8 @@ class Host:
         finally:
             reg.close()
         _remove_with_journal(group.path)
+        shutil.rmtree(group.path.with_name(f".{group.path.name}{LITESTREAM_SUFFIX}"),
+                      ignore_errors=True)
         return True
 
     # -- the operator's invitation ---------------------------------------------------------
