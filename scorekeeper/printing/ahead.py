@@ -19,7 +19,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Mapping, Sequence
 
-from ..engine.processes import context, lower_priority
+from ..engine import processes
 
 #: How much lower the worker's priority is than the server's (``os.nice``).
 NICE = 5
@@ -32,8 +32,7 @@ def _executor_now() -> ProcessPoolExecutor:
     global _executor
     with _lock:
         if _executor is None:
-            _executor = ProcessPoolExecutor(max_workers=1, mp_context=context(),
-                                            initializer=lower_priority, initargs=(NICE,))
+            _executor = processes.pool(1, NICE)
         return _executor
 
 

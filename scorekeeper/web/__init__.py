@@ -46,11 +46,11 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = load_secret_key(Path(app.instance_path) / SECRET_KEY_FILE)
 
-    from . import (database, errors, flashes, fragments, hosting, i18n, present, rights,
+    from . import (database, errors, flashes, fragments, hosting, i18n, logs, present, rights,
                    rulestext, security, validators)
     from .pages import BLUEPRINTS
 
-    for infrastructure in (database, hosting, security, rights, present, i18n, rulestext,
+    for infrastructure in (logs, database, hosting, security, rights, present, i18n, rulestext,
                            fragments, validators, errors, flashes):
         infrastructure.init_app(app)
     for page in BLUEPRINTS:

@@ -18,7 +18,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Sequence
 
-from ..processes import context, lower_priority
+from .. import processes
 from ..rules import HouseRules
 from .playout import Choice, Outcome, Task, run_task, warm
 
@@ -47,8 +47,7 @@ def executor() -> ProcessPoolExecutor:
     with _lock:
         if _executor is None:
             preload = [__name__.rpartition(".")[0] + ".playout"]
-            _executor = ProcessPoolExecutor(max_workers=workers(), mp_context=context(preload),
-                                            initializer=lower_priority, initargs=(NICE,))
+            _executor = processes.pool(workers(), NICE, preload)
         return _executor
 
 
