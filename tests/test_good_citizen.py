@@ -4,6 +4,7 @@
   within 2 s, and no process it started (the fork server, the resource tracker, the printing
   and advisor workers) is left.
 - ``kill -9``: its helper processes end too, within 2 s.
+- As a container's PID 1 (a PID namespace of its own), SIGTERM still stops it.
 
 The process tree is read from ``/proc`` (each process's parent is the fourth field of its
 ``stat``), so this runs where ``/proc`` is (Linux).
@@ -12,6 +13,8 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
 import threading
 import time
 import uuid
@@ -20,11 +23,12 @@ from pathlib import Path
 import pytest
 
 from live_server import Phone, Server, enter_deal, simulated
-from load_tables import start_game
+from load_tables import free_port, start_game
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
 
 STOP_SECONDS = 2.0
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def parents() -> dict[int, int]:
@@ -136,3 +140,52 @@ def test_item5_a_killed_server_leaves_no_helper_processes(tmp_path):
     server.kill()
     left = gone_within(helpers, STOP_SECONDS)
     assert left == set(), [command(p) for p in left]
+
+
+def answers(port: int) -> bool:
+    phone = Phone(port, timeout=5)
+    try:
+        return phone.request("health", "GET", "/healthz").status == 200
+    except OSError:
+        return False
+    finally:
+        phone.close()
+
+
+def pid_namespace_works() -> bool:
+    try:
+        return subprocess.run(["unshare", "--pid", "--fork", "--mount-proc", "true"],
+                              capture_output=True, timeout=10).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
+@pytest.mark.skipif(not pid_namespace_works(), reason="cannot make a PID namespace here")
+def test_item5_as_pid_1_of_a_container_it_still_stops_on_sigterm(tmp_path):
+    """The container's first process gets no default action for SIGTERM from the kernel: the
+    server's own handler is what stops it (the image also runs it under tini)."""
+    port = free_port()
+    with (tmp_path / "serve.log").open("ab") as log:
+        box = subprocess.Popen(
+            ["unshare", "--pid", "--fork", "--kill-child", "--mount-proc", sys.executable, "-m",
+             "scorekeeper.cli", "serve", "--port", str(port)],
+            env={**os.environ, "SCOREKEEPER_INSTANCE": str(tmp_path / "instance")},
+            stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
+    try:
+        deadline = time.monotonic() + 60
+        while not answers(port):
+            assert time.monotonic() < deadline and box.poll() is None
+            time.sleep(0.2)
+        [first] = [pid for pid, parent in parents().items() if parent == box.pid]
+        [ids] = [line.split()[1:] for line in Path(f"/proc/{first}/status").read_text()
+                 .splitlines() if line.startswith("NSpid:")]
+        assert ids[-1] == "1", ids  # PID 1 inside its namespace
+        signalled = time.monotonic()
+        os.kill(first, signal.SIGTERM)
+        box.wait(timeout=10)
+        assert time.monotonic() - signalled < STOP_SECONDS
+        assert box.returncode == 0, (tmp_path / "serve.log").read_text()[-2000:]
+    finally:
+        if box.poll() is None:
+            box.kill()
+            box.wait()
