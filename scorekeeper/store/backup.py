@@ -407,7 +407,9 @@ def _copy_rows(source: sqlite3.Connection, db: Database, backup: Path, table: st
                columns: list[tuple[str, str, bool]]) -> None:
     """Copy the rows of *table*, each value checked against its column's declared type."""
     names = ", ".join(f'"{name}"' for name, _, _ in columns)
-    insert = f"insert into {table} ({names}) values ({', '.join('?' * len(columns))})"
+    # a setting the migrations wrote meanwhile (the ratings' version) takes the file's value
+    verb = "insert or replace" if table == "settings" else "insert"
+    insert = f"{verb} into {table} ({names}) values ({', '.join('?' * len(columns))})"
     cursor = source.execute(f"select {names} from {table}")
     with db.atomic():
         number = 0

@@ -159,13 +159,15 @@ def show_admin_link(app: Any, root: str) -> None:
               f"{root}admin/{key}")
 
 
-def serve_until_stopped(app: Any, **options: Any) -> None:
-    """Waitress with *options*, until SIGTERM or SIGINT stops it cleanly (``stopping``)."""
+def serve_until_stopped(app: Any, **options: Any) -> bool:
+    """Waitress with *options*, until SIGTERM or SIGINT stops it cleanly (``stopping``);
+    True once it has."""
     from waitress import create_server
 
     from . import stopping
 
     stopping.run(create_server(app, **options))
+    return True
 
 
 def serve(host: str | None = None, port: int = 5000, lan: bool = False,
@@ -173,7 +175,7 @@ def serve(host: str | None = None, port: int = 5000, lan: bool = False,
           log_level: str = "info", log_format: str = "text", end_process: bool = False,
           run: Callable[..., Any] | None = None) -> int:
     """Serve the app; print where to open it. *run* replaces the server in tests;
-    *end_process*: once the server has stopped, end the process at once (``end``)."""
+    *end_process*: once the server has stopped cleanly, end the process at once (``end``)."""
     from . import create_app, logs
     from .hosting import public_url_problem
 
@@ -223,7 +225,7 @@ def serve(host: str | None = None, port: int = 5000, lan: bool = False,
     if run is None:
         run = serve_until_stopped
     try:
-        run(app, host=bind, port=port, **waitress_options(proxy_hops))
+        stopped = run(app, host=bind, port=port, **waitress_options(proxy_hops))
     except OSError as exc:
         print(f"Cannot listen on {bind}:{port}: {exc.strerror or exc}. Is another server "
               f"using that port? Try --port.", file=sys.stderr)
@@ -231,7 +233,7 @@ def serve(host: str | None = None, port: int = 5000, lan: bool = False,
     finally:
         if lock is not None:
             lock.close()
-    if end_process:
+    if end_process and stopped is True:
         end(0)
     return 0
 

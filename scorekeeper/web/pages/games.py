@@ -120,8 +120,9 @@ def rating_context(stored: StoredGame, scored) -> dict:
     the end each seat's change of rating (none when the group keeps no ratings)."""
     if stored.game.deals and not scored.is_over:
         return {}
-    # other games, and the group's setting, change what is shown (or whether it is)
-    ratingview.not_keyed_by_the_game()
+    # other games, and the group's setting, change what is shown (or whether it is): the
+    # page's key holds the ratings' version
+    ratingview.reads_ratings()
     if not ratingview.on():
         return {}
     db = get_db()
@@ -137,15 +138,15 @@ def rating_context(stored: StoredGame, scored) -> dict:
 @bp.get("/<int:game_id>")
 def show(game_id: int):
     """The game page: answered 304, or from the page kept, while the game, this phone's way of
-    reading and its right to keep score are as they were (``validators``); not kept before the
-    first deal and at the end, where it shows ratings from other games."""
+    reading, its right to keep score and the ratings (which it shows before the first deal and
+    at the end) are as they were (``validators``)."""
     def make():
         stored = fetch_game(game_id)
         context = game_context(stored)
         return render_template("game.html", **context,
                                **rating_context(stored, context["scored"]))
 
-    return validators.answer("game", game_id, make, with_rights=True)
+    return validators.answer("game", game_id, make, with_rights=True, ratings=True)
 
 
 class FirstKingForm(FlaskForm):
