@@ -1,0 +1,107 @@
+"""Issue 27, item 8: what the same attack found.
+
+(a) A name fixed in a stranger's own game changed another table's club night (its list of
+    players renamed, a player removed, once a 500): a name fixed in a game changes that game
+    alone, unless the phone has rights over the group's club nights (its admin).
+(b) A restored backup held a PIN hash of 30 million PBKDF2 rounds: restore checks every stored
+    hash's parameters against what the app writes.
+(c) Look-alike names: invisible and direction characters are refused, and a name that looks
+    like a known player's is asked about on New game.
+(d) ``/games/١`` and ``/games/01`` answered as ``/games/1``: one address per thing.
+"""
+from __future__ import annotations
+
+import pytest
+
+from scorekeeper.store import clubnights
+from scorekeeper.store.db import connect
+
+from history_helpers import query
+from web_helpers import be_admin, soup
+
+NEW_GAME = {"first_king": "0", "preset": "standard", "title": "Own game",
+            "played_on": "2026-11-20"}
+NIGHT = ["Aya", "Bilal", "Carla", "Dana", "Rami", "Nour", "Sami", "Hala", "Lina"]
+
+
+def start(client, names) -> int:
+    data = {**NEW_GAME, **{f"player_{s}": n for s, n in enumerate(names)}}
+    response = client.post("/games/new", data=data)
+    assert response.status_code == 303, response.get_data(as_text=True)[:500]
+    return int(response.headers["Location"].rsplit("/", 1)[1])
+
+
+def seats(app, game_id: int) -> list[str]:
+    return [r["name"] for r in query(app, "select p.name from game_players gp join players p "
+                                          "on p.id = gp.player_id where gp.game_id = ? "
+                                          "order by gp.seat", [game_id])]
+
+
+def night_of(app, club_id: int) -> clubnights.ClubNight:
+    db = connect(app.config["DATABASE"])
+    try:
+        return clubnights.load(db, club_id)
+    finally:
+        db.close()
+
+
+@pytest.fixture
+def club(app, client):
+    """A club night of nine: one sits out each round (Lina, with no game yet, here)."""
+    response = client.post("/clubs/new", data={
+        "title": "Café", "played_on": "2026-11-20", "rounds": "3", "first_round": "entered",
+        "preset": "standard", "players": "\n".join(NIGHT)})
+    assert response.status_code == 303
+    club_id = int(response.headers["Location"].rsplit("/", 1)[1])
+    out = night_of(app, club_id).rounds[0].sitting_out
+    assert len(out) == 1
+    return club_id, out[0]
+
+
+def test_item8a_a_name_fixed_in_a_strangers_game_never_changes_a_club_night(app, club):
+    club_id, out = club
+    players_before = night_of(app, club_id).players
+    stranger = app.test_client()
+    stranger.environ_base["REMOTE_ADDR"] = "192.168.1.66"
+    own = start(stranger, [out, "Mallory", "Eve", "Trent"])
+    fix = f"/games/{own}/seats/0/name"
+    # renamed in the stranger's game only
+    assert stranger.post(fix, data={"name": "RENAMED by stranger"}).status_code == 303
+    assert seats(app, own)[0] == "RENAMED by stranger"
+    assert night_of(app, club_id).players == players_before
+    # a second fix, to a known player not in the night: the night still has its player
+    stranger.post(fix, data={"name": out})  # back to the night's player's name
+    start(stranger, ["Zara", "Mallory", "Eve", "Trent"])
+    assert stranger.post(fix, data={"name": "Zara"}).status_code == 303
+    assert seats(app, own)[0] == "Zara"
+    assert night_of(app, club_id).players == players_before
+    assert query(app, "select count(*) as n from players where name = ?", [out])[0]["n"] == 1
+    # to another player of the night (it answered 500): that seat only
+    response = stranger.post(fix, data={"name": "Bilal"})
+    assert response.status_code in (303, 400)
+    assert night_of(app, club_id).players == players_before
+
+
+def test_item8a_the_admin_may_still_fix_a_club_night_players_name_everywhere(app, client,
+                                                                              club):
+    club_id, out = club
+    own = start(client, [out, "Mallory", "Eve", "Trent"])
+    be_admin(client, app)
+    assert client.post(f"/games/{own}/seats/0/name", data={"name": out + "a"}
+                       ).status_code == 303
+    assert out + "a" in night_of(app, club_id).players
+    # into another player of the same night: refused in words, never a 500
+    response = client.post(f"/games/{own}/seats/0/name", data={"name": "Bilal"})
+    assert response.status_code == 400
+    said = soup(response).select_one("main").get_text(" ", strip=True)
+    assert "Bilal is another player of the club night Café" in said, said
+    assert out + "a" in night_of(app, club_id).players
+
+
+@pytest.mark.parametrize("address", ["/games/١", "/games/01", "/games/٠١", "/games/1٢",
+                                     "/games/001/watch", "/games/1/deals/01",
+                                     "/players/０1", "/games/𝟏"])
+def test_item8d_one_address_per_thing(app, client, address):
+    start(client, ["Aya", "Bilal", "Carla", "Dana"])
+    assert client.get("/games/1").status_code == 200
+    assert client.get(address).status_code == 404
