@@ -17,6 +17,7 @@ from scorekeeper.store import clubnights
 from scorekeeper.store.db import connect
 
 from history_helpers import query
+from test_defects_restore import copy_of, database, refused, restore  # noqa: F401 (a fixture)
 from web_helpers import be_admin, soup
 
 NEW_GAME = {"first_king": "0", "preset": "standard", "title": "Own game",
@@ -105,3 +106,39 @@ def test_item8d_one_address_per_thing(app, client, address):
     start(client, ["Aya", "Bilal", "Carla", "Dana"])
     assert client.get("/games/1").status_code == 200
     assert client.get(address).status_code == 404
+
+
+# -- (b) a restored PIN hash holds its parameters to what the app writes ------------------------
+SALT, DIGEST = "A" * 16, "0" * 128
+
+
+@pytest.mark.parametrize("stored", [
+    f"pbkdf2:sha256:30000000${SALT}${'0' * 64}",  # the 24 s a wrong try took
+    f"scrypt:1048576:8:1${SALT}${DIGEST}",  # the same method, 32 times the cost
+    f"scrypt:32768:8:64${SALT}${DIGEST}",
+    f"pbkdf2:sha256:600000${SALT}${'0' * 64}",  # another method, at its usual cost
+    f"scrypt:32768:8:1${'A' * 64}${DIGEST}",  # a salt longer than the app writes
+])
+def test_item8b_restore_refuses_a_pin_hash_not_as_the_app_writes_it(tmp_path, database,
+                                                                     capsys, stored):
+    path = copy_of(tmp_path, database, "night.sqlite3",
+                   f"update games set pin_hash = '{stored}'")
+    said = refused(path, database, tmp_path, capsys, "game 1",
+                   "not a PIN's hash as this scorekeeper writes one (scrypt:32768:8:1)")
+    assert stored not in said
+
+
+def test_item8b_the_app_writes_what_restore_accepts_and_a_foreign_hash_never_matches(
+        tmp_path, database, capsys):
+    import time
+
+    from scorekeeper.store import keys
+
+    written = keys.pin_hash("4821")
+    assert keys.PIN_HASH.fullmatch(written) and keys.pin_matches(written, "4821")
+    path = copy_of(tmp_path, database, "night.sqlite3")
+    status, out = restore(path, database, capsys)
+    assert status == 0, out.err
+    started = time.perf_counter()
+    assert not keys.pin_matches(f"pbkdf2:sha256:30000000${SALT}${'0' * 64}", "4821")
+    assert time.perf_counter() - started < 0.01  # refused before any hashing

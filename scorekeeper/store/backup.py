@@ -442,7 +442,7 @@ def _check_value(backup: Path, table: str, number: int, column: str, kind: str,
 def _check_and_score(db: Database, backup: Path) -> None:
     """Every row checked as an import is, and every game scored again by the engine."""
     from . import ratings, storage
-    from .keys import KEY, PIN_HASH
+    from .keys import KEY, PIN_HASH, PIN_METHOD
 
     with db.atomic():
         for row in list(db.query("select id, name from players")):
@@ -469,7 +469,8 @@ def _check_and_score(db: Database, backup: Path) -> None:
             if not (KEY.fullmatch(row["edit_key"] or "") and KEY.fullmatch(row["view_key"] or "")):
                 raise BackupError(f"{where}: its edit or view key is not one.")
             if row["pin_hash"] is not None and not PIN_HASH.fullmatch(row["pin_hash"]):
-                raise BackupError(f"{where}: its table PIN is not a PIN's hash.")
+                raise BackupError(f"{where}: its table PIN is not a PIN's hash as this "
+                                  f"scorekeeper writes one ({PIN_METHOD}).")
             if row["create_token"] is not None and not FORM_TOKEN.fullmatch(row["create_token"]):
                 raise BackupError(f"{where}: its form token is not one.")
             _check_extra(row.get("extra_json"), where)
