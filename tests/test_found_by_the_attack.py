@@ -142,3 +142,82 @@ def test_item8b_the_app_writes_what_restore_accepts_and_a_foreign_hash_never_mat
     started = time.perf_counter()
     assert not keys.pin_matches(f"pbkdf2:sha256:30000000${SALT}${'0' * 64}", "4821")
     assert time.perf_counter() - started < 0.01  # refused before any hashing
+
+
+# -- (c) look-alike names ------------------------------------------------------------------------
+def new_game_form(client, names, **extra):
+    data = {**NEW_GAME, **{f"player_{s}": n for s, n in enumerate(names)}, **extra}
+    return client.post("/games/new", data=data)
+
+
+@pytest.mark.parametrize("name", ["A\u200bya", "Aya\u202e 999 :\u202c", "\u2067Aya\u2069",
+                                  "Ay\u00ada", "Aya\u200d", "\ufeffAya", "Ay\u3164a"])
+def test_item8c_a_name_hiding_characters_is_refused_with_the_input_kept(client, name):
+    response = new_game_form(client, [name, "Bilal", "Carla", "Dana"])
+    assert response.status_code == 400
+    page = soup(response)
+    said = page.select_one("#player_0-error").get_text(" ", strip=True)
+    assert "does not show" in said, said
+    assert page.select_one("#player_0")["value"]  # the input kept, as far as it can show
+    assert query_count(client, "select count(*) as n from games") == 0
+
+
+def query_count(client, sql) -> int:
+    return query(client.application, sql)[0]["n"]
+
+
+@pytest.mark.parametrize("name", ["A\u200bya", "Aya\u202e"])
+def test_item8c_the_same_check_on_a_rename_and_an_import(app, client, name):
+    import json
+
+    from scorekeeper.engine import InvalidResult
+    from scorekeeper.store import players
+    from scorekeeper.store.refused import Refused
+
+    start(client, ["Aya", "Bilal", "Carla", "Dana"])
+    with pytest.raises(Refused, match="do not show"):
+        players.checked_name(name)
+    from gamebuilder import standard_game
+    from scorekeeper.engine import loads
+
+    with pytest.raises(InvalidResult, match="does not show"):
+        loads(json.dumps(standard_game(players=[name, "Bilal", "Carla", "Dana"])))
+
+
+@pytest.mark.parametrize("name", ["\u0410ya", "\u0391ya", "Ａｙａ", "A\u0443a", "\u0410y\u0430"])
+def test_item8c_a_look_alike_of_a_known_player_gets_the_question(app, client, name):
+    start(client, ["Aya", "Bilal", "Carla", "Dana"])
+    response = new_game_form(client, [name, "Elias", "Farah", "Ghada"])
+    assert response.status_code == 400
+    page = soup(response)
+    said = page.select_one("#player_0-error").get_text(" ", strip=True)
+    assert said == "Aya is already a player: the same person?"
+    assert page.select_one("#player_0")["value"] == name  # the input kept
+    assert {i["value"] for i in page.select("input[name=alike_0]")} == {"same", "other"}
+    assert query_count(client, "select count(*) as n from games") == 1
+    # "the same person": the known player sits there, no new record
+    form = {"alike_0": "same", "alike_of_0": page.select_one("input[name=alike_of_0]")["value"]}
+    response = new_game_form(client, [name, "Elias", "Farah", "Ghada"], **form)
+    assert response.status_code == 303
+    game = int(response.headers["Location"].rsplit("/", 1)[1])
+    assert seats(app, game)[0] == "Aya"
+    assert query_count(client, "select count(*) as n from players where name_key = 'aya'") == 1
+
+
+def test_item8c_another_player_after_all_keeps_the_name_as_typed(app, client):
+    start(client, ["Aya", "Bilal", "Carla", "Dana"])
+    response = new_game_form(client, ["\u0410ya", "Elias", "Farah", "Ghada"],
+                             alike_0="other", alike_of_0="\u0410ya")
+    assert response.status_code == 303
+    game = int(response.headers["Location"].rsplit("/", 1)[1])
+    assert seats(app, game)[0] == "\u0410ya"
+    # an answer given for another name does not count: the question again
+    response = new_game_form(client, ["A\u0443a", "Elias", "Farah", "Ghada"],
+                             alike_0="other", alike_of_0="\u0410ya")
+    assert response.status_code == 400 and "the same person?" in soup(response).get_text()
+
+
+@pytest.mark.parametrize("name", ["Aya", "aya", " AYA ", "Ayad", "Ayah", "Äya"])
+def test_item8c_the_known_name_itself_or_another_name_asks_nothing(app, client, name):
+    start(client, ["Aya", "Bilal", "Carla", "Dana"])
+    assert new_game_form(client, [name, "Elias", "Farah", "Ghada"]).status_code == 303

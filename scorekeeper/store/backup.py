@@ -191,7 +191,8 @@ HISTORY_ACTIONS = frozenset({"create", "correct", "undo"})
 NAME_REASONS = {"player_name_empty": "has no name",
                 "player_name_too_long": f"has a name longer than {NAME_LIMIT} characters",
                 "player_name_control": "has a control character in their name",
-                "player_name_invisible": "has a name that shows no letter or digit"}
+                "player_name_invisible": "has a name that shows no letter or digit",
+                "player_name_hidden": "has a character that does not show in their name"}
 FORM_TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
 #: What a column's declared type lets a restored value be.
 KINDS: dict[str, tuple[type, ...]] = {"INTEGER": (int,), "TEXT": (str,), "FLOAT": (float, int),

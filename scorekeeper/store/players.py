@@ -24,6 +24,8 @@ NAME_REFUSALS = {
     "player_name_too_long": N_("A name has at most %(limit)s characters."),
     "player_name_control": N_("A name cannot hold control characters."),
     "player_name_invisible": N_("A name needs at least one letter or digit that shows."),
+    "player_name_hidden": N_("A name cannot hold characters that do not show (direction marks, "
+                             "zero-width spaces)."),
 }
 
 
