@@ -221,3 +221,28 @@ def test_item8c_another_player_after_all_keeps_the_name_as_typed(app, client):
 def test_item8c_the_known_name_itself_or_another_name_asks_nothing(app, client, name):
     start(client, ["Aya", "Bilal", "Carla", "Dana"])
     assert new_game_form(client, [name, "Elias", "Farah", "Ghada"]).status_code == 303
+
+
+def test_item8c_names_stored_before_with_hidden_characters_lose_them(app, client):
+    """m008: a name stored before the check shows every character it holds afterwards; one
+    that then is another player's name, or shows nothing, is told apart."""
+    from scorekeeper.store.schema import migrate
+
+    game = start(client, ["Aya", "Bilal", "Carla", "Dana"])
+    legacy = {"Bilal": "Aya\u200b", "Carla": "\u202eLina\u202c", "Dana": "\u200b\u2066\u2069"}
+    db = connect(app.config["DATABASE"])
+    try:
+        with db.atomic():
+            for name, stored in legacy.items():  # as the attack stored them
+                db.execute("update players set name = ?, name_key = ? where name = ?",
+                           [stored, stored.casefold(), name])
+            db.execute("delete from _sqlite_migrations where name = ?",
+                       ["m008_names_show_every_character"])
+        migrate(db)
+        dana = next(db.query("select player_id as id from game_players where game_id = ? "
+                             "and seat = 3",
+                             [game]))
+    finally:
+        db.close()
+    assert seats(app, game) == ["Aya", "Aya (2)", "Lina", f"Player {dana['id']}"]
+    assert client.get(f"/games/{game}").status_code == 200
