@@ -127,7 +127,8 @@ def waitress_options(proxy_hops: int = 0) -> dict[str, Any]:
     proxies, waitress leaves their X-Forwarded-* headers in place (it would strip them all
     by default, and every client would then be the proxy): the app's ProxyFix takes as many
     hops of them as it was told to trust, and no more."""
-    return {"clear_untrusted_proxy_headers": not proxy_hops, "threads": THREADS, "connection_limit": connection_limit(),
+    return {"clear_untrusted_proxy_headers": not proxy_hops, "threads": THREADS,
+            "connection_limit": connection_limit(),
             "asyncore_use_poll": True, "channel_timeout": CHANNEL_TIMEOUT,
             "cleanup_interval": CLEANUP_INTERVAL, "max_request_header_size": MAX_HEADER_BYTES,
             "max_request_body_size": MAX_BODY_BYTES, "ident": "trex-scorekeeper"}
