@@ -290,3 +290,20 @@ def test_item4_through_caddy_both_logs_hold_no_key_and_a_made_up_client_is_not_b
     assert admin not in served and PIN not in served
     assert re.search(r"GET /admin/<key> 303 [\d.]+ms group=- 127\.0\.0\.1$", served, re.M)
     assert "198.51.100.1" not in served
+
+
+def test_item4_the_log_is_set_up_by_the_real_server_alone(tmp_path, monkeypatch):
+    """``serve`` with its server replaced (as tests do) leaves this process's logging alone."""
+    from scorekeeper import cli
+
+    monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(tmp_path / "instance"))
+    monkeypatch.setattr("scorekeeper.printing.warm_up", lambda: None)
+    served = []
+    monkeypatch.setattr("scorekeeper.web.serve.serve_until_stopped",
+                        lambda app, **options: served.append(app))
+    before = list(logging.getLogger().handlers)
+    assert cli.main(["serve", "--db", str(tmp_path / "x.sqlite3"), "--log-format", "json",
+                     "--log-level", "debug"]) == 0
+    assert logging.getLogger().handlers == before
+    assert [(a.config["LOG_LEVEL"], a.config["LOG_FORMAT"]) for a in served] == [
+        ("debug", "json")]

@@ -162,11 +162,14 @@ def show_admin_link(app: Any, root: str) -> None:
 
 def serve_until_stopped(app: Any, **options: Any) -> bool:
     """Waitress with *options*, until SIGTERM or SIGINT stops it cleanly (``stopping``);
-    True once it has."""
+    True once it has. The log (``logs``) is set up here, for the server alone."""
+    from flask.logging import default_handler
     from waitress import create_server
 
-    from . import stopping
+    from . import logs, stopping
 
+    logs.configure(app.config.get("LOG_LEVEL", "info"), app.config.get("LOG_FORMAT", "text"))
+    app.logger.removeHandler(default_handler)  # the log's own handler writes Flask's lines
     stopping.run(create_server(app, **options))
     return True
 
@@ -193,11 +196,11 @@ def serve(host: str | None = None, port: int = 5000, lan: bool = False,
             print(f"--log-{'level' if 'level' in problem else 'format'}: {problem}.",
                   file=sys.stderr)
             return 2
-    logs.configure(log_level, log_format)
     bind = host or (LAN_HOST if lan else DEFAULT_HOST)
     shown = lan_address() if bind == LAN_HOST else bind
     config: dict[str, Any] = {"DATABASE": db_path} if db_path else {}
-    config.update(PROXY_HOPS=proxy_hops, PUBLIC_URL=public_url.rstrip("/") if public_url else None,
+    config.update(LOG_LEVEL=log_level, LOG_FORMAT=log_format, PROXY_HOPS=proxy_hops,
+                  PUBLIC_URL=public_url.rstrip("/") if public_url else None,
                   TRUSTED_HOSTS=trusted_hosts(bind, lan=shown if bind == LAN_HOST else None,
                                               public_url=public_url, proxy_hops=proxy_hops))
     if bind == LAN_HOST:  # what the QR code on a page opened at localhost should point to
