@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from http.cookies import SimpleCookie
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Mapping, Sequence
 from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -53,21 +53,23 @@ class Server:
     """``scorekeeper serve`` in its own process, as a table runs it."""
 
     def __init__(self, database: Path, instance: Path, port: int | None = None,
-                 options: tuple[str, ...] = ()):
-        self.database, self.instance, self.options = database, instance, options
+                 options: Sequence[str] = (), args: Sequence[str] = (),
+                 env: Mapping[str, str] | None = None):
+        self.database, self.instance = database, instance
         self.port = port or free_port()
+        self.args, self.env = (*options, *args), dict(env or {})
         self.process: subprocess.Popen | None = None
         self.log_path = database.with_name(database.name + ".server.log")
 
     def start(self, timeout: float = 30) -> "Server":
-        env = {**os.environ, "SCOREKEEPER_INSTANCE": str(self.instance)}
+        env = {**os.environ, "SCOREKEEPER_INSTANCE": str(self.instance), **self.env}
         env.pop("SCOREKEEPER_DB", None)
         # to a file, not a pipe: waitress logs a line per queued request under load, and a full
         # pipe that nobody reads would stop the server
         with open(self.log_path, "ab") as log:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "scorekeeper.cli", "serve", "--db", str(self.database),
-                 "--port", str(self.port), *self.options],
+                 "--port", str(self.port), *self.args],
                 env=env, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

@@ -26,4 +26,11 @@ test "$("$engine" exec "$name" id -un)" = trex
 "$engine" cp benchmarks/full_game.json "$name:/data/full_game.json"
 "$engine" exec "$name" scorekeeper pdf --file /data/full_game.json -o /data/sheet.pdf --lang ar
 "$engine" exec "$name" litestream version   # the replicate extra: Litestream beside the app
-echo "The image builds, serves /healthz, runs as trex, prints a sheet and carries Litestream."
+# docker stop: tini passes SIGTERM on, and the server stops cleanly within 2 s (not the 10 s
+# after which the engine kills it)
+started=$(date +%s%N)
+"$engine" stop -t 10 "$name" >/dev/null
+elapsed_ms=$(( ($(date +%s%N) - started) / 1000000 ))
+test "$elapsed_ms" -lt 3000 || { echo "docker stop took ${elapsed_ms} ms"; exit 1; }
+test "$("$engine" inspect -f '{{.State.ExitCode}}' "$name")" = 0
+echo "The image builds, serves /healthz, runs as trex, prints a sheet, carries Litestream and stops in ${elapsed_ms} ms."

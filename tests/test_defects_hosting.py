@@ -112,7 +112,8 @@ def test_host_header__serve_answers_only_its_own_names(tmp_path, monkeypatch):
     calls = []
     monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(tmp_path / "instance"))
     monkeypatch.setattr("scorekeeper.printing.warm_up", lambda: None)
-    monkeypatch.setattr("waitress.serve", lambda app, **kwargs: calls.append((app, kwargs)))
+    monkeypatch.setattr("scorekeeper.web.serve.serve_until_stopped",
+                        lambda app, **kwargs: calls.append((app, kwargs)))
     monkeypatch.setattr(serve_module, "lan_address", lambda: "192.168.1.23")
     db = str(tmp_path / "x.sqlite3")
     for argv in (["serve"], ["serve", "--lan"], ["serve", "--proxy-hops", "1", "--public-url",
@@ -135,7 +136,8 @@ def test_host_header__serve_answers_only_its_own_names(tmp_path, monkeypatch):
 @pytest.mark.parametrize("url", ["trex.example.org", "ftp://trex.example.org",
                                  "https://trex.example.org/scores", "https://x:99999"])
 def test_serve__a_public_url_that_is_not_one_is_refused(tmp_path, monkeypatch, capsys, url):
-    monkeypatch.setattr("waitress.serve", lambda app, **kwargs: pytest.fail("served"))
+    monkeypatch.setattr("scorekeeper.web.serve.serve_until_stopped",
+                        lambda app, **kwargs: pytest.fail("served"))
     assert cli.main(["serve", "--public-url", url, "--db", str(tmp_path / "x.db")]) == 2
     assert capsys.readouterr().err.startswith("--public-url: ")
 
@@ -281,7 +283,8 @@ def test_serve__the_container_s_environment_sets_the_hosted_mode(tmp_path, monke
     monkeypatch.setenv("SCOREKEEPER_PROXY_HOPS", "1")
     monkeypatch.setenv("SCOREKEEPER_PUBLIC_URL", PUBLIC)
     monkeypatch.setattr("scorekeeper.printing.warm_up", lambda: None)
-    monkeypatch.setattr("waitress.serve", lambda app, **kwargs: calls.append(app))
+    monkeypatch.setattr("scorekeeper.web.serve.serve_until_stopped",
+                        lambda app, **kwargs: calls.append(app))
     db = str(tmp_path / "x.sqlite3")
     assert cli.main(["serve", "--db", db]) == 0
     assert cli.main(["serve", "--proxy-hops", "0", "--db", db]) == 0

@@ -143,7 +143,7 @@ def test_admin_link__gives_the_players_pages_and_rotation_takes_them_back(app, c
 def test_admin_link__shown_once_when_serve_first_starts(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(tmp_path / "instance"))
     monkeypatch.setattr("scorekeeper.printing.warm_up", lambda: None)
-    monkeypatch.setattr("waitress.serve", lambda app, **kwargs: None)
+    monkeypatch.setattr("scorekeeper.web.serve.serve_until_stopped", lambda app, **kwargs: None)
     database = str(tmp_path / "night.sqlite3")
     assert cli.main(["serve", "--db", database, "--port", "5077"]) == 0
     first = capsys.readouterr().out

@@ -89,7 +89,9 @@ def test_the_dockerfile_runs_as_a_user_with_the_data_on_a_volume():
     assert by_name["VOLUME"] == ['["/data"]']
     assert any("SCOREKEEPER_INSTANCE=/data" in env for env in by_name["ENV"])
     assert "/healthz" in by_name["HEALTHCHECK"][0]
-    assert by_name["ENTRYPOINT"] == ['["scorekeeper"]']
+    # issue 27, item 5: an init as PID 1 passes the stop signal on and reaps
+    assert by_name["ENTRYPOINT"] == ['["/usr/bin/tini", "--", "scorekeeper"]']
+    assert "tini" in by_name["RUN"][0].split()
     assert "serve" in by_name["CMD"][0]
     copied = " ".join(by_name["COPY"])
     for part in ("scorekeeper", "templates", "static", "pyproject.toml"):
@@ -99,3 +101,59 @@ def test_the_dockerfile_runs_as_a_user_with_the_data_on_a_volume():
 @pytest.mark.parametrize("tool", ["systemd-analyze", "caddy"])
 def test_the_tools_the_checks_need_are_installed_by_the_test_command(tool):
     assert shutil.which(tool), f"tests/run.sh installs {tool}"
+
+
+def exposure(unit_file: Path) -> float:
+    result = subprocess.run(["systemd-analyze", "security", "--offline=yes", str(unit_file)],
+                            capture_output=True, text=True)
+    found = re.search(r"Overall exposure level for \S+: (\d+\.\d)", result.stdout)
+    assert found, result.stdout[-1000:] + result.stderr[-1000:]
+    return float(found.group(1))
+
+
+def offline_security_check() -> bool:
+    if not shutil.which("systemd-analyze"):
+        return False
+    result = subprocess.run(["systemd-analyze", "security", "--help"], capture_output=True,
+                            text=True)
+    return "--offline" in result.stdout
+
+
+@pytest.mark.skipif(not offline_security_check(),
+                    reason="systemd-analyze security --offline needs systemd 250 or later")
+@pytest.mark.parametrize("name", ["trex-scorekeeper.service",
+                                  "trex-scorekeeper-backup.service"])
+def test_item5_both_systemd_units_score_3_or_better_in_systemd_analyze_security(name):
+    assert exposure(DEPLOY / "systemd" / name) <= 3.0
+
+
+@pytest.mark.skipif(not offline_security_check(),
+                    reason="systemd-analyze security --offline needs systemd 250 or later")
+def test_item5_the_security_check_sees_a_unit_without_its_hardening(tmp_path):
+    bare = tmp_path / "trex-scorekeeper.service"
+    bare.write_text("\n".join(line for line in (DEPLOY / "systemd" / bare.name).read_text()
+                               .splitlines() if not line.startswith(("Protect", "Private",
+                                                                     "Restrict", "System"))))
+    assert exposure(bare) > 3.0
+
+
+def test_item5_the_image_is_built_with_the_pinned_versions_within_the_bounds():
+    from packaging.requirements import Requirement
+
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    pins = {}
+    for line in (DEPLOY / "constraints.txt").read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            name, _, version = line.partition("==")
+            pins[re.sub(r"[-_.]+", "-", name).lower()] = version
+    for text in [*project["dependencies"],
+                 *(r for extra in project["optional-dependencies"].values() for r in extra)]:
+        requirement = Requirement(text)
+        assert any(spec.operator == "<" for spec in requirement.specifier), text
+    for text in project["dependencies"]:
+        requirement = Requirement(text)
+        pinned = pins[re.sub(r"[-_.]+", "-", requirement.name).lower()]
+        assert requirement.specifier.contains(pinned), (text, pinned)
+    assert "--constraint /src/constraints.txt" in (DEPLOY / "Dockerfile").read_text()

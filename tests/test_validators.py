@@ -90,8 +90,11 @@ def test_conditional_get__one_query_by_the_games_id(app, client, game, page):
     conn.set_trace_callback(statements.append)
     try:
         assert client.get(path, headers={"If-None-Match": etag}).status_code == 304
-        assert statements == [
-            "select version_tag, edit_key, pin_hash from games where id = %d" % game]
+        from scorekeeper.store.ratings import VERSION_SQL
+
+        # the game's row by its id, and the ratings' version by the settings' key within it
+        assert statements == ["select version_tag, edit_key, pin_hash, %s from games where "
+                              "id = %d" % (VERSION_SQL, game)]
         statements.clear()
         client.get(path)  # the kept body: no more than that either
         assert len(statements) == 1
@@ -407,3 +410,94 @@ def test_property__equal_validators_mean_equal_pages(app, client, table, steps):
         etag = response.headers["ETag"]
         assert response.get_data() == fresh
         assert seen_pages.setdefault(etag, fresh) == fresh
+
+
+# -- issue 27, item 6: the ratings' version in the game page's key -------------------------------
+def finished_games(app, count: int, seed: int, last_night: str = "2026-11-20") -> list[int]:
+    from history_helpers import import_docs, simulated_games
+
+    return import_docs(app, simulated_games(count, seed=seed, last_night=last_night,
+                                            pool=("Aya", "Bilal", "Carla", "Dana", "Elias")))
+
+
+def rating_changes_shown(response) -> list[str]:
+    return [item.get_text(" ", strip=True) for item in soup(response).select(
+        "#rating-changes .change")]
+
+
+def test_item6_a_finished_games_page_has_an_etag_and_answers_304(app, client):
+    validators.clear()
+    last = finished_games(app, 3, seed=4)[-1]
+    etag, body = seen(client, f"/games/{last}")
+    assert b'id="rating-changes"' in body
+    assert client.get(f"/games/{last}", headers={"If-None-Match": etag}).status_code == 304
+    with templates_rendered(app) as names:
+        assert client.get(f"/games/{last}").get_data() == body  # kept: no template
+    assert names == []
+
+
+def test_item6_ratings_changed_by_another_game__another_etag_and_the_new_changes(app, client):
+    from scorekeeper.store import ratings
+    from scorekeeper.store.db import connect
+
+    validators.clear()
+    last = finished_games(app, 3, seed=4)[-1]
+    etag, body = seen(client, f"/games/{last}")
+    # a game played earlier, imported now: every game is rated again, this one's changes too
+    finished_games(app, 2, seed=8, last_night="2026-10-01")
+    response = client.get(f"/games/{last}", headers={"If-None-Match": etag})
+    assert response.status_code == 200 and response.headers["ETag"] != etag
+    db = connect(app.config["DATABASE"])
+    try:
+        changes = ratings.changes_in(db, last)
+    finally:
+        db.close()
+    assert len(rating_changes_shown(response)) == 4 and response.get_data() != body
+    validators.clear()
+    assert client.get(f"/games/{last}").get_data() == response.get_data()  # as made now
+    assert len(changes) == 4
+
+
+def test_item6_ratings_turned_off__another_etag_and_no_ratings_shown(app, client):
+    validators.clear()
+    last = finished_games(app, 3, seed=4)[-1]
+    etag, _ = seen(client, f"/games/{last}")
+    response = client.post("/settings/ratings", data={"ratings": "off", "next": "/"})
+    assert response.status_code == 303
+    client.get("/")  # the message "Ratings are off" shown
+    response = client.get(f"/games/{last}", headers={"If-None-Match": etag})
+    assert response.status_code == 200 and response.headers["ETag"] != etag
+    assert rating_changes_shown(response) == []
+
+
+def test_item6_a_game_before_its_first_deal_is_kept_and_its_chances_follow_the_ratings(
+        app, client, table):
+    validators.clear()
+    finished_games(app, 3, seed=4)
+    fresh = table.new_game(("Aya", "Bilal", "Carla", "Dana"), played_on="2026-12-01")
+    watcher = app.test_client()  # the scorer's page holds a form (who deals first)
+    etag, body = seen(watcher, f"/games/{fresh}")
+    assert b'id="chances"' in body
+    assert watcher.get(f"/games/{fresh}", headers={"If-None-Match": etag}).status_code == 304
+    finished_games(app, 1, seed=12, last_night="2026-11-25")  # one more game rated
+    response = watcher.get(f"/games/{fresh}", headers={"If-None-Match": etag})
+    assert response.status_code == 200 and response.headers["ETag"] != etag
+
+
+def test_item6_a_page_that_shows_ratings_without_their_version_in_its_key_is_not_kept(
+        app, client, game, monkeypatch):
+    """The guard beside the key: a page that reads the ratings under a key without their
+    version (any page but the game page) is neither kept nor validated."""
+    from scorekeeper.web import ratingview
+
+    shown = app.view_functions["live.watch"]
+
+    def watch(**args):
+        ratingview.reads_ratings()
+        return shown(**args)
+
+    monkeypatch.setitem(app.view_functions, "live.watch", watch)
+    validators.clear()
+    response = client.get(f"/games/{game}/watch")
+    assert response.status_code == 200 and "ETag" not in response.headers
+    assert client.get(f"/games/{game}").headers["ETag"]

@@ -328,7 +328,8 @@ def test_secret_key__generated_private_and_never_printed(tmp_path, monkeypatch, 
     instance = tmp_path / "instance"
     monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(instance))
     monkeypatch.setattr("scorekeeper.printing.warm_up", lambda: None)
-    monkeypatch.setattr("waitress.serve", lambda app, **kwargs: app.logger.info("serving"))
+    monkeypatch.setattr("scorekeeper.web.serve.serve_until_stopped",
+                        lambda app, **kwargs: app.logger.info("serving"))
     caplog.set_level("DEBUG")
     assert cli.main(["serve", "--db", str(tmp_path / "x.sqlite3")]) == 0
     key_file = instance / "secret_key"

@@ -204,7 +204,8 @@ def test_serve__does_not_start_on_a_database_being_restored(tmp_path, monkeypatc
     monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(tmp_path / "instance"))
     monkeypatch.setattr("scorekeeper.printing.warm_up", lambda: None)
     served = []
-    monkeypatch.setattr("waitress.serve", lambda app, **kwargs: served.append(app))
+    monkeypatch.setattr("scorekeeper.web.serve.serve_until_stopped",
+                        lambda app, **kwargs: served.append(app))
     with backup._restore_lock(database):
         assert cli.main(["serve", "--db", str(database)]) == 1
     assert "A restore is running" in capsys.readouterr().err and served == []

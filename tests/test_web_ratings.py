@@ -175,7 +175,7 @@ def test_game_page__chances_before_the_first_deal_and_changes_at_the_end(rated, 
 
     @rated.after_request
     def remember(response):
-        seen["unkeyed"] = g.get("unkeyed_read", False)
+        seen["unkeyed"] = g.get("ratings_read", False)
         return response
 
     table = Table(client)

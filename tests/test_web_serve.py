@@ -34,7 +34,7 @@ def warm_ups(monkeypatch):
 @pytest.fixture
 def fake(monkeypatch):
     fake = FakeWaitress()
-    monkeypatch.setattr("waitress.serve", fake)
+    monkeypatch.setattr("scorekeeper.web.serve.serve_until_stopped", fake)
     return fake
 
 
@@ -75,7 +75,7 @@ def test_serve__port_in_use_is_a_clear_message(tmp_path, monkeypatch, capsys):
     def busy(app, **kwargs):
         raise OSError(98, "Address already in use")
 
-    monkeypatch.setattr("waitress.serve", busy)
+    monkeypatch.setattr("scorekeeper.web.serve.serve_until_stopped", busy)
     assert cli.main(["serve", "--db", str(tmp_path / "x.db")]) == 1
     assert "Cannot listen on 127.0.0.1:5000: Address already in use" in capsys.readouterr().err
 

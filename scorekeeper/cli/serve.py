@@ -13,7 +13,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from ..web.serve import serve
 
     return serve(host=args.host, port=args.port, lan=args.lan, db_path=args.db,
-                 proxy_hops=args.proxy_hops, public_url=args.public_url, groups=args.groups)
+                 proxy_hops=args.proxy_hops, public_url=args.public_url, groups=args.groups,
+                 log_level=args.log_level, log_format=args.log_format, end_process=True)
 
 
 def _groups(text: str) -> str | None:
@@ -55,5 +56,16 @@ def add_commands(sub: Any) -> None:
                             "front page offers \"Start a group\" (limited per address); "
                             "--groups=invite: starting a group needs the operator's invitation "
                             "link, which serve prints (default: $SCOREKEEPER_GROUPS)")
+    serve.add_argument("--log-level", metavar="LEVEL",
+                       choices=("debug", "info", "warning", "error"),
+                       type=str.lower,
+                       default=(os.environ.get("SCOREKEEPER_LOG_LEVEL") or "info").lower(),
+                       help="what the log on standard output holds: info (a line per request "
+                            "and the warnings), warning, error or debug (default: "
+                            "$SCOREKEEPER_LOG_LEVEL, else info)")
+    serve.add_argument("--log-format", choices=("text", "json"), type=str.lower,
+                       default=(os.environ.get("SCOREKEEPER_LOG_FORMAT") or "text").lower(),
+                       help="a line of text per request, or a JSON object per line (default: "
+                            "$SCOREKEEPER_LOG_FORMAT, else text)")
     add_db_option(serve)
     serve.set_defaults(func=cmd_serve)

@@ -20,6 +20,7 @@ from functools import cached_property
 from typing import Any, Mapping, Sequence
 
 from .errors import InvalidResult, Problem, RulesError
+from .lookalike import BLANK_LETTERS, has_hidden
 from .messages import N_
 from .progression import DEAL_LIMIT, Progress
 from .records import DealRecord, read_deal
@@ -133,16 +134,13 @@ def has_control(text: str) -> bool:
     return any(unicodedata.category(c) in ("Cc", "Cs") and not c.isspace() for c in text)
 
 
-#: Letters that draw nothing although Unicode counts them as letters or symbols (the Hangul
-#: fillers, the Braille blank, the combining grapheme joiner).
-_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u034f")
 
 
 def is_visible(text: str) -> bool:
     """Does *text* show at least one letter, digit, punctuation mark or symbol? A name made
     only of spaces, direction marks (U+202E), zero-width characters (U+200B) or fillers would
     be an invisible player."""
-    return any(unicodedata.category(c)[0] in "LNPS" and c not in _BLANK_LETTERS for c in text)
+    return any(unicodedata.category(c)[0] in "LNPS" and c not in BLANK_LETTERS for c in text)
 
 
 def name_problem(name: object) -> str | None:
@@ -156,6 +154,8 @@ def name_problem(name: object) -> str | None:
         return "player_name_control"
     if not is_visible(name):
         return "player_name_invisible"
+    if has_hidden(name):
+        return "player_name_hidden"
     return None
 
 

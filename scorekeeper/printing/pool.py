@@ -18,7 +18,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable, Mapping, Sequence
 
-from ..engine.processes import Workers, context, cores, lower_priority
+from ..engine.processes import Workers, cores, pool
 
 #: How much lower the workers' priority is than the server's (``os.nice``).
 NICE = 5
@@ -27,8 +27,7 @@ NICE = 5
 #: The printing processes: half the cores, at least one.
 PRINTERS = max(1, cores() // 2)
 
-_workers = Workers(lambda: ProcessPoolExecutor(max_workers=PRINTERS, mp_context=context(),
-                                               initializer=lower_priority, initargs=(NICE,)))
+_workers = Workers(lambda: pool(PRINTERS, NICE))
 
 
 # -- the jobs, run in a worker: plain data in, bytes out ----------------------------------------

@@ -197,7 +197,8 @@ HISTORY_ACTIONS = frozenset({"create", "correct", "undo"})
 NAME_REASONS = {"player_name_empty": "has no name",
                 "player_name_too_long": f"has a name longer than {NAME_LIMIT} characters",
                 "player_name_control": "has a control character in their name",
-                "player_name_invisible": "has a name that shows no letter or digit"}
+                "player_name_invisible": "has a name that shows no letter or digit",
+                "player_name_hidden": "has a character that does not show in their name"}
 FORM_TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
 #: What a column's declared type lets a restored value be.
 KINDS: dict[str, tuple[type, ...]] = {"INTEGER": (int,), "TEXT": (str,), "FLOAT": (float, int),
@@ -413,7 +414,9 @@ def _copy_rows(source: sqlite3.Connection, db: Database, backup: Path, table: st
                columns: list[tuple[str, str, bool]]) -> None:
     """Copy the rows of *table*, each value checked against its column's declared type."""
     names = ", ".join(f'"{name}"' for name, _, _ in columns)
-    insert = f"insert into {table} ({names}) values ({', '.join('?' * len(columns))})"
+    # a setting the migrations wrote meanwhile (the ratings' version) takes the file's value
+    verb = "insert or replace" if table == "settings" else "insert"
+    insert = f"{verb} into {table} ({names}) values ({', '.join('?' * len(columns))})"
     cursor = source.execute(f"select {names} from {table}")
     with db.atomic():
         number = 0
@@ -446,7 +449,7 @@ def _check_value(backup: Path, table: str, number: int, column: str, kind: str,
 def _check_and_score(db: Database, backup: Path) -> None:
     """Every row checked as an import is, and every game scored again by the engine."""
     from . import ratings, storage
-    from .keys import KEY, PIN_HASH
+    from .keys import KEY, PIN_HASH, PIN_METHOD
 
     with db.atomic():
         for row in list(db.query("select id, name from players")):
@@ -473,7 +476,8 @@ def _check_and_score(db: Database, backup: Path) -> None:
             if not (KEY.fullmatch(row["edit_key"] or "") and KEY.fullmatch(row["view_key"] or "")):
                 raise BackupError(f"{where}: its edit or view key is not one.")
             if row["pin_hash"] is not None and not PIN_HASH.fullmatch(row["pin_hash"]):
-                raise BackupError(f"{where}: its table PIN is not a PIN's hash.")
+                raise BackupError(f"{where}: its table PIN is not a PIN's hash as this "
+                                  f"scorekeeper writes one ({PIN_METHOD}).")
             if row["create_token"] is not None and not FORM_TOKEN.fullmatch(row["create_token"]):
                 raise BackupError(f"{where}: its form token is not one.")
             _check_extra(row.get("extra_json"), where)

@@ -1,6 +1,7 @@
 """Changes to the players themselves: renaming a player, merging two spellings of one person,
 deleting a player without games (each for the group's admin), and a misspelt name fixed in one
-game alone (for a phone that keeps that game's score).
+game alone (for a phone that keeps that game's score; another table's club night is never
+changed by it).
 
 Games name their players by id, so a rename changes every game's name at once and a merge moves
 one spelling's games onto the other; neither touches a score. A name fixed in one game points
@@ -23,6 +24,8 @@ NAME_REFUSALS = {
     "player_name_too_long": N_("A name has at most %(limit)s characters."),
     "player_name_control": N_("A name cannot hold control characters."),
     "player_name_invisible": N_("A name needs at least one letter or digit that shows."),
+    "player_name_hidden": N_("A name cannot hold characters that do not show (direction marks, "
+                             "zero-width spaces)."),
 }
 
 
@@ -122,11 +125,26 @@ def delete_player(db: Database, pid: int) -> None:
         db.execute("delete from players where id = ?", [pid])
 
 
-def fix_seat_name(db: Database, game_id: int, seat: int, new_name: str) -> str:
+def other_club_night(db: Database, game_id: int, pid: int) -> str | None:
+    """The title of a club night *pid* is a player of that game *game_id* is not a table of."""
+    row = next(db.query("select c.title from club_night_players p join club_nights c "
+                        "on c.id = p.club_night_id where p.player_id = ? and not exists "
+                        "(select 1 from club_tables t where t.game_id = ? and "
+                        "t.club_night_id = p.club_night_id) limit 1", [pid, game_id]), None)
+    return row["title"] if row else None
+
+
+def fix_seat_name(db: Database, game_id: int, seat: int, new_name: str, *,
+                  club_nights_too: bool = False) -> str:
     """Put right the name of the player in *seat* of one game: that seat then names the player
     called *new_name*, known already or new, and no other game changes. A player left without
     games by the change (the misspelling itself) is removed. Returns the name as stored;
-    raises Refused, or LookupError when the game has no such seat."""
+    raises Refused, or LookupError when the game has no such seat.
+
+    The player's record itself (renamed, or removed into a known player's) changes only when
+    it is this game's alone and no club night that this game is not a table of lists it:
+    fixing a name in one's own game never changes another table's club night, unless
+    *club_nights_too* (a phone with rights over the group's club nights, its admin)."""
     name = checked_name(new_name)
     key = storage.name_key(name)
     with db.atomic():
@@ -136,32 +154,20 @@ def fix_seat_name(db: Database, game_id: int, seat: int, new_name: str) -> str:
         if row is None:
             raise LookupError(f"no seat {seat} in game {game_id}")
         current = row["player_id"]
-        alone = game_count(db, current) == 1  # the player is in this game only
+        # the player is in this game only, and in no club night but this game's
+        alone = game_count(db, current) == 1 and (
+            club_nights_too or other_club_night(db, game_id, current) is None)
         target = next(db.query("select id, name from players where name_key = ?", [key]), None)
         if target is not None and target["id"] == current:
             if target["name"] == name:
                 return name
             if not alone:
-                raise Refused(N_("%(name)s is this player’s name in other games too: only the "
-                                 "group’s admin can change how it is written everywhere."),
-                              names={"name": target["name"]})
+                raise Refused(N_("%(name)s is this player’s name in other games or club "
+                                 "nights too: only the group’s admin can change how it is "
+                                 "written everywhere."), names={"name": target["name"]})
             db.execute("update players set name = ? where id = ?", [name, current])
         elif target is not None:
-            seated = next(db.query("select seat from game_players where game_id = ? and "
-                                   "player_id = ?", [game_id, target["id"]]), None)
-            if seated is not None:
-                raise Refused(N_("%(name)s plays in this game already (player %(number)s)."),
-                              names={"name": target["name"]}, number=seated["seat"] + 1)
-            if plays_in_the_club_night_of(db, game_id, target["id"]):
-                raise Refused(N_("%(name)s plays at another table of this club night."),
-                              names={"name": target["name"]})
-            _seat(db, game_id, seat, target["id"])
-            ratings.after_change(db, game_id)  # before the misspelling's record goes
-            if alone:
-                for table in CLUB_TABLES:  # the misspelling's club night follows the seat
-                    db.execute(f"update {table} set player_id = ? where player_id = ?",
-                               [target["id"], current])
-                db.execute("delete from players where id = ?", [current])
+            _seat_known(db, game_id, seat, current, target, alone)
             name = target["name"]
         elif alone:  # the record is this game's alone: it can take the new name itself
             db.execute("update players set name = ?, name_key = ? where id = ?",
@@ -171,6 +177,31 @@ def fix_seat_name(db: Database, game_id: int, seat: int, new_name: str) -> str:
             ratings.after_change(db, game_id)
         db.execute("update games set updated_at = ? where id = ?", [storage.now(), game_id])
     return name
+
+
+def _seat_known(db: Database, game_id: int, seat: int, current: int, target: dict,
+                alone: bool) -> None:
+    """Seat the known player *target* in place of *current*; when *current* was this game's
+    alone, its club nights follow the seat and its record goes."""
+    seated = next(db.query("select seat from game_players where game_id = ? and "
+                           "player_id = ?", [game_id, target["id"]]), None)
+    if seated is not None:
+        raise Refused(N_("%(name)s plays in this game already (player %(number)s)."),
+                      names={"name": target["name"]}, number=seated["seat"] + 1)
+    if plays_in_the_club_night_of(db, game_id, target["id"]):
+        raise Refused(N_("%(name)s plays at another table of this club night."),
+                      names={"name": target["name"]})
+    night = shared_club_night(db, target["id"], current) if alone else None
+    if night is not None:
+        raise Refused(N_("%(name)s is another player of the club night %(title)s."),
+                      names={"name": target["name"], "title": night})
+    _seat(db, game_id, seat, target["id"])
+    ratings.after_change(db, game_id)  # before the misspelling's record goes
+    if alone:
+        for table in CLUB_TABLES:  # the misspelling's club night follows the seat
+            db.execute(f"update {table} set player_id = ? where player_id = ?",
+                       [target["id"], current])
+        db.execute("delete from players where id = ?", [current])
 
 
 def _seat(db: Database, game_id: int, seat: int, pid: int) -> None:

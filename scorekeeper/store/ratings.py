@@ -36,6 +36,12 @@ PROVISIONAL_GAMES = 5
 #: familiar range around 1000 (as chess ratings are read).
 BASE, SCALE = 1000, 40
 SETTING = "ratings"
+#: The settings row drawn again at every change of the ratings kept (a game rated, every game
+#: rated again, the ratings turned on or off): a page that shows ratings holds it in its key.
+VERSION = "ratings_version"
+#: The ratings' setting and version in one value, as a subquery of the page's own row read.
+VERSION_SQL = ("(select group_concat(key || '=' || value, ';') from settings "
+               f"where key in ('{SETTING}', '{VERSION}'))")
 
 
 @dataclass(frozen=True)
@@ -149,9 +155,16 @@ def rate(game: RatedGame, current: dict[int, tuple[float, float]]) -> list[tuple
 CHANGE_COLUMNS = "(game_id, player_id, place, mu_before, sigma_before, mu_after, sigma_after)"
 
 
+def _changed(db: Database) -> None:
+    """Draw the ratings' version again (inside the transaction that changes them)."""
+    db.execute("insert into settings (key, value) values (?, lower(hex(randomblob(8)))) "
+               "on conflict(key) do update set value = excluded.value", [VERSION])
+
+
 def _clear(db: Database) -> None:
     db.execute("delete from rating_changes")
     db.execute("delete from ratings")
+    _changed(db)
 
 
 def recompute(db: Database) -> int:
@@ -215,6 +228,7 @@ def after_change(db: Database, game_id: int) -> str:
             "insert into ratings (player_id, mu, sigma, games) values (?, ?, ?, 1) "
             "on conflict(player_id) do update set mu = excluded.mu, sigma = excluded.sigma, "
             "games = games + 1", [(p, *current[p]) for p in game.players])
+        _changed(db)
         return "incremental"
     recompute(db)
     return "recomputed"

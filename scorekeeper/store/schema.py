@@ -238,6 +238,30 @@ def m008_members(db: Database) -> None:
         pk="id", not_null=["token", "via", "joined_at"])
     db.table("members").create_index(["token"], unique=True)
 
+
+@migrations()
+def m008_names_show_every_character(db: Database) -> None:
+    """Names no longer hold characters that do not show (issue 27: four players that all read
+    "Aya"): each stored name that does loses them. One that then shows nothing is called
+    "Player <id>"; one that is then another player's name gets " (2)", " (3)"... after it."""
+    from ..engine.gamefile import name_problem
+    from ..engine.lookalike import hidden
+
+    for pid, name in list(db.execute("select id, name from players").fetchall()):
+        if not any(hidden(c) for c in name):
+            continue
+        shown = storage.clean_name("".join(c for c in name if not hidden(c)))
+        if name_problem(shown) is not None:
+            shown = f"Player {pid}"
+        candidate, number = shown, 1
+        while db.execute("select 1 from players where name_key = ? and id != ?",
+                         [storage.name_key(candidate), pid]).fetchone() is not None:
+            number += 1
+            candidate = f"{shown} ({number})"
+        db.execute("update players set name = ?, name_key = ? where id = ?",
+                   [candidate, storage.name_key(candidate), pid])
+
+
 def rebuild_all(db: Database) -> None:
     """Every game's facts from its stored deals (the migration that adds their table runs this)."""
     for (game_id,) in list(db.execute("select id from games order by id").fetchall()):

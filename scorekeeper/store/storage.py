@@ -16,6 +16,7 @@ from sqlite_utils import Database
 
 from ..engine import DealRecord, Game, HouseRules, InvalidResult, read_game
 from ..engine.gamefile import FORMAT
+from ..engine.lookalike import skeleton
 from . import checks, facts, gamecache, ratings
 from .refused import N_, Refused
 
@@ -112,6 +113,20 @@ def player_id(db: Database, name: str) -> int:
         return row["id"]
     return db.table("players").insert(
         {"name": clean_name(name), "name_key": key, "created_at": now()}).last_pk
+
+
+def look_alike(db: Database, name: str) -> str | None:
+    """The known player whose name looks like *name* but is not it (the same once hidden
+    characters, case and letters of other scripts that look like Latin ones are set aside:
+    ``engine.lookalike``), or None. A name the group knows as it is asks nothing."""
+    key = name_key(name)
+    if next(db.query("select 1 from players where name_key = ?", [key]), None) is not None:
+        return None
+    looks = skeleton(name)
+    for row in db.query("select name, name_key from players"):
+        if skeleton(row["name"]) == looks:
+            return row["name"]
+    return None
 
 
 def known_names(db: Database) -> list[str]:

@@ -46,11 +46,11 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = load_secret_key(Path(app.instance_path) / SECRET_KEY_FILE)
 
-    from . import (database, errors, flashes, fragments, groups, hosting, i18n, present, rights,
-                   rulestext, security, validators)
+    from . import (database, errors, flashes, fragments, groups, hosting, i18n, logs, present,
+                   rights, rulestext, security, validators)
     from .pages import BLUEPRINTS
 
-    for infrastructure in (groups, database, hosting, security, rights, present, i18n,
+    for infrastructure in (logs, groups, database, hosting, security, rights, present, i18n,
                            rulestext, fragments, validators, errors, flashes):
         infrastructure.init_app(app)
     groups.register(app, BLUEPRINTS)

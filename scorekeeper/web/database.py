@@ -29,7 +29,11 @@ def close_db(exc: BaseException | None = None) -> None:
 
 class RowIdConverter(IntegerConverter):
     """``<int:...>`` in a route: a number SQLite can hold as a row id, else no such page (a
-    bigger number would make SQLite raise instead of finding nothing)."""
+    bigger number would make SQLite raise instead of finding nothing), written in ASCII digits
+    without a leading zero: one address per thing (``/games/١`` and ``/games/01`` are no
+    page, where the digits of any script, and int(), would have read them as ``/games/1``)."""
+
+    regex = r"(?:0|[1-9][0-9]*)"
 
     def __init__(self, map, *args, **kwargs):  # noqa: A002 (werkzeug's name)
         kwargs.setdefault("max", 2**63 - 1)

@@ -4,7 +4,8 @@ how a rating, its change and a chance are printed.
 The ratings themselves are the store's (``store.ratings``: openskill's Plackett-Luce, derived from
 the stored games). A group that turns them off in Settings sees them nowhere: every page asks
 :func:`on` first. A game page that shows them depends on other games than its own, so it marks
-its answer as not to be kept by the game's version (``flask.g.unkeyed_read``).
+its answer as one that reads them (:func:`reads_ratings`): kept only under a key that holds the
+ratings' version (``store.ratings.VERSION``), which every change of the ratings draws again.
 """
 from __future__ import annotations
 
@@ -27,10 +28,11 @@ def on() -> bool:
     return bool(g.ratings_on)
 
 
-def not_keyed_by_the_game() -> None:
-    """The page being rendered reads ratings, which other games change: the kept game pages
-    must neither keep nor validate it."""
-    g.unkeyed_read = True
+def reads_ratings() -> None:
+    """The page being rendered reads ratings, which other games change: only a page whose key
+    holds the ratings' version (``validators.answer(..., ratings=True)``) may be kept or
+    validated."""
+    g.ratings_read = True
 
 
 def known_ids(names: Sequence[str]) -> list[int] | None:

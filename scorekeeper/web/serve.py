@@ -123,21 +123,15 @@ def connection_limit() -> int:
 
 
 def waitress_options(proxy_hops: int = 0) -> dict[str, Any]:
-    """What ``serve`` passes waitress besides the address (see the constants above).
-
-    Behind proxies (*proxy_hops*), waitress passes the ``X-Forwarded-*`` headers on untouched,
-    for the app's ``ProxyFix`` to read the last *proxy_hops* entries of (``hosting``): waitress
-    itself removes them from any proxy it was not told to trust (it has done so by default since
-    2.0), and the app would then count every phone as the proxy. Without proxies, waitress still
-    removes them, and the app does not read them either.
-    """
-    options = {"threads": THREADS, "connection_limit": connection_limit(),
-               "asyncore_use_poll": True, "channel_timeout": CHANNEL_TIMEOUT,
-               "cleanup_interval": CLEANUP_INTERVAL, "max_request_header_size": MAX_HEADER_BYTES,
-               "max_request_body_size": MAX_BODY_BYTES, "ident": "trex-scorekeeper"}
-    if proxy_hops:
-        options["clear_untrusted_proxy_headers"] = False
-    return options
+    """What ``serve`` passes waitress besides the address (see the constants above). Behind
+    proxies, waitress leaves their X-Forwarded-* headers in place (it would strip them all
+    by default, and every client would then be the proxy): the app's ProxyFix takes as many
+    hops of them as it was told to trust, and no more."""
+    return {"clear_untrusted_proxy_headers": not proxy_hops, "threads": THREADS,
+            "connection_limit": connection_limit(),
+            "asyncore_use_poll": True, "channel_timeout": CHANNEL_TIMEOUT,
+            "cleanup_interval": CLEANUP_INTERVAL, "max_request_header_size": MAX_HEADER_BYTES,
+            "max_request_body_size": MAX_BODY_BYTES, "ident": "trex-scorekeeper"}
 
 
 def warm_printer() -> None:
@@ -176,11 +170,27 @@ def show_admin_link(app: Any, root: str) -> None:
               f"{root}admin/{key}")
 
 
+def serve_until_stopped(app: Any, **options: Any) -> bool:
+    """Waitress with *options*, until SIGTERM or SIGINT stops it cleanly (``stopping``);
+    True once it has. The log (``logs``) is set up here, for the server alone."""
+    from flask.logging import default_handler
+    from waitress import create_server
+
+    from . import logs, stopping
+
+    logs.configure(app.config.get("LOG_LEVEL", "info"), app.config.get("LOG_FORMAT", "text"))
+    app.logger.removeHandler(default_handler)  # the log's own handler writes Flask's lines
+    stopping.run(create_server(app, **options))
+    return True
+
+
 def serve(host: str | None = None, port: int = 5000, lan: bool = False,
           db_path: str | None = None, *, proxy_hops: int = 0, public_url: str | None = None,
-          groups: str | None = None, run: Callable[..., Any] | None = None) -> int:
-    """Serve the app; print where to open it. *run* replaces waitress.serve in tests."""
-    from . import create_app
+          groups: str | None = None, log_level: str = "info", log_format: str = "text",
+          end_process: bool = False, run: Callable[..., Any] | None = None) -> int:
+    """Serve the app; print where to open it. *run* replaces the server in tests;
+    *end_process*: once the server has stopped cleanly, end the process at once (``end``)."""
+    from . import create_app, logs
     from .hosting import public_url_problem
 
     from ..store.backup import BackupError, serving_lock
@@ -191,10 +201,16 @@ def serve(host: str | None = None, port: int = 5000, lan: bool = False,
     if proxy_hops < 0:
         print("--proxy-hops: the number of proxies in front, 1 or more.", file=sys.stderr)
         return 2
+    for problem in (logs.level_problem(log_level), logs.format_problem(log_format)):
+        if problem:
+            print(f"--log-{'level' if 'level' in problem else 'format'}: {problem}.",
+                  file=sys.stderr)
+            return 2
     bind = host or (LAN_HOST if lan else DEFAULT_HOST)
     shown = lan_address() if bind == LAN_HOST else bind
     config: dict[str, Any] = {"DATABASE": db_path} if db_path else {}
-    config.update(PROXY_HOPS=proxy_hops, PUBLIC_URL=public_url.rstrip("/") if public_url else None,
+    config.update(LOG_LEVEL=log_level, LOG_FORMAT=log_format, PROXY_HOPS=proxy_hops,
+                  PUBLIC_URL=public_url.rstrip("/") if public_url else None,
                   TRUSTED_HOSTS=trusted_hosts(bind, lan=shown if bind == LAN_HOST else None,
                                               public_url=public_url, proxy_hops=proxy_hops),
                   GROUPS=groups)
@@ -230,11 +246,10 @@ def serve(host: str | None = None, port: int = 5000, lan: bool = False,
         print(f"Database: {app.config['DATABASE']}")
     print("Stop with Ctrl+C.", flush=True)
     if run is None:
-        from waitress import serve as run
-
+        run = serve_until_stopped
         warm_printing_processes()
     try:
-        run(app, host=bind, port=port, **waitress_options(proxy_hops))
+        stopped = run(app, host=bind, port=port, **waitress_options(proxy_hops))
     except OSError as exc:
         print(f"Cannot listen on {bind}:{port}: {exc.strerror or exc}. Is another server "
               f"using that port? Try --port.", file=sys.stderr)
@@ -242,4 +257,24 @@ def serve(host: str | None = None, port: int = 5000, lan: bool = False,
     finally:
         if lock is not None:
             lock.close()
+    if end_process and stopped is True:
+        end(0)
     return 0
+
+
+def end(status: int) -> None:
+    """End the process now that the server has stopped cleanly (the requests answered, the
+    worker processes ended, every transaction committed or rolled back), without the
+    interpreter's own teardown: freeing WeasyPrint's, the fonts' and the kept pages' objects
+    one by one took 0.6 to 1 s more on a busy machine, past the 2 s a host gives a stopping
+    service. The log and the standard streams are flushed first."""
+    import logging
+    import os
+
+    logging.shutdown()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(status)

@@ -20,7 +20,11 @@ itself and one row of ``games`` read by its primary key:
   back to it), the scheme and the host (the address other phones are shown, ``hosting``);
 - for the game page, whether this phone may keep score: its session's right checked against
   the game's edit key and PIN, which the same row holds (``rights.known_right``). A new edit
-  key or PIN changes the version tag too.
+  key or PIN changes the version tag too;
+- for the game page, which shows the ratings before the first deal (the chances) and at the
+  end (each player's change), the ratings' setting and version (``store.ratings.VERSION``,
+  drawn again by every change of the ratings kept, whichever game made it), read in the same
+  statement as the game's row.
 
 The ``ETag`` is a digest of the key. A conditional request (``If-None-Match``) whose tag still
 matches is answered 304 before any template, any write of the session and any other query.
@@ -32,8 +36,9 @@ What is never kept, nor given a validator:
   page without it is another page;
 - a page whose making read what the key does not hold, checked after each making: a CSRF token
   (it belongs to one session), the install's rights (admin, join), another game's rights,
-  anything that changed the session, or anything a view declared by setting
-  ``flask.g.unkeyed_read`` (``UNKEYED``) while making it. A template that starts to read one
+  anything that changed the session, anything a view declared by setting
+  ``flask.g.unkeyed_read`` (``UNKEYED``) while making it, or the ratings on a page whose key
+  does not hold their version. A template that starts to read one
   of them makes its page unkept, never wrong; ``tests/test_validators.py`` holds the game page
   and the scoreboard kept, and every change of what they show validated again.
 
@@ -48,6 +53,7 @@ from typing import Callable, Hashable
 
 from flask import Flask, Response, current_app, g, make_response, request, session
 
+from ..store import ratings as rating_store
 from ..store.kept import Kept
 from . import rights
 from .database import get_db
@@ -68,11 +74,13 @@ CACHE_CONTROL = "private, no-cache"
 _pages: Kept[tuple[bytes, str]] = Kept(SIZE)
 
 
-def version_row(game_id: int) -> tuple[str | None, str | None, str | None] | None:
-    """The game's version tag, edit key and PIN hash (one row by its primary key), or None
-    when there is no such game."""
+def version_row(game_id: int) -> tuple[str | None, str | None, str | None, str | None] | None:
+    """The game's version tag, edit key and PIN hash (one row by its primary key) and the
+    ratings' setting and version (one more by the settings' key, in the same statement), or
+    None when there is no such game."""
     return get_db().conn.execute(
-        "select version_tag, edit_key, pin_hash from games where id = ?", [game_id]).fetchone()
+        f"select version_tag, edit_key, pin_hash, {rating_store.VERSION_SQL} from games "
+        f"where id = ?", [game_id]).fetchone()
 
 
 def flash_waiting() -> bool:
@@ -86,17 +94,20 @@ def etag_of(key: Hashable) -> str:
 
 
 def answer(page: str, game_id: int, make: Callable[[], object], *,
-           with_rights: bool = False, reader: bool = True) -> Response:
+           with_rights: bool = False, reader: bool = True, ratings: bool = False) -> Response:
     """The page *page* of game *game_id*: 304 when the phone has it, else the body kept for
     its key, else ``make()`` (anything a view may return), kept when it read nothing outside
     the key. *with_rights*: the page shows whether this phone may keep score; *reader*: it is
-    a page in the phone's language (with flash messages), not a document without words."""
+    a page in the phone's language (with flash messages), not a document without words;
+    *ratings*: it may show the ratings (``ratingview.reads_ratings``), and its key holds their
+    version."""
     row = None if reader and flash_waiting() else version_row(game_id)
     if row is None or row[0] is None:  # no such game (make() answers 404), or a flash
         return make_response(make())
-    tag, edit_key, pin_hash = row
+    tag, edit_key, pin_hash, rated = row
     right = rights.known_right(game_id, edit_key, pin_hash) if with_rights else None
-    key: tuple[Hashable, ...] = (current_app.extensions[EDITION], page, game_id, tag, right)
+    key: tuple[Hashable, ...] = (current_app.extensions[EDITION], page, game_id, tag, right,
+                                 rated if ratings else None)
     if reader:
         key += (reader_key(), here(), request.scheme, request.host, in_group_space())
     etag = etag_of(key)
@@ -111,7 +122,8 @@ def answer(page: str, game_id: int, make: Callable[[], object], *,
             response = make_response(make())
             allowed = {("edit", game_id)} if with_rights else set()
             if not (response.status_code == 200 and read <= allowed
-                    and not g.get(UNKEYED) and made_for_anyone(response)):
+                    and not g.get(UNKEYED) and (ratings or not g.get("ratings_read"))
+                    and made_for_anyone(response)):
                 return response
             _pages.put(key, (response.get_data(), response.mimetype))
     response.set_etag(etag)

@@ -16,7 +16,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Sequence
 
-from ..processes import Workers, context, cores, lower_priority
+from ..processes import Workers, cores, pool
 from ..rules import HouseRules
 from .playout import Choice, Outcome, Task, run_task, warm
 
@@ -34,9 +34,7 @@ def workers() -> int:
 
 
 def _start() -> ProcessPoolExecutor:
-    preload = [__name__.rpartition(".")[0] + ".playout"]
-    return ProcessPoolExecutor(max_workers=workers(), mp_context=context(preload),
-                               initializer=lower_priority, initargs=(NICE,))
+    return pool(workers(), NICE, [__name__.rpartition(".")[0] + ".playout"])
 
 
 _workers = Workers(_start)

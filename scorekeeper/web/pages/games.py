@@ -52,7 +52,8 @@ def new():
         token = form.token.data or None
         if token is not None and not TOKEN.fullmatch(token):
             abort(400, _("This form is incomplete. Open New game again."))
-        if form.validate():
+        asked = {}
+        if form.validate() and not (asked := look_alikes(form)) and form.validate():
             try:
                 game_id = storage.create_game(
                     get_db(), title=(form.title.data or "").strip(),
@@ -78,15 +79,37 @@ def new():
         else:
             data = new_game_data(earlier=earlier)
         form = NewGameForm(data={**data, "token": secrets.token_urlsafe(16)})
-        status = 200
+        status, asked = 200, {}
     names = [form[f"player_{s}"].data or "" for s in range(4)]
     form.first_king.options = [(s, names[s].strip() or player_label(s)) for s in range(4)]
     chances = ratingview.chances_of(names, bool(form.partnership.data)
                                     if form.preset.data == "custom"
                                     else form.preset.data == "partnership")
-    return render_template("new_game.html", form=form, names=names, chances=chances,
+    return render_template("new_game.html", form=form, names=names, chances=chances, asked=asked,
                            known_names=storage.known_names(get_db()),
                            presets=preset_settings(), limits=LIMITS), status
+
+
+def look_alikes(form: NewGameForm) -> dict[int, tuple[str, str]]:
+    """Each seat whose name looks like a known player's (``storage.look_alike``) and is not
+    answered yet: its name and the known one, the question next to its field. A seat answered
+    "the same person" takes the known name; "another player" keeps its own (the answer holds
+    for the name it was given for)."""
+    db = get_db()
+    asked = {}
+    for seat, name in enumerate(form.names()):
+        known = storage.look_alike(db, name)
+        if known is None:
+            continue
+        answer = (request.form.get(f"alike_{seat}")
+                  if request.form.get(f"alike_of_{seat}") == name else None)
+        if answer == "same":
+            form[f"player_{seat}"].data = known
+        elif answer != "other":
+            form[f"player_{seat}"].errors.append(
+                _("%(name)s is already a player: the same person?", name=known))
+            asked[seat] = (name, known)
+    return asked
 
 
 def games_of_the_night(night: str) -> int:
@@ -120,8 +143,9 @@ def rating_context(stored: StoredGame, scored) -> dict:
     the end each seat's change of rating (none when the group keeps no ratings)."""
     if stored.game.deals and not scored.is_over:
         return {}
-    # other games, and the group's setting, change what is shown (or whether it is)
-    ratingview.not_keyed_by_the_game()
+    # other games, and the group's setting, change what is shown (or whether it is): the
+    # page's key holds the ratings' version
+    ratingview.reads_ratings()
     if not ratingview.on():
         return {}
     db = get_db()
@@ -137,15 +161,15 @@ def rating_context(stored: StoredGame, scored) -> dict:
 @bp.get("/<int:game_id>")
 def show(game_id: int):
     """The game page: answered 304, or from the page kept, while the game, this phone's way of
-    reading and its right to keep score are as they were (``validators``); not kept before the
-    first deal and at the end, where it shows ratings from other games."""
+    reading, its right to keep score and the ratings (which it shows before the first deal and
+    at the end) are as they were (``validators``)."""
     def make():
         stored = fetch_game(game_id)
         context = game_context(stored)
         return render_template("game.html", **context,
                                **rating_context(stored, context["scored"]))
 
-    return validators.answer("game", game_id, make, with_rights=True)
+    return validators.answer("game", game_id, make, with_rights=True, ratings=True)
 
 
 class FirstKingForm(FlaskForm):

@@ -231,7 +231,8 @@ def fix_name(game_id: int, seat: int):
     form = SeatNameForm() if request.method == "POST" else SeatNameForm(data={"name": name})
     if request.method == "POST" and form.validate():
         try:
-            fixed = players.fix_seat_name(get_db(), game_id, seat, form.name.data or "")
+            fixed = players.fix_seat_name(get_db(), game_id, seat, form.name.data or "",
+                                          club_nights_too=rights.is_admin())
         except players.Refused as exc:
             form.name.errors = [refusal(exc)]
         except LookupError:

@@ -1,0 +1,154 @@
+"""The log an operator reads: one line per request on standard output, and the warnings and
+errors (with their tracebacks) beside them, never on a page.
+
+A request's line says when, the method, the route's pattern (``/games/<int:game_id>``, never
+the path that was asked for: a path can hold a game's key, the admin or join link's key), the
+status, how long it took in milliseconds, the group (its short id, set in ``flask.g.group_id``
+by whoever reads the group from the address; ``-`` without one) and the client's address as
+far as the trusted proxy hops allow (``request.remote_addr`` after ProxyFix). Nothing from a
+form, a query or a cookie is written: no PIN, no key, no name.
+
+``init_app`` only measures and writes the lines through the ``scorekeeper.requests`` logger;
+``configure`` (called by ``serve``) decides where they go, how much is written (the level)
+and in which shape (``text`` or ``json``, one JSON object per line). A message from another
+logger that names a path (Flask's "Exception on /admin/…", waitress's "while serving /e/…") has
+the path replaced by the route's pattern, or withheld.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import re
+import sys
+import time
+from datetime import datetime, timezone
+from typing import Any, TextIO
+
+from flask import Flask, Response, g, has_request_context, request
+
+REQUESTS = "scorekeeper.requests"
+FORMATS = ("text", "json")
+LEVELS = ("debug", "info", "warning", "error")
+#: Fields of a request's line, in the order the text line writes them.
+FIELDS = ("method", "route", "status", "ms", "group", "client")
+NO_ROUTE = "-"
+#: Libraries whose notes below a warning are not an operator's business: WeasyPrint's steps of
+#: each layout, and waitress's "client disconnected while serving" (which names the path).
+QUIET = ("waitress", "weasyprint", "fontTools", "PIL")
+#: A path in a message of a logger outside the app (waitress names the path it was serving).
+_PATH = re.compile(r"(?<![\w/])/[^\s\"']*")
+
+log = logging.getLogger(REQUESTS)
+
+
+def _started() -> None:
+    g.log_started = time.perf_counter()
+
+
+def route_pattern() -> str:
+    """The route's pattern of this request, or ``-`` where no route matched (a 404)."""
+    rule = request.url_rule
+    return rule.rule if rule is not None else NO_ROUTE
+
+
+def _written(response: Response) -> Response:
+    if not log.isEnabledFor(logging.INFO):
+        return response
+    started = g.pop("log_started", None)
+    ms = round((time.perf_counter() - started) * 1000, 1) if started is not None else None
+    line = {"method": request.method, "route": route_pattern(), "status": response.status_code,
+            "ms": ms, "group": str(g.get("group_id") or "-"),
+            "client": request.remote_addr or "-"}
+    log.info("%(method)s %(route)s %(status)s %(ms)sms group=%(group)s %(client)s", line,
+             extra={"request_line": line})
+    return response
+
+
+class Withheld(logging.Filter):
+    """Keeps a request's path out of any message: the route's pattern in its place while a
+    request is being answered, else ``(path withheld)``."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.name == REQUESTS:
+            return True
+        message = record.getMessage()
+        if has_request_context():
+            for path in {request.full_path, request.path, request.url}:
+                if path and path in message:
+                    message = message.replace(path, route_pattern())
+        if record.name.startswith("waitress"):
+            message = _PATH.sub("(path withheld)", message)
+        record.msg, record.args = message, None
+        return True
+
+
+def _moment(record: logging.LogRecord) -> str:
+    return (datetime.fromtimestamp(record.created, timezone.utc)
+            .isoformat(timespec="milliseconds").replace("+00:00", "Z"))
+
+
+class TextLines(logging.Formatter):
+    """``2026-11-26T14:05:15.123Z GET /games/<int:game_id> 200 12.3ms group=- 127.0.0.1`` for a
+    request; ``time LEVEL logger: message`` and the traceback below for the rest."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        if hasattr(record, "request_line"):
+            return f"{_moment(record)} {record.getMessage()}"
+        line = f"{_moment(record)} {record.levelname} {record.name}: {record.getMessage()}"
+        if record.exc_info:
+            line += "\n" + self.formatException(record.exc_info)
+        return line
+
+
+class JsonLines(logging.Formatter):
+    """One JSON object per line: ``time``, ``level``, ``logger``, then a request's fields, or
+    the ``message`` and its ``traceback``."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        out: dict[str, Any] = {"time": _moment(record), "level": record.levelname.lower(),
+                               "logger": record.name}
+        line = getattr(record, "request_line", None)
+        if line is not None:
+            out.update(line)
+        else:
+            out["message"] = record.getMessage()
+            if record.exc_info:
+                out["traceback"] = self.formatException(record.exc_info)
+        return json.dumps(out, ensure_ascii=False)
+
+
+def level_problem(level: str) -> str | None:
+    if level.lower() not in LEVELS:
+        return f"the log level is one of {', '.join(LEVELS)}, not {level!r}"
+    return None
+
+
+def format_problem(shape: str) -> str | None:
+    if shape.lower() not in FORMATS:
+        return f"the log format is one of {', '.join(FORMATS)}, not {shape!r}"
+    return None
+
+
+def configure(level: str = "info", shape: str = "text", stream: TextIO | None = None) -> None:
+    """Send every logger's records (the app's, Flask's, waitress's) at *level* and above to
+    *stream* (standard output), one per line in *shape*. Called before the app is made, so
+    that Flask adds no handler of its own."""
+    handler = logging.StreamHandler(stream or sys.stdout)
+    handler.setFormatter(JsonLines() if shape.lower() == "json" else TextLines())
+    handler.addFilter(Withheld())
+    root = logging.getLogger()
+    for old in [h for h in root.handlers if getattr(h, "scorekeeper_log", False)]:
+        root.removeHandler(old)
+    handler.scorekeeper_log = True  # type: ignore[attr-defined]
+    root.addHandler(handler)
+    root.setLevel(level.upper())
+    logging.captureWarnings(True)  # Python's warnings too, as lines of the log
+    for name in QUIET:
+        logging.getLogger(name).setLevel(max(logging.WARNING, root.level))
+
+
+def init_app(app: Flask) -> None:
+    """Time every request from its start and write its line once its answer is made (an error
+    page's too). Registered before every other infrastructure module's hooks."""
+    app.before_request(_started)
+    app.after_request(_written)
