@@ -14,7 +14,17 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     return serve(host=args.host, port=args.port, lan=args.lan, db_path=args.db,
                  proxy_hops=args.proxy_hops, public_url=args.public_url, groups=args.groups,
-                 log_level=args.log_level, log_format=args.log_format, end_process=True)
+                 log_level=args.log_level, log_format=args.log_format,
+                 workers=args.workers or default_workers(),
+                 end_process=True)
+
+
+def default_workers() -> int:
+    """$SCOREKEEPER_WORKERS, else one server process per core."""
+    from ..engine.processes import cores
+
+    named = os.environ.get("SCOREKEEPER_WORKERS", "")
+    return int(named) if named.isascii() and named.isdigit() else cores()
 
 
 def _groups(text: str) -> str | None:
@@ -67,5 +77,8 @@ def add_commands(sub: Any) -> None:
                        default=(os.environ.get("SCOREKEEPER_LOG_FORMAT") or "text").lower(),
                        help="a line of text per request, or a JSON object per line (default: "
                             "$SCOREKEEPER_LOG_FORMAT, else text)")
+    serve.add_argument("--workers", type=int, metavar="N", default=None,
+                       help="server processes on the one port, each answering any group "
+                            "(default: $SCOREKEEPER_WORKERS, else one per core)")
     add_db_option(serve)
     serve.set_defaults(func=cmd_serve)

@@ -17,6 +17,8 @@ from typing import Any, Callable, TextIO
 DEFAULT_HOST = "127.0.0.1"
 LAN_HOST = "0.0.0.0"
 THREADS = 8
+#: The most server processes ``--workers`` may ask for.
+MAX_WORKERS = 64
 LOOPBACK_NAMES = ("127.0.0.1", "localhost")
 #: Waitress: how many connections it keeps open at once (its default is 100: a hundred slow
 #: clients were enough to shut everyone else out), polled with poll() rather than select()
@@ -170,9 +172,11 @@ def show_admin_link(app: Any, root: str) -> None:
               f"{root}admin/{key}")
 
 
-def serve_until_stopped(app: Any, **options: Any) -> bool:
+def serve_until_stopped(app: Any, *, workers: int = 1, **options: Any) -> bool:
     """Waitress with *options*, until SIGTERM or SIGINT stops it cleanly (``stopping``);
-    True once it has. The log (``logs``) is set up here, for the server alone."""
+    True once it has. The log (``logs``) is set up here, for the server alone. With
+    *workers* above 1, that many server processes forked on one listening socket
+    (``workers``), each with its own printing and advisor processes."""
     from flask.logging import default_handler
     from waitress import create_server
 
@@ -180,6 +184,20 @@ def serve_until_stopped(app: Any, **options: Any) -> bool:
 
     logs.configure(app.config.get("LOG_LEVEL", "info"), app.config.get("LOG_FORMAT", "text"))
     app.logger.removeHandler(default_handler)  # the log's own handler writes Flask's lines
+    if workers > 1:
+        from . import workers as processes
+
+        sock = processes.listening_socket(options.pop("host"), options.pop("port"))
+
+        def one() -> None:
+            warm_printing_processes()
+            stopping.run(create_server(app, sockets=[sock], **options))
+
+        try:
+            return processes.supervise(workers, one) == 0
+        finally:
+            sock.close()
+    warm_printing_processes()
     stopping.run(create_server(app, **options))
     return True
 
@@ -187,9 +205,11 @@ def serve_until_stopped(app: Any, **options: Any) -> bool:
 def serve(host: str | None = None, port: int = 5000, lan: bool = False,
           db_path: str | None = None, *, proxy_hops: int = 0, public_url: str | None = None,
           groups: str | None = None, log_level: str = "info", log_format: str = "text",
-          end_process: bool = False, run: Callable[..., Any] | None = None) -> int:
-    """Serve the app; print where to open it. *run* replaces the server in tests;
-    *end_process*: once the server has stopped cleanly, end the process at once (``end``)."""
+          workers: int = 1, end_process: bool = False,
+          run: Callable[..., Any] | None = None) -> int:
+    """Serve the app; print where to open it. *run* replaces the server in tests; *workers*:
+    how many server processes (``workers``); *end_process*: once the server has stopped
+    cleanly, end the process at once (``end``)."""
     from . import create_app, logs
     from .hosting import public_url_problem
 
@@ -200,6 +220,9 @@ def serve(host: str | None = None, port: int = 5000, lan: bool = False,
         return 2
     if proxy_hops < 0:
         print("--proxy-hops: the number of proxies in front, 1 or more.", file=sys.stderr)
+        return 2
+    if not 1 <= workers <= MAX_WORKERS:
+        print(f"--workers: 1 to {MAX_WORKERS} server processes.", file=sys.stderr)
         return 2
     for problem in (logs.level_problem(log_level), logs.format_problem(log_format)):
         if problem:
@@ -244,12 +267,13 @@ def serve(host: str | None = None, port: int = 5000, lan: bool = False,
     else:
         show_admin_link(app, root)
         print(f"Database: {app.config['DATABASE']}")
+    if workers > 1:
+        print(f"{workers} server processes on one port.")
     print("Stop with Ctrl+C.", flush=True)
     if run is None:
         run = serve_until_stopped
-        warm_printing_processes()
     try:
-        stopped = run(app, host=bind, port=port, **waitress_options(proxy_hops))
+        stopped = run(app, host=bind, port=port, workers=workers, **waitress_options(proxy_hops))
     except OSError as exc:
         print(f"Cannot listen on {bind}:{port}: {exc.strerror or exc}. Is another server "
               f"using that port? Try --port.", file=sys.stderr)
