@@ -20,6 +20,7 @@ from functools import cached_property
 from typing import Any, Mapping, Sequence
 
 from .errors import InvalidResult, Problem, RulesError
+from .jsontext import IndentedText
 from .messages import N_
 from .progression import Progress
 from .records import DealRecord, read_deal
@@ -401,9 +402,27 @@ def loads(text: str | bytes, *, strict: bool = True) -> list[Game]:
 
 def dumps(games: Sequence[Game], *, with_scores: bool = True, several: bool = False) -> str:
     """JSON text of one game, or of several (``several`` forces the multi-game document)."""
+    text = IndentedText()
     if len(games) == 1 and not several:
-        doc: dict[str, Any] = game_to_dict(games[0], with_scores=with_scores)
+        doc: dict[str, Any] = _kept_compact(game_to_dict(games[0], with_scores=with_scores),
+                                            games[0], text)
     else:
-        doc = {"format": MULTI_FORMAT,
-               "games": [game_to_dict(g, with_scores=with_scores) for g in games]}
-    return json.dumps(doc, ensure_ascii=False, indent=2)
+        doc = {"format": MULTI_FORMAT, "games": [
+            _kept_compact(game_to_dict(g, with_scores=with_scores), g, text) for g in games]}
+    return text.dumps(doc)
+
+
+def game_text(game: Game, *, with_scores: bool = True) -> str:
+    """One game's document as JSON text: indented, the kept keys' values compact, as they
+    came (:mod:`.jsontext`), so that no nesting makes the text much bigger than the file."""
+    text = IndentedText()
+    return text.dumps(_kept_compact(game_to_dict(game, with_scores=with_scores), game, text))
+
+
+def _kept_compact(doc: dict[str, Any], game: Game, text: IndentedText) -> dict[str, Any]:
+    for key, _ in game.extra:
+        doc[key] = text.compact(doc[key])
+    for deal_doc, deal in zip(doc["deals"], game.deals):
+        for key, _ in deal.extra:
+            deal_doc[key] = text.compact(deal_doc[key])
+    return doc

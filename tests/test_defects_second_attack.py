@@ -1,0 +1,77 @@
+"""Regression tests of what the second attack found beside the hosted box, each through the route
+or the command where it was found: an import exported many times bigger, restored values that
+hurt later, rounds seated early by any phone, names that broke the one-page sheet, one custom rule
+set stalling every advice, and a language switched by another site."""
+from __future__ import annotations
+
+import json
+import tempfile
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from scorekeeper.engine.gamefile import EXTRA_LIMIT
+from scorekeeper.store import open_database, transfer
+
+from gamebuilder import standard_game
+from test_defects_input import upload
+
+#: "At most a small multiple": a standard game written compact is exported 3.3 times bigger
+#: alone and 4.6 times in a night's file (indented, with its scores and totals); kept keys,
+#: nested however deep, must not push it further (900 deep, they made it 900 times bigger).
+SMALL_MULTIPLE = 5
+
+
+def nested(depth: int, kind: str):
+    value: object = 7
+    for _ in range(depth):
+        value = [value] if kind == "list" else {"n": value}
+    return value
+
+
+def compact(doc) -> str:
+    return json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
+
+
+# -- 1. a 61 KB import became a 55 MB export ------------------------------------------------
+def test_amplified_export__the_attack_file_exports_about_its_own_size(app, client):
+    doc = standard_game()
+    for number in range(34):
+        doc[f"k{number}"] = nested(900, "list")
+    text = compact(doc)
+    assert 60_000 < len(text) <= EXTRA_LIMIT + 2_000
+    assert upload(client, text).status_code == 303
+    for url in ("/games/1/export.json", "/history/export.json"):
+        response = client.get(url)
+        assert response.status_code == 200
+        assert len(response.data) <= SMALL_MULTIPLE * len(text), url
+        exported = json.loads(response.data)
+        game = exported["games"][0] if "games" in exported else exported
+        assert game["k33"] == doc["k33"]  # kept as it came
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(depth=st.integers(0, 900), keys=st.integers(1, 40), kind=st.sampled_from(["list", "dict"]),
+       where=st.sampled_from(["game", "deal"]))
+def test_amplified_export__an_imports_export_is_a_small_multiple_of_it_whatever_its_nesting(
+        depth, keys, kind, where):
+    doc = standard_game()
+    owner = doc if where == "game" else doc["deals"][1]
+    per_key = len(compact({"k00": nested(depth, kind)}))
+    for number in range(max(1, min(keys, (EXTRA_LIMIT - 500) // per_key))):
+        owner[f"k{number:02}"] = nested(depth, kind)
+    text = compact(doc)
+    with tempfile.TemporaryDirectory() as folder:
+        db = open_database(Path(folder) / "db.sqlite3")
+        try:
+            [game_id] = transfer.import_text(db, text).ids
+            one = transfer.game_json(transfer.stored_game(db, game_id))
+            night = "".join(transfer.iter_document(db, [game_id]))
+        finally:
+            db.close()
+    for exported in (one, night):
+        assert len(exported.encode()) <= SMALL_MULTIPLE * len(text.encode())
+    assert json.loads(one) == {**json.loads(night)["games"][0]}
+    kept = json.loads(one) if where == "game" else json.loads(one)["deals"][1]
+    assert kept["k00"] == nested(depth, kind)
