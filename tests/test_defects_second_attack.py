@@ -5,17 +5,22 @@ set stalling every advice, and a language switched by another site."""
 from __future__ import annotations
 
 import json
+import sqlite3
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from scorekeeper.engine import HouseRules
 from scorekeeper.engine.gamefile import EXTRA_LIMIT
-from scorekeeper.store import open_database, transfer
+from scorekeeper.store import clubnights, open_database, transfer
+from scorekeeper.store.db import connect
 
 from gamebuilder import standard_game
 from test_defects_input import upload
+from test_defects_restore import copy_of, refused, restore
 
 #: "At most a small multiple": a standard game written compact is exported 3.3 times bigger
 #: alone and 4.6 times in a night's file (indented, with its scores and totals); kept keys,
@@ -75,3 +80,55 @@ def test_amplified_export__an_imports_export_is_a_small_multiple_of_it_whatever_
     assert json.loads(one) == {**json.loads(night)["games"][0]}
     kept = json.loads(one) if where == "game" else json.loads(one)["deals"][1]
     assert kept["k00"] == nested(depth, kind)
+
+
+# -- 2. restore kept values that hurt later --------------------------------------------------
+EIGHT = ["Aya", "Bilal", "Carla", "Dana", "Elias", "Farah", "Ghassan", "Hala"]
+
+
+@pytest.fixture
+def club_database(app):
+    """The install's database: a club night of eight, its first round seated."""
+    db = connect(app.config["DATABASE"])
+    try:
+        clubnights.create(db, title="Friday club", night="2026-11-20", names=EIGHT, rounds=3,
+                          rules=HouseRules(), seed=1)
+    finally:
+        db.close()
+    return app.config["DATABASE"]
+
+
+def club_rows(database) -> list:
+    with sqlite3.connect(database) as conn:
+        return conn.execute("select * from club_nights").fetchall()
+
+
+@pytest.mark.parametrize("sql, expected", [
+    ("update club_nights set rules_json = 'not json'", "club night 1: its rules are not rules"),
+    ("update club_nights set rules_json = '[1]'", "club night 1: its rules are not rules"),
+    ("update club_nights set rules_json = '{\"sevens_wild\": true}'", "'sevens_wild'"),
+    ("update club_nights set title = printf('%.*c', 1048576, 'x')",
+     "holds more than 1024 characters in title"),
+    ("update club_nights set title = printf('%.*c', 97, 'x')", "club night 1: its title"),
+    ("update club_nights set night = 'yesterday'", "club night 1: its night is not a date"),
+    ("update club_nights set rounds_planned = 1000", "club night 1 does not have 1 to 12"),
+    ("update club_tables set round = 5", "its rounds are not numbered"),
+    ("insert into settings values ('ratings', 'sometimes')", "the setting 'ratings'"),
+    ("update players set created_at = printf('%.*c', 1048576, 'x') where id = 1",
+     "holds more than 1024 characters in created_at"),
+])
+def test_restored_values__every_row_passes_the_checks_of_the_form_that_makes_it(
+        tmp_path, club_database, capsys, sql, expected):
+    path = copy_of(tmp_path, club_database, "night.sqlite3", sql)
+    before = club_rows(club_database)
+    refused(path, club_database, tmp_path, capsys, expected)
+    assert club_rows(club_database) == before
+
+
+def test_restored_values__a_sound_club_night_comes_back_and_its_page_answers(
+        tmp_path, app, client, club_database, capsys):
+    path = copy_of(tmp_path, club_database, "night.sqlite3")
+    status, out = restore(path, club_database, capsys)
+    assert status == 0, out
+    assert client.get("/clubs/1").status_code == 200
+    assert "Friday club" in client.get("/").get_data(as_text=True)

@@ -15,10 +15,13 @@ from typing import Any, Sequence
 from sqlite_utils import Database
 
 from ..engine import HouseRules
+from ..engine.gamefile import TITLE_LIMIT as GAME_TITLE_LIMIT
 from . import seating, storage
 from .refused import N_, Refused
 
 MAX_ROUNDS = 12
+#: A club night's title leaves room in its tables' game titles for ", round 12, table 8".
+TITLE_LIMIT = GAME_TITLE_LIMIT - 24
 
 
 @dataclass(frozen=True)

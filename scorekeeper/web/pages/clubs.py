@@ -22,7 +22,7 @@ from markupsafe import Markup, escape
 from wtforms import HiddenField, StringField, TextAreaField
 
 from ...engine import ALL_CONTRACTS, HouseRules
-from ...engine.gamefile import NAME_LIMIT, TITLE_LIMIT
+from ...engine.gamefile import NAME_LIMIT
 from ...store import clubnights, seating, stats, storage
 from ...store.refused import Refused
 from .. import present, rights
@@ -37,8 +37,7 @@ from .sheets import pdf_response, sheet_digits, slug
 bp = Blueprint("clubs", __name__, url_prefix="/clubs")
 #: How often the club night's page and wall ask whether a table changed, in seconds.
 POLL_SECONDS = 3
-#: Room left in a table's game title for ", round 12, table 8" (the store adds it).
-CLUB_TITLE_LIMIT = TITLE_LIMIT - 24
+CLUB_TITLE_LIMIT = clubnights.TITLE_LIMIT
 KINGDOMS = 4
 
 
