@@ -7,20 +7,25 @@ from __future__ import annotations
 import json
 import sqlite3
 import tempfile
+import threading
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.engine import HouseRules
+from scorekeeper.engine import Contract, HouseRules
+from scorekeeper.engine.advisor import advise, baseline, parse_hand
 from scorekeeper.engine.gamefile import EXTRA_LIMIT
 from scorekeeper.store import clubnights, open_database, transfer
 from scorekeeper.store.db import connect
 
 from gamebuilder import standard_game
 from test_defects_input import upload
+from test_advisor import FOUR_TWOS
 from test_defects_restore import copy_of, refused, restore
+
+TX, KH = Contract.TREX, Contract.KING_OF_HEARTS
 
 #: "At most a small multiple": a standard game written compact is exported 3.3 times bigger
 #: alone and 4.6 times in a night's file (indented, with its scores and totals); kept keys,
@@ -132,3 +137,44 @@ def test_restored_values__a_sound_club_night_comes_back_and_its_page_answers(
     assert status == 0, out
     assert client.get("/clubs/1").status_code == 200
     assert "Friday club" in client.get("/").get_data(as_text=True)
+
+
+# -- 5. one custom rule set stalled every advice ---------------------------------------------
+def test_one_custom_rule_set__its_measurement_delays_no_other_advice(monkeypatch):
+    held, release = threading.Event(), threading.Event()
+    real = baseline.measure
+    slow_rules = HouseRules(doubling=False)
+    other_rules = HouseRules(no_heart_lead=True)
+
+    def measure(rules, choices, samples, seed, parallel=None):
+        if baseline.rules_key(rules) == baseline.rules_key(slow_rules):
+            held.set()
+            assert release.wait(30)
+        return real(rules, choices, 5, seed, parallel=False)
+
+    monkeypatch.setattr(baseline, "measure", measure)
+    monkeypatch.setattr(baseline, "_measured", {})
+    slow = threading.Thread(target=baseline.averages, args=(slow_rules, [(TX,)]))
+    slow.start()
+    try:
+        assert held.wait(10)
+        done = {}
+
+        def known_advice():
+            done["advice"] = advise(parse_hand(FOUR_TWOS), [(TX,), (KH,)], HouseRules(),
+                                    deals=8, seed=1, parallel=False)
+
+        def other_measure():
+            done["other"] = baseline.averages(other_rules, [(TX,)], parallel=False)
+
+        others = [threading.Thread(target=known_advice), threading.Thread(target=other_measure)]
+        for thread in others:
+            thread.start()
+        for thread in others:
+            thread.join(20)
+        assert set(done) == {"advice", "other"}  # both finished while the first was measured
+        assert slow.is_alive()
+    finally:
+        release.set()
+        slow.join(30)
+    assert not slow.is_alive()
