@@ -19,11 +19,13 @@ from scorekeeper.engine.advisor import advise, baseline, parse_hand
 from scorekeeper.engine.gamefile import EXTRA_LIMIT
 from scorekeeper.store import clubnights, open_database, transfer
 from scorekeeper.store.db import connect
+from scorekeeper.web import create_app
 
 from gamebuilder import standard_game
 from test_defects_input import upload
 from test_advisor import FOUR_TWOS
 from test_defects_restore import copy_of, refused, restore
+from web_helpers import OWN_LINK, hidden_fields, soup
 
 TX, KH = Contract.TREX, Contract.KING_OF_HEARTS
 
@@ -178,3 +180,76 @@ def test_one_custom_rule_set__its_measurement_delays_no_other_advice(monkeypatch
         release.set()
         slow.join(30)
     assert not slow.is_alive()
+
+
+# -- 6. any other site could switch a phone's language ---------------------------------------
+SWITCHES = [("/lang/ar", "lang", "ar"), ("/digits/arabic", "digits", "arabic")]
+
+
+@pytest.fixture
+def csrf_client(tmp_path):
+    """A phone on the app with CSRF on, as in production."""
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "csrf.sqlite3"),
+                      "INSTANCE_PATH": str(tmp_path / "instance")})
+    return app.test_client()
+
+
+@pytest.mark.parametrize("url, cookie, value", SWITCHES)
+@pytest.mark.parametrize("came_from", [
+    {"Sec-Fetch-Site": "cross-site"}, {"Sec-Fetch-Site": "same-site"}, {},
+    {"Referer": "http://evil.example/"}, {"Referer": "https://localhost/"},
+    {"Sec-Fetch-Site": "cross-site", "Referer": "http://localhost/"}])
+def test_cross_site_switch__a_link_from_elsewhere_changes_nothing(csrf_client, url, cookie,
+                                                                  value, came_from):
+    response = csrf_client.get(f"{url}?next=/players/", headers=came_from)
+    assert response.status_code == 200
+    assert not any(c.startswith(f"{cookie}=") for c in response.headers.getlist("Set-Cookie"))
+    assert csrf_client.get_cookie(cookie) is None
+    page = soup(response)
+    assert "A link asked to" in page.get_text()
+    assert page.select_one("a.btn")["href"] == "/players/"  # keep it as it is
+    # The page's own button changes it: one tap, a POST with the form's token.
+    fields = hidden_fields(page, "form#switch")
+    assert fields["csrf_token"] and fields["next"] == "/players/"
+    changed = csrf_client.post(page.select_one("form#switch")["action"], data=fields)
+    assert changed.status_code == 303 and changed.headers["Location"].endswith("/players/")
+    assert csrf_client.get_cookie(cookie).value == value
+
+
+@pytest.mark.parametrize("url, cookie, value", SWITCHES)
+def test_cross_site_switch__a_form_posted_from_elsewhere_is_refused(csrf_client, url, cookie,
+                                                                    value):
+    response = csrf_client.post(url, data={"next": "/"},
+                                headers={"Sec-Fetch-Site": "cross-site",
+                                         "Origin": "https://evil.example"})
+    assert response.status_code == 400 and "Set-Cookie" not in response.headers
+    assert csrf_client.get_cookie(cookie) is None
+
+
+def test_cross_site_switch__the_apps_own_controls_work_in_one_tap(csrf_client):
+    # The header's link, on every page (kept pages carry no form token), as a browser follows
+    # a link of the page it shows.
+    link = soup(csrf_client.get("/players/")).select_one("header a.lang")["href"]
+    assert link.startswith("/lang/ar")
+    response = csrf_client.get(link, headers=OWN_LINK)
+    assert response.status_code == 303 and response.headers["Location"].endswith("/players/")
+    assert csrf_client.get_cookie("lang").value == "ar"
+    # An address typed or a bookmark (the phone itself) is the phone's own choice.
+    csrf_client.get("/lang/en", headers={"Sec-Fetch-Site": "none"})
+    assert csrf_client.get_cookie("lang").value == "en"
+    # Over plain HTTP on the local network browsers send no Sec-Fetch-Site: the link sends
+    # the page's origin instead (a referrer policy of its own).
+    assert soup(csrf_client.get("/")).select_one("header a.lang")["referrerpolicy"] == "origin"
+    csrf_client.get("/lang/ar", headers={"Referer": "http://localhost/"})
+    assert csrf_client.get_cookie("lang").value == "ar"
+    # The settings page: a form per setting, one button per choice, with the form's token.
+    page = soup(csrf_client.get("/settings?next=/players/"))
+    for selector, cookie, value in (("button[lang=ar][formaction^='/lang/']", "lang", "ar"),
+                                    ("button[formaction^='/digits/arabic']", "digits",
+                                     "arabic")):
+        button = page.select_one(selector)
+        fields = {i["name"]: i.get("value", "") for i in button.parent.select("input")}
+        response = csrf_client.post(button["formaction"], data=fields)
+        assert response.status_code == 303
+        assert csrf_client.get_cookie(cookie).value == value
+    assert soup(csrf_client.get("/")).html["dir"] == "rtl"

@@ -264,6 +264,7 @@ def test_no_500__the_routes_and_fields_are_all_there(fields):
     assert {"other", "next", "pin", "name", "player_0", "trex", "diamonds_0", "token",
             "version", "deal_id", "remove"} <= set(fields.every)
     assert "other" in fields.posted["/players/<int:pid>/merge"]
-    assert "next" in fields.queried["/lang/<code>"] and "next" in fields.queried[
-        "/digits/<style>"]
+    # The header's language link is a GET; the settings page switches both by a POST form.
+    assert "next" in fields.queried["/lang/<code>"] and "next" in fields.posted[
+        "/digits/<style>"] and "next" in fields.posted["/lang/<code>"]
     assert set(POST_RULES) - set(fields.posted) == set()  # every form found on a page
