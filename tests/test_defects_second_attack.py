@@ -25,7 +25,9 @@ from gamebuilder import standard_game
 from test_defects_input import upload
 from test_advisor import FOUR_TWOS
 from test_defects_restore import copy_of, refused, restore
-from web_helpers import OWN_LINK, hidden_fields, soup
+from history_helpers import query
+from test_web_clubnights import play_out, start as start_club
+from web_helpers import OWN_LINK, be_admin, hidden_fields, soup
 
 TX, KH = Contract.TREX, Contract.KING_OF_HEARTS
 
@@ -139,6 +141,75 @@ def test_restored_values__a_sound_club_night_comes_back_and_its_page_answers(
     assert status == 0, out
     assert client.get("/clubs/1").status_code == 200
     assert "Friday club" in client.get("/").get_data(as_text=True)
+
+
+# -- 3. any phone could seat every round early -----------------------------------------------
+def tables_seated(app, club_id: int) -> list:
+    return [(r["round"], r["table_number"], r["game_id"]) for r in query(
+        app, "select * from club_tables where club_night_id = ? order by 1, 2", [club_id])]
+
+
+@pytest.mark.parametrize("data", [{"anyway": "1"}, {}])
+def test_early_rounds__a_watching_phone_cannot_seat_a_round(app, client, data):
+    club_id = start_club(client)
+    before = tables_seated(app, club_id)
+    watcher = app.test_client()
+    page = soup(watcher.get(f"/clubs/{club_id}"))
+    assert page.select_one("#next-round") is None and page.select_one("#organiser") is None
+    assert page.select_one("#who-seats") is not None
+    for _ in range(3):
+        response = watcher.post(f"/clubs/{club_id}/rounds", data=data)
+        assert response.status_code == 403
+        assert "Only the phone that started this club night" in soup(response).get_text()
+    assert tables_seated(app, club_id) == before
+    # nor take one back
+    assert client.post(f"/clubs/{club_id}/rounds", data={"anyway": "1"}).status_code == 303
+    seated = tables_seated(app, club_id)
+    assert watcher.post(f"/clubs/{club_id}/rounds/2/undo").status_code == 403
+    assert tables_seated(app, club_id) == seated
+
+
+def test_early_rounds__the_organiser_and_the_phones_it_gives_the_link_seat_rounds(app, client):
+    club_id = start_club(client, rounds="4")
+    page = soup(client.get(f"/clubs/{club_id}"))
+    assert page.select_one("#next-round") is not None
+    link = page.select_one("#organiser input")["value"]
+    assert client.post(f"/clubs/{club_id}/rounds", data={"anyway": "1"}).status_code == 303
+    helper = app.test_client()
+    assert helper.post(f"/clubs/{club_id}/rounds", data={"anyway": "1"}).status_code == 403
+    assert helper.get(link.replace("http://localhost", "")).status_code == 303
+    assert helper.post(f"/clubs/{club_id}/rounds", data={"anyway": "1"}).status_code == 303
+    assert {r for r, _, _ in tables_seated(app, club_id)} == {1, 2, 3}
+    assert app.test_client().get(f"/clubs/{club_id}/e/{'0' * 32}").status_code == 404
+    admin = app.test_client()
+    be_admin(admin, app)
+    assert admin.post(f"/clubs/{club_id}/rounds", data={"anyway": "1"}).status_code == 303
+
+
+def test_early_rounds__a_round_seated_by_mistake_is_taken_back_until_a_table_deals(app, client):
+    club_id = start_club(client)
+    first = tables_seated(app, club_id)
+    games_before = query(app, "select count(*) as n from games")[0]["n"]
+    assert client.post(f"/clubs/{club_id}/rounds", data={"anyway": "1"}).status_code == 303
+    page = soup(client.get(f"/clubs/{club_id}"))
+    assert page.select_one("#undo-round")["action"] == f"/clubs/{club_id}/rounds/2/undo"
+    response = client.post(f"/clubs/{club_id}/rounds/2/undo")
+    assert response.status_code == 303
+    assert "Round 2 was taken back." in soup(client.get(f"/clubs/{club_id}")).get_text()
+    assert tables_seated(app, club_id) == first
+    assert query(app, "select count(*) as n from games")[0]["n"] == games_before
+    # Seated again; once a table of it has a deal, it stays.
+    assert client.post(f"/clubs/{club_id}/rounds", data={"anyway": "1"}).status_code == 303
+    seated = tables_seated(app, club_id)
+    play_out(app, seated[-1][2], deals=1)
+    assert soup(client.get(f"/clubs/{club_id}")).select_one("#undo-round") is None
+    response = client.post(f"/clubs/{club_id}/rounds/2/undo")
+    assert response.status_code == 409
+    text = soup(response).select_one("#problems").get_text()
+    assert "Deals are saved in round 2 (tables 2): it can no longer be taken back." in text
+    assert tables_seated(app, club_id) == seated
+    # The first round is the night's own, and only the last round can be taken back.
+    assert client.post(f"/clubs/{club_id}/rounds/1/undo").status_code == 409
 
 
 # -- 5. one custom rule set stalled every advice ---------------------------------------------

@@ -18,6 +18,7 @@ from ..engine.errors import RulesError
 from ..engine.gamefile import EXTRA_LIMIT, has_control
 from ..engine.rules import HouseRules
 from . import clubnights, ratings, seating
+from .keys import KEY
 
 #: The longest text a column that does not hold JSON may have: a title or a name is at most
 #: 120 characters, a key, a token or a PIN's hash a few hundred, a moment 25.
@@ -55,6 +56,8 @@ def check_club_nights(db: Database) -> None:
         if not 1 <= row["rounds_planned"] <= clubnights.MAX_ROUNDS:
             raise Unsound(f"{where} does not have 1 to {clubnights.MAX_ROUNDS} rounds.")
         _check_rules(row["rules_json"], where)
+        if "edit_key" in row and not KEY.fullmatch(row["edit_key"] or ""):
+            raise Unsound(f"{where}: its organiser key is not one.")
         club = clubnights.load(db, row["id"])
         assert club is not None
         if not seating.MIN_PLAYERS <= len(club.players) <= seating.MAX_PLAYERS:

@@ -28,6 +28,8 @@ from ...store.refused import Refused
 from .. import present, rights
 from ..database import get_db
 from ..fields import PickField, whole_number
+from ..flashes import flash_words
+from ..hosting import external_url
 from ..forms import PRESET_LABELS, RulesForm, preset_settings, settings_data, tonight
 from ..i18n import current_language, isolated, num
 from ..messages import contract_label
@@ -105,6 +107,7 @@ def new():
             except Refused as exc:
                 form.players.errors.append(refusal(exc))
             else:
+                rights.grant_club(club_id)
                 _grant_round(clubnights.load(get_db(), club_id), 1)
                 return redirect(url_for("clubs.show", club_id=club_id), 303)
         status = 400
@@ -206,7 +209,23 @@ def club_context(club: clubnights.ClubNight) -> dict[str, Any]:
         "live_attrs": {"data-poll": url_for("clubs.state", club_id=club.id),
                        "data-version": version_of(club.id), "data-every": POLL_SECONDS},
         "rules_line": _capital(rules_text(json.dumps(club.rules.to_dict()))),
-        "can_seat": rights.may_start_games(),
+        **organiser_context(club),
+    }
+
+
+def organiser_context(club: clubnights.ClubNight) -> dict[str, Any]:
+    """What the phone that runs the night sees besides: whether it may seat the next round or
+    take the last back (only while none of its tables has a deal), and the organiser link that
+    gives another phone the same rights."""
+    mine = rights.can_run_club(club.id)
+    current = club.current
+    return {
+        "can_seat": mine,
+        "can_undo": mine and current is not None and current.number > 1
+        and not any(t.deal_count for t in current.tables),
+        "organiser_link": external_url("access.club_link", club_id=club.id,
+                                       key=clubnights.club_key(get_db(), club.id))
+        if mine else None,
     }
 
 
@@ -229,10 +248,10 @@ def show(club_id: int):
 
 
 @bp.post("/<int:club_id>/rounds")
-@rights.join_required
 def next_round(club_id: int):
     """Seat the next round by the standings; while tables still play, only when asked to."""
     club = fetch_club(club_id)
+    rights.require_club(club_id)
     form = RoundForm()
     if not form.validate():
         abort(400, gettext("This form is incomplete. Open the club night again."))
@@ -247,6 +266,22 @@ def next_round(club_id: int):
                                **club_context(club)), 409
     _grant_round(clubnights.load(get_db(), club_id), number)
     return redirect(url_for("clubs.show", club_id=club_id) + f"#round-{number}", 303)
+
+
+@bp.post("/<int:club_id>/rounds/<int:number>/undo")
+def undo_round(club_id: int, number: int):
+    """Take back the last round, seated by mistake, while none of its tables has a deal."""
+    club = fetch_club(club_id)
+    rights.require_club(club_id)
+    if not RoundForm().validate():
+        abort(400, gettext("This form is incomplete. Open the club night again."))
+    try:
+        clubnights.undo_round(get_db(), club_id, number)
+    except Refused as exc:
+        return render_template("clubs/show.html", form=RoundForm(formdata=None),
+                               problem=refusal(exc), **club_context(club)), 409
+    flash_words(lazy_gettext("Round %(number)s was taken back.", number=number))
+    return redirect(url_for("clubs.show", club_id=club_id), 303)
 
 
 @bp.get("/<int:club_id>/wall")
