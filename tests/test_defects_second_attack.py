@@ -11,12 +11,16 @@ import threading
 from pathlib import Path
 
 import pytest
+from bs4 import BeautifulSoup
+from fontTools.ttLib import TTFont
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.engine import Contract, HouseRules
 from scorekeeper.engine.advisor import advise, baseline, parse_hand
-from scorekeeper.engine.gamefile import EXTRA_LIMIT
+from scorekeeper.engine.gamefile import EXTRA_LIMIT, NAME_LIMIT, name_problem
+from scorekeeper.printing import render_blank_pdf, render_game_pdf, scoresheet_html
+from scorekeeper.printing.render import STATIC
 from scorekeeper.store import clubnights, open_database, transfer
 from scorekeeper.store.db import connect
 from scorekeeper.web import create_app
@@ -25,6 +29,7 @@ from gamebuilder import standard_game
 from test_defects_input import upload
 from test_advisor import FOUR_TWOS
 from test_defects_restore import copy_of, refused, restore
+from test_pdf import make_game, pdf_pages
 from history_helpers import query
 from test_web_clubnights import play_out, start as start_club
 from web_helpers import OWN_LINK, be_admin, hidden_fields, soup
@@ -210,6 +215,61 @@ def test_early_rounds__a_round_seated_by_mistake_is_taken_back_until_a_table_dea
     assert tables_seated(app, club_id) == seated
     # The first round is the night's own, and only the last round can be taken back.
     assert client.post(f"/clubs/{club_id}/rounds/1/undo").status_code == 409
+
+
+# -- 4. a name could break the one-page sheet -------------------------------------------------
+def widest_letter() -> str:
+    """The letter the sheet's own bold font draws widest, of those a name may hold."""
+    font = TTFont(STATIC / "fonts" / "DejaVuSans-Bold.ttf")
+    advance = font["hmtx"]
+    widths = [(advance[glyph][0], code) for code, glyph in font.getBestCmap().items()
+              if name_problem(chr(code) * NAME_LIMIT) is None]
+    return chr(max(widths)[1])
+
+
+def four(letter: str, length: int = NAME_LIMIT) -> list[str]:
+    """Four different names of *length* characters, all but the last one *letter*."""
+    return [letter * (length - 1) + end for end in "abcd"]
+
+
+TALLEST = [(base + "\u0301\u0308\u0311") * (NAME_LIMIT // 4) for base in "AbCd"]
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+@pytest.mark.parametrize("kind", ["widest", "U+FDFD", "tallest"])
+def test_name_breaks_sheet__the_widest_and_tallest_names_keep_it_one_page(lang, kind):
+    names = {"widest": lambda: four(widest_letter()), "U+FDFD": lambda: four("\ufdfd"),
+             "tallest": lambda: TALLEST}[kind]()
+    assert all(name_problem(n) is None for n in names)  # names the app accepts
+    game = make_game(players=names, thrown_in=[(0, "kh-redeal", 1), (7, "trex-twos", 1)])
+    for paper in ("A4", "Letter"):
+        assert len(pdf_pages(render_game_pdf(game, paper=paper, lang=lang))) == 1
+    assert len(pdf_pages(render_blank_pdf(names, lang=lang))) == 1
+
+
+def test_name_breaks_sheet__a_name_drawn_in_a_box_of_its_own():
+    html = BeautifulSoup(scoresheet_html(make_game(players=TALLEST)), "html.parser")
+    boxes = html.select("bdi.nm")
+    assert boxes and {b.get_text() for b in boxes} == set(TALLEST)
+
+
+@pytest.mark.parametrize("name", ["x" + "\u0301\u0308" * 2, "Aya" + "\u0651\u064e\u0670\u0652",
+                                  "x" + "\u0301" * 39])
+def test_name_breaks_sheet__marks_stacked_past_three_are_refused_with_a_clear_line(
+        app, client, name):
+    assert name_problem(name) == "player_name_marks"
+    assert name_problem("مُحَمَّد") is None and name_problem("ب\u0650\u0651\u0670") is None
+    data = {"title": "Café", "played_on": "2026-11-24", "rounds": "3", "first_round": "entered",
+            "preset": "standard", "players": "\n".join(EIGHT[:7] + [name])}
+    response = client.post("/clubs/new", data=data)
+    assert response.status_code == 400
+    assert "A letter of a name carries at most three marks." in soup(response).get_text()
+    response = client.post("/games/new", data={
+        "player_0": name, "player_1": "Bilal", "player_2": "Carla", "player_3": "Dana",
+        "first_king": "0", "preset": "standard", "title": "x", "played_on": "2026-11-24"})
+    assert response.status_code == 400
+    assert "stacks more than three marks on one letter" in soup(response).get_text()
+    assert query(app, "select count(*) as n from games")[0]["n"] == 0
 
 
 # -- 5. one custom rule set stalled every advice ---------------------------------------------

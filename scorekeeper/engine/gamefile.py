@@ -143,6 +143,22 @@ def is_visible(text: str) -> bool:
     return any(unicodedata.category(c)[0] in "LNPS" and c not in _BLANK_LETTERS for c in text)
 
 
+#: Marks one letter of a name may carry: Arabic writes a shadda, a vowel and a dagger alif on
+#: one letter; more only stack up over the lines around (a name of marks 39 high drew over the
+#: printed sheet's heading).
+MARKS_LIMIT = 3
+
+
+def stacks_marks(text: str) -> bool:
+    """Does *text* put more than MARKS_LIMIT combining marks on one letter?"""
+    run = 0
+    for c in text:
+        run = run + 1 if unicodedata.category(c) in ("Mn", "Me") else 0
+        if run > MARKS_LIMIT:
+            return True
+    return False
+
+
 def name_problem(name: object) -> str | None:
     """Why *name* cannot be a player's name, as a message code, or None: the one check of a
     name, for a game file, the new-game form, a rename and a printed sheet alike."""
@@ -154,6 +170,8 @@ def name_problem(name: object) -> str | None:
         return "player_name_control"
     if not is_visible(name):
         return "player_name_invisible"
+    if stacks_marks(name):
+        return "player_name_marks"
     return None
 
 

@@ -30,6 +30,8 @@ MESSAGES: dict[str, str] = {
     "player_name_too_long": N_("the name of player {seat} is longer than {limit} characters"),
     "player_name_control": N_("the name of player {seat} holds a control character"),
     "player_name_invisible": N_("the name of player {seat} shows no letter or digit"),
+    "player_name_marks": N_("the name of player {seat} stacks more than three marks on one "
+                            "letter"),
     "player_name_twice": N_("{name!r} is named twice; each player needs their own name"),
     "bad_rules": N_("{detail}"),
     # house rules (RulesError)

@@ -190,7 +190,8 @@ COPIED = (*ALWAYS, "settings", "club_nights", "club_night_players", "club_tables
 NAME_REASONS = {"player_name_empty": "has no name",
                 "player_name_too_long": f"has a name longer than {NAME_LIMIT} characters",
                 "player_name_control": "has a control character in their name",
-                "player_name_invisible": "has a name that shows no letter or digit"}
+                "player_name_invisible": "has a name that shows no letter or digit",
+                "player_name_marks": "has a name with more than three marks on one letter"}
 FORM_TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
 #: What a column's declared type lets a restored value be.
 KINDS: dict[str, tuple[type, ...]] = {"INTEGER": (int,), "TEXT": (str,), "FLOAT": (float, int),

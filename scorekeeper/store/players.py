@@ -23,6 +23,7 @@ NAME_REFUSALS = {
     "player_name_too_long": N_("A name has at most %(limit)s characters."),
     "player_name_control": N_("A name cannot hold control characters."),
     "player_name_invisible": N_("A name needs at least one letter or digit that shows."),
+    "player_name_marks": N_("A letter of a name carries at most three marks."),
 }
 
 

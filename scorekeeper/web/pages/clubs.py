@@ -22,8 +22,9 @@ from markupsafe import Markup, escape
 from wtforms import HiddenField, StringField, TextAreaField
 
 from ...engine import ALL_CONTRACTS, HouseRules
-from ...engine.gamefile import NAME_LIMIT
+from ...engine.gamefile import NAME_LIMIT, has_control, name_problem
 from ...store import clubnights, seating, stats, storage
+from ...store.players import NAME_REFUSALS
 from ...store.refused import Refused
 from .. import present, rights
 from ..database import get_db
@@ -80,13 +81,27 @@ class ClubNightForm(RulesForm):
         except ValueError:
             self.played_on.errors.append(gettext("Enter the date as on a calendar: 2026-11-24."))
             ok = False
-        long = next((n for n in self.names() if len(n) > NAME_LIMIT), None)
-        if long is not None:
-            self.players.errors.append(Markup(escape(gettext(
-                "%(name)s: a name has at most %(most)s characters."))) % {
-                    "name": isolated(long), "most": num(NAME_LIMIT)})
+        if has_control(title):
+            self.title.errors.append(gettext("A title cannot hold control characters."))
             ok = False
-        return self.check_rules() and ok
+        names_ok = self.check_names()
+        return self.check_rules() and names_ok and ok
+
+    def check_names(self) -> bool:
+        """Each name held to the one check of every name (the engine's ``name_problem``)."""
+        for name in self.names():
+            problem = name_problem(name)
+            if problem is None:
+                continue
+            if problem == "player_name_too_long":
+                text = Markup(escape(gettext("%(name)s: a name has at most %(most)s characters.")))
+                values = {"name": isolated(name), "most": num(NAME_LIMIT)}
+            else:
+                text = Markup(escape(gettext("%(name)s: %(problem)s")))
+                values = {"name": isolated(name), "problem": gettext(NAME_REFUSALS[problem])}
+            self.players.errors.append(text % values)
+            return False
+        return True
 
 
 @bp.route("/new", methods=["GET", "POST"])
