@@ -272,6 +272,19 @@ def test_name_breaks_sheet__marks_stacked_past_three_are_refused_with_a_clear_li
     assert query(app, "select count(*) as n from games")[0]["n"] == 0
 
 
+@pytest.mark.parametrize("field, value, expected", [
+    ("players", "\n".join(EIGHT[:7] + ["\u200b\u200b"]),
+     "A name needs at least one letter or digit that shows."),
+    ("title", "Caf\u0007é", "A title cannot hold control characters.")])
+def test_name_breaks_sheet__the_club_night_form_holds_names_to_the_one_check(
+        app, client, field, value, expected):
+    data = {"title": "Café", "played_on": "2026-11-24", "rounds": "3", "first_round": "entered",
+            "preset": "standard", "players": "\n".join(EIGHT), field: value}
+    response = client.post("/clubs/new", data=data)  # was a 500 before the check
+    assert response.status_code == 400 and expected in soup(response).get_text()
+    assert query(app, "select count(*) as n from club_nights")[0]["n"] == 0
+
+
 # -- 5. one custom rule set stalled every advice ---------------------------------------------
 def test_one_custom_rule_set__its_measurement_delays_no_other_advice(monkeypatch):
     held, release = threading.Event(), threading.Event()
