@@ -220,7 +220,7 @@ def read_game(data: Any, *, strict: bool = True) -> Game:
     elif has_control(title):
         problems.append(Problem("title_control", field="title"))
     played_on = data.get("played_on")
-    if played_on is not None and not _is_date(played_on):
+    if played_on is not None and not is_date(played_on):
         problems.append(Problem("bad_date", field="played_on"))
     raw_deals = data.get("deals", [])
     if not isinstance(raw_deals, list):
@@ -260,7 +260,8 @@ def _json_size(key: str, value: Any) -> int:
     return len(text.encode("utf-8", "surrogatepass"))
 
 
-def _is_date(value: Any) -> bool:
+def is_date(value: Any) -> bool:
+    """Is *value* a date as the format writes one, ``2026-11-20``?"""
     try:
         _dt.date.fromisoformat(value)
     except (TypeError, ValueError):

@@ -7,15 +7,13 @@ restore (``backup.py``) says it of the file.
 """
 from __future__ import annotations
 
-import datetime as dt
 import json
-from typing import Any
 
 from sqlite_utils import Database
 
 from ..engine import read_deal
 from ..engine.errors import RulesError
-from ..engine.gamefile import EXTRA_LIMIT, has_control
+from ..engine.gamefile import EXTRA_LIMIT, has_control, is_date
 from ..engine.rules import HouseRules
 from . import clubnights, ratings, seating
 from .keys import KEY
@@ -51,7 +49,7 @@ def check_club_nights(db: Database) -> None:
         if not title.strip() or len(title) > clubnights.TITLE_LIMIT or has_control(title):
             raise Unsound(f"{where}: its title is not one of at most {clubnights.TITLE_LIMIT} "
                           f"characters that can be printed.")
-        if not _is_date(row["night"]):
+        if not is_date(row["night"]):
             raise Unsound(f"{where}: its night is not a date.")
         if not 1 <= row["rounds_planned"] <= clubnights.MAX_ROUNDS:
             raise Unsound(f"{where} does not have 1 to {clubnights.MAX_ROUNDS} rounds.")
@@ -82,14 +80,6 @@ def _check_rules(text: str, where: str) -> None:
         raise Unsound(f"{where}: its rules are not rules ({exc}).") from None
     except (ValueError, TypeError, AttributeError):
         raise Unsound(f"{where}: its rules are not rules (not a JSON object).") from None
-
-
-def _is_date(value: Any) -> bool:
-    try:
-        dt.date.fromisoformat(value)
-    except (TypeError, ValueError):
-        return False
-    return len(value) == 10
 
 
 def check_extra(text: str | None, where: str) -> None:
