@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from phone_helpers import CONTRAST_SCRIPT, LAYOUT_SCRIPT, NARROW, shoot
+
 
 def cookie(page, name: str) -> str | None:
     return next((c["value"] for c in page.context.cookies() if c["name"] == name), None)
@@ -19,6 +21,12 @@ def test_cross_site_switch__a_link_on_another_site_changes_nothing(site, new_pho
     assert "A link asked to" in page.locator("main").inner_text()
     assert cookie(page, "lang") is None and cookie(page, "digits") is None
     assert page.locator("html").get_attribute("lang") == "en"
+    # The page that asks is held to what every page is held to (test_browser_pages).
+    page.set_viewport_size(NARROW)
+    found = page.evaluate(LAYOUT_SCRIPT)
+    assert found["width"] <= NARROW["width"] and not found["small"] and not found["tiny"]
+    assert not page.evaluate(CONTRAST_SCRIPT)
+    shoot(page, f"switch-asked{target.replace('/', '-')}")
 
 
 @pytest.mark.parametrize("js", [True, False])
