@@ -16,6 +16,7 @@ from fontTools.ttLib import TTFont
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from scorekeeper import cli
 from scorekeeper.engine import Contract, HouseRules
 from scorekeeper.engine.advisor import advise, baseline, parse_hand
 from scorekeeper.engine.gamefile import EXTRA_LIMIT, NAME_LIMIT, name_problem
@@ -54,7 +55,8 @@ def compact(doc) -> str:
 
 
 # -- 1. a 61 KB import became a 55 MB export ------------------------------------------------
-def test_amplified_export__the_attack_file_exports_about_its_own_size(app, client):
+def test_amplified_export__the_attack_file_exports_about_its_own_size(app, client, tmp_path,
+                                                                       capsys):
     doc = standard_game()
     for number in range(34):
         doc[f"k{number}"] = nested(900, "list")
@@ -68,6 +70,11 @@ def test_amplified_export__the_attack_file_exports_about_its_own_size(app, clien
         exported = json.loads(response.data)
         game = exported["games"][0] if "games" in exported else exported
         assert game["k33"] == doc["k33"]  # kept as it came
+    path = tmp_path / "attack.json"
+    path.write_text(text, encoding="utf-8")
+    assert cli.main(["score", str(path), "--json"]) == 0
+    printed = capsys.readouterr().out
+    assert len(printed) <= SMALL_MULTIPLE * len(text) and json.loads(printed)["k0"] == doc["k0"]
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
