@@ -17,7 +17,7 @@ from scorekeeper.web.i18n import local_path
 from scorekeeper.languages import FORM_MESSAGES, SAY_WHO
 from scorekeeper.web.messages import problem_text
 
-from web_helpers import error_next_to, soup
+from web_helpers import OWN_LINK, error_next_to, soup
 
 ROOT = Path(__file__).resolve().parent.parent
 CATALOG = ROOT / "scorekeeper" / "translations" / "ar" / "LC_MESSAGES"
@@ -97,20 +97,20 @@ def test_pages__arabic_from_the_browser_preference(client, url):
 
 
 def test_switch__overrides_the_browser_and_is_remembered(client):
-    response = client.get("/lang/ar?next=/players/")
+    response = client.get("/lang/ar?next=/players/", headers=OWN_LINK)
     assert response.status_code == 303 and response.headers["Location"].endswith("/players/")
     assert "lang=ar" in response.headers["Set-Cookie"]
     page = soup(client.get("/", headers={"Accept-Language": "en"}))
     assert page.html["dir"] == "rtl" and page.h1.get_text() == "حاسبة التركس"
     switch = page.select_one("a.lang")
     assert switch["href"].startswith("/lang/en") and switch.get_text() == "English"
-    client.get("/lang/en?next=https://evil.example/")
+    client.get("/lang/en?next=https://evil.example/", headers=OWN_LINK)
     page = soup(client.get("/", headers={"Accept-Language": "ar"}))
     assert page.html["dir"] == "ltr" and page.h1.get_text() == "Trex Scorekeeper"
 
 
 def test_switch__an_unknown_language_changes_nothing(client):
-    response = client.get("/lang/xx?next=/")
+    response = client.get("/lang/xx?next=/", headers=OWN_LINK)
     assert response.status_code == 303 and "Set-Cookie" not in response.headers
 
 
@@ -135,7 +135,7 @@ def test_game_page__a_table_chooses_its_own_word_for_the_king_of_hearts(client, 
 
 def test_digits__arabic_indic_when_the_device_asks(client, table):
     game = table.new_game()
-    client.get("/digits/arabic?next=/")
+    client.get("/digits/arabic?next=/", headers=OWN_LINK)
     client.set_cookie("lang", "ar")
     assert "اللعبة ١" in soup(client.get("/")).get_text() or "١" in soup(
         client.get(f"/games/{game}")).get_text()

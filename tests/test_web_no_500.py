@@ -30,12 +30,13 @@ from web_helpers import Table, be_admin, soup
 ANSWERS = {200, 303, 304, 400, 403, 404, 405, 409, 413, 429}
 #: The pages that draw the app's forms (game 1 is in progress with two deals, game 2 has a
 #: PIN, player 9 has no game, club night 1 seats games 1's and 2's players apart, as entered,
-#: so that players 1 and 5 can still be merged).
+#: so that players 1 and 5 can still be merged; club night 2, of eight others, has its second
+#: round seated, which can still be taken back).
 FORM_PAGES = ["/games/new", "/games/1/deals/new", "/games/1/thrown-in", "/games/1/deals/1/edit",
               "/games/1/deals/1/undo", "/games/1/share", "/games/1/advise", "/games/2", "/games/1/seats/0/name",
               "/players/1", "/players/1/rename", "/players/1/merge", "/players/1/merge?other=5",
               "/players/9", "/settings", "/import", "/history/", "/leaderboard",
-              "/clubs/new", "/clubs/1",
+              "/clubs/new", "/clubs/1", "/clubs/2",
               *(f"/games/1/deals/new?contracts={c}" for c in (
                   "king_of_hearts", "diamonds", "queens", "collections", "trex",
                   "king_of_hearts,diamonds,queens,collections"))]
@@ -92,6 +93,12 @@ def make_site(tmp_path):
         "preset": "standard", "players": "\n".join(
             ["Aya", "Bilal", "Carla", "Dana", "Rami", "Nour", "Sami", "Hala", "Zoe"])})
     assert club.headers["Location"].endswith("/clubs/1")
+    second = client.post("/clubs/new", data={
+        "title": "Diwan", "played_on": "2026-11-21", "rounds": "2", "first_round": "entered",
+        "preset": "standard", "players": "\n".join(
+            ["Omar", "Lina", "Karim", "Jana", "Imad", "Maya", "Tala", "Yara"])})
+    assert second.headers["Location"].endswith("/clubs/2")
+    assert client.post("/clubs/2/rounds", data={"anyway": "1"}).status_code == 303
     be_admin(client, app)
     return app, client
 
@@ -264,8 +271,9 @@ def test_no_500__the_routes_and_fields_are_all_there(fields):
     assert {"other", "next", "pin", "name", "player_0", "trex", "diamonds_0", "token",
             "version", "deal_id", "remove"} <= set(fields.every)
     assert "other" in fields.posted["/players/<int:pid>/merge"]
-    assert "next" in fields.queried["/lang/<code>"] and "next" in fields.queried[
-        "/digits/<style>"]
+    # The header's language link is a GET; the settings page switches both by a POST form.
+    assert "next" in fields.queried["/lang/<code>"] and "next" in fields.posted[
+        "/digits/<style>"] and "next" in fields.posted["/lang/<code>"]
     # every form found on a page; a group's own page exists only where reading is private
     # (a hosted box, a box of many groups): tests/test_groups.py sends it hostile values
     assert {r for r in POST_RULES if not r.startswith("/group/")} - set(fields.posted) == set()

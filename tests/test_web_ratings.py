@@ -15,7 +15,7 @@ from gamebuilder import standard_deal
 from history_helpers import import_docs, query, simulated_games
 from scorekeeper.store import ratings
 from scorekeeper.store.db import connect
-from web_helpers import Table, soup
+from web_helpers import OWN_LINK, Table, soup
 
 POOL = ("Aya", "Bilal", "Carla", "Dana", "Elias", "Farah")
 ARABIC_DIGITS = str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩")
@@ -87,8 +87,8 @@ def test_player_page__provisional_until_five_games(rated, client):
 def test_player_page__in_arabic_with_arabic_digits_the_signs_stay_left(rated, client):
     db = db_of(rated)
     aya = pid(rated, "Aya")
-    client.get("/lang/ar")
-    client.get("/digits/arabic")
+    client.get("/lang/ar", headers=OWN_LINK)
+    client.get("/digits/arabic", headers=OWN_LINK)
     page = soup(client.get(f"/players/{aya}"))
     assert page.html["dir"] == "rtl"
     mine = ratings.of_players(db, [aya])[aya]
@@ -97,7 +97,7 @@ def test_player_page__in_arabic_with_arabic_digits_the_signs_stay_left(rated, cl
     latest = ratings.history(db, aya)[-1]
     change = page.select("#rating-table tbody tr")[0].select_one("td.change span.ltr")
     assert change.get_text() == signed(latest["change"]).translate(ARABIC_DIGITS)
-    client.get("/digits/western")
+    client.get("/digits/western", headers=OWN_LINK)
     page = soup(client.get(f"/players/{aya}"))
     assert page.select_one("#rating-value").get_text() == str(mine.rating)
 
@@ -249,7 +249,7 @@ def test_turned_off_ratings_appear_nowhere_and_come_back(rated, client):
 
 
 def test_settings__the_switch_in_arabic(rated, client):
-    client.get("/lang/ar")
+    client.get("/lang/ar", headers=OWN_LINK)
     page = soup(client.get("/settings"))
     section = page.select_one("#ratings")
     assert section.h2.get_text() == "التصنيفات"
@@ -274,7 +274,7 @@ def test_chances_json__as_new_game_asks_while_names_are_typed(rated, client):
     pair = client.get("/players/chances.json",
                       query_string={"names": names, "partnership": "1"}).get_json()["chances"]
     assert pair[0] == pair[2] and pair[1] == pair[3] and pair != got["chances"]
-    client.get("/digits/arabic")
+    client.get("/digits/arabic", headers=OWN_LINK)
     arabic = client.get("/players/chances.json", query_string={"names": names}).get_json()
     assert arabic["chances"] == [c.translate(ARABIC_DIGITS) for c in got["chances"]]
     for wrong in (names[:3], names[:3] + ["Newcomer"], names[:3] + ["aya"]):

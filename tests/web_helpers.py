@@ -7,6 +7,9 @@ from bs4 import BeautifulSoup
 
 PLAYERS = ("Aya", "Bilal", "Carla", "Dana")
 COMPLEX = "king_of_hearts,diamonds,queens,collections"
+#: What a browser sends with a tap on one of the app's own links (the language and digits
+#: switches change the phone's cookie only then, or by a POST with the form's token).
+OWN_LINK = {"Sec-Fetch-Site": "same-origin"}
 
 
 def soup(response) -> BeautifulSoup:

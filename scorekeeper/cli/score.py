@@ -29,15 +29,13 @@ def _read_file(path: str) -> tuple[list[Game] | None, list[str | Problem]]:
 
 
 def cmd_score(args: argparse.Namespace) -> int:
-    from ..engine.gamefile import game_to_dict
+    from ..engine.gamefile import dumps
 
     games, problems = _read_file(args.file)
     if games is None:
         return fail(problems)
-    if args.json:
-        docs = [game_to_dict(g, with_scores=True) for g in games]
-        out = docs[0] if len(docs) == 1 else {"format": "trex-games/1", "games": docs}
-        print(json.dumps(out, ensure_ascii=False, indent=2))
+    if args.json:  # as export writes them: the keys a file brought along compact
+        print(dumps(games, with_scores=True))
         return 0
     for game in games:
         print_score(game)

@@ -21,6 +21,7 @@ from typing import Any, Mapping, Sequence
 
 from .errors import InvalidResult, Problem, RulesError
 from .lookalike import BLANK_LETTERS, has_hidden
+from .jsontext import IndentedText
 from .messages import N_
 from .progression import DEAL_LIMIT, Progress
 from .records import DealRecord, read_deal
@@ -143,6 +144,22 @@ def is_visible(text: str) -> bool:
     return any(unicodedata.category(c)[0] in "LNPS" and c not in BLANK_LETTERS for c in text)
 
 
+#: Marks one letter of a name may carry: Arabic writes a shadda, a vowel and a dagger alif on
+#: one letter; more only stack up over the lines around (a name of marks 39 high drew over the
+#: printed sheet's heading).
+MARKS_LIMIT = 3
+
+
+def stacks_marks(text: str) -> bool:
+    """Does *text* put more than MARKS_LIMIT combining marks on one letter?"""
+    run = 0
+    for c in text:
+        run = run + 1 if unicodedata.category(c) in ("Mn", "Me") else 0
+        if run > MARKS_LIMIT:
+            return True
+    return False
+
+
 def name_problem(name: object) -> str | None:
     """Why *name* cannot be a player's name, as a message code, or None: the one check of a
     name, for a game file, the new-game form, a rename and a printed sheet alike."""
@@ -156,6 +173,8 @@ def name_problem(name: object) -> str | None:
         return "player_name_invisible"
     if has_hidden(name):
         return "player_name_hidden"
+    if stacks_marks(name):
+        return "player_name_marks"
     return None
 
 
@@ -204,7 +223,7 @@ def read_game(data: Any, *, strict: bool = True) -> Game:
     elif has_control(title):
         problems.append(Problem("title_control", field="title"))
     played_on = data.get("played_on")
-    if played_on is not None and not _is_date(played_on):
+    if played_on is not None and not is_date(played_on):
         problems.append(Problem("bad_date", field="played_on"))
     raw_deals = data.get("deals", [])
     if not isinstance(raw_deals, list):
@@ -247,7 +266,8 @@ def _json_size(key: str, value: Any) -> int:
     return len(text.encode("utf-8", "surrogatepass"))
 
 
-def _is_date(value: Any) -> bool:
+def is_date(value: Any) -> bool:
+    """Is *value* a date as the format writes one, ``2026-11-20``?"""
     try:
         _dt.date.fromisoformat(value)
     except (TypeError, ValueError):
@@ -411,9 +431,27 @@ def loads(text: str | bytes, *, strict: bool = True, most: int | None = None) ->
 
 def dumps(games: Sequence[Game], *, with_scores: bool = True, several: bool = False) -> str:
     """JSON text of one game, or of several (``several`` forces the multi-game document)."""
+    text = IndentedText()
     if len(games) == 1 and not several:
-        doc: dict[str, Any] = game_to_dict(games[0], with_scores=with_scores)
+        doc: dict[str, Any] = _kept_compact(game_to_dict(games[0], with_scores=with_scores),
+                                            games[0], text)
     else:
-        doc = {"format": MULTI_FORMAT,
-               "games": [game_to_dict(g, with_scores=with_scores) for g in games]}
-    return json.dumps(doc, ensure_ascii=False, indent=2)
+        doc = {"format": MULTI_FORMAT, "games": [
+            _kept_compact(game_to_dict(g, with_scores=with_scores), g, text) for g in games]}
+    return text.dumps(doc)
+
+
+def game_text(game: Game, *, with_scores: bool = True) -> str:
+    """One game's document as JSON text: indented, the kept keys' values compact, as they
+    came (:mod:`.jsontext`), so that no nesting makes the text much bigger than the file."""
+    text = IndentedText()
+    return text.dumps(_kept_compact(game_to_dict(game, with_scores=with_scores), game, text))
+
+
+def _kept_compact(doc: dict[str, Any], game: Game, text: IndentedText) -> dict[str, Any]:
+    for key, _ in game.extra:
+        doc[key] = text.compact(doc[key])
+    for deal_doc, deal in zip(doc["deals"], game.deals):
+        for key, _ in deal.extra:
+            deal_doc[key] = text.compact(deal_doc[key])
+    return doc

@@ -32,6 +32,8 @@ MESSAGES: dict[str, str] = {
     "player_name_invisible": N_("the name of player {seat} shows no letter or digit"),
     "player_name_hidden": N_("the name of player {seat} holds a character that does not show "
                              "(a direction mark or a zero-width space)"),
+    "player_name_marks": N_("the name of player {seat} stacks more than three marks on one "
+                            "letter"),
     "player_name_twice": N_("{name!r} is named twice; each player needs their own name"),
     "bad_rules": N_("{detail}"),
     # house rules (RulesError)

@@ -146,8 +146,10 @@ def _direction(rtl: bool | None, lang: str) -> str:
     return "rtl" if (is_rtl(lang) if rtl is None else rtl) else "ltr"
 
 
-#: How many denser layouts a sheet may fall back to so that it stays on one page.
-DENSITIES = (0, 1, 2)
+#: The denser layouts a sheet may fall back to so that it stays on one page, tried in turn;
+#: 3 is 2 with the players' names held to fewer lines, for names whose letters are drawn very
+#: wide.
+DENSITIES = (0, 1, 2, 3)
 
 
 def scoresheet_html(game: Game, *, paper: str = "A4", rtl: bool | None = None,

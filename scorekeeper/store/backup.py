@@ -18,7 +18,6 @@ either.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import re
 import sqlite3
@@ -30,9 +29,10 @@ from typing import IO, Iterator
 
 from sqlite_utils import Database
 
-from ..engine import InvalidResult, read_deal
+from ..engine import InvalidResult
 from ..engine.errors import RulesError
-from ..engine.gamefile import EXTRA_LIMIT, NAME_LIMIT, name_problem
+from ..engine.gamefile import NAME_LIMIT, name_problem
+from . import restorechecks
 from .db import BUSY_TIMEOUT_SECONDS, WritingDatabase, connect
 from .schema import migrate, migrations
 
@@ -181,8 +181,8 @@ def backup_database(database: str | Path, out: str | Path) -> int:
 # -- restore -------------------------------------------------------------------------------
 #: The largest file a restore reads: a database of decades of weekly nights is tens of MB.
 RESTORE_LIMIT = 256 * 1024 * 1024
-#: The largest text a restored value may hold (a deal's record is under 2 KB; the unknown keys
-#: a game keeps, under 64 KB).
+#: The largest JSON a restored value may hold (a deal's record is under 2 KB; the unknown keys
+#: a game keeps, under 64 KB); other text is held to ``restorechecks.SHORT_TEXT``.
 TEXT_LIMIT = 1024 * 1024
 #: The app's tables whose rows a restore brings back, parents first. Not copied: the facts (made
 #: again from the deals), the PIN tries (minutes old) and the install's keys (the install being
@@ -192,13 +192,13 @@ ALWAYS = ("players", "games", "game_players", "deals", "deal_history")
 #: ...and every table whose rows a restore copies, where the backup's version has it.
 COPIED = (*ALWAYS, "settings", "club_nights", "club_night_players", "club_tables",
           "club_sitting_out")
-HISTORY_ACTIONS = frozenset({"create", "correct", "undo"})
 #: Why a restored player's name cannot be kept, by the engine's name problem.
 NAME_REASONS = {"player_name_empty": "has no name",
                 "player_name_too_long": f"has a name longer than {NAME_LIMIT} characters",
                 "player_name_control": "has a control character in their name",
                 "player_name_invisible": "has a name that shows no letter or digit",
-                "player_name_hidden": "has a character that does not show in their name"}
+                "player_name_hidden": "has a character that does not show in their name",
+                "player_name_marks": "has a name with more than three marks on one letter"}
 FORM_TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
 #: What a column's declared type lets a restored value be.
 KINDS: dict[str, tuple[type, ...]] = {"INTEGER": (int,), "TEXT": (str,), "FLOAT": (float, int),
@@ -441,13 +441,23 @@ def _check_value(backup: Path, table: str, number: int, column: str, kind: str,
     if not isinstance(value, allowed) or isinstance(value, bool):
         raise BackupError(f"{backup}: row {number} of {table} holds "
                           f"{type(value).__name__} in {column}, not {kind.lower()}.")
-    if isinstance(value, str) and len(value) > TEXT_LIMIT:
-        raise BackupError(f"{backup}: row {number} of {table} holds more than "
-                          f"{TEXT_LIMIT // 1024} KB in {column}.")
+    limit = restorechecks.text_limit(column, TEXT_LIMIT)
+    if isinstance(value, str) and len(value) > limit:
+        size = f"{limit // 1024} KB" if limit >= 1024 * 1024 else f"{limit} characters"
+        raise BackupError(f"{backup}: row {number} of {table} holds more than {size} in "
+                          f"{column}.")
 
 
 def _check_and_score(db: Database, backup: Path) -> None:
-    """Every row checked as an import is, and every game scored again by the engine."""
+    """Every row checked as an import is, or as the form that makes it, and every game scored
+    again by the engine."""
+    try:
+        _check_rows(db, backup)
+    except restorechecks.Unsound as exc:
+        raise BackupError(f"{backup}: {exc}") from None
+
+
+def _check_rows(db: Database, backup: Path) -> None:
     from . import ratings, storage
     from .keys import KEY, PIN_HASH, PIN_METHOD
 
@@ -480,7 +490,7 @@ def _check_and_score(db: Database, backup: Path) -> None:
                                   f"scorekeeper writes one ({PIN_METHOD}).")
             if row["create_token"] is not None and not FORM_TOKEN.fullmatch(row["create_token"]):
                 raise BackupError(f"{where}: its form token is not one.")
-            _check_extra(row.get("extra_json"), where)
+            restorechecks.check_extra(row.get("extra_json"), f"game {game_id}")
             try:
                 stored = storage.load_game(db, game_id)
             except InvalidResult as exc:
@@ -499,41 +509,17 @@ def _check_and_score(db: Database, backup: Path) -> None:
                             "on p.id = player_id"):
             names.setdefault(row["game_id"], [None] * 4)[row["seat"]] = row["name"]
         for row in db.query("select * from deal_history"):
-            _check_history(row, names.get(row["game_id"]), backup)
+            restorechecks.check_history(row, names.get(row["game_id"]))
         broken = db.execute("PRAGMA foreign_key_check").fetchall()
         if broken:
             raise BackupError(f"{backup}: a row of {broken[0][0]} points to nothing in "
                               f"{broken[0][2]}.")
+        if db.table("settings").exists():
+            restorechecks.check_settings(db)
+        if db.table("club_nights").exists():
+            restorechecks.check_club_nights(db)
         if ratings.enabled(db):  # derived from the games, like the statistics
             ratings.recompute(db)
-
-
-def _check_extra(text: str | None, where: str) -> None:
-    if text is None:
-        return
-    try:
-        value = json.loads(text)
-    except ValueError:
-        raise BackupError(f"{where}: the keys it keeps from an import are not JSON.") from None
-    if not isinstance(value, dict) or len(text.encode("utf-8", "surrogatepass")) > EXTRA_LIMIT:
-        raise BackupError(f"{where}: the keys it keeps from an import are not an object of at "
-                          f"most {EXTRA_LIMIT // 1024} KB.")
-
-
-def _check_history(row: dict, names: list | None, backup: Path) -> None:
-    where = f"{backup}: history row {row['id']}"
-    try:
-        record = json.loads(row["record_json"])
-        scores = json.loads(row["scores_json"]) if row["scores_json"] is not None else None
-    except ValueError:
-        raise BackupError(f"{where} is not JSON.") from None
-    if row["action"] not in HISTORY_ACTIONS or row["version"] < 1 or row["number"] < 1:
-        raise BackupError(f"{where} is not a version of a deal.")
-    if not (isinstance(scores, list) and len(scores) == 4
-            and all(type(s) is int for s in scores)):
-        raise BackupError(f"{where} does not hold four scores.")
-    if names is None or read_deal(record, row["number"], names)[0] is None:
-        raise BackupError(f"{where} does not hold a deal of its game.")
 
 
 def _swap_in(built: Path, database: Path) -> None:

@@ -15,10 +15,13 @@ from typing import Any, Sequence
 from sqlite_utils import Database
 
 from ..engine import HouseRules
+from ..engine.gamefile import TITLE_LIMIT as GAME_TITLE_LIMIT
 from . import seating, storage
 from .refused import N_, Refused
 
 MAX_ROUNDS = 12
+#: A club night's title leaves room in its tables' game titles for ", round 12, table 8".
+TITLE_LIMIT = GAME_TITLE_LIMIT - 24
 
 
 @dataclass(frozen=True)
@@ -166,6 +169,41 @@ def next_round(db: Database, club_id: int, *, even_if_playing: bool = False,
                                                              partnership=club.partnership),
                      club.title, club.night, club.rules, table_title)
     return number
+
+
+def club_key(db: Database, club_id: int) -> str | None:
+    """The club night's secret key: its organiser link, and what binds a phone's right to run
+    the night to this very night (``web.rights``). None when there is no such night."""
+    row = next(db.query("select edit_key from club_nights where id = ?", [club_id]), None)
+    return None if row is None else row["edit_key"]
+
+
+def undo_round(db: Database, club_id: int, number: int) -> None:
+    """Take back round *number*, the last seated, while none of its tables has a deal: its
+    tables' games (not yet begun) and who sat it out are removed. Raises Refused."""
+    with db.atomic():
+        club = load(db, club_id)
+        if club is None:
+            raise Refused(N_("There is no such club night."))
+        if club.current is None or club.current.number != number:
+            raise Refused(N_("Only the last round seated can be taken back."))
+        if number == 1:
+            raise Refused(N_("The first round is seated with the night: it cannot be taken "
+                             "back."))
+        ids = [t.game_id for t in club.current.tables]
+        played = {r["game_id"] for r in db.query(
+            f"select distinct game_id from deals where game_id in ({', '.join('?' * len(ids))})",
+            ids)}
+        begun = [t.number for t in club.current.tables if t.game_id in played]
+        if begun:
+            raise Refused(N_("Deals are saved in round %(round)s (tables %(tables)s): it can "
+                             "no longer be taken back."),
+                          round=number, tables=", ".join(str(t) for t in begun))
+        for table in ("club_tables", "club_sitting_out"):
+            db.execute(f"delete from {table} where club_night_id = ? and round = ?",
+                       [club_id, number])
+        for game_id in ids:  # never rated: no deal, so the ratings stay as they are
+            storage.delete_game(db, game_id, rate=False)
 
 
 def list_nights(db: Database, limit: int = 20) -> list[dict[str, Any]]:

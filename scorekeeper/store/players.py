@@ -26,6 +26,7 @@ NAME_REFUSALS = {
     "player_name_invisible": N_("A name needs at least one letter or digit that shows."),
     "player_name_hidden": N_("A name cannot hold characters that do not show (direction marks, "
                              "zero-width spaces)."),
+    "player_name_marks": N_("A letter of a name carries at most three marks."),
 }
 
 

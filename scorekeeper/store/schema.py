@@ -260,6 +260,21 @@ def m008_names_show_every_character(db: Database) -> None:
             candidate = f"{shown} ({number})"
         db.execute("update players set name = ?, name_key = ? where id = ?",
                    [candidate, storage.name_key(candidate), pid])
+@migrations()
+def m008_club_night_keys(db: Database) -> None:
+    """Who may run a club night (seat its rounds, take one back): the phone that started it,
+    any phone that opened its secret organiser link, and the install's admin (web/rights.py).
+    Its key is drawn here for the nights stored already, and by the insert trigger for any
+    night inserted later (the form, a restored backup)."""
+    club_nights = db.table("club_nights")
+    club_nights.add_column("edit_key", str)
+    db.execute(f"update club_nights set edit_key = {RANDOM_KEY_SQL} where edit_key is null")
+    club_nights.create_index(["edit_key"], unique=True)
+    db.execute(f"""create trigger club_nights_key after insert on club_nights
+        when new.edit_key is null
+        begin
+            update club_nights set edit_key = {RANDOM_KEY_SQL} where id = new.id;
+        end""")
 
 
 def rebuild_all(db: Database) -> None:

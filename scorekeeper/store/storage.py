@@ -421,9 +421,10 @@ def set_first_king(db: Database, game_id: int, seat: int) -> None:
                    [game.first_king, now(), game_id])
 
 
-def delete_game(db: Database, game_id: int) -> bool:
+def delete_game(db: Database, game_id: int, *, rate: bool = True) -> bool:
     """Remove game *game_id* and everything stored of it (deals, their history, facts, PIN
-    tries); the players stay. Returns whether there was such a game."""
+    tries); the players stay. Returns whether there was such a game. *rate*: rate every game
+    again (not needed for a game without deals, which was never rated)."""
     with db.atomic():
         if next(db.query("select id from games where id = ?", [game_id]), None) is None:
             return False
@@ -431,5 +432,6 @@ def delete_game(db: Database, game_id: int) -> bool:
                       "rating_changes", "game_players"):
             db.execute(f"delete from {table} where game_id = ?", [game_id])
         db.execute("delete from games where id = ?", [game_id])
-        ratings.after_players_changed(db)
+        if rate:
+            ratings.after_players_changed(db)
     return True

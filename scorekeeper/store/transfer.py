@@ -19,8 +19,8 @@ from typing import Iterable, Iterator
 
 from sqlite_utils import Database
 
-from ..engine import Game, InvalidResult, Problem, game_to_dict, loads
-from ..engine.gamefile import MULTI_FORMAT, check_players
+from ..engine import Game, InvalidResult, Problem, loads
+from ..engine.gamefile import MULTI_FORMAT, check_players, game_text
 from . import facts, ratings, storage
 from .refused import N_
 
@@ -70,7 +70,8 @@ def stored_game(db: Database, game_id: int) -> Game | None:
 
 
 def game_json(game: Game) -> str:
-    return json.dumps(game_to_dict(game, with_scores=True), ensure_ascii=False, indent=2)
+    """The game as its export writes it: indented, the keys it brought along compact."""
+    return game_text(game, with_scores=True)
 
 
 def game_ids(db: Database, *, night: str | None = None) -> Iterator[int]:

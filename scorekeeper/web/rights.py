@@ -19,6 +19,11 @@ in, so they need the install's admin rights: a phone gets them by opening the se
 join link (``scorekeeper join-link``), or holds admin rights, may start or import games; on a
 laptop or the local network every phone may, as before.
 
+**A club night.** Seating its next round, or taking back one seated by mistake, needs the
+night's rights: the phone that started it has them, a phone that opened its secret organiser
+link ``/clubs/<id>/e/<key>`` gets them, and a phone with admin rights holds them for every
+night. Each table of a round is a game like any other, with its own rights.
+
 The pages that give rights are ``pages/access.py``; the keys and the counted PIN tries are the
 store's (``store/keys.py``).
 """
@@ -36,6 +41,7 @@ from flask_wtf import FlaskForm
 from wtforms import HiddenField, StringField
 
 from ..store import members, storage
+from ..store.clubnights import club_key
 from ..store.groups import SIZE_CAP, too_big
 from ..store.keys import (HOSTED_PIN_DIGITS, PIN_DIGITS, PinLock, client_of, game_keys,
                           install_key, pin_lock, pin_tag)
@@ -46,6 +52,8 @@ from .hosting import hosted
 from .security import safe_path
 
 SESSION_KEY = "edit"
+#: The session's key for the club nights this phone runs: [id, the first characters of its key].
+CLUB_KEY = "clubs"
 #: The session's keys for the install's rights: the tags of the admin and join keys it opened.
 ADMIN_KEY, JOIN_KEY = "admin", "join"
 #: The games a phone remembers; the oldest is forgotten first (the cookie must stay small).
@@ -158,6 +166,38 @@ def edit_required(view: Callable) -> Callable:
             return locked(kwargs["game_id"])
         return view(*args, **kwargs)
     return guarded
+
+
+# -- a club night ---------------------------------------------------------------------------
+def _club_rights() -> list[list[Any]]:
+    value = session.get(session_key(CLUB_KEY))
+    return [r for r in value if isinstance(r, list) and len(r) == 2] \
+        if isinstance(value, list) else []
+
+
+def can_run_club(club_id: int) -> bool:
+    """May this phone seat the club night's rounds and take one back?"""
+    if is_admin():
+        return True
+    entry = next((r for r in _club_rights() if r[0] == club_id), None)
+    return entry is not None and _same(entry[1], club_key(get_db(), club_id))
+
+
+def grant_club(club_id: int) -> None:
+    """Let this phone run the club night from now on."""
+    key = club_key(get_db(), club_id)
+    if key is None:
+        return
+    rights = [r for r in _club_rights() if r[0] != club_id] + [[club_id, key[:KEY_TAG]]]
+    session[session_key(CLUB_KEY)] = rights[-REMEMBERED_GAMES:]
+    session.permanent = True
+
+
+def require_club(club_id: int) -> None:
+    if not can_run_club(club_id):
+        abort(403, _("Only the phone that started this club night, or one it gave the night’s "
+                     "organiser link to, can seat its rounds or take one back. Every phone can "
+                     "follow the night here."))
 
 
 # -- the install: the group's players, starting games ---------------------------------------

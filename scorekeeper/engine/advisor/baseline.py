@@ -8,7 +8,9 @@ negative contracts, which covers Complex and Combination) are shipped in
 ``average_hands.json``, made by :func:`write_table` (``python tests/tools/make_average_hands.py``).
 
 Any other rule set is measured when first asked for, with fewer samples, and kept in memory
-for the life of the process (the rules are the key, so it cannot go stale).
+for the life of the process (the rules are the key, so it cannot go stale). Each rule set is
+measured under a lock of its own: one being measured delays neither another's measurement nor
+advice whose averages are known.
 """
 from __future__ import annotations
 
@@ -92,9 +94,14 @@ def measure(rules: HouseRules, choices: Sequence[Choice], samples: int, seed: in
     return {choice: summarise(played[choice]) for choice in choices}
 
 
-_lock = threading.Lock()
+#: Held only to read or write the dictionaries below, never while measuring.
+_guard = threading.Lock()
 _table: dict[str, dict[str, Average]] | None = None
 _measured: dict[str, dict[str, Average]] = {}
+#: One lock per rule set, held while that rule set is measured: a measurement never delays
+#: another rule set's, nor advice whose averages are known (one custom rule set took a lock for
+#: the whole process, and a standard advice waited 6.5 s behind six of them).
+_measuring: dict[str, threading.Lock] = {}
 
 
 def _shipped() -> dict[str, dict[str, Average]]:
@@ -109,19 +116,29 @@ def _shipped() -> dict[str, dict[str, Average]]:
     return _table
 
 
+def _known(key: str) -> dict[str, Average]:
+    with _guard:
+        return {**_shipped().get(key, {}), **_measured.get(key, {})}
+
+
 def averages(rules: HouseRules, choices: Sequence[Choice], *, parallel: bool | None = None,
              samples: int = ON_DEMAND_SAMPLES) -> dict[Choice, Average]:
     """Each choice's average, as scored under *rules* (negated under ``reverse_scores``): from
     the shipped table, from memory, or measured now (and kept)."""
     key = rules_key(rules)
-    with _lock:
-        known = {**_shipped().get(key, {}), **_measured.get(key, {})}
-        missing = [c for c in choices if choice_key(c) not in known]
-        if missing:
-            found = measure(rules, missing, samples, TABLE_SEED, parallel)
-            kept = _measured.setdefault(key, {})
-            for choice, average in found.items():
-                kept[choice_key(choice)] = known[choice_key(choice)] = average
+    known = _known(key)
+    if any(choice_key(c) not in known for c in choices):
+        with _guard:
+            measuring = _measuring.setdefault(key, threading.Lock())
+        with measuring:  # a second asker of the same rule set waits for the first's figures
+            known = _known(key)
+            missing = [c for c in choices if choice_key(c) not in known]
+            if missing:
+                found = measure(rules, missing, samples, TABLE_SEED, parallel)
+                with _guard:
+                    kept = _measured.setdefault(key, {})
+                    for choice, average in found.items():
+                        kept[choice_key(choice)] = known[choice_key(choice)] = average
     sign = -1 if rules.reverse_scores else 1
     return {c: replace(known[choice_key(c)], mean=sign * known[choice_key(c)].mean)
             for c in choices}

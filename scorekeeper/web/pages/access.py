@@ -1,9 +1,11 @@
 """The pages that give a phone rights, or take them back, or lead it to a game to watch: the
 table PIN, the secret edit link ``/e/<key>``, the view link ``/v/<key>`` the QR code carries, the
-share page (the game's Phones panel: both links, a new edit key, the PIN changed or removed), and
-the install's admin link ``/admin/<key>`` and join link ``/join/<key>``."""
+share page (the game's Phones panel: both links, a new edit key, the PIN changed or removed), a club
+night's organiser link ``/clubs/<id>/e/<key>``, and the install's admin link ``/admin/<key>`` and
+join link ``/join/<key>``."""
 from __future__ import annotations
 
+import hmac
 from typing import Any
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
@@ -13,6 +15,7 @@ from flask_wtf import FlaskForm
 from wtforms import HiddenField, StringField
 from wtforms.validators import ValidationError
 
+from ...store.clubnights import club_key
 from ...store.keys import (KEY, PIN_DIGITS, forget_try, game_keys, install_key_matches,
                            pin_fits, pin_matches, rotate_edit_key, set_pin, take_pin_try,
                            tries_left)
@@ -21,7 +24,8 @@ from ..flashes import flash_words
 from ..hosting import external_url
 from ..i18n import num, speak_the_groups_language
 from ..rights import (ADMIN_KEY, JOIN_KEY, PinForm, can_edit, client, edit_required,
-                      admit, fetch_with_keys, grant, grant_install, grant_watch, locked, pin_digits, safe_next)
+                      admit, fetch_with_keys, grant, grant_club, grant_install, grant_watch,
+                      locked, pin_digits, safe_next)
 
 bp = Blueprint("access", __name__)
 
@@ -100,6 +104,17 @@ def view_link(key: str):
         abort(404, _("This link does not lead to any game."))
     grant_watch(row["id"], key)
     return redirect(url_for(watch_endpoint(), game_id=row["id"]), 303)
+
+
+@bp.get("/clubs/<int:club_id>/e/<key>")
+def club_link(club_id: int, key: str):
+    """A club night's secret organiser link: this phone may seat its rounds from now on."""
+    known = club_key(get_db(), club_id)
+    if known is None or not KEY.fullmatch(key) or not hmac.compare_digest(known, key):
+        abort(404, _("This organiser link does not lead to any club night."))
+    grant_club(club_id)
+    flash_words(lazy_gettext("This phone can seat the rounds of this club night now."))
+    return _private(redirect(url_for("clubs.show", club_id=club_id), 303))
 
 
 def view_url(game_id: int, *, external: bool = True) -> str | None:

@@ -22,12 +22,15 @@ from markupsafe import Markup, escape
 from wtforms import HiddenField, StringField, TextAreaField
 
 from ...engine import ALL_CONTRACTS, HouseRules
-from ...engine.gamefile import NAME_LIMIT, TITLE_LIMIT
+from ...engine.gamefile import NAME_LIMIT, has_control, name_problem
 from ...store import clubnights, seating, stats, storage
+from ...store.players import NAME_REFUSALS
 from ...store.refused import Refused
 from .. import present, rights
 from ..database import get_db
 from ..fields import PickField, whole_number
+from ..flashes import flash_words
+from ..hosting import external_url
 from ..forms import PRESET_LABELS, RulesForm, preset_settings, settings_data, tonight
 from ..i18n import current_language, isolated, num
 from ..messages import contract_label
@@ -38,8 +41,7 @@ from .sheets import pdf_response, sheet_digits, slug
 bp = Blueprint("clubs", __name__, url_prefix="/clubs")
 #: How often the club night's page and wall ask whether a table changed, in seconds.
 POLL_SECONDS = 3
-#: Room left in a table's game title for ", round 12, table 8" (the store adds it).
-CLUB_TITLE_LIMIT = TITLE_LIMIT - 24
+CLUB_TITLE_LIMIT = clubnights.TITLE_LIMIT
 KINGDOMS = 4
 
 
@@ -80,13 +82,27 @@ class ClubNightForm(RulesForm):
         except ValueError:
             self.played_on.errors.append(gettext("Enter the date as on a calendar: 2026-11-24."))
             ok = False
-        long = next((n for n in self.names() if len(n) > NAME_LIMIT), None)
-        if long is not None:
-            self.players.errors.append(Markup(escape(gettext(
-                "%(name)s: a name has at most %(most)s characters."))) % {
-                    "name": isolated(long), "most": num(NAME_LIMIT)})
+        if has_control(title):
+            self.title.errors.append(gettext("A title cannot hold control characters."))
             ok = False
-        return self.check_rules() and ok
+        names_ok = self.check_names()
+        return self.check_rules() and names_ok and ok
+
+    def check_names(self) -> bool:
+        """Each name held to the one check of every name (the engine's ``name_problem``)."""
+        for name in self.names():
+            problem = name_problem(name)
+            if problem is None:
+                continue
+            if problem == "player_name_too_long":
+                text = Markup(escape(gettext("%(name)s: a name has at most %(most)s characters.")))
+                values = {"name": isolated(name), "most": num(NAME_LIMIT)}
+            else:
+                text = Markup(escape(gettext("%(name)s: %(problem)s")))
+                values = {"name": isolated(name), "problem": gettext(NAME_REFUSALS[problem])}
+            self.players.errors.append(text % values)
+            return False
+        return True
 
 
 @bp.route("/new", methods=["GET", "POST"])
@@ -107,6 +123,7 @@ def new():
             except Refused as exc:
                 form.players.errors.append(refusal(exc))
             else:
+                rights.grant_club(club_id)
                 _grant_round(clubnights.load(get_db(), club_id), 1)
                 return redirect(url_for("clubs.show", club_id=club_id), 303)
         status = 400
@@ -208,7 +225,23 @@ def club_context(club: clubnights.ClubNight) -> dict[str, Any]:
         "live_attrs": {"data-poll": url_for("clubs.state", club_id=club.id),
                        "data-version": version_of(club.id), "data-every": POLL_SECONDS},
         "rules_line": _capital(rules_text(json.dumps(club.rules.to_dict()))),
-        "can_seat": rights.may_start_games(),
+        **organiser_context(club),
+    }
+
+
+def organiser_context(club: clubnights.ClubNight) -> dict[str, Any]:
+    """What the phone that runs the night sees besides: whether it may seat the next round or
+    take the last back (only while none of its tables has a deal), and the organiser link that
+    gives another phone the same rights."""
+    mine = rights.can_run_club(club.id)
+    current = club.current
+    return {
+        "can_seat": mine,
+        "can_undo": mine and current is not None and current.number > 1
+        and not any(t.deal_count for t in current.tables),
+        "organiser_link": external_url("access.club_link", club_id=club.id,
+                                       key=clubnights.club_key(get_db(), club.id))
+        if mine else None,
     }
 
 
@@ -231,10 +264,10 @@ def show(club_id: int):
 
 
 @bp.post("/<int:club_id>/rounds")
-@rights.join_required
 def next_round(club_id: int):
     """Seat the next round by the standings; while tables still play, only when asked to."""
     club = fetch_club(club_id)
+    rights.require_club(club_id)
     form = RoundForm()
     if not form.validate():
         abort(400, gettext("This form is incomplete. Open the club night again."))
@@ -249,6 +282,22 @@ def next_round(club_id: int):
                                **club_context(club)), 409
     _grant_round(clubnights.load(get_db(), club_id), number)
     return redirect(url_for("clubs.show", club_id=club_id) + f"#round-{number}", 303)
+
+
+@bp.post("/<int:club_id>/rounds/<int:number>/undo")
+def undo_round(club_id: int, number: int):
+    """Take back the last round, seated by mistake, while none of its tables has a deal."""
+    club = fetch_club(club_id)
+    rights.require_club(club_id)
+    if not RoundForm().validate():
+        abort(400, gettext("This form is incomplete. Open the club night again."))
+    try:
+        clubnights.undo_round(get_db(), club_id, number)
+    except Refused as exc:
+        return render_template("clubs/show.html", form=RoundForm(formdata=None),
+                               problem=refusal(exc), **club_context(club)), 409
+    flash_words(lazy_gettext("Round %(number)s was taken back.", number=number))
+    return redirect(url_for("clubs.show", club_id=club_id), 303)
 
 
 @bp.get("/<int:club_id>/wall")

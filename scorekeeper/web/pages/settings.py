@@ -2,6 +2,9 @@
 each kept on the phone in a cookie."""
 from __future__ import annotations
 
+from typing import Callable, Iterable
+from urllib.parse import urlsplit
+
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import gettext, lazy_gettext
 from flask_wtf import FlaskForm
@@ -24,21 +27,61 @@ bp = Blueprint("settings", __name__)
 switches = Blueprint("switches", __name__)
 
 
-@switches.get("/lang/<code>")
+#: Where a browser says a navigation came from (``Sec-Fetch-Site``), when a GET may change a
+#: setting: a link of this site's own pages, or the phone itself (an address typed, a
+#: bookmark). A link on any other site, or a browser that does not say, gets a page that asks.
+OWN_LINKS = frozenset({"same-origin", "none"})
+
+
+def from_own_link() -> bool:
+    """Did this GET come from one of the app's own links? Browsers say so in ``Sec-Fetch-Site``
+    to HTTPS and to localhost; over plain HTTP on the local network they do not, and the link
+    then sends the page's origin as ``Referer`` (``referrerpolicy="origin"`` on the link: the
+    site's pages send none otherwise), which no other site can make a browser send."""
+    fetch_site = request.headers.get("Sec-Fetch-Site")
+    if fetch_site is not None:
+        return fetch_site in OWN_LINKS
+    referrer = urlsplit(request.headers.get("Referer", ""))
+    return bool(referrer.netloc) and (referrer.scheme, referrer.netloc) == (
+        request.scheme, request.host)
+
+
+class SwitchForm(FlaskForm):
+    """Change the language or the digits (the address says to what), then go *next*."""
+
+    next = HiddenField()
+
+
+def _switch(cookie: str, value: str, allowed: Iterable[str], question: Callable[[], str]):
+    """Keep *value* in *cookie* for the phone, when the request comes from this site: a POST
+    with its form's token (CSRF is checked before any view), or a GET from one of its links."""
+    if request.method == "POST":
+        back = local_path(request.form.get("next"))
+    else:
+        back = local_path(request.args.get("next"))
+    response = redirect(back, 303)
+    if value not in allowed:
+        return response
+    if request.method == "GET" and not from_own_link():
+        form = SwitchForm(formdata=None, next=back)
+        return render_template("switch.html", form=form, back=back,
+                               question=question())
+    response.set_cookie(cookie, value, max_age=COOKIE_AGE, samesite="Lax", httponly=True)
+    return response
+
+
+@switches.route("/lang/<code>", methods=["GET", "POST"])
 def switch(code: str):
-    response = redirect(local_path(request.args.get("next")), 303)
-    if code in LANGUAGES:
-        response.set_cookie(COOKIE, code, max_age=COOKIE_AGE, samesite="Lax", httponly=True)
-    return response
+    return _switch(COOKIE, code, LANGUAGES, lambda: gettext(
+        "A link asked to show the scorekeeper in %(choice)s on this phone.",
+        choice="English" if code == "en" else "العربية"))
 
 
-@switches.get("/digits/<style>")
+@switches.route("/digits/<style>", methods=["GET", "POST"])
 def digits(style: str):
-    response = redirect(local_path(request.args.get("next")), 303)
-    if style in ("western", "arabic"):
-        response.set_cookie(DIGITS_COOKIE, style, max_age=COOKIE_AGE, samesite="Lax",
-                            httponly=True)
-    return response
+    return _switch(DIGITS_COOKIE, style, ("western", "arabic"), lambda: gettext(
+        "A link asked to write numbers as %(choice)s on this phone.",
+        choice="٠١٢٣٤٥٦٧٨٩" if style == "arabic" else "0123456789"))
 
 
 @bp.get("/settings")
@@ -81,6 +124,7 @@ def settings_form(back: str) -> WordsForm:
 def render_settings(form: WordsForm, status: int = 200):
     back = local_path(form.next.data)
     return render_template("settings.html", back=back, form=form, ratings_form=RatingsForm(),
+                           switch_form=SwitchForm(formdata=None, next=request.full_path),
                            may_change_ratings=rights.may_start_games(),
                            digits=request.cookies.get(DIGITS_COOKIE, "western"),
                            default_words={c: gettext(CONTRACT_LABELS[c]) for c in ALL_CONTRACTS}

@@ -1,0 +1,110 @@
+"""What a restore holds each row to beyond its column's type: the checks and the size limits of
+the form, the import or the command that makes such a row. A value that one of them would not
+have stored can still hurt later (a club night whose rules are not JSON made its page answer
+500; a title of 1 MB made the home page weigh 1 MB), so the restore is refused instead, in one
+line, and nothing is changed: each check raises ``Unsound`` saying what is wrong, and the
+restore (``backup.py``) says it of the file.
+"""
+from __future__ import annotations
+
+import json
+
+from sqlite_utils import Database
+
+from ..engine import read_deal
+from ..engine.errors import RulesError
+from ..engine.gamefile import EXTRA_LIMIT, has_control, is_date
+from ..engine.rules import HouseRules
+from . import clubnights, ratings, seating
+from .keys import KEY
+
+#: The longest text a column that does not hold JSON may have: a title or a name is at most
+#: 120 characters, a key, a token or a PIN's hash a few hundred, a moment 25.
+SHORT_TEXT = 1024
+#: The group's settings a restore brings back, each with the values it may have.
+SETTINGS = {ratings.SETTING: frozenset({"on", "off"})}
+HISTORY_ACTIONS = frozenset({"create", "correct", "undo"})
+
+
+class Unsound(Exception):
+    """A restored row that its form would not have made; the message says which and why."""
+
+
+def text_limit(column: str, long: int) -> int:
+    """How long a restored text may be in *column*: JSON up to *long*, anything else short."""
+    return long if column.endswith("_json") else SHORT_TEXT
+
+
+def check_settings(db: Database) -> None:
+    for row in db.query("select key, value from settings"):
+        if row["value"] not in SETTINGS.get(row["key"], ()):
+            raise Unsound(f"the setting {row['key'][:40]!r} cannot be {row['value'][:40]!r}.")
+
+
+def check_club_nights(db: Database) -> None:
+    """Each club night as the form that starts it would have it, and readable by its page."""
+    for row in list(db.query("select * from club_nights order by id")):
+        where = f"club night {row['id']}"
+        title = row["title"]
+        if not title.strip() or len(title) > clubnights.TITLE_LIMIT or has_control(title):
+            raise Unsound(f"{where}: its title is not one of at most {clubnights.TITLE_LIMIT} "
+                          f"characters that can be printed.")
+        if not is_date(row["night"]):
+            raise Unsound(f"{where}: its night is not a date.")
+        if not 1 <= row["rounds_planned"] <= clubnights.MAX_ROUNDS:
+            raise Unsound(f"{where} does not have 1 to {clubnights.MAX_ROUNDS} rounds.")
+        _check_rules(row["rules_json"], where)
+        if "edit_key" in row and not KEY.fullmatch(row["edit_key"] or ""):
+            raise Unsound(f"{where}: its organiser key is not one.")
+        club = clubnights.load(db, row["id"])
+        assert club is not None
+        if not seating.MIN_PLAYERS <= len(club.players) <= seating.MAX_PLAYERS:
+            raise Unsound(f"{where} does not have {seating.MIN_PLAYERS} to "
+                          f"{seating.MAX_PLAYERS} players.")
+        numbers = [r.number for r in club.rounds]
+        if numbers != list(range(1, len(numbers) + 1)) or len(numbers) > club.rounds_planned:
+            raise Unsound(f"{where}: its rounds are not numbered 1 to {club.rounds_planned}.")
+        for round_ in club.rounds:
+            if [t.number for t in round_.tables] != list(range(1, len(round_.tables) + 1)):
+                raise Unsound(f"{where}: the tables of round {round_.number} are not numbered "
+                              f"from 1.")
+
+
+def _check_rules(text: str, where: str) -> None:
+    try:
+        rules = json.loads(text)
+        if not isinstance(rules, dict):
+            raise TypeError(rules)
+        HouseRules.from_dict(rules)
+    except RulesError as exc:
+        raise Unsound(f"{where}: its rules are not rules ({exc}).") from None
+    except (ValueError, TypeError, AttributeError):
+        raise Unsound(f"{where}: its rules are not rules (not a JSON object).") from None
+
+
+def check_extra(text: str | None, where: str) -> None:
+    if text is None:
+        return
+    try:
+        value = json.loads(text)
+    except ValueError:
+        raise Unsound(f"{where}: the keys it keeps from an import are not JSON.") from None
+    if not isinstance(value, dict) or len(text.encode("utf-8", "surrogatepass")) > EXTRA_LIMIT:
+        raise Unsound(f"{where}: the keys it keeps from an import are not an object of at "
+                      f"most {EXTRA_LIMIT // 1024} KB.")
+
+
+def check_history(row: dict, names: list | None) -> None:
+    where = f"history row {row['id']}"
+    try:
+        record = json.loads(row["record_json"])
+        scores = json.loads(row["scores_json"]) if row["scores_json"] is not None else None
+    except ValueError:
+        raise Unsound(f"{where} is not JSON.") from None
+    if row["action"] not in HISTORY_ACTIONS or row["version"] < 1 or row["number"] < 1:
+        raise Unsound(f"{where} is not a version of a deal.")
+    if not (isinstance(scores, list) and len(scores) == 4
+            and all(type(s) is int for s in scores)):
+        raise Unsound(f"{where} does not hold four scores.")
+    if names is None or read_deal(record, row["number"], names)[0] is None:
+        raise Unsound(f"{where} does not hold a deal of its game.")
