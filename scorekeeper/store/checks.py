@@ -5,11 +5,12 @@ before it writes, so that nothing reaches the database that the engine has not a
 """
 from __future__ import annotations
 
+import json
 from dataclasses import replace
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from ..engine import DealRecord, Game, InvalidResult, Problem, Progress, game_to_dict
-from ..engine import validate_entry
+from ..engine import read_deal, validate_entry
 from . import gamecache
 
 
@@ -57,3 +58,14 @@ def check_undo(game: Game, number: int) -> tuple[list[Problem], Game | None]:
         return [], rebuild(game, deals)
     except InvalidResult as exc:
         return exc.problems, None
+
+
+def same_entry(saved: Mapping[str, Any], *, action: str, number: int, raw: Any) -> bool:
+    """Is *raw*, sent as deal *number* by *action* ("create" or "correct"), the entry that was
+    saved as *saved* (a row of ``storage.find_token``): the same deal with the same result?
+    Only then is a form sent again "already saved"; any other entry is the table's to see."""
+    if saved.get("action") != action or saved.get("entered") != number:
+        return False
+    record, problems = read_deal(raw)
+    return record is not None and not problems and \
+        record.to_dict() == json.loads(saved.get("record_json") or "null")
