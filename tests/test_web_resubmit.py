@@ -133,6 +133,7 @@ def test_a_used_token_with_another_result_never_says_saved(table, client):
     game_id = table.new_game()
     fields = preview_fields(table, game_id)
     assert client.post(f"/games/{game_id}/deals/new", data=fields).status_code == 303
+    client.get(f"/games/{game_id}")  # the page that said "Deal 1 saved."
     other = {**fields, "diamonds_0": "1", "diamonds_3": "6"}
     answer = client.post(f"/games/{game_id}/deals/new", data=other)
     text = sent_before(answer)
@@ -185,6 +186,7 @@ def test_a_used_correction_token_with_another_result_never_says_saved(table, cli
     hidden = hidden_fields(soup(client.get(url)))
     first = {**hidden, **{**DIAMONDS, "diamonds_0": "1", "diamonds_3": "6"}, "step": "save"}
     assert client.post(url, data=first).status_code == 303
+    client.get(f"/games/{game_id}")  # the page that said "Deal 1 corrected."
     answer = client.post(url, data={**first, "diamonds_1": "2", "diamonds_2": "4"})
     text = sent_before(answer)
     assert "What this phone read" in text and "Recorded now" in text
