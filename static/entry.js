@@ -136,15 +136,23 @@
       if (problems && !problems.querySelector(".error")) { problems.remove(); }
     }
   };
+  /* no network: said before Save, which keeps the deal on the phone (static/sw.js) */
+  var offline = function () {
+    box.replaceChildren(el("p", "why", words.offline));
+    send.disabled = false;
+  };
   var ask = function () {
     var mine = ++asked;
     var free = function () { if (mine === asked) { send.disabled = false; } };
+    if (navigator.onLine === false) { offline(); return; }
     fetch(form.dataset.preview, {method: "POST", body: new FormData(form),
                                  headers: {Accept: "application/json"}})
       .then(function (r) { return r.ok ? r.json() : null; })
       .then(function (answer) { if (!answer) { free(); } else if (mine === asked) { show(answer); } })
-      .catch(free);
+      .catch(function () { if (mine === asked) { offline(); } });
   };
+  window.addEventListener("offline", ask);
+  window.addEventListener("online", ask);
   form.addEventListener("change", ask);
   ask();
 })();

@@ -80,3 +80,33 @@ def test_the_game_page_and_forms_carry_the_outbox(client, table):
     thrown = soup(client.get(f"/games/{game_id}/thrown-in?king=0"))
     assert thrown.select_one("form[data-title]")["data-title"] == "Thrown in"
     assert Path(STATIC / "sw.js").is_file()
+
+
+def after_on(client, game_id: int) -> dict:
+    return json.loads(soup(client.get(f"/games/{game_id}")).find(id="next")["data-after"])
+
+
+def test_the_game_page_says_what_the_engine_leaves_open_after_waiting_deals(client, table):
+    """Issue 28: the game page carries, for every set of contracts deals waiting on a phone
+    could use up in this kingdom, the choices the engine leaves open (static/app.js only
+    reads it); a set that completes the kingdom is not there."""
+    game_id = table.new_game()
+    table.enter(game_id, {"king": 0, "contracts": ["diamonds"], "diamonds": [4, 3, 3, 3]})
+    after = after_on(client, game_id)
+    code = {c: str(after["c"].index(c)) for c in after["c"]}
+    assert after["n"] == 2
+    assert sorted(after["o"][""]) == sorted(code[c] for c in
+                                            ("king_of_hearts", "queens", "collections", "trex"))
+    queens_trex = "".join(sorted(code["queens"] + code["trex"]))
+    assert sorted(after["o"][queens_trex]) == sorted([code["king_of_hearts"],
+                                                      code["collections"]])
+    assert "".join(sorted(code[c] for c in ("king_of_hearts", "queens", "collections",
+                                            "trex"))) not in after["o"]
+    assert len(after["o"]) == 15  # every set of the four left but all four
+
+
+def test_under_complex_rules_the_waiting_choices_are_the_engines(client, table):
+    game_id = table.new_game(preset="complex")
+    after = after_on(client, game_id)
+    negatives = "0123"
+    assert after["o"] == {"": [negatives, "4"], negatives: ["4"], "4": [negatives]}
