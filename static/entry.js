@@ -128,7 +128,7 @@
     var shown = answer.ok ? [table(answer.rows)] : [el("p", "why", (answer.problems || [])[0])];
     if (answer.ok && answer.note) { shown.unshift(el("p", "why", answer.note)); }
     box.replaceChildren.apply(box, shown);
-    send.disabled = !answer.ok;
+    send.disabled = !answer.ok && !answer.offline;
     if (!cleared) {  /* the bar says what is wrong now: the page's messages are of the past */
       cleared = true;
       all(".group .error, #problems .notes", form).forEach(function (n) { n.remove(); });
@@ -136,23 +136,15 @@
       if (problems && !problems.querySelector(".error")) { problems.remove(); }
     }
   };
-  /* no network: said before Save, which keeps the deal on the phone (static/sw.js) */
-  var offline = function () {
-    box.replaceChildren(el("p", "why", words.offline));
-    send.disabled = false;
-  };
   var ask = function () {
     var mine = ++asked;
     var free = function () { if (mine === asked) { send.disabled = false; } };
-    if (navigator.onLine === false) { offline(); return; }
     fetch(form.dataset.preview, {method: "POST", body: new FormData(form),
                                  headers: {Accept: "application/json"}})
       .then(function (r) { return r.ok ? r.json() : null; })
       .then(function (answer) { if (!answer) { free(); } else if (mine === asked) { show(answer); } })
-      .catch(function () { if (mine === asked) { offline(); } });
+      .catch(free);
   };
-  window.addEventListener("offline", ask);
-  window.addEventListener("online", ask);
   form.addEventListener("change", ask);
   ask();
 })();

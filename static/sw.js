@@ -222,6 +222,18 @@ var send = function (client) {
   return sending;
 };
 
+/* The entry bar's preview without network: the server cannot score, so the bar says that
+   Save keeps the deal here, in the words of the game page kept (Save stays on). */
+var PREVIEW = /^\/games\/(\d+)\/deals\/preview\.json$/;
+var away = function (game) {
+  return kept(game, '<div id="outbox" data-words=').then(function (html) {
+    var box = html && BOX.exec(html), words = box ? JSON.parse(box[1]) : {};
+    return new Response(JSON.stringify({ok: false, offline: true,
+                                        problems: [words.offline || "Offline"]}),
+                        {headers: {"Content-Type": "application/json"}});
+  });
+};
+
 self.addEventListener("message", function (event) {
   if ((event.data || {}).send) { event.waitUntil(send(event.source)); }
 });
@@ -334,8 +346,10 @@ var page = function (event, path) {
 self.addEventListener("fetch", function (event) {
   var request = event.request, url = new URL(request.url);
   if (url.origin !== location.origin) { return; }
-  var save = SAVE.exec(url.pathname);
-  if (request.method === "POST" && save && request.mode === "navigate") {
+  var save = SAVE.exec(url.pathname), preview = PREVIEW.exec(url.pathname);
+  if (request.method === "POST" && preview) {
+    event.respondWith(fetch(request).catch(function () { return away(Number(preview[1])); }));
+  } else if (request.method === "POST" && save && request.mode === "navigate") {
     var copy = request.clone(), game = Number(save[1]);
     event.respondWith(fetch(request).then(function (answer) {
       if (answer.type !== "opaqueredirect") { return answer; }
