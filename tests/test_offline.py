@@ -67,7 +67,9 @@ def test_the_game_page_and_forms_carry_the_outbox(client, table):
     assert soup(game).select_one("#outbox[hidden][data-reload]") is not None
     words = json.loads(box.search(game.get_data(as_text=True)).group(1))  # as sw.js reads it
     assert words == {"waiting": "Deal {n} waiting to be sent", "digits": "0123456789",
-                     "unchecked": "Points not yet checked: they are scored when the deal is sent."}
+                     "unchecked": "Points not yet checked: they are scored when the deal is sent.",
+                     "offline": "Offline: Save keeps this deal on the phone. It is sent, checked "
+                                "and scored when the network is back."}
     arabic = client.get(f"/games/{game_id}", headers={"Accept-Language": "ar"})
     said = json.loads(box.search(arabic.get_data(as_text=True)).group(1))
     assert said["waiting"] == "اليد {n} تنتظر الإرسال"

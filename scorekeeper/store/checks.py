@@ -11,6 +11,8 @@ from typing import Any, Mapping, Sequence
 
 from ..engine import DealRecord, Game, InvalidResult, Problem, Progress, game_to_dict
 from ..engine import read_deal, validate_entry
+from ..engine.contracts import Contract
+from ..engine.scoring import uses_contracts
 from . import gamecache
 
 
@@ -48,6 +50,16 @@ def check_correction(game: Game, number: int, raw: Any,
         return record, [], rebuild(game, deals)
     except InvalidResult as exc:
         return None, exc.problems, None
+
+
+def other_contracts(game: Game, number: int) -> list[tuple[Contract, ...]]:
+    """What deal *number* could have been instead ("it was another contract"): the King's
+    choices before it that no later deal of its kingdom has played since."""
+    kingdom = next(k for k in game.progress().kingdoms if number - 1 in k.deals)
+    later = {c for i in kingdom.deals if i > number - 1
+             if uses_contracts(game.deals[i], game.rules) for c in game.deals[i].contracts}
+    return [option for option in progress_before(game, number).deal_options()
+            if not later.intersection(option)]
 
 
 def check_undo(game: Game, number: int) -> tuple[list[Problem], Game | None]:

@@ -352,7 +352,14 @@ def extract(index: int, container: Sequence[Any]) -> Any:
     return container[index]
 
 
+def names_and(seats: Sequence[int], names: Sequence[str]) -> Markup:
+    """``seats|names_and(names)``: the names of some seats in a sentence, "A and B", each name
+    isolated (``<bdi>``): a Latin name inside Arabic keeps its place, and "و" its side."""
+    return Markup(escape(gettext(" and "))).join(isolated(names[s]) for s in seats)
+
+
 def init_app(app: Flask) -> None:
+    app.add_template_filter(names_and)
     app.add_template_filter(signed)
     app.add_template_global(score_html)
     app.add_template_filter(extract)

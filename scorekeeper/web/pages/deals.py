@@ -407,7 +407,7 @@ def edit(game_id: int, number: int):
         return handle_post(stored, form, _save_correction(stored, number),
                            preview=not record.is_thrown_in)
     contracts = record.contracts
-    options = checks.progress_before(stored.game, number).deal_options()
+    options = checks.other_contracts(stored.game, number)
     if "contracts" in request.args and not record.is_thrown_in:
         contracts = present.parse_contracts(request.args.getlist("contracts"))
         if contracts is None or contracts not in options + [record.contracts]:

@@ -12,7 +12,7 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-from flask import Blueprint, Response, current_app, url_for
+from flask import Blueprint, Response, current_app, send_from_directory, url_for
 
 bp = Blueprint("offline", __name__)
 
@@ -30,6 +30,15 @@ def _worker(static: str) -> tuple[str, list[str]]:
     for name in names + ["sw.js"]:
         digest.update(name.encode() + b"\0" + (folder / name).read_bytes())
     return (folder / "sw.js").read_text(encoding="utf-8"), [digest.hexdigest()[:12]] + names
+
+
+@bp.get("/favicon.ico")
+def favicon():
+    """The icon a browser asks for at the root whatever the page names (the pages name
+    favicon.svg): the same heart, 32 and 16 px, kept a day."""
+    assert current_app.static_folder is not None
+    return send_from_directory(current_app.static_folder, "favicon.ico", max_age=86400,
+                               mimetype="image/vnd.microsoft.icon")
 
 
 @bp.get("/sw.js")
