@@ -330,9 +330,7 @@ def preview_json(game_id: int):
         checker = _correction_checker(stored, context.number)
     form = build_form(stored, context, checker)
     if not form.validate():
-        problems = list(form.form_errors) + [m for f in form for m in f.errors]
-        problems += [m for messages in form.group_errors.values() for m in messages]
-        return jsonify(ok=False, problems=problems)
+        return jsonify(ok=False, problems=form.problems())
     assert form.record is not None and form.new_game is not None
     return jsonify(ok=True, **present.preview_rows(stored.game.players, form.record,
                                                    stored.game.rules, form.new_game))
@@ -407,10 +405,11 @@ def edit(game_id: int, number: int):
         return handle_post(stored, form, _save_correction(stored, number),
                            preview=not record.is_thrown_in)
     contracts = record.contracts
-    options = checks.other_contracts(stored.game, number)
+    options = checks.other_contracts(stored.game, number)  # offered: none a later deal played
     if "contracts" in request.args and not record.is_thrown_in:
         contracts = present.parse_contracts(request.args.getlist("contracts"))
-        if contracts is None or contracts not in options + [record.contracts]:
+        possible = checks.progress_before(stored.game, number).deal_options()
+        if contracts is None or contracts not in possible + [record.contracts]:
             abort(400, _("That is not one of the contracts this deal could have been."))
     context = EntryContext(record.king, contracts, number, row["version"])
     form = build_form(stored, context, checker, data=record_data(record))

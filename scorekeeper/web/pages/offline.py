@@ -12,7 +12,7 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-from flask import Blueprint, Response, current_app, send_from_directory, url_for
+from flask import Blueprint, Response, current_app, url_for
 
 bp = Blueprint("offline", __name__)
 
@@ -37,8 +37,14 @@ def favicon():
     """The icon a browser asks for at the root whatever the page names (the pages name
     favicon.svg): the same heart, 32 and 16 px, kept a day."""
     assert current_app.static_folder is not None
-    return send_from_directory(current_app.static_folder, "favicon.ico", max_age=86400,
-                               mimetype="image/vnd.microsoft.icon")
+    response = Response(_icon(current_app.static_folder), mimetype="image/vnd.microsoft.icon")
+    response.headers["Cache-Control"] = "public, max-age=86400"
+    return response
+
+
+@lru_cache(maxsize=4)
+def _icon(static: str) -> bytes:
+    return (Path(static) / "favicon.ico").read_bytes()
 
 
 @bp.get("/sw.js")
