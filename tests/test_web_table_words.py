@@ -131,3 +131,27 @@ def test_in_a_complex_deal_the_bar_asks_about_the_part_on_screen(client, table):
     assert answer["ok"] is False
     assert answer["problems"][0] == "Give four counts, one per player.", answer["problems"]
     assert answer["problems"][1:5] == [f"Say who took the Q{s}." for s in "♠♥♦♣"]
+
+
+def test_undo_sits_next_to_the_last_deal(client, table):
+    """The game page offers to undo the last deal where the next one is chosen, at the top,
+    not only behind "Last deal" under the sheet."""
+    game_id = table.new_game()
+    assert soup(client.get(f"/games/{game_id}")).select_one("#next a.danger") is None
+    table.enter(game_id, TREX)
+    table.enter(game_id, {"king": 0, "contracts": ["diamonds"], "diamonds": [4, 3, 3, 3]})
+    undo = soup(client.get(f"/games/{game_id}")).select_one("#next .actions a.danger")
+    assert undo["href"] == f"/games/{game_id}/deals/2/undo"
+    assert undo.get_text() == "Undo deal 2"
+
+
+def test_a_deals_versions_carry_their_time_for_the_phone(client, table):
+    """History shows times in UTC: each version's time carries its moment (datetime) for the
+    phone to show in its own time zone (static/times.js; tests/browser checks it drawn)."""
+    game_id = table.new_game()
+    table.enter(game_id, TREX)
+    table.correct(game_id, 1, {**TREX, "trex_order": [1, 0, 2, 3]})
+    page = soup(client.get(f"/games/{game_id}/deals/1"))
+    time = page.select_one("time[datetime][data-nu]")
+    assert time is not None and time["datetime"].endswith("+00:00")
+    assert page.find("script", src="/static/times.js") is not None
