@@ -21,6 +21,7 @@
       var digits = JSON.parse(box.dataset.words || '{"digits": "0123456789"}').digits;
       n.textContent = String(1 + Math.max.apply(null, deals.map(function (d) { return d.n; })))
         .replace(/\d/g, function (d) { return digits[d]; });
+      next.querySelectorAll(".first-king").forEach(function (el) { el.hidden = true; });
       next.querySelectorAll("a[href*='contracts='], .chips label").forEach(function (el) {
         var input = el.querySelector("input"), shown = (open || []).some(function (o) {
           return input ? o.indexOf(code(input.value)) >= 0

@@ -261,6 +261,7 @@ def test_a_waiting_deals_contract_is_not_offered(new_phone, site, own_game):
     enter(page, SECOND, opened=True)
     page.locator("#outbox .waiting").wait_for()
     assert next_shown(page) == ("2", ["king_of_hearts", "queens", "collections", "trex"])
+    assert not page.locator("details.first-king").is_visible()  # a deal is played
     enter(page, FIRST, waiting=("Deal 1 waiting to be sent",))
     page.reload()  # still offline: the page as kept, what waits read again
     page.locator("#outbox .waiting").nth(1).wait_for()
