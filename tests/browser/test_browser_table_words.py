@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from scorekeeper.store import storage
 from scorekeeper.store.db import connect
 
-from phone_helpers import keep_score
+from phone_helpers import NARROW, PHONE, keep_score, shoot
 from web_helpers import Table
 
 NAMES = ["Aya", "Bilal", "Carla", "Dana"]
@@ -73,3 +75,26 @@ def test_history_shows_the_phones_local_time(new_phone, site, own_game):
         shown = page.locator("time").first.inner_text()
         assert "UTC" not in shown and "12:34" not in shown and "١٢:٣٤" not in shown
         assert re.search(rf"(^|\D){expected}(\D|$)", shown), (zone, locale, shown)
+
+
+#: Every option of New game's settings whose words do not all show (cut by its box).
+CUT_OPTIONS = """() => Array.from(document.querySelectorAll('#settings .chips label, #settings .check span'))
+  .filter(el => el.getClientRects().length)
+  .filter(el => el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1
+                || Array.from(el.querySelectorAll('*')).some(c => c.scrollWidth > c.clientWidth + 1))
+  .map(el => el.textContent.trim())"""
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "ar-JO"])
+def test_every_new_game_setting_reads_in_full(new_phone, site, locale):
+    """Issue 28: New game, Custom, every setting at 390 and 360 px: no option is cut."""
+    page = new_phone(locale=locale)
+    page.goto(f"{site.url}/games/new")
+    page.locator("#presets label:has(input[value=custom])").tap()
+    if not page.locator("#settings[open]").count():
+        page.locator("#settings > summary").tap()
+    page.locator("#settings[open]").wait_for()
+    for size in (PHONE, NARROW):
+        page.set_viewport_size(size)
+        assert page.evaluate(CUT_OPTIONS) == [], (locale, size)
+        shoot(page, f"new-game-settings-{locale}-{size['width']}")
