@@ -20,23 +20,29 @@ self.addEventListener("activate", function (event) {
   }).then(function () { return self.clients.claim(); }));
 });
 
-/* -- the outbox: one object store, its keys in the order the deals were saved -- */
+/* -- the outbox: "deals" waits to be sent, its keys in the order the deals were saved;
+   "sent" remembers what the server took from this phone (its token used, its deal number
+   taken), which a page or a form kept from before may not show yet -- */
 var base = null;
 var open = function () {
   base = base || new Promise(function (ok, no) {
-    var asked = indexedDB.open("trex-outbox", 1);
+    var asked = indexedDB.open("trex-outbox", 2);
     asked.onupgradeneeded = function () {
-      asked.result.createObjectStore("deals", {keyPath: "id", autoIncrement: true});
+      ["deals", "sent"].forEach(function (name) {
+        if (!asked.result.objectStoreNames.contains(name)) {
+          asked.result.createObjectStore(name, {keyPath: "id", autoIncrement: true});
+        }
+      });
     };
     asked.onsuccess = function () { ok(asked.result); };
     asked.onerror = function () { base = null; no(asked.error); };
   });
   return base;
 };
-var outbox = function (mode, work) {
+var outbox = function (mode, work, name) {
   return open().then(function (db) {
     return new Promise(function (ok, no) {
-      var t = db.transaction("deals", mode), asked = work(t.objectStore("deals"));
+      var t = db.transaction(name || "deals", mode), asked = work(t.objectStore(name || "deals"));
       t.oncomplete = function () { ok(asked && asked.result); };
       t.onerror = t.onabort = function () { no(t.error); };
     });
@@ -44,6 +50,53 @@ var outbox = function (mode, work) {
 };
 var all = function () { return outbox("readonly", function (s) { return s.getAll(); }); };
 var drop = function (id) { return outbox("readwrite", function (s) { return s.delete(id); }); };
+var sent = function () { return outbox("readonly", function (s) { return s.getAll(); }, "sent"); };
+/* What an entry is, from its fields: its game, deal number, token, contracts ("" thrown in)
+   and whether it is a new deal or a correction. */
+var entry = function (game, url, fields) {
+  var value = function (name) {
+    var found = fields.filter(function (f) { return f[0] === name; })[0];
+    return found ? String(found[1]) : "";
+  };
+  return {game: game, number: Number(value("number")), token: value("token"),
+          contracts: value("contracts"), kind: /\/edit$/.test(url) ? "edit" : "new"};
+};
+var about = function (deal) {
+  return deal.kind ? {game: deal.game, number: deal.number, token: deal.token,
+                      contracts: deal.contracts, kind: deal.kind}
+    : entry(deal.game, deal.action, deal.fields);
+};
+/* The server took *deal*: remembered (the last 200), so that a form or a page kept from
+   before it is read as coming after it. */
+var remember = function (deal) {
+  return outbox("readwrite", function (s) {
+    s.add(about(deal));
+    var keys = s.getAllKeys();
+    keys.onsuccess = function () { keys.result.slice(0, -200).forEach(function (k) { s.delete(k); }); };
+  }, "sent");
+};
+/* The server's own game page says how many deals it holds: a deal remembered with a number
+   past them was undone since, and no longer comes before anything. */
+var forget = function (game, html) {
+  var held = /data-after='[^']*?"n": ?(\d+)/.exec(html);
+  if (!held) { return Promise.resolve(); }
+  return outbox("readwrite", function (s) {
+    var at = s.openCursor();
+    at.onsuccess = function () {
+      var c = at.result;
+      if (!c) { return; }
+      if (c.value.game === game && c.value.kind === "new" && c.value.number >= Number(held[1])) {
+        c.delete();
+      }
+      c.continue();
+    };
+  }, "sent");
+};
+/* The deals of *game* this phone knows and the server may not have shown yet: those waiting,
+   and those it took. */
+var known = function (game, lists) {
+  return [].concat.apply([], lists).map(about).filter(function (d) { return d.game === game; });
+};
 var token = function () {
   var bytes = crypto.getRandomValues(new Uint8Array(16));
   return btoa(String.fromCharCode.apply(null, bytes)).replace(/\+/g, "-").replace(/\//g, "_")
@@ -94,17 +147,21 @@ var described = function (game, sent, fields) {
 };
 
 /* A deal form sent while the server cannot be reached: kept with its fields (one-time token
-   included). A form for the next deal opened from this phone's cache still reads the number
-   it had when it was cached: it becomes the deal after the last one waiting, with a token of
-   its own. Then the game page, as this phone last saw it. */
+   included: if the form did reach the server and only its answer was lost, sent again it is
+   answered "already saved"). A form for the next deal opened from this phone's cache still
+   reads the number it had when it was cached: it becomes the deal after the last one waiting
+   or taken. A form whose token this phone knows is used (a deal waiting, or one the server
+   took, was entered from the same kept form) gets a token of its own, made here: the server
+   takes an unused token of the right form once. Then the game page, as this phone last saw
+   it. */
 var keep = function (request, game) {
   return request.formData().then(function (form) {
     var fields = [];
     form.forEach(function (value, key) { fields.push([key, value]); });
-    return Promise.all([all(), described(game, form.get("token"), fields)]);
+    return Promise.all([all(), sent(), described(game, form.get("token"), fields)]);
   }).then(function (found) {
-    var waiting = found[0], entered = found[1], fields = entered.fields;
-    var mine = waiting.filter(function (d) { return d.game === game; });
+    var waiting = found[0], taken = found[1], entered = found[2], fields = entered.fields;
+    var mine = known(game, [waiting, taken]);
     var value = function (name) {
       return fields.filter(function (f) { return f[0] === name; })[0][1];
     };
@@ -115,11 +172,14 @@ var keep = function (request, game) {
       var last = Math.max.apply(null, [0].concat(mine.map(function (d) { return d.number; })));
       if (Number(value("number")) <= last) { field("number", last + 1); }
     }
-    if (waiting.some(function (d) { return d.token === value("token"); })) {
+    if (waiting.concat(taken).some(function (d) { return d.token === value("token"); })) {
       field("token", token());
     }
-    var deal = {game: game, action: request.url, fields: fields, number: Number(value("number")),
-                token: value("token"), title: entered.title, lines: entered.lines};
+    var deal = entry(game, request.url, fields);
+    deal.action = request.url;
+    deal.fields = fields;
+    deal.title = entered.title;
+    deal.lines = entered.lines;
     return outbox("readwrite", function (s) { return s.add(deal); });
   }).then(function () {
     return Response.redirect("/games/" + game, 303);
@@ -133,7 +193,7 @@ var keep = function (request, game) {
    kept with its message, or the "changed meanwhile" page. A server error waits for later. */
 var sending = Promise.resolve();
 var send = function (client) {
-  var sent = 0;
+  var count = 0;
   var next = function () {
     return all().then(function (waiting) {
       var deal = waiting[0];
@@ -144,8 +204,8 @@ var send = function (client) {
                                  credentials: "same-origin"})
         .then(function (answer) {
           if (answer.type === "opaqueredirect") {
-            sent++;
-            return drop(deal.id).then(next);
+            count++;
+            return remember(deal).then(function () { return drop(deal.id); }).then(next);
           }
           if (answer.status >= 500 || !client || !client.navigate) { return null; }  // later
           return caches.open(REFUSED).then(function (c) { return c.put(deal.action, answer); })
@@ -156,10 +216,22 @@ var send = function (client) {
   };
   sending = sending.then(next).catch(function () {}).then(all).then(function (waiting) {
     return self.clients.matchAll().then(function (clients) {
-      clients.forEach(function (c) { c.postMessage({sent: sent, left: waiting.length}); });
+      clients.forEach(function (c) { c.postMessage({sent: count, left: waiting.length}); });
     });
   });
   return sending;
+};
+
+/* The entry bar's preview without network: the server cannot score, so the bar says that
+   Save keeps the deal here, in the words of the game page kept (Save stays on). */
+var PREVIEW = /^\/games\/(\d+)\/deals\/preview\.json$/;
+var away = function (game) {
+  return kept(game, '<div id="outbox" data-words=').then(function (html) {
+    var box = html && BOX.exec(html), words = box ? JSON.parse(box[1]) : {};
+    return new Response(JSON.stringify({ok: false, offline: true,
+                                        problems: [words.offline || "Offline"]}),
+                        {headers: {"Content-Type": "application/json"}});
+  });
 };
 
 self.addEventListener("message", function (event) {
@@ -174,19 +246,20 @@ var esc = function (text) {
 var BOX = /<div id="outbox"(?: data-words='([^']*)')?([^>]*?) hidden><\/div>/;
 var NEW = /\/(deals\/new|thrown-in)$/;
 var shown = function (answer, game, path) {
-  return all().then(function (waiting) {
-    waiting = waiting.filter(function (d) { return d.game === game; });
-    if (!waiting.length) { return answer; }
-    return Promise.all([answer.text(), kept(game, "data-words=")]).then(function (pages) {
+  return Promise.all([all(), sent()]).then(function (found) {
+    var waiting = found[0].filter(function (d) { return d.game === game; });
+    var mine = known(game, found);
+    if (!mine.length) { return answer; }
+    return Promise.all([answer.text(), kept(game, "<div id=\"outbox\" data-words=")]).then(function (pages) {
       var html = pages[0], box = BOX.exec(html), from = BOX.exec(pages[1] || "");
-      if (!box || !(box[1] || from)) { return html; }
-      var words = JSON.parse(box[1] || from[1]);
+      if (!box) { return html; }
+      var words = JSON.parse(box[1] || (from || [])[1] || '{"digits": "0123456789"}');
       var digits = function (n) {
         return String(n).replace(/\d/g, function (d) { return words.digits[d]; });
       };
       /* the next deal's form, kept before those waiting were saved: the deal after them */
       var had = /name="number" type="hidden" value="(\d+)"/.exec(html);
-      var next = 1 + Math.max.apply(null, waiting.map(function (d) { return d.number; }));
+      var next = 1 + Math.max.apply(null, mine.map(function (d) { return d.number; }));
       if (had && NEW.test(path) && Number(had[1]) < next) {
         html = html.replace(had[0], had[0].replace(had[1], next)).replace(
           /(<h1>|<title>|data-save=")([^<"]*)/g, function (all, start, words) {
@@ -202,9 +275,12 @@ var shown = function (answer, game, path) {
               "<bdi>" + esc(line[1]) + "</bdi></li>";
           }).join("") + '</ul><p class="muted">' + esc(words.unchecked) + "</p></section>";
       });
+      /* and for the game page (static/app.js), every deal it may not show yet */
+      var held = mine.map(function (d) { return {n: d.number, c: d.contracts, k: d.kind}; });
       return html.replace(BOX, function (all, said, rest) {
-        return '<div id="outbox"' + (said ? " data-words='" + said + "'" : "") + rest + ">" +
-          cards.join("") + "</div>";
+        return '<div id="outbox"' + (said ? " data-words='" + said + "'" : "") +
+          " data-known='" + esc(JSON.stringify(held)) + "'" + rest +
+          (cards.length ? "" : " hidden") + ">" + cards.join("") + "</div>";
       });
     }).then(function (html) {
       if (typeof html !== "string") { return html; }
@@ -214,6 +290,15 @@ var shown = function (answer, game, path) {
       return new Response(html, {status: answer.status, statusText: answer.statusText,
                                  headers: headers});
     });
+  });
+};
+
+/* *answer* kept under *key* once its whole body has come: a network gone half-way through
+   leaves the copy kept before as it was. */
+var whole = function (cache, key, answer) {
+  return answer.arrayBuffer().then(function (body) {
+    return cache.put(key, new Response(body, {status: answer.status,
+      statusText: answer.statusText, headers: answer.headers}));
   });
 };
 
@@ -228,7 +313,7 @@ var forms = function (html) {
     return found.reduce(function (done, url) {
       return done.then(function () {
         return fetch(url, {headers: {Purpose: "prefetch"}});
-      }).then(function (r) { return r.ok ? cache.put(url, r) : null; })
+      }).then(function (r) { return r.ok ? whole(cache, url, r) : null; })
         .catch(function () {});
     }, Promise.resolve());
   });
@@ -237,16 +322,18 @@ var forms = function (html) {
 /* Pages: the network first, so an online phone always sees the newest; the kept copy when the
    network fails. */
 var page = function (event, path) {
-  var request = event.request;
+  var request = event.request, game = /^\/games\/\d+$/.test(path);
   return fetch(request).then(function (answer) {
     var html = (answer.headers.get("Content-Type") || "").indexOf("text/html") === 0;
     if (answer.ok && answer.type === "basic" && html) {
-      var copy = answer.clone();
+      var copy = answer.clone(), text = game ? answer.clone().text() : null;
       event.waitUntil(caches.open(CACHE).then(function (cache) {
-        return cache.put(request, copy.clone());
-      }).then(function () {
-        return /^\/games\/\d+$/.test(path) ? copy.text().then(forms) : null;
-      }));
+        return whole(cache, request, copy);
+      }).then(function () { return text && text.then(forms); }));
+      if (text) {  // what the server holds now, before the page is shown
+        return text.then(function (t) { return forget(Number(path.split("/")[2]), t); })
+          .catch(function () {}).then(function () { return answer; });
+      }
     }
     return answer;
   }, function () {
@@ -259,11 +346,20 @@ var page = function (event, path) {
 self.addEventListener("fetch", function (event) {
   var request = event.request, url = new URL(request.url);
   if (url.origin !== location.origin) { return; }
-  var save = SAVE.exec(url.pathname);
-  if (request.method === "POST" && save && request.mode === "navigate") {
-    var copy = request.clone();
-    event.respondWith(fetch(request).catch(function () {
-      return keep(copy, Number(save[1]));
+  var save = SAVE.exec(url.pathname), preview = PREVIEW.exec(url.pathname);
+  if (request.method === "POST" && preview) {
+    event.respondWith(fetch(request).catch(function () { return away(Number(preview[1])); }));
+  } else if (request.method === "POST" && save && request.mode === "navigate") {
+    var copy = request.clone(), game = Number(save[1]);
+    event.respondWith(fetch(request).then(function (answer) {
+      if (answer.type !== "opaqueredirect") { return answer; }
+      return copy.formData().then(function (form) {  // taken: remembered before what follows
+        var fields = [];
+        form.forEach(function (value, key) { fields.push([key, value]); });
+        return remember(entry(game, request.url, fields));
+      }).catch(function () {}).then(function () { return answer; });
+    }, function () {
+      return keep(copy, game);
     }));
   } else if (request.method !== "GET") {
     return;

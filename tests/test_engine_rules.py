@@ -8,7 +8,8 @@ import sys
 import pytest
 from hypothesis import given, strategies as st
 
-from scorekeeper.engine import HouseRules, RulesError
+from scorekeeper.engine import HouseRules, Progress, RulesError
+from scorekeeper.engine.contracts import ALL_CONTRACTS, Contract
 from scorekeeper.engine.rules import COMBINING, ROTATION, RULE, RULES, SELF_CAPTURE, TEAM_RESULT
 
 CONTRACTS = ["king_of_hearts", "diamonds", "queens", "collections", "trex"]
@@ -96,3 +97,18 @@ def test_engine__imports_without_the_web_wing():
             "print(bad); sys.exit(1 if bad else 0)")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_options_after__every_reachable_set_maps_to_the_kings_open_choices():
+    """Progress.options_after (issue 28, deals waiting on a phone): the empty set gives the
+    choices open now; each set the King's choices reach gives those left after it; the set
+    that completes the kingdom is not there (the next King chooses then)."""
+    progress = Progress(HouseRules(), 0)
+    after = progress.options_after()
+    assert after[frozenset()] == progress.deal_options()
+    assert frozenset(ALL_CONTRACTS) not in after and len(after) == 31
+    used = frozenset({Contract.DIAMONDS, Contract.TREX})
+    assert after[used] == [(Contract.KING_OF_HEARTS,), (Contract.QUEENS,), (Contract.COLLECTIONS,)]
+    complex_after = Progress(HouseRules(combining="complex"), 0).options_after()
+    assert set(complex_after) == {frozenset(), frozenset({Contract.TREX}),
+                                  frozenset(ALL_CONTRACTS[:4])}

@@ -67,7 +67,9 @@ def test_the_game_page_and_forms_carry_the_outbox(client, table):
     assert soup(game).select_one("#outbox[hidden][data-reload]") is not None
     words = json.loads(box.search(game.get_data(as_text=True)).group(1))  # as sw.js reads it
     assert words == {"waiting": "Deal {n} waiting to be sent", "digits": "0123456789",
-                     "unchecked": "Points not yet checked: they are scored when the deal is sent."}
+                     "unchecked": "Points not yet checked: they are scored when the deal is sent.",
+                     "offline": "Offline: Save keeps this deal on the phone. It is sent, checked "
+                                "and scored when the network is back."}
     arabic = client.get(f"/games/{game_id}", headers={"Accept-Language": "ar"})
     said = json.loads(box.search(arabic.get_data(as_text=True)).group(1))
     assert said["waiting"] == "اليد {n} تنتظر الإرسال"
@@ -80,3 +82,33 @@ def test_the_game_page_and_forms_carry_the_outbox(client, table):
     thrown = soup(client.get(f"/games/{game_id}/thrown-in?king=0"))
     assert thrown.select_one("form[data-title]")["data-title"] == "Thrown in"
     assert Path(STATIC / "sw.js").is_file()
+
+
+def after_on(client, game_id: int) -> dict:
+    return json.loads(soup(client.get(f"/games/{game_id}")).find(id="next")["data-after"])
+
+
+def test_the_game_page_says_what_the_engine_leaves_open_after_waiting_deals(client, table):
+    """Issue 28: the game page carries, for every set of contracts deals waiting on a phone
+    could use up in this kingdom, the choices the engine leaves open (static/app.js only
+    reads it); a set that completes the kingdom is not there."""
+    game_id = table.new_game()
+    table.enter(game_id, {"king": 0, "contracts": ["diamonds"], "diamonds": [4, 3, 3, 3]})
+    after = after_on(client, game_id)
+    code = {c: str(after["c"].index(c)) for c in after["c"]}
+    assert after["n"] == 2
+    assert sorted(after["o"][""]) == sorted(code[c] for c in
+                                            ("king_of_hearts", "queens", "collections", "trex"))
+    queens_trex = "".join(sorted(code["queens"] + code["trex"]))
+    assert sorted(after["o"][queens_trex]) == sorted([code["king_of_hearts"],
+                                                      code["collections"]])
+    assert "".join(sorted(code[c] for c in ("king_of_hearts", "queens", "collections",
+                                            "trex"))) not in after["o"]
+    assert len(after["o"]) == 15  # every set of the four left but all four
+
+
+def test_under_complex_rules_the_waiting_choices_are_the_engines(client, table):
+    game_id = table.new_game(preset="complex")
+    after = after_on(client, game_id)
+    negatives = "0123"
+    assert after["o"] == {"": [negatives, "4"], negatives: ["4"], "4": [negatives]}

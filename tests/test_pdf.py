@@ -204,6 +204,15 @@ def test_complex_partnership_game_shows_team_totals():
     assert "Complex; partnership" in text  # the house rules, in the small print
 
 
+def test_the_partnership_sheet_says_winners_and_the_team():
+    """Issue 28: under partnership the sheet names the winning team as "Winners", and never
+    calls its players' totals the best scores (the winning team's lowest total may be one)."""
+    game = make_game(rules={"combining": "complex", "partnership": True})
+    text = pdf_pages(render_game_pdf(game))[0]
+    assert "Best score" not in text
+    assert "Winners: Team" in text or "The teams tie" in text
+
+
 def test_arabic_names_print_in_the_shipped_font():
     game = make_game(players=ARABIC, title="سهرة الجمعة")
     data = render_game_pdf(game)

@@ -1,6 +1,8 @@
 """Back, reload, a double tap, two phones: nothing is ever recorded twice. And CSRF."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from scorekeeper.web import create_app
@@ -113,6 +115,84 @@ def test_undo_sent_twice__undoes_one_deal(table, client):
     assert second.status_code == 303
     assert "already been undone" in soup(client.get(second.headers["Location"])).get_text()
     assert deal_count(client, game_id) == 1
+
+
+# -- issue 28: a used token is "already saved" only for the same entry ---------------------
+def sent_before(response) -> str:
+    assert response.status_code == 409, response.status_code
+    text = soup(response).get_text(" ", strip=True)
+    assert "Already saved" not in text and not re.search(r"Deal \d+ (saved|corrected)\.", text)
+    assert "this result is not saved" in text
+    return text
+
+
+def test_a_used_token_with_another_result_never_says_saved(table, client):
+    """A form whose deal was saved, sent again with another result (a form kept on the phone
+    and filled in again): nothing is recorded, the answer is the "changed meanwhile" page with
+    the entry kept, and it can be sent again from there."""
+    game_id = table.new_game()
+    fields = preview_fields(table, game_id)
+    assert client.post(f"/games/{game_id}/deals/new", data=fields).status_code == 303
+    client.get(f"/games/{game_id}")  # the page that said "Deal 1 saved."
+    other = {**fields, "diamonds_0": "1", "diamonds_3": "6"}
+    answer = client.post(f"/games/{game_id}/deals/new", data=other)
+    text = sent_before(answer)
+    assert "deal 1 was saved from it" in text and "Recorded now" in text
+    page = soup(answer)
+    assert page.select_one('input[name="diamonds_3"][checked]')["value"] == "6"
+    assert hidden_fields(page)["token"] != fields["token"]
+    assert hidden_fields(page)["number"] == "2"
+    assert deal_count(client, game_id) == 1
+    assert "Already saved" not in soup(client.get(f"/games/{game_id}")).get_text()
+    again = client.post(f"/games/{game_id}/deals/new",
+                        data={**hidden_fields(page), "contracts": "queens",
+                              **{f"q_{s}_taker": "2" for s in
+                                 ("spades", "hearts", "diamonds", "clubs")}, "step": "save"})
+    assert again.status_code == 303 and deal_count(client, game_id) == 2
+
+
+def test_a_used_token_of_a_redeal_with_another_result_never_says_saved(table, client):
+    """The redeal form kept on a phone, its token used by the redeal saved from it: a second
+    redeal entered from it is not dropped as "already saved"."""
+    game_id = table.new_game()
+    page = soup(client.get(f"/games/{game_id}/thrown-in?king=0"))
+    fields = {**hidden_fields(page), "reason": "misdeal", "by": "1", "step": "save"}
+    assert client.post(f"/games/{game_id}/thrown-in", data=fields).status_code == 303
+    answer = client.post(f"/games/{game_id}/thrown-in", data={**fields, "by": "2"})
+    assert "deal 1 was saved from it" in sent_before(answer)
+    assert deal_count(client, game_id) == 1
+    # the same redeal sent again is the one saved: nothing twice, and said so
+    same = client.post(f"/games/{game_id}/thrown-in", data=fields)
+    assert same.status_code == 303 and deal_count(client, game_id) == 1
+
+
+def test_a_used_token_sent_as_another_deal_number_never_says_saved(table, client):
+    """The same result, but sent as another deal (the phone counted the deal saved from the
+    form before it): another entry, not saved from this token."""
+    game_id = table.new_game()
+    page = soup(client.get(f"/games/{game_id}/thrown-in?king=0"))
+    fields = {**hidden_fields(page), "reason": "misdeal", "by": "1", "step": "save"}
+    assert client.post(f"/games/{game_id}/thrown-in", data=fields).status_code == 303
+    sent_before(client.post(f"/games/{game_id}/thrown-in", data={**fields, "number": "2"}))
+    assert deal_count(client, game_id) == 1
+
+
+def test_a_used_correction_token_with_another_result_never_says_saved(table, client):
+    """A correction form saved, then filled in again from the page kept: refused with what
+    changed, never "saved"; the version this phone read and the one recorded now shown."""
+    game_id = table.new_game()
+    table.enter(game_id, {"king": 0, "contracts": ["diamonds"], "diamonds": [4, 3, 3, 3]})
+    url = f"/games/{game_id}/deals/1/edit"
+    hidden = hidden_fields(soup(client.get(url)))
+    first = {**hidden, **{**DIAMONDS, "diamonds_0": "1", "diamonds_3": "6"}, "step": "save"}
+    assert client.post(url, data=first).status_code == 303
+    client.get(f"/games/{game_id}")  # the page that said "Deal 1 corrected."
+    answer = client.post(url, data={**first, "diamonds_1": "2", "diamonds_2": "4"})
+    text = sent_before(answer)
+    assert "What this phone read" in text and "Recorded now" in text
+    assert hidden_fields(soup(answer))["version"] == "2"
+    versions = soup(client.get(f"/games/{game_id}/deals/1")).get_text(" ", strip=True)
+    assert "version 2" in versions and "version 3" not in versions
 
 
 # -- CSRF ---------------------------------------------------------------------------------

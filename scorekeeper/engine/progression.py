@@ -103,6 +103,23 @@ class Progress:
         """Every contract, or set of contracts, the King may choose for the next deal."""
         return deal_options(self.contracts_left(), self.rules)
 
+    def options_after(self) -> dict[frozenset[Contract], list[tuple[Contract, ...]]]:
+        """What the King of the next deal may choose after each set of contracts that the
+        deals of this kingdom could use up first (for a phone holding deals not yet sent):
+        every set the King's choices can reach, the empty set included, mapped to the choices
+        then open. A set that completes the kingdom is not there: the next King chooses then.
+        """
+        left = self.contracts_left()
+        found: dict[frozenset[Contract], list[tuple[Contract, ...]]] = {}
+        todo = [frozenset[Contract]()]
+        while todo:
+            used = todo.pop()
+            if used in found or len(used) == len(left):
+                continue
+            found[used] = deal_options(tuple(c for c in left if c not in used), self.rules)
+            todo.extend(used | set(option) for option in found[used])
+        return found
+
     def possible_throw_in_reasons(self) -> tuple[str, ...]:
         """Why the next deal may be thrown in, in the order of ``THROW_IN_REASONS``.
 

@@ -5,11 +5,14 @@ before it writes, so that nothing reaches the database that the engine has not a
 """
 from __future__ import annotations
 
+import json
 from dataclasses import replace
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from ..engine import DealRecord, Game, InvalidResult, Problem, Progress, game_to_dict
-from ..engine import validate_entry
+from ..engine import read_deal, validate_entry
+from ..engine.contracts import Contract
+from ..engine.scoring import uses_contracts
 from . import gamecache
 
 
@@ -49,6 +52,16 @@ def check_correction(game: Game, number: int, raw: Any,
         return None, exc.problems, None
 
 
+def other_contracts(game: Game, number: int) -> list[tuple[Contract, ...]]:
+    """What deal *number* could have been instead ("it was another contract"): the King's
+    choices before it that no later deal of its kingdom has played since."""
+    kingdom = next(k for k in game.progress().kingdoms if number - 1 in k.deals)
+    later = {c for i in kingdom.deals if i > number - 1
+             if uses_contracts(game.deals[i], game.rules) for c in game.deals[i].contracts}
+    return [option for option in progress_before(game, number).deal_options()
+            if not later.intersection(option)]
+
+
 def check_undo(game: Game, number: int) -> tuple[list[Problem], Game | None]:
     """Check the game without deal *number*: the later deals must still make sense."""
     deals = list(game.deals)
@@ -57,3 +70,14 @@ def check_undo(game: Game, number: int) -> tuple[list[Problem], Game | None]:
         return [], rebuild(game, deals)
     except InvalidResult as exc:
         return exc.problems, None
+
+
+def same_entry(saved: Mapping[str, Any], *, action: str, number: int, raw: Any) -> bool:
+    """Is *raw*, sent as deal *number* by *action* ("create" or "correct"), the entry that was
+    saved as *saved* (a row of ``storage.find_token``): the same deal with the same result?
+    Only then is a form sent again "already saved"; any other entry is the table's to see."""
+    if saved.get("action") != action or saved.get("entered") != number:
+        return False
+    record, problems = read_deal(raw)
+    return record is not None and not problems and \
+        record.to_dict() == json.loads(saved.get("record_json") or "null")

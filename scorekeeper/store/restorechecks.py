@@ -8,6 +8,8 @@ restore (``backup.py``) says it of the file.
 from __future__ import annotations
 
 import json
+import re
+from typing import Callable
 
 from sqlite_utils import Database
 
@@ -15,7 +17,7 @@ from ..engine import read_deal
 from ..engine.errors import RulesError
 from ..engine.gamefile import EXTRA_LIMIT, has_control, is_date
 from ..engine.rules import HouseRules
-from . import clubnights, ratings, seating
+from . import clubnights, groups, ratings, seating
 from .keys import KEY
 
 #: The longest text a column that does not hold JSON may have: a title or a name is at most
@@ -35,10 +37,20 @@ def text_limit(column: str, long: int) -> int:
     return long if column.endswith("_json") else SHORT_TEXT
 
 
+#: The settings whose values are checked as the form or the store that writes them does.
+CHECKED: dict[str, Callable[[str], bool]] = {
+    ratings.VERSION: lambda v: re.fullmatch(r"[0-9a-f]{1,64}", v) is not None,
+    "group_name": lambda v: groups.name_problem(v) is None,
+    "group_lang": lambda v: v in groups.LANGS,
+}
+
+
 def check_settings(db: Database) -> None:
     for row in db.query("select key, value from settings"):
-        if row["value"] not in SETTINGS.get(row["key"], ()):
-            raise Unsound(f"the setting {row['key'][:40]!r} cannot be {row['value'][:40]!r}.")
+        key, value = row["key"], row["value"]
+        check = CHECKED.get(key)
+        if not (check(value) if check is not None else value in SETTINGS.get(key, ())):
+            raise Unsound(f"the setting {key[:40]!r} cannot be {value[:40]!r}.")
 
 
 def check_club_nights(db: Database) -> None:

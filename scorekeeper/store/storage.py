@@ -255,10 +255,12 @@ def store_summary(db: Database, game_id: int, game: Game, *, touch: bool = True,
 
 # -- deals ---------------------------------------------------------------------------------
 def find_token(db: Database, token: str) -> dict[str, Any] | None:
-    """Where the entry sent with *token* went: game, deal id, its number now (None if undone)."""
+    """Where the entry sent with *token* went: game, deal id, its number now (None if undone),
+    and what was sent: the number it was entered as, its action and its record."""
     if not token:
         return None
-    sql = """select h.game_id, h.deal_id, h.action, d.number from deal_history h
+    sql = """select h.game_id, h.deal_id, h.action, d.number, h.number as entered,
+             h.record_json from deal_history h
              left join deals d on d.id = h.deal_id where h.token = ? limit 1"""
     for row in db.query(sql, [token]):
         return row

@@ -16,7 +16,7 @@ from flask_wtf import FlaskForm
 from wtforms import BooleanField, HiddenField
 
 from ..engine import DealRecord, Game, HouseRules, Problem
-from ..engine.contracts import QUEEN_SUITS, Contract
+from ..engine.contracts import ALL_CONTRACTS, QUEEN_SUITS, Contract
 from ..engine.records import THROW_IN_REASONS, Capture
 from ..engine.validation import COUNT_TOTAL
 from .fields import PickField
@@ -30,6 +30,8 @@ PLACE_LABELS = {1: lazy_gettext("First out"), 2: lazy_gettext("Second"), 3: lazy
 SUIT_SYMBOLS = {"spades": "♠", "hearts": "♥", "diamonds": "♦", "clubs": "♣"}
 #: Engine result fields that stand for a whole group of form fields.
 GROUPS = ("diamonds", "tricks", "trex_order", "queens")
+#: The group each field is part of, by the start of its name.
+GROUP_OF = {"diamonds_": "diamonds", "tricks_": "tricks", "trex_": "trex_order", "q_": "queens"}
 COUNT_FIELDS = {Contract.DIAMONDS: "diamonds", Contract.COLLECTIONS: "tricks"}
 
 #: Hands a file-format deal to the engine: the record (or None), the problems, the new game.
@@ -138,6 +140,18 @@ class DealForm(FlaskForm):
     def to_raw(self) -> dict[str, Any]:
         raise NotImplementedError
 
+    def problems(self) -> list[str]:
+        """Every message of the form, in the order the page shows its parts: a group's (the
+        counts of Diamonds, the Queens) where its first field is."""
+        out, said = list(self.form_errors), set()
+        for f in self:
+            group = next((g for start, g in GROUP_OF.items() if f.name.startswith(start)), None)
+            if group in self.group_errors and group not in said:
+                said.add(group)
+                out += self.group_errors[group]
+            out += f.errors
+        return out + [m for g, ms in self.group_errors.items() if g not in said for m in ms]
+
 
 class EntryForm(DealForm):
     """A played deal; the fields of each contract are added by :func:`entry_form_class`."""
@@ -214,26 +228,28 @@ def entry_form_class(contracts: tuple[Contract, ...], doubling: bool,
     with *sweeps* (``sweep_replay``), the swept player may let the table keep a sweep."""
     attrs: dict[str, Any] = {}
     seat_fields: list[str] = []
-    for prefix, _key, card in capture_prefixes(contracts):
-        attrs[f"{prefix}_taker"] = _seat(lazy_gettext("Who took the %(card)s?", card=card))
-        seat_fields.append(f"{prefix}_taker")
-        if doubling:
-            attrs[f"{prefix}_doubled_by"] = _seat(lazy_gettext("Doubled? By its holder"),
-                                                  none_label=lazy_gettext("No"))
-            seat_fields.append(f"{prefix}_doubled_by")
-            if leader_credit:
-                attrs[f"{prefix}_led_by"] = _seat(
-                    lazy_gettext("The holder took it: who led to that trick?"))
-                seat_fields.append(f"{prefix}_led_by")
-    for contract, key in COUNT_FIELDS.items():
-        if contract in contracts:
+    # The fields are made contract by contract, in the order the page shows them: a form's
+    # problems come in that order, and the bar says the first (the part on screen).
+    for contract in sorted(contracts, key=ALL_CONTRACTS.index):
+        for prefix, _key, card in capture_prefixes((contract,)):
+            attrs[f"{prefix}_taker"] = _seat(lazy_gettext("Who took the %(card)s?", card=card))
+            seat_fields.append(f"{prefix}_taker")
+            if doubling:
+                attrs[f"{prefix}_doubled_by"] = _seat(lazy_gettext("Doubled? By its holder"),
+                                                      none_label=lazy_gettext("No"))
+                seat_fields.append(f"{prefix}_doubled_by")
+                if leader_credit:
+                    attrs[f"{prefix}_led_by"] = _seat(
+                        lazy_gettext("The holder took it: who led to that trick?"))
+                    seat_fields.append(f"{prefix}_led_by")
+        if contract in COUNT_FIELDS:
             for s in SEATS:
-                attrs[f"{key}_{s}"] = PickField(player_label(s),
-                                                options=[(n, str(n)) for n in range(14)])
-    if Contract.TREX in contracts:
-        for p in PLACES:
-            attrs[f"trex_{p}"] = _seat(PLACE_LABELS[p])
-            seat_fields.append(f"trex_{p}")
+                attrs[f"{COUNT_FIELDS[contract]}_{s}"] = PickField(
+                    player_label(s), options=[(n, str(n)) for n in range(14)])
+        if contract is Contract.TREX:
+            for p in PLACES:
+                attrs[f"trex_{p}"] = _seat(PLACE_LABELS[p])
+                seat_fields.append(f"trex_{p}")
     if sweeps and SWEEPABLE & set(contracts):
         attrs["sweep_kept"] = BooleanField(lazy_gettext(
             "If this is a sweep: the swept player did not ask for the replay, so the table "

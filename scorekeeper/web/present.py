@@ -237,6 +237,18 @@ def next_deal(game: Game, progress: Progress, king: int | None = None) -> NextDe
                     tuple(c for c in left if c.is_negative), combination)
 
 
+def options_after(progress: Progress) -> dict[str, Any]:
+    """The engine's choices after each set of contracts that deals waiting on a phone could use
+    up (``Progress.options_after``), for the game page to show only what is open (static/sw.js
+    and app.js; no rule is written there). Contracts are written as their places in
+    ``ALL_CONTRACTS``: the set ``"03"``, the choice ``"0"``, to keep the page light."""
+    def code(contracts: Any) -> str:
+        return "".join(sorted(str(ALL_CONTRACTS.index(c)) for c in contracts))
+    return {"n": progress.count + 1, "c": [c.value for c in ALL_CONTRACTS],
+            "o": {code(used): [code(o) for o in options]
+                  for used, options in progress.options_after().items()}}
+
+
 def preview_rows(names: Sequence[str], record: DealRecord, rules: Any,
                  new_game: Game) -> dict[str, Any]:
     """The live preview of an entry: each player's score for the deal and total after it,
@@ -344,7 +356,14 @@ def extract(index: int, container: Sequence[Any]) -> Any:
     return container[index]
 
 
+def names_and(seats: Sequence[int], names: Sequence[str]) -> Markup:
+    """``seats|names_and(names)``: the names of some seats in a sentence, "A and B", each name
+    isolated (``<bdi>``): a Latin name inside Arabic keeps its place, and "و" its side."""
+    return Markup(escape(gettext(" and "))).join(isolated(names[s]) for s in seats)
+
+
 def init_app(app: Flask) -> None:
+    app.add_template_filter(names_and)
     app.add_template_filter(signed)
     app.add_template_global(score_html)
     app.add_template_filter(extract)
@@ -352,3 +371,4 @@ def init_app(app: Flask) -> None:
     app.add_template_global(contract_label)
     app.add_template_global(describe_html, "describe")
     app.add_template_global(deal_title)
+    app.add_template_global(options_after)

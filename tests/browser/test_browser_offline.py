@@ -43,7 +43,7 @@ def offline_ready(page, site, game_id: int) -> None:
 def waiting_on(page) -> int:
     """How many deals wait in the phone's outbox."""
     return page.evaluate("""() => new Promise((ok, no) => {
-        const asked = indexedDB.open("trex-outbox", 1);
+        const asked = indexedDB.open("trex-outbox");
         asked.onerror = no;
         asked.onsuccess = () => {
           const count = asked.result.transaction("deals").objectStore("deals").count();
@@ -60,14 +60,17 @@ def until(page, script: str, arg=None, seconds: float = 20) -> None:
     raise AssertionError(f"still not true after {seconds} s: {script}")
 
 
-def enter(page, entered: dict, waiting: tuple[str, ...] = ()) -> None:
-    """From the game page: the contract, the result, Save (the bar's button). The form shows
-    the deals *waiting* to be sent."""
-    page.locator(f'#next .options a[href$="contracts={entered["contracts"][0]}"]').tap()
+def enter(page, entered: dict, waiting: tuple[str, ...] = (), opened: bool = False,
+          number: int | None = None) -> None:
+    """From the game page (or the form *opened* already): the contract, the result, Save (the
+    bar's button). The form shows the deals *waiting* to be sent, and is deal *number* (the
+    one after those waiting, unless said)."""
+    if not opened:
+        page.locator(f'#next .options a[href$="contracts={entered["contracts"][0]}"]').tap()
     page.locator("form[data-preview]").wait_for()
     assert page.locator("#outbox .waiting h2").all_inner_texts() == list(waiting)
     if waiting:  # a form kept before: the deal after those waiting
-        number = len(waiting) + 1
+        number = number or len(waiting) + 1
         assert page.locator("h1").inner_text().startswith(f"Deal {number}:")
         assert page.locator("input[name=number]").input_value() == str(number)
         shoot(page, f"offline-entry-waiting-{entered['contracts'][0]}")
@@ -169,9 +172,10 @@ def test_a_deal_sent_late_after_another_phone_recorded_it(new_phone, site, own_g
 
 
 def test_a_deal_the_engine_refuses_comes_back_to_its_form(new_phone, site, own_game):
-    """Offline, the kept game page still offers what it offered: Diamonds chosen twice. Back
-    online the first is saved; the engine refuses the second, which comes back to its form
-    with the engine's message and the result as tapped, and is not sent again."""
+    """Offline, a Diamonds form kept open from before (a tab left behind) is filled in after
+    Diamonds waits already. Back online the first is saved; the engine refuses the second,
+    which comes back to its form with the engine's message and the result as tapped, and is
+    not sent again."""
     game_id, cookie = own_game(NAMES)
     page = new_phone(cookies=[cookie])
     keep_score(page, site, game_id)
@@ -179,7 +183,8 @@ def test_a_deal_the_engine_refuses_comes_back_to_its_form(new_phone, site, own_g
     page.context.set_offline(True)
     enter(page, SECOND)
     again = deal(0, "diamonds", diamonds=[1, 2, 3, 7])
-    enter(page, again, waiting=("Deal 1 waiting to be sent",))
+    page.goto(f"{site.url}/games/{game_id}/deals/new?king=0&contracts=diamonds")
+    enter(page, again, waiting=("Deal 1 waiting to be sent",), opened=True)
     assert waiting_on(page) == 2
 
     page.context.set_offline(False)
@@ -228,4 +233,100 @@ def test_a_correction_made_offline_after_another_phone_corrected_it(new_phone, s
         assert storage.history(db, game_id)[-1]["record"]["king_of_hearts"]["taker"] == 2
     finally:
         db.close()
+    assert waiting_on(page) == 0
+
+
+def next_shown(page) -> tuple[str, list[str]]:
+    """The next deal's number on the game page and the contracts it offers, as shown."""
+    page.locator("#next").wait_for()
+    offered = [a.get_attribute("href").rsplit("contracts=", 1)[1]
+               for a in page.locator("#next .options a").all() if a.is_visible()]
+    return page.locator("#next [data-n]").inner_text(), offered
+
+
+def test_a_waiting_deals_contract_is_not_offered(new_phone, site, own_game):
+    """Issue 28: while deals wait offline, the game page shows the next deal's number and
+    offers only what the engine leaves open after them, also once reloaded; the entry bar says
+    "offline" before Save."""
+    game_id, cookie = own_game(NAMES)
+    page = new_phone(cookies=[cookie])
+    keep_score(page, site, game_id)
+    offline_ready(page, site, game_id)
+    page.context.set_offline(True)
+    page.locator('#next .options a[href$="contracts=diamonds"]').tap()
+    page.locator("form[data-preview]").wait_for()
+    page.locator(".bar").get_by_text("Offline: Save keeps this deal on the phone").wait_for()
+    assert page.locator("[data-save]").is_enabled()
+    shoot(page, "offline-entry-bar")
+    enter(page, SECOND, opened=True)
+    page.locator("#outbox .waiting").wait_for()
+    assert next_shown(page) == ("2", ["king_of_hearts", "queens", "collections", "trex"])
+    assert not page.locator("details.first-king").is_visible()  # a deal is played
+    enter(page, FIRST, waiting=("Deal 1 waiting to be sent",))
+    page.reload()  # still offline: the page as kept, what waits read again
+    page.locator("#outbox .waiting").nth(1).wait_for()
+    assert next_shown(page) == ("3", ["queens", "collections", "trex"])
+    shoot(page, "offline-next-deal")
+    page.context.set_offline(False)
+    page.locator("#outbox").wait_for(state="hidden", timeout=20_000)
+    assert stored(site, game_id)[0] == [("diamonds",), ("king_of_hearts",)]
+
+
+def test_the_network_dropped_right_after_a_save_loses_nothing(new_phone, site, own_game):
+    """Issue 28: a redeal saved, the network gone within 100 ms (before the kept forms are
+    fetched again); then a second redeal from the same kept form (its token used), a deal and
+    a correction entered offline. Back online, all are stored once, in order, and nothing is
+    answered "already saved"."""
+    game_id, cookie = own_game(NAMES)
+    other = site.seed.test_client()
+    other.set_cookie("session", cookie["value"])
+    Table(other).enter(game_id, FIRST)
+    page = new_phone(cookies=[cookie])
+    keep_score(page, site, game_id)
+    offline_ready(page, site, game_id)
+    page.goto(f"{site.url}/games/{game_id}/deals/1/edit")  # kept as it is opened
+    page.goto(f"{site.url}/games/{game_id}")
+
+    page.locator("#next .actions a[href*=thrown-in]").tap()
+    page.locator(chip("by", 1)).tap()
+    with page.expect_response(lambda r: r.request.method == "POST"):
+        page.locator("button[name=step]").tap()
+    page.context.set_offline(True)  # at once: the forms are not fetched again
+    page.wait_for_url(f"**/games/{game_id}")
+    assert stored(site, game_id)[0] == [("king_of_hearts",), ()]
+    assert next_shown(page)[0] == "3"
+
+    page.locator("#next .actions a[href*=thrown-in]").tap()
+    assert page.locator("h1").inner_text().startswith("Deal 3:")
+    page.locator(chip("by", 2)).tap()
+    page.locator("button[name=step]").tap()
+    page.wait_for_url(f"**/games/{game_id}")
+    page.locator("#outbox .waiting").wait_for()
+    assert next_shown(page)[0] == "4"
+    enter(page, SECOND, waiting=("Deal 3 waiting to be sent",), number=4)
+    page.goto(f"{site.url}/games/{game_id}/deals/1/edit")
+    page.locator(chip("kh_taker", 3)).tap()
+    page.locator("form[data-preview] button[name=step]").tap()
+    page.wait_for_url(f"**/games/{game_id}")
+    assert page.locator("#outbox .waiting h2").all_inner_texts() == [
+        "Deal 3 waiting to be sent", "Deal 4 waiting to be sent", "Deal 1 waiting to be sent"]
+    assert waiting_on(page) == 3
+
+    page.context.set_offline(False)
+    for _ in range(200):
+        if len(stored(site, game_id)[1]) == 5:
+            break
+        page.wait_for_timeout(100)
+    page.locator("#outbox").wait_for(state="hidden", timeout=20_000)
+    page.wait_for_timeout(500)  # sending again finds nothing
+    assert stored(site, game_id) == ([("king_of_hearts",), (), (), ("diamonds",)],
+                                     ["create", "create", "create", "create", "correct"])
+    db = connect(site.app.config["DATABASE"])
+    try:
+        history = storage.history(db, game_id)
+    finally:
+        db.close()
+    assert [h["record"].get("thrown_in", {}).get("by") for h in history[1:3]] == [1, 2]
+    assert history[-1]["record"]["king_of_hearts"]["taker"] == 3
+    assert "Already saved" not in page.locator("main").inner_text()
     assert waiting_on(page) == 0

@@ -69,10 +69,48 @@ def posted_context(*, thrown_in: bool) -> EntryContext:
     return EntryContext(king, contracts, number, version)
 
 
-def replayed():
-    """When the posted form's token was used already, the redirect to what it saved."""
+def replayed(stored: StoredGame, checker: Callable, *, correcting: bool = False):
+    """The answer to a form whose token was used already, or None when it was not.
+
+    Sent again with the same entry (the same deal, the same result: back, reload, a double tap,
+    an answer lost on the way), it lands on what the first one saved and records nothing. With
+    another result (a form kept on the phone and filled in again), that result is not saved
+    and never called saved: the entry comes back with what is recorded now, under a new token.
+    """
     saved = storage.find_token(get_db(), request.form.get("token", ""))
-    return redirect_to_saved(saved) if saved is not None else None
+    if saved is None:
+        return None
+    form = build_form(stored, posted_context(thrown_in=not request.form.get("contracts")),
+                      checker)
+    return answer_used(stored, form, saved, correcting=correcting)
+
+
+def answer_used(stored: StoredGame, form: DealForm, saved: dict[str, Any], *,
+                correcting: bool = False):
+    action = "correct" if correcting else "create"
+    if saved["game_id"] == stored.id and checks.same_entry(
+            saved, action=action, number=form.context.number, raw=form.to_raw()):
+        return redirect_to_saved(saved)
+    form.token.data = new_token()
+    form.form_errors.append(_(
+        "This form was sent before, and deal %(number)s was saved from it with another result: "
+        "this result is not saved. Here is what is recorded now: check it before sending this "
+        "again.", number=saved["entered"]))
+    context, fresh = form.context, fetch_game(stored.id)
+    if correcting:
+        row = fresh.deal_row(context.number)
+        deal_id = _int(form.deal.data)
+        now = meanwhile.changed_deal(get_db(), fresh, context.number, deal_id, context.version)
+        if row is not None and row["id"] == deal_id:
+            form.version.data = row["version"]
+            form.context = EntryContext(context.king, context.contracts, context.number,
+                                        row["version"])
+        return render_entry(fresh, form, 409, meanwhile=now, correcting=True)
+    expected = len(fresh.game.deals) + 1
+    form.number.data = expected
+    form.context = EntryContext(context.king, context.contracts, expected)
+    return render_entry(fresh, form, 409,
+                        meanwhile=meanwhile.recorded_since(fresh, min(context.number, expected)))
 
 
 def redirect_to_saved(saved: dict[str, Any]):
@@ -141,8 +179,8 @@ def handle_post(stored: StoredGame, form: DealForm, save: Callable[[DealForm], A
         return render_preview(stored, form)
     try:
         message = save(form)
-    except storage.DuplicateToken as exc:
-        return redirect_to_saved(exc.saved)
+    except storage.DuplicateToken as exc:  # the same form, sent twice at once
+        return answer_used(stored, form, exc.saved, correcting=form.context.version is not None)
     except storage.Conflict as exc:
         form.form_errors.append(_("%(what)s (another phone?). Check what is recorded now before "
                                   "sending this again.", what=conflict_text(exc)))
@@ -246,7 +284,7 @@ def _check_number(stored: StoredGame, form: DealForm):
 @edit_required
 def create(game_id: int):
     stored = fetch_game(game_id)
-    if (done := replayed()) is not None:
+    if (done := replayed(stored, _new_checker(stored))) is not None:
         return done
     context = posted_context(thrown_in=False)
     form = build_form(stored, context, _new_checker(stored))
@@ -260,7 +298,7 @@ def thrown_in(game_id: int):
     """A deal thrown in or redealt: it scores nothing and uses up no contract."""
     stored = fetch_game(game_id)
     if request.method == "POST":
-        if (done := replayed()) is not None:
+        if (done := replayed(stored, _new_checker(stored))) is not None:
             return done
         context = posted_context(thrown_in=True)
         form = build_form(stored, context, _new_checker(stored))
@@ -292,9 +330,7 @@ def preview_json(game_id: int):
         checker = _correction_checker(stored, context.number)
     form = build_form(stored, context, checker)
     if not form.validate():
-        problems = list(form.form_errors) + [m for f in form for m in f.errors]
-        problems += [m for messages in form.group_errors.values() for m in messages]
-        return jsonify(ok=False, problems=problems)
+        return jsonify(ok=False, problems=form.problems())
     assert form.record is not None and form.new_game is not None
     return jsonify(ok=True, **present.preview_rows(stored.game.players, form.record,
                                                    stored.game.rules, form.new_game))
@@ -335,7 +371,8 @@ def _save_correction(stored: StoredGame, number: int) -> Callable[[DealForm], An
 def edit(game_id: int, number: int):
     """Correct a recorded deal; every later deal is checked again, every score recomputed."""
     stored = fetch_game(game_id)
-    if request.method == "POST" and (done := replayed()) is not None:
+    if request.method == "POST" and (done := replayed(
+            stored, _correction_checker(stored, number), correcting=True)) is not None:
         return done
     row = fetch_deal(stored, number)
     record = stored.game.deals[number - 1]
@@ -368,10 +405,11 @@ def edit(game_id: int, number: int):
         return handle_post(stored, form, _save_correction(stored, number),
                            preview=not record.is_thrown_in)
     contracts = record.contracts
-    options = checks.progress_before(stored.game, number).deal_options()
+    options = checks.other_contracts(stored.game, number)  # offered: none a later deal played
     if "contracts" in request.args and not record.is_thrown_in:
         contracts = present.parse_contracts(request.args.getlist("contracts"))
-        if contracts is None or contracts not in options + [record.contracts]:
+        possible = checks.progress_before(stored.game, number).deal_options()
+        if contracts is None or contracts not in possible + [record.contracts]:
             abort(400, _("That is not one of the contracts this deal could have been."))
     context = EntryContext(record.king, contracts, number, row["version"])
     form = build_form(stored, context, checker, data=record_data(record))

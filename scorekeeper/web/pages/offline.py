@@ -32,6 +32,21 @@ def _worker(static: str) -> tuple[str, list[str]]:
     return (folder / "sw.js").read_text(encoding="utf-8"), [digest.hexdigest()[:12]] + names
 
 
+@bp.get("/favicon.ico")
+def favicon():
+    """The icon a browser asks for at the root whatever the page names (the pages name
+    favicon.svg): the same heart, 32 and 16 px, kept a day."""
+    assert current_app.static_folder is not None
+    response = Response(_icon(current_app.static_folder), mimetype="image/vnd.microsoft.icon")
+    response.headers["Cache-Control"] = "public, max-age=86400"
+    return response
+
+
+@lru_cache(maxsize=4)
+def _icon(static: str) -> bytes:
+    return (Path(static) / "favicon.ico").read_bytes()
+
+
 @bp.get("/sw.js")
 def worker():
     assert current_app.static_folder is not None
