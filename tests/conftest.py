@@ -15,6 +15,14 @@ os.environ[CHECK_ENV] = "1"
 from web_helpers import Table
 
 
+def pytest_collection_modifyitems(config, items):
+    """Every browser test and every ``load`` test is also ``slow``: the quick command
+    (``bash tests/run.sh --quick``) leaves the ``slow`` ones out; the full run keeps them."""
+    for item in items:
+        if "browser" in item.path.parts or item.get_closest_marker("load"):
+            item.add_marker(pytest.mark.slow)
+
+
 @pytest.fixture
 def app(tmp_path):
     app = create_app({

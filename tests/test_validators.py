@@ -11,7 +11,7 @@ from flask import g, template_rendered
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.store import keys, players
+from scorekeeper.store import players
 from scorekeeper.store.db import connect
 from scorekeeper.web import rights, validators
 

@@ -45,7 +45,7 @@ def player_ids(app):
 def pages(client, app, game):
     urls = ["/", f"/games/{game}", f"/games/{game}/watch", f"/games/{game}/deals/1",
             f"/games/{game}/deals/2/edit", f"/games/{game}/deals/new?contracts=trex",
-            f"/games/{game}/history", f"/games/{game}/deals/1/undo", f"/history/",
+            f"/games/{game}/history", f"/games/{game}/deals/1/undo", "/history/",
             f"/history/games/{game}", "/players/", "/leaderboard",
             f"/games/new?from={game}"]
     urls += [f"/players/{pid}" for pid in player_ids(app)]

@@ -490,7 +490,7 @@ def _check_and_score(db: Database, backup: Path) -> None:
                 db.execute(f"update deals set {', '.join(f'{k} = ?' for k in values)} "
                            f"where id = ?", [*values.values(), deal["id"]])
             storage.store_summary(db, game_id, stored.game, touch=False, rate=False)
-        names = {}
+        names: dict[int, list[str | None]] = {}
         for row in db.query("select game_id, seat, p.name from game_players join players p "
                             "on p.id = player_id"):
             names.setdefault(row["game_id"], [None] * 4)[row["seat"]] = row["name"]

@@ -13,6 +13,7 @@ from datetime import datetime, timezone
 from typing import Any, Sequence
 
 from sqlite_utils import Database
+from sqlite_utils.db import Table
 
 from ..engine import DealRecord, Game, HouseRules, InvalidResult, read_game
 from ..engine.gamefile import FORMAT
@@ -104,14 +105,22 @@ def name_key(name: str) -> str:
     return clean_name(name).casefold()
 
 
+def new_id(table: Table) -> int:
+    """The id of the row *table* has just inserted (sqlite-utils types it as optional)."""
+    key = table.last_pk
+    if key is None:  # an insert into a table with an integer key always gives one
+        raise RuntimeError(f"no row was inserted into {table.name}")
+    return int(key)
+
+
 # -- players -------------------------------------------------------------------------------
 def player_id(db: Database, name: str) -> int:
     """The id of the player called *name* (any case), added on first use."""
     key = name_key(name)
     for row in db.table("players").rows_where("name_key = ?", [key], limit=1):
         return row["id"]
-    return db.table("players").insert(
-        {"name": clean_name(name), "name_key": key, "created_at": now()}).last_pk
+    return new_id(db.table("players").insert(
+        {"name": clean_name(name), "name_key": key, "created_at": now()}))
 
 
 def known_names(db: Database) -> list[str]:
@@ -149,11 +158,11 @@ def create_game(db: Database, *, title: str, played_on: str | None, players: Seq
             for row in db.query("select id from games where create_token = ?", [token]):
                 raise DuplicateToken({"game_id": row["id"], "number": None})
         ids = [player_id(db, n) for n in names]
-        game_id = db.table("games").insert({
+        game_id = new_id(db.table("games").insert({
             "title": title, "played_on": played_on, "rules_json": json.dumps(rules.to_dict()),
             "first_king": first_king, "created_at": stamp, "updated_at": stamp,
             "create_token": token or None, "pin_hash": pin_hash,
-        }).last_pk
+        }))
         db.table("game_players").insert_all(
             {"game_id": game_id, "seat": seat, "player_id": pid} for seat, pid in enumerate(ids))
         store_summary(db, game_id, game)
@@ -300,10 +309,10 @@ def add_deal(db: Database, game_id: int, raw: Any, *, token: str, number: int) -
         scores = new_game.score().deals[-1]
         stamp = now()
         values = deal_values(record, scores)
-        deal_id = db.table("deals").insert({
+        deal_id = new_id(db.table("deals").insert({
             "game_id": game_id, "number": number, **values,
             "token": token, "version": 1, "created_at": stamp, "updated_at": stamp,
-        }).last_pk
+        }))
         record_history(db, deal_id, game_id, number, 1, record, scores, "create", token)
         store_summary(db, game_id, new_game)
     _remember(stored, [d["record_json"] for d in stored.deals] + [values["record_json"]],

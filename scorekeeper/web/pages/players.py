@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import (Blueprint, abort, current_app, jsonify, redirect, render_template, request,
+from flask import (Blueprint, abort, jsonify, redirect, render_template, request,
                    url_for)
 from flask_babel import gettext, lazy_gettext
 from flask_wtf import FlaskForm
