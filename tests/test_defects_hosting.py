@@ -156,6 +156,7 @@ def test_proxy__hsts_and_secure_cookies_on_every_answer(hosted):
     assert "; Secure" in session and "HttpOnly" in session and "SameSite=Lax" in session
 
 
+@pytest.mark.slow
 def test_proxy__the_pin_limits_count_the_real_client_not_the_proxy(hosted):
     game = start(member(hosted), pin="482193")
     # reading the group needs its join link: a stranger cannot even reach the PIN page

@@ -251,6 +251,7 @@ def test_pin_change__refused_with_the_rule_and_nothing_changed(app, client, pin)
 
 
 # -- 9. strangers locking the table out of its PIN -------------------------------------------
+@pytest.mark.slow
 def test_pin_lockout__strangers_from_many_addresses_do_not_lock_out_the_table(app, client):
     game = start(client, pin="4821")
     for n in range(keys.PIN_TRIES_PER_GAME + 5):  # past the game's window limit

@@ -372,6 +372,7 @@ def test_a_phone_that_joins_reads_the_groups_language_unless_it_chose_one(app):
 @given(text=st.one_of(st.text(max_size=100), st.sampled_from(
     ["\x00", "\u202e", "x" * 70_000, "\r\nSet-Cookie: a=1", "١٢", "<i>w</i>"])),
        field=st.sampled_from(["name", "confirm", "lang"]))
+@pytest.mark.slow
 def test_group_forms_answer_hostile_values_without_a_500(app, text, field):
     group, _, admin = start_group(app, "Hostile", address=f"198.51.100.{len(text) % 200}")
     inside = InGroup(admin, group)

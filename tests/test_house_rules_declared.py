@@ -196,6 +196,7 @@ ADD_A_RULE = textwrap.dedent('''
 ''')
 
 
+@pytest.mark.slow
 def test_a_boolean_rule_added_by_its_declaration_alone_gets_a_checkbox_and_saves():
     script = f"NEW_RULE = {NEW_RULE!r}\n" + ADD_A_RULE
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,

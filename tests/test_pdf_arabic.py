@@ -229,6 +229,7 @@ def test_cli__lang_ar(tmp_path, capsys):
         main(["blank-sheet", "--lang", "fr", "-o", str(blank)])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("paper", ["A4", "Letter"])
 def test_arabic_sheets__many_redeals_and_long_names_still_fit_one_page(paper):
     names = ["آية عبد الرحمن خليل المصري", "Bilal Mahmoud Haddad-Nassar",

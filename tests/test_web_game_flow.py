@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from scorekeeper.engine import read_game
 from scorekeeper.store import storage
 from scorekeeper.web.database import get_db
@@ -206,6 +208,7 @@ def test_complex_game__cross_check_refused_next_to_the_field(client, table):
     assert page.select_one('input[name="q_diamonds_taker"][value="3"]').has_attr("checked")
 
 
+@pytest.mark.slow
 def test_partnership_game__team_result_at_game_over(client, table):
     game_id = table.new_game(first_king=0, preset="partnership")
     order = ["trex", "king_of_hearts", "diamonds", "queens", "collections"]
