@@ -20,7 +20,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import re
 import sqlite3
 import tempfile
 from dataclasses import dataclass, field
@@ -198,7 +197,6 @@ NAME_REASONS = {"player_name_empty": "has no name",
                 "player_name_too_long": f"has a name longer than {NAME_LIMIT} characters",
                 "player_name_control": "has a control character in their name",
                 "player_name_invisible": "has a name that shows no letter or digit"}
-FORM_TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
 #: What a column's declared type lets a restored value be.
 KINDS: dict[str, tuple[type, ...]] = {"INTEGER": (int,), "TEXT": (str,), "FLOAT": (float, int),
                                       "REAL": (float, int)}
@@ -474,7 +472,7 @@ def _check_and_score(db: Database, backup: Path) -> None:
                 raise BackupError(f"{where}: its edit or view key is not one.")
             if row["pin_hash"] is not None and not PIN_HASH.fullmatch(row["pin_hash"]):
                 raise BackupError(f"{where}: its table PIN is not a PIN's hash.")
-            if row["create_token"] is not None and not FORM_TOKEN.fullmatch(row["create_token"]):
+            if row["create_token"] is not None and not storage.FORM_TOKEN.fullmatch(row["create_token"]):
                 raise BackupError(f"{where}: its form token is not one.")
             _check_extra(row.get("extra_json"), where)
             try:

@@ -7,6 +7,8 @@ history row, and stores the game's summary (totals, ranks, finished) for reports
 from __future__ import annotations
 
 import json
+import re
+import secrets
 import unicodedata
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -21,6 +23,16 @@ from . import checks, facts, gamecache, ratings
 from .refused import N_, Refused
 
 
+#: A form's one-time token, stored with what the form saved (``deals.token``,
+#: ``games.create_token``), so that the same form sent twice records nothing twice.
+FORM_TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
+
+
+def new_form_token() -> str:
+    """A fresh one-time token for an entry form (16 random bytes, as FORM_TOKEN reads them)."""
+    return secrets.token_urlsafe(16)
+
+
 class DuplicateToken(Exception):
     """The form's one-time token was used already; ``saved`` says where that entry went."""
 
@@ -30,8 +42,12 @@ class DuplicateToken(Exception):
         self.saved = saved
 
 
-class Conflict(Exception):
-    """The game changed since the form was opened (another phone, an old tab)."""
+class Conflict(Refused):
+    """The game changed since the form was opened (another phone, an old tab): a refusal with
+    its message marked ``N_`` and the deal's ``number``, said by the page in its language."""
+
+
+CHANGED_MEANWHILE = N_("Deal %(number)s has been changed meanwhile")
 
 
 class NotFound(LookupError):
@@ -302,7 +318,7 @@ def add_deal(db: Database, game_id: int, raw: Any, *, token: str, number: int) -
     with db.atomic():
         stored = _begin_write(db, game_id, token)
         if len(stored.game.deals) + 1 != number:
-            raise Conflict(f"deal {number} has been recorded meanwhile")
+            raise Conflict(N_("Deal %(number)s has been recorded meanwhile"), number=number)
         record, problems, new_game = checks.check_new_deal(stored.game, raw)
         if record is None or new_game is None:
             raise InvalidResult(problems)
@@ -334,10 +350,10 @@ def correct_deal(db: Database, game_id: int, number: int, raw: Any, *, token: st
         if row is None:
             raise NotFound(f"no deal {number}")
         if deal_id is not None and row["id"] != deal_id:
-            raise Conflict(f"deal {number} is another deal now: the one being corrected has "
-                           f"been undone meanwhile")
+            raise Conflict(N_("Deal %(number)s is another deal now: the one being corrected has "
+                              "been undone meanwhile"), number=number)
         if row["version"] != version:
-            raise Conflict(f"deal {number} has been changed meanwhile")
+            raise Conflict(CHANGED_MEANWHILE, number=number)
         record, problems, new_game = checks.check_correction(stored.game, number, raw)
         if record is None or new_game is None:
             raise InvalidResult(problems)
@@ -365,7 +381,7 @@ def undo_deal(db: Database, game_id: int, deal_id: int, *, version: int) -> int:
         if row is None:
             raise NotFound(f"no deal {deal_id} in game {game_id}")
         if row["version"] != version:
-            raise Conflict(f"deal {row['number']} has been changed meanwhile")
+            raise Conflict(CHANGED_MEANWHILE, number=row["number"])
         number = row["number"]
         problems, new_game = checks.check_undo(stored.game, number)
         if new_game is None:

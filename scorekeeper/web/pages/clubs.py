@@ -30,7 +30,7 @@ from ..database import get_db
 from ..fields import PickField, whole_number
 from ..forms import PRESET_LABELS, RulesForm, preset_settings, settings_data, tonight
 from ..i18n import current_language, isolated, num
-from ..messages import contract_label
+from ..messages import contract_label, refusal
 from ..rulestext import rules_text
 from .sheets import pdf_response, sheet_digits, slug
 
@@ -40,14 +40,6 @@ POLL_SECONDS = 3
 #: Room left in a table's game title for ", round 12, table 8" (the store adds it).
 CLUB_TITLE_LIMIT = TITLE_LIMIT - 24
 KINGDOMS = 4
-
-
-def refusal(exc: Refused) -> Markup:
-    """A refusal of the store in the page's language, names isolated, digits the phone's."""
-    values: dict[str, Any] = {key: num(value) if type(value) is int else value
-                              for key, value in exc.values.items()}
-    values.update({key: isolated(name) for key, name in exc.names.items()})
-    return escape(gettext(exc.message)) % values
 
 
 # -- starting a club night -------------------------------------------------------------------
