@@ -15,7 +15,9 @@ import socket
 import subprocess
 import sys
 import sysconfig
+import tarfile
 import time
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -104,6 +106,40 @@ def serve_and_get(python: Path, env: dict[str, str], *options: str) -> int:
     finally:
         process.terminate()
         process.wait(timeout=30)
+
+
+def test_the_wheel_carries_the_fonts_licence_once_and_declares_it(wheel):
+    with zipfile.ZipFile(wheel) as built:
+        names = built.namelist()
+        [meta] = [n for n in names if n.endswith(".dist-info/METADATA")]
+        metadata = built.read(meta).decode()
+    assert [n for n in names if n.endswith("LICENSE-DejaVu.txt")] == [
+        n for n in names if n.endswith(".dist-info/licenses/static/fonts/LICENSE-DejaVu.txt")]
+    assert len([n for n in names if n.endswith("LICENSE-DejaVu.txt")]) == 1
+    assert "License-Expression: MIT AND Bitstream-Vera AND LicenseRef-Arev-Fonts" in metadata
+    assert any(n.endswith("site/static/fonts/DejaVuSans.ttf") for n in names)
+    assert any(n.startswith("scorekeeper/site/templates/history/") for n in names)
+
+
+def test_the_sdist_carries_the_tests_with_what_they_need(tmp_path):
+    out = tmp_path / "sdist"
+    out.mkdir()
+    done = subprocess.run([sys.executable, "-c", "import sys; from setuptools import build_meta; "
+                           "print(build_meta.build_sdist(sys.argv[1]))", str(out)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "would be ignored" not in done.stdout + done.stderr
+    [sdist] = out.glob("*.tar.gz")
+    with tarfile.open(sdist) as archive:
+        names = {name.split("/", 1)[1] for name in archive.getnames() if "/" in name}
+    tracked = subprocess.run(["git", "ls-files", "tests", "docs", "deploy"], cwd=ROOT,
+                             capture_output=True, text=True).stdout.split()
+    if tracked:  # in a git checkout: every tracked test file, helper and document
+        assert set(tracked) <= names, sorted(set(tracked) - names)
+    for needed in ("tests/conftest.py", "tests/web_helpers.py", "tests/browser/conftest.py",
+                   "tests/run.sh", "docs/rules.md", "babel.cfg", "ARCHITECTURE.md",
+                   "scorekeeper/translations/messages.pot"):
+        assert needed in names, needed
 
 
 WHERE = "from scorekeeper.store.paths import instance_folder; print(instance_folder())"
