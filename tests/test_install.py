@@ -145,30 +145,38 @@ def test_the_sdist_carries_the_tests_with_what_they_need(tmp_path):
 WHERE = "from scorekeeper.store.paths import instance_folder; print(instance_folder())"
 
 
-def test_installed_into_a_venv_the_data_goes_to_its_var_folder_and_slash_answers(
-        wheel, tmp_path):
+def installed(wheel: Path, tmp_path: Path, *options: str, **env: str):
+    """The wheel installed (with *options*) into a fresh environment under *tmp_path*, with a
+    home of its own: its python, its environment variables and the package's folder."""
     home = tmp_path / "home"
     home.mkdir()
     python = new_venv(tmp_path / "venv")
-    env = clean_env(home)
-    pip_install(python, wheel, env)
-    package = Path(ask(python, env, "import scorekeeper; print(scorekeeper.__file__)"))
-    assert (tmp_path / "venv").resolve() in package.resolve().parents
-    (package.parent.parent / "templates").mkdir()  # an empty folder beside the package
-    instance = (tmp_path / "venv" / "var" / INSTALLED_INSTANCE).resolve()
+    variables = clean_env(home, **env)
+    pip_install(python, wheel, variables, *options)
+    package = Path(ask(python, variables, "import scorekeeper; print(scorekeeper.__file__)"))
+    return python, variables, package.resolve().parent
+
+
+def check_served_from(python: Path, env: dict[str, str], package: Path, instance: Path):
+    """The instance folder is *instance*, ``/`` answers, and the data went there only."""
     assert Path(ask(python, env, WHERE)).resolve() == instance
     assert serve_and_get(python, env) == 200
     assert (instance / "scorekeeper.sqlite3").is_file()
     assert (instance / "secret_key").is_file()
-    assert not (package.parent.parent / "instance").exists()
+    assert not (package.parent / "instance").exists()
+
+
+def test_installed_into_a_venv_the_data_goes_to_its_var_folder_and_slash_answers(
+        wheel, tmp_path):
+    python, env, package = installed(wheel, tmp_path)
+    assert (tmp_path / "venv").resolve() in package.parents
+    (package.parent / "templates").mkdir()  # an empty folder beside the package
+    check_served_from(python, env, package,
+                      (tmp_path / "venv" / "var" / INSTALLED_INSTANCE).resolve())
 
 
 def test_with_db_the_secret_key_goes_beside_the_database_not_to_the_venv(wheel, tmp_path):
-    home = tmp_path / "home"
-    home.mkdir()
-    python = new_venv(tmp_path / "venv")
-    env = clean_env(home)
-    pip_install(python, wheel, env)
+    python, env, _package = installed(wheel, tmp_path)
     data = tmp_path / "data"
     database = data / "night.sqlite3"
     instance = ask(python, env, "from scorekeeper.web import create_app; "
@@ -179,16 +187,8 @@ def test_with_db_the_secret_key_goes_beside_the_database_not_to_the_venv(wheel, 
 
 
 def test_a_user_install_keeps_its_data_in_the_users_data_folder(wheel, tmp_path):
-    home = tmp_path / "home"
-    home.mkdir()
-    python = new_venv(tmp_path / "venv")
-    env = clean_env(home, PYTHONUSERBASE=str(tmp_path / "userbase"))
-    pip_install(python, wheel, env, "--user")
-    package = Path(ask(python, env, "import scorekeeper; print(scorekeeper.__file__)"))
-    assert (tmp_path / "userbase").resolve() in package.resolve().parents
-    instance = (home / ".local" / "share" / USER_FOLDER).resolve()
-    assert Path(ask(python, env, WHERE)).resolve() == instance
-    assert serve_and_get(python, env) == 200
-    assert (instance / "scorekeeper.sqlite3").is_file()
-    assert (instance / "secret_key").is_file()
-    assert not (package.parent.parent / "instance").exists()
+    python, env, package = installed(wheel, tmp_path, "--user",
+                                     PYTHONUSERBASE=str(tmp_path / "userbase"))
+    assert (tmp_path / "userbase").resolve() in package.parents
+    check_served_from(python, env, package,
+                      (tmp_path / "home" / ".local" / "share" / USER_FOLDER).resolve())
