@@ -16,8 +16,13 @@ case "${1:-}" in
   --lint) mode=lint; shift ;;
 esac
 [ -x .venv/bin/python ] || "$PYTHON" -m venv .venv
-.venv/bin/python -m pip install --quiet --upgrade pip
-.venv/bin/python -m pip install --quiet -e '.[test]'
+# The project and its test dependencies, installed again only when pyproject.toml changed
+# since the last install (a fresh checkout, as in CI, always installs).
+if [ ! -f .venv/.installed ] || [ pyproject.toml -nt .venv/.installed ]; then
+  .venv/bin/python -m pip install --quiet --upgrade pip
+  .venv/bin/python -m pip install --quiet -e '.[test]'
+  touch .venv/.installed
+fi
 if [ "$mode" = lint ]; then
   .venv/bin/ruff check .
   exec .venv/bin/mypy   # the files and options are in pyproject.toml's [tool.mypy]

@@ -27,6 +27,9 @@ FORWARDED = {"X-Forwarded-For": "203.0.113.5", "X-Forwarded-Proto": "https",
              "X-Forwarded-Host": "trex.example.org"}
 
 
+pytestmark = pytest.mark.slow  # the real waitress and Caddy, a server per test
+
+
 def make(tmp_path, **config):
     return create_app({"TESTING": True, "WTF_CSRF_ENABLED": False,
                        "DATABASE": str(tmp_path / "hosted.sqlite3"),
@@ -156,7 +159,6 @@ def test_proxy__hsts_and_secure_cookies_on_every_answer(hosted):
     assert "; Secure" in session and "HttpOnly" in session and "SameSite=Lax" in session
 
 
-@pytest.mark.slow
 def test_proxy__the_pin_limits_count_the_real_client_not_the_proxy(hosted):
     game = start(member(hosted), pin="482193")
     # reading the group needs its join link: a stranger cannot even reach the PIN page

@@ -322,6 +322,7 @@ def test_property_outsiders_get_the_answer_of_an_address_that_leads_nowhere(two_
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(key=st.text("0123456789abcdef", min_size=32, max_size=32),
        number=st.integers(1, 2**63 - 1))
+@pytest.mark.slow
 def test_property_a_wrong_secret_is_an_address_that_leads_nowhere(two_groups, key, number):
     app, a, ids, real_keys, member_b, _ = two_groups
     if key in real_keys.values():

@@ -272,6 +272,7 @@ def test_arabic_digits__every_number_on_the_sheet_and_none_left_western(game):
         render_game_pdf(game, lang="ar", digits="roman")
 
 
+@pytest.mark.slow
 def test_arabic_digits__as_the_phone_reads_them_and_from_the_command_line(table, client,
                                                                          tmp_path):
     game_id = table.new_game()

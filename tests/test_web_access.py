@@ -239,6 +239,7 @@ def test_pin__guessing_is_rate_limited_even_after_a_restart(app, client, watcher
                                     data={"pin": "4821"}).status_code == 429
 
 
+@pytest.mark.slow
 def test_pin__the_limit_is_per_address_and_per_game(client, app):
     game = pin_game(client)
     other_game = pin_game(client, "9999")

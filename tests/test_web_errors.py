@@ -115,6 +115,7 @@ def test_400__a_king_who_cannot_deal_next(client, game):
                     back="Back to the game")
 
 
+@pytest.mark.slow
 def test_400__next_deal_when_the_game_is_over(client, table):
     game_id = table.new_game()
     deals = {"king_of_hearts": {"king_of_hearts": {"taker": 1}},

@@ -19,6 +19,9 @@ from test_web_game_flow import NIGHT
 from web_helpers import PLAYERS
 
 
+pytestmark = pytest.mark.slow  # sheets printed ahead in processes of their own
+
+
 def pdf_text(data: bytes) -> str:
     return "".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
 
@@ -222,7 +225,6 @@ def test_sheet__a_request_for_the_sheet_being_made_waits_for_it(app, table, clie
     assert [who for who, _ in renders] == ["MainThread", "sheet-worker"]
 
 
-@pytest.mark.slow
 def test_sheet__every_answer_whole_while_tables_save_and_print(app, table, client, renders):
     """Phones printing while the table saves and the worker makes sheets: every answer is a
     whole PDF or a 304, and one ETag always names the same sheet."""
