@@ -179,8 +179,9 @@ def test_with_db_the_secret_key_goes_beside_the_database_not_to_the_venv(wheel, 
     python, env, _package = installed(wheel, tmp_path)
     data = tmp_path / "data"
     database = data / "night.sqlite3"
-    instance = ask(python, env, "from scorekeeper.web import create_app; "
-                                f"print(create_app({{'DATABASE': {str(database)!r}}}).instance_path)")
+    made = f"create_app({{'DATABASE': {str(database)!r}}})"
+    instance = ask(python, env,
+                   f"from scorekeeper.web import create_app; print({made}.instance_path)")
     assert Path(instance).resolve() == data.resolve()
     assert (data / "secret_key").is_file()
     assert not (tmp_path / "venv" / "var").exists()

@@ -143,7 +143,8 @@ def add_commands(sub: Any) -> None:
                           "(default 1)")
     sim.add_argument("--rules", default=None, help="the rules object as JSON text")
     sim.add_argument("--bot", choices=("random", "heuristic"), default="random",
-                     help="how the bots play: at random, or by the tactics of the rule books (default random)")
+                     help="how the bots play: at random, or by the tactics of the rule books "
+                          "(default random)")
     sim.add_argument("--out", default=None, help="write one game file per game here")
     sim.add_argument("--jobs", type=int, default=None, metavar="N",
                      help="play the games in N processes (default: one per core); the games "

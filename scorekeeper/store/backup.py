@@ -472,7 +472,8 @@ def _check_and_score(db: Database, backup: Path) -> None:
                 raise BackupError(f"{where}: its edit or view key is not one.")
             if row["pin_hash"] is not None and not PIN_HASH.fullmatch(row["pin_hash"]):
                 raise BackupError(f"{where}: its table PIN is not a PIN's hash.")
-            if row["create_token"] is not None and not storage.FORM_TOKEN.fullmatch(row["create_token"]):
+            token = row["create_token"]
+            if token is not None and not storage.FORM_TOKEN.fullmatch(token):
                 raise BackupError(f"{where}: its form token is not one.")
             _check_extra(row.get("extra_json"), where)
             try:

@@ -1,8 +1,8 @@
 """The web wing: the scorekeeper a phone opens beside the table.
 
 ``create_app`` follows the Flask tutorial's factory: defaults from a mapping, the instance folder
-for the database and the secret key (found by ``store.paths``' one rule, not by Flask's guess), one ``init_app(app)`` per infrastructure module and one
-blueprint per feature.
+for the database and the secret key (found by ``store.paths``' one rule, not by Flask's guess),
+one ``init_app(app)`` per infrastructure module and one blueprint per feature.
 """
 from __future__ import annotations
 

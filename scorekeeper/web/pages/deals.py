@@ -29,6 +29,8 @@ from . import sheets
 from .games import fetch_game, game_context, seat_arg
 
 bp = Blueprint("deals", __name__, url_prefix="/games/<int:game_id>")
+
+
 def fetch_deal(stored: StoredGame, number: int) -> dict[str, Any]:
     """The current row of deal *number*, or a 404 page."""
     row = stored.deal_row(number)
@@ -87,8 +89,8 @@ def build_form(stored: StoredGame, context: EntryContext, checker: Callable, *,
     cls = form_class_for(context.contracts, stored.game.rules)
     hidden = {"king": context.king, "number": context.number, "version": context.version,
               "contracts": present.contracts_query(context.contracts)}
-    form = cls(data={**(data or {}), **hidden, "token": storage.new_form_token()}) if data is not None \
-        else cls()
+    form = cls(data={**(data or {}), **hidden, "token": storage.new_form_token()}) \
+        if data is not None else cls()
     form.setup(context, stored.game.players, checker)
     if "reason" in form:
         game = stored.game
