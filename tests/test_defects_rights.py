@@ -240,6 +240,7 @@ def test_revocation_by_removing_the_pin(app, client, capsys):
     assert by_pin.get(f"/games/{game}/deals/new").status_code == 403
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("pin", ["12", "12a4", "١٢٣٤", "1" * 13, ""])
 def test_pin_change__refused_with_the_rule_and_nothing_changed(app, client, pin):
     game = start(client, pin="4821")

@@ -124,6 +124,7 @@ def signed_words_as_seen(data: bytes) -> list[str]:
             if SIGNED_WORD.search(word) and re.search("[−+\\-]", word)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("digits", ["western", "arabic"])
 def test_arabic_sheet__every_sign_stands_on_the_left_of_its_number_as_printed(game, digits):
     """As the page shows them, not only in reading order: in the grid, the totals and the

@@ -148,6 +148,7 @@ def test_names__charts_hold_them_as_text_and_no_script(client, app, game):
                                       ("Ab\x00c", False), ("Ab\x1b[2Jc", False),
                                       ("Ab\x7fc", False), ("Ab\u0085c", True),
                                       ("A\u202eb", True), ("  Aya \t Bee ", True)])
+@pytest.mark.slow
 def test_names__limited_in_length_and_free_of_control_characters(table, client, name, ok):
     data = {"player_0": name, "player_1": "B", "player_2": "C", "player_3": "D",
             "first_king": "0", "preset": "standard", "title": "t", "played_on": "2026-11-20"}
