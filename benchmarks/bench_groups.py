@@ -32,10 +32,8 @@ import json
 import os
 import platform
 import random
-import re
 import secrets
 import shutil
-import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -164,7 +162,9 @@ def closed_loop(make, paths, seconds: float, connections: int) -> tuple[int, lis
 
 def paced_table(port: int, group: str, key: str, seed: int, pace: float, stop: float,
                 saves: list[float], errors: list[str]) -> None:
-    record = (lambda kind, reply: saves.append(reply.seconds) if kind == "save" else None)
+    def record(kind: str, reply: Reply) -> None:
+        if kind == "save":
+            saves.append(reply.seconds)
     phone = member(port, group, key)
     phone.record = record
     game = simulated(seed)

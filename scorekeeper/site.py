@@ -1,5 +1,7 @@
-"""Where the pages' templates and static files are: the repository's own folders when running
-from a checkout (or an editable install), else the copies a built wheel carries."""
+"""Where the pages' templates and static files are: the copies a built wheel carries inside the
+package (``scorekeeper/site/``), else, run from a checkout (or an editable install), the
+repository's own folders. The package's own copy comes first, so that a stray ``templates``
+folder beside an installed package (an empty ``site-packages/templates``) changes nothing."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -9,10 +11,10 @@ _CHECKOUT = _PACKAGE.parent
 
 
 def _folder(name: str) -> Path:
-    checkout = _CHECKOUT / name
-    if checkout.is_dir():
-        return checkout
-    return _PACKAGE / "site" / name
+    carried = _PACKAGE / "site" / name
+    if carried.is_dir():
+        return carried
+    return _CHECKOUT / name
 
 
 TEMPLATES: Path = _folder("templates")

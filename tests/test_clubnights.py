@@ -132,8 +132,8 @@ def test_two_players_of_one_club_night_are_two_people(db):
     before = counts(db)
     with pytest.raises(Refused) as info:
         players.merge_players(db, seated, sitter)
-    assert str(info.value) == (f"They are both players of the club night Café, so they are "
-                               f"two people and cannot be merged.")
+    assert str(info.value) == ("They are both players of the club night Café, so they are "
+                               "two people and cannot be merged.")
     assert counts(db) == before
     with pytest.raises(Refused) as info:  # no game, but the night seats them
         players.delete_player(db, sitter)

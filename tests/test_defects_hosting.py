@@ -27,6 +27,9 @@ FORWARDED = {"X-Forwarded-For": "203.0.113.5", "X-Forwarded-Proto": "https",
              "X-Forwarded-Host": "trex.example.org"}
 
 
+pytestmark = pytest.mark.slow  # the real waitress and Caddy, a server per test
+
+
 def make(tmp_path, **config):
     return create_app({"TESTING": True, "WTF_CSRF_ENABLED": False,
                        "DATABASE": str(tmp_path / "hosted.sqlite3"),

@@ -49,6 +49,7 @@ def test_500__merge_with_an_other_that_is_not_a_plain_number(app, client, table,
 @pytest.mark.parametrize("url", ["/lang/en", "/lang/ar", "/digits/arabic", "/digits/western"])
 @pytest.mark.parametrize("target", ["/%0D%0Ax", "/%0Ax", "/x%00", "/\u2028x",
                                     "/%2e%2e/%2e%2e/x", "//evil.example", "/\\evil.example"])
+@pytest.mark.slow
 def test_500__language_and_digits_switch_with_a_next_that_is_no_place(client, url, target):
     response = client.get(f"{url}?next={target}", headers=OWN_LINK)
     assert response.status_code == 303 and response.headers["Location"] == "/"
@@ -88,6 +89,7 @@ def test_unescaped_word__a_contract_word_set_to_markup_is_text_on_new_game(clien
 
 
 # -- 10. invisible names, the blank sheet's names, players counted from 1 ----------------------
+@pytest.mark.slow
 @pytest.mark.parametrize("name", INVISIBLE)
 def test_invisible_name__refused_by_the_new_game_form(app, client, name):
     response = client.post("/games/new", data={**NEW_GAME, "player_2": name})
@@ -112,6 +114,7 @@ def test_invisible_name__refused_by_the_importer_page_and_command(app, client, t
     assert counts(app)["games"] == 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", INVISIBLE)
 def test_invisible_name__refused_by_a_rename_and_a_fix_in_one_game(app, client, table, name):
     game = table.new_game()

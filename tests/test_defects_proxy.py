@@ -23,6 +23,9 @@ PIN, WRONG = "482193", "000000"
 HSTS = "max-age=31536000"
 
 
+pytestmark = pytest.mark.slow  # the real Caddy in front of the real waitress
+
+
 @pytest.fixture(scope="module")
 def box(tmp_path_factory):
     with hosted_box(tmp_path_factory.mktemp("hosted")) as running:

@@ -78,6 +78,7 @@ def app_on(tmp_path, database):
 
 
 # -- triggers -------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_hostile_backup__a_trigger_on_pin_attempts_stays_behind(tmp_path, database, capsys):
     path = copy_of(tmp_path, database, "night.sqlite3", """
         create trigger forget_tries after insert on pin_attempts

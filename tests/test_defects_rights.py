@@ -240,6 +240,7 @@ def test_revocation_by_removing_the_pin(app, client, capsys):
     assert by_pin.get(f"/games/{game}/deals/new").status_code == 403
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("pin", ["12", "12a4", "١٢٣٤", "1" * 13, ""])
 def test_pin_change__refused_with_the_rule_and_nothing_changed(app, client, pin):
     game = start(client, pin="4821")
@@ -251,6 +252,7 @@ def test_pin_change__refused_with_the_rule_and_nothing_changed(app, client, pin)
 
 
 # -- 9. strangers locking the table out of its PIN -------------------------------------------
+@pytest.mark.slow
 def test_pin_lockout__strangers_from_many_addresses_do_not_lock_out_the_table(app, client):
     game = start(client, pin="4821")
     for n in range(keys.PIN_TRIES_PER_GAME + 5):  # past the game's window limit

@@ -27,6 +27,7 @@ VARIANTS = [
 GAMES_PER_VARIANT = 125  # 8 variants: 1,000 games
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", VARIANTS, ids=lambda r: ",".join(r) or "standard")
 def test_simulated_games__validation_accepts_and_every_game_sums_to_zero(rules):
     house = HouseRules.from_dict(rules)

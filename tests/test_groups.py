@@ -323,6 +323,7 @@ def test_property_outsiders_get_the_answer_of_an_address_that_leads_nowhere(two_
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(key=st.text("0123456789abcdef", min_size=32, max_size=32),
        number=st.integers(1, 2**63 - 1))
+@pytest.mark.slow
 def test_property_a_wrong_secret_is_an_address_that_leads_nowhere(two_groups, key, number):
     app, a, ids, real_keys, member_b, _ = two_groups
     if key in real_keys.values():
@@ -376,6 +377,7 @@ ADDRESSES = itertools.count(1)
 @given(text=st.one_of(st.text(max_size=100), st.sampled_from(
     ["\x00", "\u202e", "x" * 6_000, "\r\nSet-Cookie: a=1", "١٢", "<i>w</i>"])),
        field=st.sampled_from(["name", "confirm", "lang"]))
+@pytest.mark.slow
 def test_group_forms_answer_hostile_values_without_a_500(app, text, field):
     n = next(ADDRESSES)
     address = f"198.{n // 65536 % 256}.{n // 256 % 256}.{n % 256}"

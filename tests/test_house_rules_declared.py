@@ -88,6 +88,7 @@ def text_of(html: str) -> str:
     return " ".join(BeautifulSoup(html, "html.parser").get_text().split())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("form", ["/games/new", "/clubs/new"], ids=["new-game", "club-night"])
 @pytest.mark.parametrize("rule", RULES, ids=lambda r: r.name)
 def test_every_rule__has_an_input_on_new_game_and_new_club_night(client, rule, form):
@@ -105,6 +106,7 @@ def test_every_rule__has_an_input_on_new_game_and_new_club_night(client, rule, f
         assert page.select('#settings select[name="sweep_tricks"]')
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name, value", CASES)
 def test_every_rule__saved_said_on_the_sheet_and_rules_page_and_through_a_game_file(
         client, tmp_path, name, value):
@@ -196,6 +198,7 @@ ADD_A_RULE = textwrap.dedent('''
 ''')
 
 
+@pytest.mark.slow
 def test_a_boolean_rule_added_by_its_declaration_alone_gets_a_checkbox_and_saves():
     script = f"NEW_RULE = {NEW_RULE!r}\n" + ADD_A_RULE
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,

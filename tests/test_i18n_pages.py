@@ -90,6 +90,7 @@ def _titles(app) -> tuple[str, ...]:
     return tuple(words)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("page", list(PAGES))
 def test_every_page_in_arabic__right_to_left_and_nothing_left_in_english(app, client, places,
                                                                          page):
@@ -102,6 +103,7 @@ def test_every_page_in_arabic__right_to_left_and_nothing_left_in_english(app, cl
     assert english_left(html, also_kept=_titles(app)) == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("page", list(PAGES))
 def test_every_page_in_english__left_to_right_and_no_arabic_words_of_the_app(client, places,
                                                                             page):

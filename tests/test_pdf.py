@@ -283,6 +283,7 @@ def test_many_redeals_and_long_names_still_fit_one_page():
     assert len(pdf_pages(render_game_pdf(game, paper="Letter"))) == 1
 
 
+@pytest.mark.slow
 def test_markup_in_names_prints_as_text():
     players = ["<b>Aya</b>", "Bilal<style>*{}", "Carla</td></tr>", "Dana{color:red}"]
     game = make_game(players=players, title="<script>x</script>")
@@ -357,6 +358,7 @@ def test_a_sheet_loads_only_its_stylesheet_and_fonts():
     assert all(u.startswith("file://") and any(r in u for r in roots) for u in asked)
 
 
+@pytest.mark.slow
 def test_sheet_needs_no_font_from_the_machine(tmp_path):
     """With Fontconfig knowing no font at all, the sheet still prints in the shipped font."""
     conf = tmp_path / "fonts.conf"

@@ -124,6 +124,7 @@ def signed_words_as_seen(data: bytes) -> list[str]:
             if SIGNED_WORD.search(word) and re.search("[−+\\-]", word)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("digits", ["western", "arabic"])
 def test_arabic_sheet__every_sign_stands_on_the_left_of_its_number_as_printed(game, digits):
     """As the page shows them, not only in reading order: in the grid, the totals and the
@@ -229,6 +230,7 @@ def test_cli__lang_ar(tmp_path, capsys):
         main(["blank-sheet", "--lang", "fr", "-o", str(blank)])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("paper", ["A4", "Letter"])
 def test_arabic_sheets__many_redeals_and_long_names_still_fit_one_page(paper):
     names = ["آية عبد الرحمن خليل المصري", "Bilal Mahmoud Haddad-Nassar",
@@ -271,6 +273,7 @@ def test_arabic_digits__every_number_on_the_sheet_and_none_left_western(game):
         render_game_pdf(game, lang="ar", digits="roman")
 
 
+@pytest.mark.slow
 def test_arabic_digits__as_the_phone_reads_them_and_from_the_command_line(table, client,
                                                                          tmp_path):
     game_id = table.new_game()

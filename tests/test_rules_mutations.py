@@ -503,6 +503,7 @@ def simulated(rules: dict[str, Any], seed: int, bots: str) -> dict[str, Any]:
 
 @pytest.mark.parametrize("rules, seed, bots", GAMES, ids=lambda v: ",".join(v) if isinstance(
     v, dict) else str(v))
+@pytest.mark.slow
 def test_mutations_impossible_changes_refused_possible_ones_accepted(rules, seed, bots):
     tally = Tally()
     doc = simulated(rules, seed, bots)

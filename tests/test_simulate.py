@@ -180,6 +180,7 @@ def test_simulate__quick_path_plays_the_same_games_as_the_deal_objects(rules, bo
         assert simulate_game(seed, house, bots) == simulate_game(seed, house, bots, fast=False)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", RULE_TABLE, ids=lambda r: ",".join(r) or "standard")
 @pytest.mark.parametrize("bot", ["random", "heuristic"])
 def test_simulate__points_counted_from_the_cards_are_the_scorers(rules, bot):

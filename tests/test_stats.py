@@ -197,6 +197,7 @@ def close(shown: str, value: float) -> bool:
 
 
 # -- the player page -----------------------------------------------------------------------
+@pytest.mark.slow
 @pytest.mark.parametrize("name", POOL)
 def test_player_page__games_wins_average_and_best(install, docs, name):
     page = player_page(install, name)
@@ -209,6 +210,7 @@ def test_player_page__games_wins_average_and_best(install, docs, name):
     assert number(page.select_one("#best").get_text(strip=True)) == max(want.totals)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", POOL)
 def test_player_page__average_per_contract_as_king_and_under_another_king(install, docs, name):
     page = player_page(install, name)
@@ -309,6 +311,7 @@ def leaderboard(install, **args) -> dict[str, dict]:
                                   {"preset": "complex", "from": "2026-11-10"},
                                   {"from": "2026-11-14", "to": "2026-11-18"}],
                          ids=["all", "standard", "partnership", "complex-since", "range"])
+@pytest.mark.slow
 def test_leaderboard__every_player_matches_the_game_files(install, docs, args):
     board = leaderboard(install, **args)
     filters = {"start": args.get("from"), "end": args.get("to"), "preset": args.get("preset")}

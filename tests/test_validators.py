@@ -11,7 +11,7 @@ from flask import g, template_rendered
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.store import keys, players
+from scorekeeper.store import players
 from scorekeeper.store.db import connect
 from scorekeeper.web import rights, validators
 
@@ -196,6 +196,7 @@ CHANGES = [change_save, change_correction, change_undo, change_rename, change_me
            change_seat_name, change_pin, change_edit_key, change_title]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("change", CHANGES, ids=lambda f: f.__name__[len("change_"):])
 def test_a_changed_game__another_validator_and_the_new_body(app, client, table, game, change):
     before = {page: seen(client, page.format(game)) for page in PAGES}
@@ -246,6 +247,7 @@ READINGS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("reading", READINGS)
 @pytest.mark.parametrize("page", PAGES[:2])
 def test_a_way_of_reading__another_validator_and_body(app, client, game, reading, page):

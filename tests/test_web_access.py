@@ -239,6 +239,7 @@ def test_pin__guessing_is_rate_limited_even_after_a_restart(app, client, watcher
                                     data={"pin": "4821"}).status_code == 429
 
 
+@pytest.mark.slow
 def test_pin__the_limit_is_per_address_and_per_game(client, app):
     game = pin_game(client)
     other_game = pin_game(client, "9999")
@@ -276,6 +277,7 @@ def test_pin__a_game_without_one(watcher, game):
                                     "/games/12", "/games/1x", "/players/", "/\\evil.example",
                                     "/games/1/../../import", "/games/1/./x", "javascript:alert(1)",
                                     "/games/1\n/x"])
+@pytest.mark.slow
 def test_pin__goes_back_to_a_page_of_this_game_only(watcher, client, target):
     game = pin_game(client)
     assert game == 1
@@ -311,6 +313,7 @@ def test_session_cookie_is_httponly_and_samesite_lax(client):
 @pytest.mark.parametrize("url", ["/", "/games/new", "/games/{g}", "/games/{g}/deals/1",
                                  "/games/{g}/deals/new?contracts=queens", "/games/404",
                                  "/history/", "/players/", "/import", "/e/" + "0" * 32])
+@pytest.mark.slow
 def test_headers__policy_frames_referrer_on_every_page(client, game, url):
     response = client.get(url.format(g=game))
     policy = dict(part.strip().split(" ", 1) for part in

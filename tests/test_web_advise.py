@@ -36,7 +36,7 @@ def test_the_game_page_links_advise_for_the_phone_that_keeps_score_only(app, cli
     game = table.new_game()
     assert soup(client.get(f"/games/{game}")).select_one(f'a[href="/games/{game}/advise"]')
     watcher = app.test_client()
-    assert not soup(watcher.get(f"/games/{game}")).select_one(f'a[href$="/advise"]')
+    assert not soup(watcher.get(f"/games/{game}")).select_one('a[href$="/advise"]')
     assert watcher.get(f"/games/{game}/advise").status_code == 403
     assert watcher.post(f"/games/{game}/advise", data={"card": HAND}).status_code == 403
 

@@ -151,6 +151,7 @@ def test_static__script_is_small_and_plain(name):
     assert len(text) < 12000 and "eval(" not in text and "innerHTML" not in text
 
 
+@pytest.mark.slow
 def test_run_from_another_directory_finds_templates(tmp_path):
     code = ("from scorekeeper.web import create_app; "
             f"app = create_app({{'INSTANCE_PATH': {str(tmp_path)!r}, 'TESTING': True}}); "

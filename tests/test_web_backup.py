@@ -43,6 +43,7 @@ def games_in(path) -> int:
         return conn.execute("select count(*) from games").fetchone()[0]
 
 
+@pytest.mark.slow
 def test_backup_while_the_server_writes__then_restore(tmp_path, capsys):
     database, instance = tmp_path / "live.sqlite3", tmp_path / "instance"
     server = Server(database, instance).start()

@@ -9,6 +9,7 @@ import pytest
 
 from scorekeeper.store import storage
 from scorekeeper.store.db import connect
+from scorekeeper.store.refused import Refused
 
 from web_helpers import Table, hidden_fields, keep_score, soup
 
@@ -186,3 +187,32 @@ def test_a_deal_saved_between_the_check_and_the_write_is_caught_by_storage(app, 
     assert "Deal 1 has been recorded meanwhile (another phone?)" in soup(late).get_text()
     assert "Deal 1: Diamonds" in meanwhile_text(late)
     assert count(app, "select count(*) from deals") == 1
+
+
+def test_a_conflict_is_a_refusal_with_a_code_and_values_said_in_the_pages_language(
+        app, phones, monkeypatch):
+    """Issue 30: the store raises a conflict as a Refused (its msgid and the deal's number), and
+    the page says it from the catalog: no pattern matched against English text."""
+    from scorekeeper.web.pages import deals
+
+    game, a, b = phones
+    form_b = hidden_fields(b.open_form(game, "king_of_hearts"))
+    a.enter(game, {"king": 0, "contracts": ["diamonds"], "diamonds": [4, 3, 3, 3]})
+    db = connect(app.config["DATABASE"])
+    try:
+        with pytest.raises(storage.Conflict) as raised:
+            storage.add_deal(db, game, {"king": 0, "contracts": ["king_of_hearts"],
+                                        "king_of_hearts": {"taker": 2}},
+                             token=form_b["token"], number=1)
+    finally:
+        db.close()
+    assert isinstance(raised.value, Refused)
+    assert raised.value.message == "Deal %(number)s has been recorded meanwhile"
+    assert raised.value.values == {"number": 1}
+    monkeypatch.setattr(deals, "_check_number", lambda stored, form: None)  # storage's check
+    b.client.set_cookie("lang", "ar")
+    b.client.set_cookie("digits", "arabic")
+    late = b.client.post(f"/games/{game}/deals/new",
+                         data={**form_b, "kh_taker": "2", "step": "save"})
+    assert late.status_code == 409
+    assert "سُجّلت اليد ١ في هذه الأثناء" in soup(late).get_text()

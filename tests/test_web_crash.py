@@ -12,10 +12,15 @@ import sqlite3
 import threading
 import time
 
+import pytest
+
 from live_server import Phone, Server, TableRun, enter_deal, play_table, simulated, verify
 
 TABLES = 6
 ACKNOWLEDGED_BEFORE_THE_KILL = 40
+
+
+pytestmark = pytest.mark.slow  # kills the production server mid-stream
 
 
 def test_sigkill_mid_stream__acknowledged_deals_survive_nothing_half_written(tmp_path):

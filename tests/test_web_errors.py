@@ -36,6 +36,7 @@ def assert_friendly(response, status, back="Home"):
     ("get", "/no/such/page"),
     ("get", "/games/abc"),
 ])
+@pytest.mark.slow
 def test_404__game_that_does_not_exist(client, game, method, url):
     assert_friendly(getattr(client, method)(url), 404)
 
@@ -50,6 +51,7 @@ def test_404__game_that_does_not_exist(client, game, method, url):
     ("get", "/games/{g}/deals/new?king=x"),
     ("get", "/games/{g}/thrown-in?king=-1"),
 ])
+@pytest.mark.slow
 def test_404__deal_or_player_that_does_not_exist(client, game, method, url):
     page = assert_friendly(getattr(client, method)(url.format(g=game)), 404,
                            back="Back to the game")
@@ -76,6 +78,7 @@ def test_400__new_game_form_incomplete(client):
     ("/games/{g}/deals/1/edit", {"king": "0", "contracts": "diamonds", "number": "1"}),
     ("/games/{g}/deals/1/undo", {"deal_id": "x", "version": "1"}),
 ])
+@pytest.mark.slow
 def test_400__malformed_hidden_fields(client, game, url, data):
     assert_friendly(client.post(url.format(g=game), data=data), 400, back="Back to the game")
 
@@ -115,6 +118,7 @@ def test_400__a_king_who_cannot_deal_next(client, game):
                     back="Back to the game")
 
 
+@pytest.mark.slow
 def test_400__next_deal_when_the_game_is_over(client, table):
     game_id = table.new_game()
     deals = {"king_of_hearts": {"king_of_hearts": {"taker": 1}},

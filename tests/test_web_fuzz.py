@@ -40,6 +40,9 @@ FORM_NAMES = ["csrf_token", "token", "king", "contracts", "number", "version", "
 ANSWERS = {200, 303, 304, 400, 403, 404, 405, 409, 413, 429}
 
 
+pytestmark = pytest.mark.slow  # hostile values sent to every route (over a minute)
+
+
 class Watch:
     """Whether anything was written to the database since the last look (PRAGMA data_version
     changes when another connection commits)."""

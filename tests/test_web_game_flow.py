@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from scorekeeper.engine import read_game
 from scorekeeper.store import storage
 from scorekeeper.web.database import get_db
@@ -70,6 +72,7 @@ def engine_totals(deals, rules=None, first_king=2, players=PLAYERS):
     return dict(zip(players, scored.totals)), scored
 
 
+@pytest.mark.slow
 def test_whole_game__entered_through_the_forms__matches_the_engine(app, client, table):
     game_id = table.new_game(first_king=2)
     for number, deal in enumerate(NIGHT, start=1):
@@ -128,6 +131,7 @@ def number(text: str) -> int:
     return int(text.strip().replace("\u2212", "-"))
 
 
+@pytest.mark.slow
 def test_whole_game__the_sheet_has_a_row_per_deal_with_the_totals_after_it(client, table):
     """Changed with the scoresheet: a row per deal (was a cell per contract in a kingdom grid),
     each player's points and, under them, the total after the deal."""
@@ -161,6 +165,7 @@ def test_whole_game__the_sheet_has_a_row_per_deal_with_the_totals_after_it(clien
     assert places == [("1st", "2nd", "3rd", "4th")[ranked.index(t)] for t in scored.totals]
 
 
+@pytest.mark.slow
 def test_complex_game__entered_with_cross_checks__matches_the_engine(client, table):
     game_id = table.new_game(first_king=1, preset="complex")
     deals = []
@@ -206,6 +211,7 @@ def test_complex_game__cross_check_refused_next_to_the_field(client, table):
     assert page.select_one('input[name="q_diamonds_taker"][value="3"]').has_attr("checked")
 
 
+@pytest.mark.slow
 def test_partnership_game__team_result_at_game_over(client, table):
     game_id = table.new_game(first_king=0, preset="partnership")
     order = ["trex", "king_of_hearts", "diamonds", "queens", "collections"]

@@ -47,7 +47,7 @@ def player_ids(app):
 def pages(client, app, game):
     urls = ["/", f"/games/{game}", f"/games/{game}/watch", f"/games/{game}/deals/1",
             f"/games/{game}/deals/2/edit", f"/games/{game}/deals/new?contracts=trex",
-            f"/games/{game}/history", f"/games/{game}/deals/1/undo", f"/history/",
+            f"/games/{game}/history", f"/games/{game}/deals/1/undo", "/history/",
             f"/history/games/{game}", "/players/", "/leaderboard",
             f"/games/new?from={game}"]
     urls += [f"/players/{pid}" for pid in player_ids(app)]
@@ -151,6 +151,7 @@ def test_names__charts_hold_them_as_text_and_no_script(client, app, game):
                                       ("Ab\x7fc", False), ("Ab\u0085c", True),
                                       ("A\u202eb", False),  # issue 27, item 8c
                                       ("  Aya \t Bee ", True)])
+@pytest.mark.slow
 def test_names__limited_in_length_and_free_of_control_characters(table, client, name, ok):
     data = {"player_0": name, "player_1": "B", "player_2": "C", "player_3": "D",
             "first_king": "0", "preset": "standard", "title": "t", "played_on": "2026-11-20"}

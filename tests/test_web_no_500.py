@@ -71,6 +71,9 @@ PLAUSIBLE = st.sampled_from(["", "0", "1", "2", "3", "-1", "save", "preview", "e
                              "4821", "482193", "Aya"])
 
 
+pytestmark = pytest.mark.slow  # hostile values in every field of every form (about a minute)
+
+
 def make_site(tmp_path):
     app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "no500.sqlite3"),
                       "INSTANCE_PATH": str(tmp_path / "instance"), "WTF_CSRF_ENABLED": False})

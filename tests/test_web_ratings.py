@@ -170,6 +170,7 @@ def test_new_game__chances_of_four_known_players(rated, client):
         "#chances:not([hidden])") is not None
 
 
+@pytest.mark.slow
 def test_game_page__chances_before_the_first_deal_and_changes_at_the_end(rated, client):
     seen = {}
 
@@ -217,6 +218,7 @@ def test_partnership_chances_are_the_teams(rated, client):
 
 
 # -- the switch ------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_turned_off_ratings_appear_nowhere_and_come_back(rated, client):
     aya = pid(rated, "Aya")
     [last] = query(rated, "select id from games where finished = 1 order by id desc limit 1")
@@ -248,6 +250,7 @@ def test_turned_off_ratings_appear_nowhere_and_come_back(rated, client):
     assert len(ratings.table(db_of(rated))) == 7
 
 
+@pytest.mark.slow
 def test_settings__the_switch_in_arabic(rated, client):
     client.get("/lang/ar", headers=OWN_LINK)
     page = soup(client.get("/settings"))

@@ -42,6 +42,7 @@ def text_of(response) -> str:
     return soup(response).select_one("main").get_text(" ", strip=True)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", ["en", "ar"])
 @pytest.mark.parametrize("digits", ["western", "arabic"])
 @pytest.mark.parametrize("contract", list(Contract))

@@ -108,6 +108,7 @@ def test_no_javascript__the_result_page_offers_the_text_and_the_image(client, fi
     assert not any(line.startswith(RLM) for line in lines)  # English reads left to right
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", ["en", "ar"])
 def test_night_text__the_night_standings_and_its_champion(app, client, lang):
     table = Table(client)
@@ -136,6 +137,7 @@ def test_night_text__the_night_standings_and_its_champion(app, client, lang):
     assert client.get("/history/nights/nonsense/result").status_code == 404
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", ["en", "ar"])
 def test_night_image__the_night_standings_printed_as_a_png(app, client, lang):
     """A night's Share button sends the night's standings as an image too: the standings sheet

@@ -22,6 +22,9 @@ from test_web_game_flow import NIGHT
 from web_helpers import PLAYERS
 
 
+pytestmark = pytest.mark.slow  # sheets printed ahead in processes of their own
+
+
 def pdf_text(data: bytes) -> str:
     return "".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
 

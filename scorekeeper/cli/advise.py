@@ -105,6 +105,7 @@ def add_commands(sub: Any) -> None:
     cmd.add_argument("--rules", default=None, help="the rules object as JSON text")
     cmd.add_argument("--deals", type=int, default=None,
                      help="deals played per choice (default: enough for ±10 points at 90%%)")
-    cmd.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    cmd.add_argument("--seed", type=int, default=DEFAULT_SEED,
+                     help="seed of the random deals: the same seed gives the same advice")
     cmd.add_argument("--json", action="store_true", help="print the advice as JSON")
     cmd.set_defaults(func=cmd_advise)

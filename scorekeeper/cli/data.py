@@ -229,7 +229,7 @@ def add_commands(sub: Any) -> None:
     export.set_defaults(func=cmd_export)
 
     imp = sub.add_parser("import", help="store the games of a game file; print their ids")
-    imp.add_argument("file")
+    imp.add_argument("file", help="a game file: one game (trex-game/1) or several (trex-games/1)")
     add_db_option(imp)
     imp.set_defaults(func=cmd_import)
 
@@ -267,7 +267,8 @@ def add_commands(sub: Any) -> None:
         "links", help="print a game's edit and watch links; set or clear its table PIN",
         description="For a phone that has neither the edit link nor the PIN: the edit link "
                     "lets it keep score, the watch link only follow the game.")
-    links.add_argument("game", type=int, metavar="ID")
+    links.add_argument("game", type=int, metavar="ID",
+                       help="the game's number, as its page shows it")
     links.add_argument("--rotate", action="store_true",
                        help="make a new edit link: every phone that kept score only watches")
     pin = links.add_mutually_exclusive_group()

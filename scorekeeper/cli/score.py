@@ -128,16 +128,21 @@ def _cores() -> int:
 
 def add_commands(sub: Any) -> None:
     score = sub.add_parser("score", help="check and score a game file")
-    score.add_argument("file")
+    score.add_argument("file", help="a game file: one game (trex-game/1) or several (trex-games/1)")
     score.add_argument("--json", action="store_true",
                        help="print the file with scores and totals added")
     score.set_defaults(func=cmd_score)
 
     sim = sub.add_parser("simulate", help="play whole games card by card with bots")
-    sim.add_argument("--games", type=int, default=10)
-    sim.add_argument("--seed", type=int, default=1)
+    sim.add_argument("--games", type=int, default=10, metavar="N",
+                     help="how many games to play (default 10)")
+    sim.add_argument("--seed", type=int, default=1,
+                     help="seed of the shuffles and the bots: the same seed plays the same games "
+                          "(default 1)")
     sim.add_argument("--rules", default=None, help="the rules object as JSON text")
-    sim.add_argument("--bot", choices=("random", "heuristic"), default="random")
+    sim.add_argument("--bot", choices=("random", "heuristic"), default="random",
+                     help="how the bots play: at random, or by the tactics of the rule books "
+                          "(default random)")
     sim.add_argument("--out", default=None, help="write one game file per game here")
     sim.add_argument("--jobs", type=int, default=None, metavar="N",
                      help="play the games in N processes (default: one per core); the games "

@@ -46,7 +46,7 @@ def _hops(text: str) -> int:
 def add_commands(sub: Any) -> None:
     serve = sub.add_parser("serve", help="start the table app with a production server")
     serve.add_argument("--host", default=None, help="address to listen on (default 127.0.0.1)")
-    serve.add_argument("--port", type=int, default=5000)
+    serve.add_argument("--port", type=int, default=5000, help="port to listen on (default 5000)")
     serve.add_argument("--lan", action="store_true",
                        help="listen on the local network and print the address for the phones")
     serve.add_argument("--proxy-hops", type=_hops, metavar="N",

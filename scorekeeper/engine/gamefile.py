@@ -251,7 +251,8 @@ def read_game(data: Any, *, strict: bool = True) -> Game:
 def _check_extra_size(game: Game) -> None:
     """The unknown fields of a game and of its deals together stay under EXTRA_LIMIT; beyond
     it, the game is refused with the largest of them named."""
-    sizes = [(_json_size(key, value), key, None) for key, value in game.extra]
+    sizes: list[tuple[int, str, int | None]] = [(_json_size(key, value), key, None)
+                                                for key, value in game.extra]
     sizes += [(_json_size(key, value), key, number)
               for number, deal in enumerate(game.deals, start=1) for key, value in deal.extra]
     total = sum(size for size, _, _ in sizes)

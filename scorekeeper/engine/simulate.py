@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Iterator, NamedTuple, Sequence
+from typing import Any, Callable, Iterator, NamedTuple, Sequence, cast
 
 from .bots import Bot, RandomBot, make_bot, plays_on_masks
 from .cards import CARDS, SEVEN_OF_HEARTS, hand_masks, indices_of, shuffled_indices
@@ -30,7 +30,7 @@ from .play import (TrexDeal, TrickDeal, doubling_queue, is_split_queens, is_swee
                    trick_contracts)
 from .play.base import hands_to_masks
 from .play.fast import play_trex_randomly, play_tricks_randomly
-from .play.quick import play_trex, play_tricks
+from .play.quick import MaskPlayer, play_trex, play_tricks
 from .play.tally import (contract_card_points, contract_final_points, trex_contract_points,
                          trex_result, trick_result)
 from .records import SWEEP_KEPT, read_deal
@@ -129,6 +129,8 @@ class _Table:
         fast = fast and observe is None
         self.fast = first.random if fast and same and type(first) is RandomBot else None
         self.quick = fast and self.fast is None and all(plays_on_masks(b) for b in self.bots)
+        #: The same bots, when they play on masks (``quick``).
+        self.mask_bots = cast("list[MaskPlayer]", self.bots)
         if len(_OPTIONS) > 64:
             _OPTIONS.clear()
         self._options = _OPTIONS.setdefault(rules, {})
@@ -168,7 +170,7 @@ class _Table:
             if self.fast is not None:
                 order = play_trex_randomly(hands, king, self.fast)
             else:
-                order = play_trex(hands, king, rules, self.bots)
+                order = play_trex(hands, king, rules, self.mask_bots)
             result = trex_result(king, order)
             points = trex_contract_points(order)
         elif self.fast is not None or self.quick:
@@ -183,7 +185,7 @@ class _Table:
                                                               self.fast)
             else:
                 taken, tricks, lead_of = play_tricks(hands, king, contracts, rules, doubled,
-                                                     self.bots)
+                                                     self.mask_bots)
             result = trick_result(king, contracts, rules, taken, tricks, doubled, lead_of)
             points = contract_card_points(contracts, rules, taken, tricks, doubled, lead_of,
                                           king)
@@ -219,9 +221,9 @@ class _Table:
             return False
         record, _problems = read_deal(result)
         sweepers = swept_seats(record, self.rules) if record is not None else ()
-        if not sweepers:
+        if record is None or not sweepers:
             return False
-        points = score_deal(replace(record, sweep_kept=True), self.rules)  # type: ignore[arg-type]
+        points = score_deal(replace(record, sweep_kept=True), self.rules)
         return not any(self.bots[seat].wants_replay(points[seat], self.rules)
                        for seat in seats_from(king) if seat in sweepers)
 

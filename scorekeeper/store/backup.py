@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
 import sqlite3
 import tempfile
 from dataclasses import dataclass, field
@@ -199,7 +198,6 @@ NAME_REASONS = {"player_name_empty": "has no name",
                 "player_name_invisible": "has a name that shows no letter or digit",
                 "player_name_hidden": "has a character that does not show in their name",
                 "player_name_marks": "has a name with more than three marks on one letter"}
-FORM_TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
 #: What a column's declared type lets a restored value be.
 KINDS: dict[str, tuple[type, ...]] = {"INTEGER": (int,), "TEXT": (str,), "FLOAT": (float, int),
                                       "REAL": (float, int)}
@@ -488,7 +486,8 @@ def _check_rows(db: Database, backup: Path) -> None:
             if row["pin_hash"] is not None and not PIN_HASH.fullmatch(row["pin_hash"]):
                 raise BackupError(f"{where}: its table PIN is not a PIN's hash as this "
                                   f"scorekeeper writes one ({PIN_METHOD}).")
-            if row["create_token"] is not None and not FORM_TOKEN.fullmatch(row["create_token"]):
+            token = row["create_token"]
+            if token is not None and not storage.FORM_TOKEN.fullmatch(token):
                 raise BackupError(f"{where}: its form token is not one.")
             restorechecks.check_extra(row.get("extra_json"), f"game {game_id}")
             try:
@@ -504,7 +503,7 @@ def _check_rows(db: Database, backup: Path) -> None:
                 db.execute(f"update deals set {', '.join(f'{k} = ?' for k in values)} "
                            f"where id = ?", [*values.values(), deal["id"]])
             storage.store_summary(db, game_id, stored.game, touch=False, rate=False)
-        names = {}
+        names: dict[int, list[str | None]] = {}
         for row in db.query("select game_id, seat, p.name from game_players join players p "
                             "on p.id = player_id"):
             names.setdefault(row["game_id"], [None] * 4)[row["seat"]] = row["name"]

@@ -86,10 +86,10 @@ def create(db: Database, *, title: str, night: str, names: Sequence[str], rounds
         raise Refused(N_("A club night has from 1 to %(most)s rounds."), most=MAX_ROUNDS)
     first = seating.first_round(names, seed=seed, partnership=rules.partnership)
     with db.atomic():
-        club_id = db.table("club_nights").insert({
+        club_id = storage.new_id(db.table("club_nights").insert({
             "title": title, "night": night, "rounds_planned": rounds,
             "rules_json": json.dumps(rules.to_dict()), "seed": seed,
-            "created_at": storage.now()}).last_pk
+            "created_at": storage.now()}))
         db.table("club_night_players").insert_all(
             {"club_night_id": club_id, "player_id": storage.player_id(db, name),
              "entry_order": order} for order, name in enumerate(names))
@@ -126,7 +126,7 @@ def load(db: Database, club_id: int) -> ClubNight | None:
             " order by gp.seat)) as names from club_tables t join games g on g.id = t.game_id "
             "where t.club_night_id = ? order by t.round, t.table_number", [club_id]):
         tables.setdefault(r["round"], []).append(Table(
-            r["table_number"], r["game_id"], tuple(json.loads(r["names"])),  # type: ignore
+            r["table_number"], r["game_id"], tuple(json.loads(r["names"])),
             r["deal_count"], bool(r["finished"])))
     out = {r: [] for r in tables}  # type: dict[int, list[str]]
     for r in db.query("select s.round, p.name from club_sitting_out s join players p "

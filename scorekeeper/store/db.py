@@ -37,6 +37,8 @@ class WritingDatabase(Database):
     """
 
     write_lock: threading.RLock | None = None
+    #: Which connection this is, told apart by data_version() whatever connection it is.
+    serial: int = 0
 
     def table(self, table_name: str, **kwargs: Any) -> Table:
         kwargs.setdefault("strict", self.strict)

@@ -95,7 +95,7 @@ def pin_matches(stored_hash: str | None, pin: str) -> bool:
     """Whether *pin* is the table PIN whose hash is *stored_hash*."""
     return bool(stored_hash) and PIN.fullmatch(pin) is not None \
         and PIN_HASH.fullmatch(stored_hash or "") is not None \
-        and check_password_hash(stored_hash, pin)
+        and check_password_hash(stored_hash or "", pin)
 
 
 def pin_tag(stored_hash: str | None) -> str | None:

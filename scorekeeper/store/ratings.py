@@ -142,7 +142,7 @@ def rate(game: RatedGame, current: dict[int, tuple[float, float]]) -> list[tuple
     teams, places = game.teams()
     before = [[MODEL.rating(*current.get(p, (MODEL.mu, MODEL.sigma))) for p in team]
               for team in teams]
-    after = MODEL.rate(before, ranks=places)
+    after = MODEL.rate(before, ranks=[float(place) for place in places])
     rows = []
     for team, old_team, new_team in zip(teams, before, after):
         for player, old, new in zip(team, old_team, new_team):
@@ -287,9 +287,9 @@ def of_players(db: Database, player_ids: Sequence[int]) -> dict[int, Rating]:
 def history(db: Database, player_id: int, latest: int | None = None) -> list[dict[str, Any]]:
     """The player's rating after each rated game, in order of play, with the change (with
     *latest*, only the latest that many games, read newest first off the index)."""
-    sql = (f"select c.game_id, g.night, g.title, c.place, c.mu_before, c.sigma_before, "
-           f"c.mu_after, c.sigma_after from rating_changes c join games g on g.id = c.game_id "
-           f"where c.player_id = ?")
+    sql = ("select c.game_id, g.night, g.title, c.place, c.mu_before, c.sigma_before, "
+           "c.mu_after, c.sigma_after from rating_changes c join games g on g.id = c.game_id "
+           "where c.player_id = ?")
     first = 1
     if latest is None:
         rows = list(db.query(f"{sql} order by {ORDER}", [player_id]))

@@ -7,18 +7,31 @@ history row, and stores the game's summary (totals, ranks, finished) for reports
 from __future__ import annotations
 
 import json
+import re
+import secrets
 import unicodedata
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Sequence
 
 from sqlite_utils import Database
+from sqlite_utils.db import Table
 
 from ..engine import DealRecord, Game, HouseRules, InvalidResult, read_game
 from ..engine.gamefile import FORMAT
 from ..engine.lookalike import skeleton
 from . import checks, facts, gamecache, ratings
 from .refused import N_, Refused
+
+
+#: A form's one-time token, stored with what the form saved (``deals.token``,
+#: ``games.create_token``), so that the same form sent twice records nothing twice.
+FORM_TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
+
+
+def new_form_token() -> str:
+    """A fresh one-time token for an entry form (16 random bytes, as FORM_TOKEN reads them)."""
+    return secrets.token_urlsafe(16)
 
 
 class DuplicateToken(Exception):
@@ -30,8 +43,12 @@ class DuplicateToken(Exception):
         self.saved = saved
 
 
-class Conflict(Exception):
-    """The game changed since the form was opened (another phone, an old tab)."""
+class Conflict(Refused):
+    """The game changed since the form was opened (another phone, an old tab): a refusal with
+    its message marked ``N_`` and the deal's ``number``, said by the page in its language."""
+
+
+CHANGED_MEANWHILE = N_("Deal %(number)s has been changed meanwhile")
 
 
 class NotFound(LookupError):
@@ -105,14 +122,22 @@ def name_key(name: str) -> str:
     return clean_name(name).casefold()
 
 
+def new_id(table: Table) -> int:
+    """The id of the row *table* has just inserted (sqlite-utils types it as optional)."""
+    key = table.last_pk
+    if key is None:  # an insert into a table with an integer key always gives one
+        raise RuntimeError(f"no row was inserted into {table.name}")
+    return int(key)
+
+
 # -- players -------------------------------------------------------------------------------
 def player_id(db: Database, name: str) -> int:
     """The id of the player called *name* (any case), added on first use."""
     key = name_key(name)
     for row in db.table("players").rows_where("name_key = ?", [key], limit=1):
         return row["id"]
-    return db.table("players").insert(
-        {"name": clean_name(name), "name_key": key, "created_at": now()}).last_pk
+    return new_id(db.table("players").insert(
+        {"name": clean_name(name), "name_key": key, "created_at": now()}))
 
 
 def look_alike(db: Database, name: str) -> str | None:
@@ -164,11 +189,11 @@ def create_game(db: Database, *, title: str, played_on: str | None, players: Seq
             for row in db.query("select id from games where create_token = ?", [token]):
                 raise DuplicateToken({"game_id": row["id"], "number": None})
         ids = [player_id(db, n) for n in names]
-        game_id = db.table("games").insert({
+        game_id = new_id(db.table("games").insert({
             "title": title, "played_on": played_on, "rules_json": json.dumps(rules.to_dict()),
             "first_king": first_king, "created_at": stamp, "updated_at": stamp,
             "create_token": token or None, "pin_hash": pin_hash,
-        }).last_pk
+        }))
         db.table("game_players").insert_all(
             {"game_id": game_id, "seat": seat, "player_id": pid} for seat, pid in enumerate(ids))
         store_summary(db, game_id, game)
@@ -310,17 +335,17 @@ def add_deal(db: Database, game_id: int, raw: Any, *, token: str, number: int) -
     with db.atomic():
         stored = _begin_write(db, game_id, token)
         if len(stored.game.deals) + 1 != number:
-            raise Conflict(f"deal {number} has been recorded meanwhile")
+            raise Conflict(N_("Deal %(number)s has been recorded meanwhile"), number=number)
         record, problems, new_game = checks.check_new_deal(stored.game, raw)
         if record is None or new_game is None:
             raise InvalidResult(problems)
         scores = new_game.score().deals[-1]
         stamp = now()
         values = deal_values(record, scores)
-        deal_id = db.table("deals").insert({
+        deal_id = new_id(db.table("deals").insert({
             "game_id": game_id, "number": number, **values,
             "token": token, "version": 1, "created_at": stamp, "updated_at": stamp,
-        }).last_pk
+        }))
         record_history(db, deal_id, game_id, number, 1, record, scores, "create", token)
         store_summary(db, game_id, new_game)
     _remember(stored, [d["record_json"] for d in stored.deals] + [values["record_json"]],
@@ -342,10 +367,10 @@ def correct_deal(db: Database, game_id: int, number: int, raw: Any, *, token: st
         if row is None:
             raise NotFound(f"no deal {number}")
         if deal_id is not None and row["id"] != deal_id:
-            raise Conflict(f"deal {number} is another deal now: the one being corrected has "
-                           f"been undone meanwhile")
+            raise Conflict(N_("Deal %(number)s is another deal now: the one being corrected has "
+                              "been undone meanwhile"), number=number)
         if row["version"] != version:
-            raise Conflict(f"deal {number} has been changed meanwhile")
+            raise Conflict(CHANGED_MEANWHILE, number=number)
         record, problems, new_game = checks.check_correction(stored.game, number, raw)
         if record is None or new_game is None:
             raise InvalidResult(problems)
@@ -373,7 +398,7 @@ def undo_deal(db: Database, game_id: int, deal_id: int, *, version: int) -> int:
         if row is None:
             raise NotFound(f"no deal {deal_id} in game {game_id}")
         if row["version"] != version:
-            raise Conflict(f"deal {row['number']} has been changed meanwhile")
+            raise Conflict(CHANGED_MEANWHILE, number=row["number"])
         number = row["number"]
         problems, new_game = checks.check_undo(stored.game, number)
         if new_game is None:

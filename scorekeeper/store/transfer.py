@@ -187,20 +187,20 @@ def _store(db: Database, game: Game) -> int:
     stamp = storage.now()
     ids = [storage.player_id(db, n) for n in names]
     extra = dict(game.extra)
-    game_id = db.table("games").insert({
+    game_id = storage.new_id(db.table("games").insert({
         "title": game.title, "played_on": game.played_on,
         "rules_json": json.dumps(game.rules.to_dict()), "first_king": game.first_king,
         "created_at": stamp, "updated_at": stamp,
         "extra_json": json.dumps(extra, ensure_ascii=False) if extra else None,
-    }).last_pk
+    }))
     db.table("game_players").insert_all(
         {"game_id": game_id, "seat": seat, "player_id": pid} for seat, pid in enumerate(ids))
     scored = game.score()
     for number, (record, scores) in enumerate(zip(game.deals, scored.deals), start=1):
-        deal_id = db.table("deals").insert({
+        deal_id = storage.new_id(db.table("deals").insert({
             "game_id": game_id, "number": number, **storage.deal_values(record, scores),
             "token": None, "version": 1, "created_at": stamp, "updated_at": stamp,
-        }).last_pk
+        }))
         storage.record_history(db, deal_id, game_id, number, 1, record, scores, "create", None)
     storage.store_summary(db, game_id, game, rate=False)
     return game_id

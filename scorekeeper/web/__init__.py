@@ -1,8 +1,8 @@
 """The web wing: the scorekeeper a phone opens beside the table.
 
 ``create_app`` follows the Flask tutorial's factory: defaults from a mapping, the instance folder
-for the database and the secret key, one ``init_app(app)`` per infrastructure module and one
-blueprint per feature.
+for the database and the secret key (found by ``store.paths``' one rule, not by Flask's guess),
+one ``init_app(app)`` per infrastructure module and one blueprint per feature.
 """
 from __future__ import annotations
 
@@ -33,7 +33,9 @@ DEFAULTS: Mapping[str, Any] = {
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """Build the app; *test_config* overrides the configuration (tests, ``serve --db``)."""
     config = dict(test_config or {})
-    instance_path = config.pop("INSTANCE_PATH", None) or str(instance_folder())
+    instance_path = (config.pop("INSTANCE_PATH", None)
+                     or str(instance_folder(config.get("DATABASE")
+                                            or os.environ.get("SCOREKEEPER_DB"))))
     app = Flask(__name__, instance_path=instance_path, instance_relative_config=True,
                 template_folder=str(TEMPLATES), static_folder=str(STATIC))
     app.config.from_mapping(DEFAULTS)

@@ -2,7 +2,7 @@
 what each request leaves behind rolled back; the schema brought up to date at start-up."""
 from __future__ import annotations
 
-from flask import Flask, current_app, g
+from flask import Flask, g
 from sqlite_utils import Database
 from werkzeug.routing import IntegerConverter
 

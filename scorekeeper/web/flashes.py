@@ -11,9 +11,10 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from flask import Flask, flash, get_flashed_messages, request
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
-from .i18n import isolated, num, page_translations
+from .i18n import page_translations
+from .messages import said
 
 CATEGORY = "words"
 
@@ -60,13 +61,11 @@ def _said(message: Mapping[str, Any]) -> Markup:
         text = translations.ugettext(msgid)
         values = {}
     values.update(message.get("values") or {})
-    values = {key: num(value) if type(value) is int else value for key, value in values.items()}
-    values.update({key: isolated(name)
-                   for key, name in (message.get("names") or {}).items()})
+    names = message.get("names") or {}
     try:
-        return escape(text) % values
+        return said(text, values, names)
     except (KeyError, ValueError, TypeError):
-        return escape(message["msgid"]) % values
+        return said(message["msgid"], values, names)
 
 
 def flashed() -> list[str | Markup]:

@@ -98,7 +98,7 @@ def start_game(page, thumb: Thumb, site_url: str) -> int:
 
 def test_a_whole_game_on_a_phone(site, phone):
     page, thumb, rules = phone, Thumb(phone), HouseRules()
-    game_id = start_game(page, thumb, site.url)
+    start_game(page, thumb, site.url)
     title = page.locator("h1").inner_text()
     missed, counts = [], defaultdict(list)
     played = []

@@ -70,7 +70,7 @@ def play(hand: int | None, groups: Sequence[Group], rules: HouseRules, seed: int
     if parallel is None:
         parallel = workers() > 1 and size >= PARALLEL_MIN
     pieces = workers() * SLICES_PER_WORKER if parallel else 1
-    tasks = []
+    tasks: list[Task] = []
     for choices, start, stop in groups:
         step = max(1, math.ceil((stop - start) / pieces))
         tasks.extend(Task(hand, tuple(choices), rules, seed, first, min(first + step, stop))

@@ -1,6 +1,9 @@
 """The pages: one blueprint per feature. Each reads and writes through the store, and says
-things through the web wing's presentation modules; none imports another page's module except
-for ``games.fetch_game`` and ``games.game_context``, the game every page of a game starts from."""
+things through the web wing's presentation modules. A page imports another page's module only
+for what several share: ``games`` (``fetch_game``, ``game_context``, ``seat_arg``: the game
+every page of a game starts from), ``sheets`` (a printed sheet's answer, its digits and its
+file name, and the sheets made ahead after a save) and ``live`` (the QR code's SVG and a game's
+version)."""
 from __future__ import annotations
 
 from . import (access, advise, charts, clubs, deals, games, group, health, history, home, live,

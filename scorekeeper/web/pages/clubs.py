@@ -33,7 +33,7 @@ from ..flashes import flash_words
 from ..hosting import external_url
 from ..forms import PRESET_LABELS, RulesForm, preset_settings, settings_data, tonight
 from ..i18n import current_language, isolated, num
-from ..messages import contract_label
+from ..messages import contract_label, refusal
 from ..printer import printed
 from ..rulestext import rules_text
 from .sheets import pdf_response, sheet_digits, slug
@@ -43,14 +43,6 @@ bp = Blueprint("clubs", __name__, url_prefix="/clubs")
 POLL_SECONDS = 3
 CLUB_TITLE_LIMIT = clubnights.TITLE_LIMIT
 KINGDOMS = 4
-
-
-def refusal(exc: Refused) -> Markup:
-    """A refusal of the store in the page's language, names isolated, digits the phone's."""
-    values: dict[str, Any] = {key: num(value) if type(value) is int else value
-                              for key, value in exc.values.items()}
-    values.update({key: isolated(name) for key, name in exc.names.items()})
-    return escape(gettext(exc.message)) % values
 
 
 # -- starting a club night -------------------------------------------------------------------

@@ -5,8 +5,6 @@ deal, so a repeated POST (back, reload, a double tap) lands on what was saved an
 """
 from __future__ import annotations
 
-import re
-import secrets
 from typing import Any, Callable
 
 from flask import Blueprint, abort, jsonify, redirect, render_template, request, url_for
@@ -25,17 +23,12 @@ from ..fields import form_int
 from ..flashes import flash_words
 from ..forms import UndoForm
 from ..i18n import isolated
-from ..messages import problem_text
+from ..messages import problem_text, refusal
 from ..readysheets import after_save
 from ..rights import edit_required
 from .games import fetch_game, game_context, seat_arg
 
 bp = Blueprint("deals", __name__, url_prefix="/games/<int:game_id>")
-TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
-
-
-def new_token() -> str:
-    return secrets.token_urlsafe(16)
 
 
 def fetch_deal(stored: StoredGame, number: int) -> dict[str, Any]:
@@ -64,7 +57,7 @@ def posted_context(*, thrown_in: bool) -> EntryContext:
     if not thrown_in:
         contracts = present.parse_contracts([form.get("contracts", "")])
     if (king is None or king > 3 or number is None or contracts is None
-            or not TOKEN.fullmatch(form.get("token", ""))):
+            or not storage.FORM_TOKEN.fullmatch(form.get("token", ""))):
         abort(400, _("This form is incomplete. Open the deal again from the game page."))
     return EntryContext(king, contracts, number, version)
 
@@ -122,28 +115,6 @@ def redirect_to_saved(saved: dict[str, Any]):
     return redirect(url_for("games.show", game_id=saved["game_id"]), 303)
 
 
-#: What storage says when another phone got there first, and the same in the page's language.
-_CONFLICTS = (
-    (re.compile(r"deal (\d+) has been recorded meanwhile"),
-     lambda n: _("Deal %(number)s has been recorded meanwhile", number=n)),
-    (re.compile(r"deal (\d+) is another deal now: the one being corrected has been undone "
-                r"meanwhile"),
-     lambda n: _("Deal %(number)s is another deal now: the one being corrected has been undone "
-                 "meanwhile", number=n)),
-    (re.compile(r"deal (\d+) has been changed meanwhile"),
-     lambda n: _("Deal %(number)s has been changed meanwhile", number=n)),
-)
-
-
-def conflict_text(exc: Exception) -> str:
-    """The storage conflict *exc* as a sentence start, in the page's language."""
-    text = str(exc)
-    for pattern, words in _CONFLICTS:
-        if (found := pattern.fullmatch(text)) is not None:
-            return words(found.group(1))
-    return text[:1].upper() + text[1:]
-
-
 def render_entry(stored: StoredGame, form: DealForm, status: int = 200, **extra: Any):
     context = form.context
     template = "thrown_in.html" if not context.contracts else "entry.html"
@@ -156,8 +127,8 @@ def build_form(stored: StoredGame, context: EntryContext, checker: Callable, *,
     cls = form_class_for(context.contracts, stored.game.rules)
     hidden = {"king": context.king, "number": context.number, "version": context.version,
               "contracts": present.contracts_query(context.contracts)}
-    form = cls(data={**(data or {}), **hidden, "token": new_token()}) if data is not None \
-        else cls()
+    form = cls(data={**(data or {}), **hidden, "token": storage.new_form_token()}) \
+        if data is not None else cls()
     form.setup(context, stored.game.players, checker)
     if "reason" in form:
         game = stored.game
@@ -183,7 +154,7 @@ def handle_post(stored: StoredGame, form: DealForm, save: Callable[[DealForm], A
         return answer_used(stored, form, exc.saved, correcting=form.context.version is not None)
     except storage.Conflict as exc:
         form.form_errors.append(_("%(what)s (another phone?). Check what is recorded now before "
-                                  "sending this again.", what=conflict_text(exc)))
+                                  "sending this again.", what=refusal(exc)))
         fresh = fetch_game(stored.id)
         if form.context.version is None:
             now = meanwhile.recorded_since(fresh, form.context.number)

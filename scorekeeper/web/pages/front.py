@@ -19,6 +19,7 @@ from ...store.refused import Refused
 from .. import groupspace as groups
 from ..flashes import flash_words
 from ..i18n import current_language, speak_the_groups_language
+from ..messages import refusal
 from ..rights import ADMIN_KEY, MEMBER, admit, client, grant_install
 
 bp = Blueprint("front", __name__)
@@ -96,7 +97,7 @@ def start():
         lang = form.lang.data if form.lang.data in dict(LANGUAGES) else "en"
         group = groups.host().create(name, lang, client=client())
     except Refused as exc:
-        form.name.errors = [_(exc.message, **exc.values)]
+        form.name.errors = [refusal(exc)]
         return _page(form, 400)
     g.group_id, g.group_path = group.id, str(group.path)
     from ..database import get_db

@@ -1,9 +1,6 @@
 """Games: start one, see it (standings, kingdom grid, next deal, game over), its history."""
 from __future__ import annotations
 
-import re
-import secrets
-
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext
@@ -22,7 +19,6 @@ from ..forms import (LIMITS, NewGameForm, new_game_data, player_label, preset_se
 from ..messages import problem_text
 
 bp = Blueprint("games", __name__, url_prefix="/games")
-TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
 
 
 def fetch_game(game_id: int) -> StoredGame:
@@ -50,7 +46,7 @@ def new():
     if request.method == "POST":
         form = NewGameForm()
         token = form.token.data or None
-        if token is not None and not TOKEN.fullmatch(token):
+        if token is not None and not storage.FORM_TOKEN.fullmatch(token):
             abort(400, _("This form is incomplete. Open New game again."))
         asked = {}
         if form.validate() and not (asked := look_alikes(form)) and form.validate():
@@ -78,7 +74,7 @@ def new():
             data = new_game_data(dict(enumerate(game.players)), game.rules, earlier=earlier)
         else:
             data = new_game_data(earlier=earlier)
-        form = NewGameForm(data={**data, "token": secrets.token_urlsafe(16)})
+        form = NewGameForm(data={**data, "token": storage.new_form_token()})
         status, asked = 200, {}
     names = [form[f"player_{s}"].data or "" for s in range(4)]
     form.first_king.options = [(s, names[s].strip() or player_label(s)) for s in range(4)]

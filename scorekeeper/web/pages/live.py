@@ -8,7 +8,7 @@ from functools import lru_cache
 from typing import Any
 
 import segno
-from flask import Blueprint, Response, abort, jsonify, render_template, request, url_for
+from flask import Blueprint, Response, jsonify, render_template, request, url_for
 from flask_babel import gettext as _
 
 from ...store.storage import StoredGame

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import (Blueprint, abort, current_app, jsonify, redirect, render_template, request,
+from flask import (Blueprint, abort, jsonify, redirect, render_template, request,
                    url_for)
 from flask_babel import gettext, lazy_gettext
 from flask_wtf import FlaskForm
@@ -25,6 +25,7 @@ from ..database import get_db
 from ..fields import form_int
 from ..flashes import flash_message
 from ..i18n import isolated, num
+from ..messages import refusal
 
 bp = Blueprint("players", __name__)
 figures.install(bp)
@@ -59,14 +60,6 @@ def preset_labels() -> dict[str, str]:
     """The house-rule presets by name, in the page's language, for the leaderboard's filter."""
     return {"standard": gettext("Standard"), "complex": gettext("Complex"),
             "partnership": gettext("Partnership"), "custom": gettext("Custom")}
-
-
-def refusal(exc: players.Refused) -> Markup:
-    """A refused change of players in the page's language, names isolated, digits the phone's."""
-    values: dict[str, Any] = {key: num(value) if type(value) is int else value
-                              for key, value in exc.values.items()}
-    values.update({key: isolated(name) for key, name in exc.names.items()})
-    return escape(gettext(exc.message)) % values
 
 
 # -- reading filters -----------------------------------------------------------------------

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
-from flask import (Blueprint, Response, abort, current_app, redirect, render_template, request,
+from flask import (Blueprint, Response, abort, redirect, render_template, request,
                    url_for)
 from flask_babel import gettext, lazy_gettext
 from flask_wtf import FlaskForm
