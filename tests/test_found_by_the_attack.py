@@ -119,7 +119,7 @@ SALT, DIGEST = "A" * 16, "0" * 128
     f"pbkdf2:sha256:600000${SALT}${'0' * 64}",  # another method, at its usual cost
     f"scrypt:32768:8:1${'A' * 64}${DIGEST}",  # a salt longer than the app writes
 ])
-def test_item8b_restore_refuses_a_pin_hash_not_as_the_app_writes_it(tmp_path, database,
+def test_item8b_restore_refuses_a_pin_hash_not_as_the_app_writes_it(tmp_path, database,  # noqa: F811 (the fixture)
                                                                      capsys, stored):
     path = copy_of(tmp_path, database, "night.sqlite3",
                    f"update games set pin_hash = '{stored}'")
@@ -129,7 +129,7 @@ def test_item8b_restore_refuses_a_pin_hash_not_as_the_app_writes_it(tmp_path, da
 
 
 def test_item8b_the_app_writes_what_restore_accepts_and_a_foreign_hash_never_matches(
-        tmp_path, database, capsys):
+        tmp_path, database, capsys):  # noqa: F811 (the fixture)
     import time
 
     from scorekeeper.store import keys

@@ -14,7 +14,7 @@ table's) is started on first use with ``forkserver`` where the system has it (el
 """
 from __future__ import annotations
 
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable, Mapping, Sequence
 

@@ -230,6 +230,7 @@ def night_standings(db: Database, game_ids: Sequence[int] | None = None, *,
     points. Places and wins count finished games only; points count every deal played. Added
     up by SQLite, a row per player: the memory does not grow with the games of the night."""
     rows = {name: _blank_row(name) for name in players}
+    params: list[object] = []
     if night is not None:
         where, params = "g.night = ?", [night]
     elif game_ids:

@@ -33,7 +33,6 @@ from concurrent.futures.process import BrokenProcessPool
 from functools import partial
 from typing import Any, Callable, Hashable
 
-from flask import current_app
 from flask_babel import lazy_gettext
 from werkzeug.exceptions import ServiceUnavailable
 

@@ -84,7 +84,7 @@ def answer_used(stored: StoredGame, form: DealForm, saved: dict[str, Any], *,
     if saved["game_id"] == stored.id and checks.same_entry(
             saved, action=action, number=form.context.number, raw=form.to_raw()):
         return redirect_to_saved(saved)
-    form.token.data = new_token()
+    form.token.data = storage.new_form_token()
     form.form_errors.append(_(
         "This form was sent before, and deal %(number)s was saved from it with another result: "
         "this result is not saved. Here is what is recorded now: check it before sending this "
