@@ -101,3 +101,25 @@ def test_a_group_from_start_to_a_rotated_link(box, new_phone):
     assert "Mohannad" in second.locator("table.sheet").inner_text()
     assert fourth.goto(new_join).ok
     assert fourth.goto(game_url).ok
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_the_front_page_and_the_groups_page_fit_a_narrow_phone(box, browser, lang):
+    size = {"width": 360, "height": 740}
+    context = browser.new_context(viewport=size, screen=size, device_scale_factor=2,
+                                  is_mobile=True, has_touch=True,
+                                  extra_http_headers={"Accept-Language": lang})
+    try:
+        page = context.new_page()
+        page.goto(box + "/")
+        assert page.locator("html").get_attribute("lang") == lang
+        wide = "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+        assert page.evaluate(wide)
+        shoot(page, f"group-front-{lang}-360")
+        page.fill("input[name=name]", "عائلة أبو محمد" if lang == "ar" else "Friday table")
+        page.locator("#start button[type=submit]").tap()
+        page.wait_for_url(re.compile(r"/g/[a-z2-9]+/group$"))
+        assert page.evaluate(wide)
+        shoot(page, f"group-page-{lang}-360")
+    finally:
+        context.close()
