@@ -32,17 +32,15 @@ def box(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def hosted_browser():
+def hosted_browser(browser):
     """Chromium that finds scores.test at 127.0.0.1 (never looked up) and takes Caddy's own
-    certificate."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=chromium_path(),
-            args=[*CHROMIUM_ARGS, f"--host-resolver-rules=MAP {HOST} 127.0.0.1"])
-        yield chromium
-        chromium.close()
+    certificate: launched by the suite's one Playwright (a second one in the same process
+    finds the first one's event loop running, and refuses)."""
+    chromium = browser.browser_type.launch(
+        executable_path=chromium_path(),
+        args=[*CHROMIUM_ARGS, f"--host-resolver-rules=MAP {HOST} 127.0.0.1"])
+    yield chromium
+    chromium.close()
 
 
 @pytest.fixture
