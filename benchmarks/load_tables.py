@@ -70,7 +70,8 @@ class Server:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "scorekeeper.cli", "serve", "--db", str(self.database),
                  "--port", str(self.port), *self.args],
-                env=env, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
+                env=env, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT,
+                start_new_session=True)  # its own process group: kill() takes every process
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -93,9 +94,13 @@ class Server:
             return ""
 
     def kill(self) -> None:
-        """SIGKILL: no clean-up of any kind, as a pulled plug of the process."""
+        """SIGKILL to every process of the server (its server processes, ``--workers``, and the
+        printing and advisor ones): no clean-up of any kind, as a pulled plug of the box."""
         if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(signal.SIGKILL)
+            try:
+                os.killpg(self.process.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
         self.wait()
 
     def stop(self) -> None:
