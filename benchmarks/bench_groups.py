@@ -108,11 +108,34 @@ def build(instance: Path, count: int) -> list[tuple[str, str]]:
     return found
 
 
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry))
+    return found
+
+
 def process_figures(pid: int) -> tuple[float, int]:
-    """(resident memory in MiB, open files) of the process."""
-    rss = next(int(line.split()[1]) for line in Path(f"/proc/{pid}/status").read_text().splitlines()
-               if line.startswith("VmRSS:"))
-    return rss / 1024, len(os.listdir(f"/proc/{pid}/fd"))
+    """(resident memory in MiB, open files) of the server: the process, its server processes
+    (``--workers``) and theirs (printing, advisor), added up."""
+    rss, fds, todo = 0, 0, [pid]
+    while todo:
+        current = todo.pop()
+        try:
+            rss += next(int(line.split()[1]) for line in
+                        Path(f"/proc/{current}/status").read_text().splitlines()
+                        if line.startswith("VmRSS:"))
+            fds += len(os.listdir(f"/proc/{current}/fd"))
+        except (OSError, StopIteration):
+            continue
+        todo += _children(current)
+    return rss / 1024, fds
 
 
 def start_server(args: list[str], port: int, env: dict[str, str], log: Path,
