@@ -58,21 +58,19 @@ def _found(group: str) -> bool:
     return True
 
 
-def cmd_join_link(args: argparse.Namespace) -> int:
-    if not _found(args.id):
-        return EXIT_NOT_FOUND
-    print(_link(args, args.id, "join", rotate=args.rotate))
-    if args.rotate:
-        print("The old join link lets no new phone in; the members keep their membership.")
-    return 0
+#: What a new link of each kind leaves behind, said after it is made.
+ROTATED = {"join": "The old join link lets no new phone in; the members keep their membership.",
+           "admin": "The old admin link no longer works: the phones that opened it lose its "
+                    "rights."}
 
 
-def cmd_admin_link(args: argparse.Namespace) -> int:
+def cmd_link(args: argparse.Namespace) -> int:
+    """``groups join-link`` and ``groups admin-link``."""
     if not _found(args.id):
         return EXIT_NOT_FOUND
-    print(_link(args, args.id, "admin", rotate=args.rotate))
+    print(_link(args, args.id, args.kind, rotate=args.rotate))
     if args.rotate:
-        print("The old admin link no longer works: the phones that opened it lose its rights.")
+        print(ROTATED[args.kind])
     return 0
 
 
@@ -98,13 +96,12 @@ def add_commands(sub: Any) -> None:
     listing = each.add_parser("list", help="every group: id, when started, language, name")
     listing.add_argument("--json", action="store_true", help="as a JSON list")
     listing.set_defaults(func=cmd_list)
-    for name, func, what in (("join-link", cmd_join_link, "join"),
-                             ("admin-link", cmd_admin_link, "admin")):
-        command = each.add_parser(name, help=f"print the group's {what} link")
+    for what in ROTATED:
+        command = each.add_parser(f"{what}-link", help=f"print the group's {what} link")
         command.add_argument("id", help="the group's id")
         command.add_argument("--rotate", action="store_true",
                              help="make a new link; the old one stops working")
-        command.set_defaults(func=func)
+        command.set_defaults(func=cmd_link, kind=what)
     delete = each.add_parser("delete", help="delete a group and its file")
     delete.add_argument("id", help="the group's id")
     delete.add_argument("--yes", action="store_true", help="yes, delete it and all its games")
