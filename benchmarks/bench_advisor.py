@@ -17,6 +17,7 @@ the standard rules, Complex, Combination and partnership: in one process and wit
 processes (warm), wall-clock and CPU time, with the widest 90% interval of any choice; then the
 game page's response time on a served app, alone and while the same server plays an advice.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -49,8 +50,9 @@ BOT = HeuristicBot()
 MOST_ATTEMPTS = 50
 
 
-def choose(policy: str, hand: int, options: list, rules: HouseRules, tag: str,
-           deals: int | None) -> tuple:
+def choose(
+    policy: str, hand: int, options: list, rules: HouseRules, tag: str, deals: int | None
+) -> tuple:
     if len(options) == 1:
         return options[0]
     if policy == "bots":
@@ -60,8 +62,7 @@ def choose(policy: str, hand: int, options: list, rules: HouseRules, tag: str,
     return advise(hand, options, rules, deals=deals, parallel=False).best.contracts
 
 
-def play_kingdom(seed: int, kingdom: int, policy: str, rules: HouseRules,
-                 deals: int | None) -> int:
+def play_kingdom(seed: int, kingdom: int, policy: str, rules: HouseRules, deals: int | None) -> int:
     """One kingdom, the King at seat 0 choosing by *policy*: the King's side's points."""
     left = list(ALL_CONTRACTS)
     total = number = attempt = 0
@@ -103,12 +104,15 @@ def strength(args: argparse.Namespace) -> None:
         for row in workers.imap(kingdom_row, jobs, chunksize=4):
             rows.append(row)
             if len(rows) % 100 == 0:
-                print(f"  {len(rows)} kingdoms, {time.perf_counter() - start:.0f} s",
-                      file=sys.stderr)
+                print(
+                    f"  {len(rows)} kingdoms, {time.perf_counter() - start:.0f} s", file=sys.stderr
+                )
     seconds = time.perf_counter() - start
-    print(f"{len(rows)} kingdoms (seed {args.seed}, rules {rules_json}, advisor deals "
-          f"{args.deals or 'adaptive'}) in {seconds:.0f} s, {args.processes} processes, "
-          f"load {os.getloadavg()[0]:.1f}")
+    print(
+        f"{len(rows)} kingdoms (seed {args.seed}, rules {rules_json}, advisor deals "
+        f"{args.deals or 'adaptive'}) in {seconds:.0f} s, {args.processes} processes, "
+        f"load {os.getloadavg()[0]:.1f}"
+    )
     print("The King's points per kingdom, mean and 95% interval:")
     for i, policy in enumerate(POLICIES):
         mean, low, high = interval([r[i] for r in rows])
@@ -118,8 +122,10 @@ def strength(args: argparse.Namespace) -> None:
         mean, low, high = interval([r[0] - r[i] for r in rows])
         better = sum(r[0] > r[i] for r in rows)
         worse = sum(r[0] < r[i] for r in rows)
-        print(f"  over the King who chooses by {policy:<7} {mean:+7.1f}  [{low:+.1f}, {high:+.1f}]"
-              f"  (better in {better}, worse in {worse} of {len(rows)} kingdoms)")
+        print(
+            f"  over the King who chooses by {policy:<7} {mean:+7.1f}  [{low:+.1f}, {high:+.1f}]"
+            f"  (better in {better}, worse in {worse} of {len(rows)} kingdoms)"
+        )
 
 
 # --- speed ------------------------------------------------------------------------------------
@@ -143,11 +149,15 @@ def speed(args: argparse.Namespace) -> None:
     pool.warm_up()
     rng = random.Random(args.seed)
     hands = [deal_masks(rng)[0] for _ in range(args.hands)]
-    print(f"{args.hands} hands (seed {args.seed}), all five contracts open, {args.repeat} runs "
-          f"each; {pool.workers()} worker processes at nice {pool.NICE}; "
-          f"load {os.getloadavg()[0]:.1f}")
-    print(f"{'rules':<12} {'choices':>7} {'one process':>18} {'CPU':>6} "
-          f"{'workers':>18} {'widest ±':>9} {'deals':>6}")
+    print(
+        f"{args.hands} hands (seed {args.seed}), all five contracts open, {args.repeat} runs "
+        f"each; {pool.workers()} worker processes at nice {pool.NICE}; "
+        f"load {os.getloadavg()[0]:.1f}"
+    )
+    print(
+        f"{'rules':<12} {'choices':>7} {'one process':>18} {'CPU':>6} "
+        f"{'workers':>18} {'widest ±':>9} {'deals':>6}"
+    )
     for name, rules in RULE_SETS.items():
         options = deal_options(ALL_CONTRACTS, rules)
         advise(hands[0], options, rules, deals=10, parallel=False)  # the average-hand table
@@ -161,8 +171,10 @@ def speed(args: argparse.Namespace) -> None:
                 many.append(wall)
                 widest = max(widest, *(c.margin for c in answer.choices))
                 most = max(most, *(c.samples for c in answer.choices))
-        print(f"{name:<12} {len(options):>7} {spread(one):>18} {statistics.median(cpu):>5.2f}s "
-              f"{spread(many):>18} {widest:>9.1f} {most:>6}")
+        print(
+            f"{name:<12} {len(options):>7} {spread(one):>18} {statistics.median(cpu):>5.2f}s "
+            f"{spread(many):>18} {widest:>9.1f} {most:>6}"
+        )
     print(f"load {os.getloadavg()[0]:.1f}")
     if args.server:
         server_while_advising(hands, args.repeat)
@@ -185,8 +197,13 @@ def server_while_advising(hands: list[int], repeat: int) -> None:
     from scorekeeper.web import create_app
 
     tmp = Path(tempfile.mkdtemp(prefix="bench-advisor-"))
-    app = create_app({"DATABASE": str(tmp / "db.sqlite3"), "INSTANCE_PATH": str(tmp / "i"),
-                      "WTF_CSRF_ENABLED": False})
+    app = create_app(
+        {
+            "DATABASE": str(tmp / "db.sqlite3"),
+            "INSTANCE_PATH": str(tmp / "i"),
+            "WTF_CSRF_ENABLED": False,
+        }
+    )
     server = create_server(app, host="127.0.0.1", port=0, threads=8)
     threading.Thread(target=server.run, daemon=True).start()
     base = f"http://127.0.0.1:{server.effective_port}"
@@ -212,8 +229,7 @@ def server_while_advising(hands: list[int], repeat: int) -> None:
     def ask() -> None:
         while not stop.is_set():
             for hand in hands:
-                body = urllib.parse.urlencode(
-                    [("card", str(c)) for c in cards_of(hand)]).encode()
+                body = urllib.parse.urlencode([("card", str(c)) for c in cards_of(hand)]).encode()
                 start = time.perf_counter()
                 opener.open(game + "/advise", body).read()
                 answers.append(time.perf_counter() - start)
@@ -228,11 +244,15 @@ def server_while_advising(hands: list[int], repeat: int) -> None:
     asker.join()
     time.sleep(0.5)  # let the server's threads finish writing before it closes
     server.close()
-    print(f"game page alone: median {statistics.median(alone) * 1000:.0f} ms, "
-          f"95th percentile {quantile(alone, 0.95) * 1000:.0f} ms")
-    print(f"game page while advising: median {statistics.median(during) * 1000:.0f} ms, "
-          f"95th percentile {quantile(during, 0.95) * 1000:.0f} ms; "
-          f"{len(answers)} advice pages meanwhile, median {statistics.median(answers):.2f} s")
+    print(
+        f"game page alone: median {statistics.median(alone) * 1000:.0f} ms, "
+        f"95th percentile {quantile(alone, 0.95) * 1000:.0f} ms"
+    )
+    print(
+        f"game page while advising: median {statistics.median(during) * 1000:.0f} ms, "
+        f"95th percentile {quantile(during, 0.95) * 1000:.0f} ms; "
+        f"{len(answers)} advice pages meanwhile, median {statistics.median(answers):.2f} s"
+    )
 
 
 def quantile(values: Sequence[float], q: float) -> float:
@@ -247,22 +267,32 @@ def main() -> None:
     one.add_argument("--kingdoms", type=int, default=2000)
     one.add_argument("--seed", type=int, default=1)
     one.add_argument("--rules", default=None, help="house rules as JSON (default: standard)")
-    one.add_argument("--deals", type=int, default=None,
-                     help="deals per choice for the advisor (default: as it answers a phone)")
+    one.add_argument(
+        "--deals",
+        type=int,
+        default=None,
+        help="deals per choice for the advisor (default: as it answers a phone)",
+    )
     one.add_argument("--processes", type=int, default=pool.workers())
     one.set_defaults(func=strength)
     two = sub.add_parser("speed")
     two.add_argument("--hands", type=int, default=10)
     two.add_argument("--seed", type=int, default=1)
     two.add_argument("--repeat", type=int, default=1)
-    two.add_argument("--nice", type=int, default=None,
-                     help=f"the workers' nice value (default {pool.NICE})")
-    two.add_argument("--server", action="store_true",
-                     help="also time the game page on a served app while it advises")
+    two.add_argument(
+        "--nice", type=int, default=None, help=f"the workers' nice value (default {pool.NICE})"
+    )
+    two.add_argument(
+        "--server",
+        action="store_true",
+        help="also time the game page on a served app while it advises",
+    )
     two.set_defaults(func=speed)
     args = parser.parse_args()
-    print(f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
-          f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")
+    print(
+        f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+        f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}"
+    )
     args.func(args)
 
 

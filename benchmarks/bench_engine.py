@@ -23,6 +23,7 @@ From the repository root, with the project installed (``scorekeeper`` on the ven
   ``git archive``), as ``python -m scorekeeper.cli simulate`` in that folder, in the process and
   callgrind parts.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -57,8 +58,18 @@ def lean_command(games: int) -> list[str]:
 
 
 def engine_command(games: int, jobs: int = 1) -> list[str]:
-    return [SCOREKEEPER, "simulate", "--games", str(games), "--seed", "1", "--bot", "random",
-            "--jobs", str(jobs)]
+    return [
+        SCOREKEEPER,
+        "simulate",
+        "--games",
+        str(games),
+        "--seed",
+        "1",
+        "--bot",
+        "random",
+        "--jobs",
+        str(jobs),
+    ]
 
 
 #: The code before, checked out in a folder (--before), and how to run its command there.
@@ -66,8 +77,18 @@ BEFORE: Path | None = None
 
 
 def before_command(games: int) -> list[str]:
-    return [PYTHON, "-m", "scorekeeper.cli", "simulate", "--games", str(games), "--seed", "1",
-            "--bot", "random"]
+    return [
+        PYTHON,
+        "-m",
+        "scorekeeper.cli",
+        "simulate",
+        "--games",
+        str(games),
+        "--seed",
+        "1",
+        "--bot",
+        "random",
+    ]
 
 
 def contestants(games: int) -> list[tuple[str, list[str], Path | None]]:
@@ -111,15 +132,19 @@ def bench_process(games: int, rounds: int) -> None:
             wall, cpu = run_process(command, cwd)
             rates[name].append((games / wall, games / cpu))
     for name, values in rates.items():
-        print(f"  {name:<7} wall {spread([w for w, _ in values])} games/s, "
-              f"CPU {spread([c for _, c in values])} games/s")
+        print(
+            f"  {name:<7} wall {spread([w for w, _ in values])} games/s, "
+            f"CPU {spread([c for _, c in values])} games/s"
+        )
     for name in rates:
         if name == "lean":
             continue
         wall = [e[0] / r[0] for e, r in zip(rates[name], rates["lean"])]
         cpu = [e[1] / r[1] for e, r in zip(rates[name], rates["lean"])]
-        print(f"  {name} / lean, round by round: wall {ratio_spread(wall)}, "
-              f"CPU {ratio_spread(cpu)} (target: at least 1.00)")
+        print(
+            f"  {name} / lean, round by round: wall {ratio_spread(wall)}, "
+            f"CPU {ratio_spread(cpu)} (target: at least 1.00)"
+        )
 
 
 def bench_scaling(games: int, rounds: int) -> None:
@@ -136,15 +161,21 @@ def bench_scaling(games: int, rounds: int) -> None:
     for jobs, values in rates.items():
         speedup = statistics.median(values) / one
         work = statistics.median(cpus[jobs]) / statistics.median(cpus[1])
-        print(f"  --jobs {jobs}: {spread(values)} games/s; {speedup:.2f} x --jobs 1, "
-              f"{speedup / jobs:.2f} of linear (aim: at least 0.8); CPU time "
-              f"{statistics.median(cpus[jobs]):.2f} s, {work:.2f} x --jobs 1's")
-    print("  (with every core free, --jobs N can reach at most N x --jobs 1 divided by the "
-          "CPU time ratio)")
+        print(
+            f"  --jobs {jobs}: {spread(values)} games/s; {speedup:.2f} x --jobs 1, "
+            f"{speedup / jobs:.2f} of linear (aim: at least 0.8); CPU time "
+            f"{statistics.median(cpus[jobs]):.2f} s, {work:.2f} x --jobs 1's"
+        )
+    print(
+        "  (with every core free, --jobs N can reach at most N x --jobs 1 divided by the "
+        "CPU time ratio)"
+    )
 
 
-def best_rates(cases: dict[str, tuple[Callable[[], int], int]], rounds: int,
-               ) -> dict[str, list[float]]:
+def best_rates(
+    cases: dict[str, tuple[Callable[[], int], int]],
+    rounds: int,
+) -> dict[str, list[float]]:
     """CPU-time rates of each case (units per second), alternated round by round."""
     out: dict[str, list[float]] = {name: [] for name in cases}
     for _ in range(rounds):
@@ -169,10 +200,11 @@ def bench_inprocess(games: int, rounds: int) -> None:
 
     cases = {
         "lean random reference": (lean, games),
-        "engine, as simulate runs": (lambda: _play_range((1, games, rules, "random", None,
-                                                          False)), games),
-        "engine, --check": (lambda: _play_range((1, games, rules, "random", None, True)),
-                            games),
+        "engine, as simulate runs": (
+            lambda: _play_range((1, games, rules, "random", None, False)),
+            games,
+        ),
+        "engine, --check": (lambda: _play_range((1, games, rules, "random", None, True)), games),
     }
     rates = best_rates(cases, rounds)
     for name, values in rates.items():
@@ -215,10 +247,14 @@ def bench_bots(games: int, deals: int, rounds: int) -> None:
             play_deal(masks, king, shape, rules, "heuristic")
         return deals
 
-    print(f"\n== heuristic bots, {games} games and {deals} deals a round, {rounds} rounds, "
-          "CPU time ==")
-    cases = {"games (simulate_game)": (games_run, games),
-             "deals, deal objects (new_deal + play_out)": (objects, deals)}
+    print(
+        f"\n== heuristic bots, {games} games and {deals} deals a round, {rounds} rounds, "
+        "CPU time =="
+    )
+    cases = {
+        "games (simulate_game)": (games_run, games),
+        "deals, deal objects (new_deal + play_out)": (objects, deals),
+    }
     if play_deal is not None:
         cases["deals, quick (play_deal)"] = (quick, deals)
     for name, values in best_rates(cases, rounds).items():
@@ -234,8 +270,11 @@ def bench_bots(games: int, deals: int, rounds: int) -> None:
             for masks, king, chosen in mine:
                 play_deal(masks, king, chosen, rules, "heuristic")
             return len(mine)
+
         by_shape[" + ".join(c.label for c in shape) if len(shape) < 4 else "Complex"] = (
-            one, len(mine))
+            one,
+            len(mine),
+        )
     for name, values in best_rates(by_shape, rounds).items():
         print(f"  quick, {name:<35} {spread(values)} deals/s")
 
@@ -244,22 +283,35 @@ def bench_callgrind(games: int) -> None:
     if shutil.which("valgrind") is None:
         print("\n(valgrind is not installed: no instruction counts)")
         return
-    print(f"\n== instructions executed (valgrind --tool=callgrind), {games} games, whole "
-          "process ==")
+    print(
+        f"\n== instructions executed (valgrind --tool=callgrind), {games} games, whole process =="
+    )
     counts = {}
     with tempfile.TemporaryDirectory() as folder:
         for name, command, cwd in contestants(games):
-            out = subprocess.run(["valgrind", "--tool=callgrind",
-                                  f"--callgrind-out-file={folder}/{name}.out", *command],
-                                 check=True, stdout=subprocess.DEVNULL, cwd=cwd,
-                                 stderr=subprocess.PIPE, text=True, env=_quiet_env()).stderr
+            out = subprocess.run(
+                [
+                    "valgrind",
+                    "--tool=callgrind",
+                    f"--callgrind-out-file={folder}/{name}.out",
+                    *command,
+                ],
+                check=True,
+                stdout=subprocess.DEVNULL,
+                cwd=cwd,
+                stderr=subprocess.PIPE,
+                text=True,
+                env=_quiet_env(),
+            ).stderr
             found = re.search(r"Collected\s*:\s*(\d+)", out)
             counts[name] = int(found.group(1)) if found else 0
             print(f"  {name:<7} {counts[name]:,} instructions")
     for name, count in counts.items():
         if name != "lean" and count:
-            print(f"  lean / {name}: {counts['lean'] / count:.2f} (its games per instruction "
-                  "against the lean player's)")
+            print(
+                f"  lean / {name}: {counts['lean'] / count:.2f} (its games per instruction "
+                "against the lean player's)"
+            )
 
 
 def _cores() -> int:
@@ -284,8 +336,10 @@ def main() -> None:
     BEFORE = Path(args.before).resolve() if args.before else None
     parts = set(args.only.split(","))
     load = os.getloadavg()
-    print(f"machine: {platform.machine()}, {_cores()} cores, Python {platform.python_version()}"
-          f", load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+    print(
+        f"machine: {platform.machine()}, {_cores()} cores, Python {platform.python_version()}"
+        f", load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}"
+    )
     if "process" in parts:
         bench_process(args.games, args.rounds)
     if "scaling" in parts:

@@ -21,6 +21,7 @@ The run, on 127.0.0.1 only (issue 27, item 1):
 It passes (exit status 0) when, in every phase, both pages keep a p99 under 1 s and every deal
 save succeeds.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -52,8 +53,14 @@ def percentile(values: list[float], p: float) -> float:
 
 def start_club(phone: Phone) -> int:
     fields = hidden_fields(phone.request("form", "GET", "/clubs/new").body)
-    fields.update(title="Café", played_on="2026-11-24", players="\n".join(EIGHT), rounds="3",
-                  first_round="entered", preset="standard")
+    fields.update(
+        title="Café",
+        played_on="2026-11-24",
+        players="\n".join(EIGHT),
+        rounds="3",
+        first_round="entered",
+        preset="standard",
+    )
     reply = phone.request("club", "POST", "/clubs/new", fields)
     assert reply.status == 303, reply.status
     return int(reply.location.rstrip("/").split("/")[-1])
@@ -66,8 +73,9 @@ class Flood:
         self.name, self.port, self.setup = name, port, setup
 
     def run(self, index: int, stop: threading.Event, statuses: Counter) -> None:
-        phone = self.setup["phones"][index] if self.name == "advice" else Phone(self.port,
-                                                                                 timeout=30)
+        phone = (
+            self.setup["phones"][index] if self.name == "advice" else Phone(self.port, timeout=30)
+        )
         ask = getattr(self, "ask_" + self.name.replace(".", "_"))
         count = 0
         while not stop.is_set():
@@ -80,8 +88,9 @@ class Flood:
 
     def ask_blank_pdf(self, phone: Phone, index: int, count: int) -> int:
         names = [f"P{index}x{count}n{seat}" for seat in range(4)]
-        return phone.request("flood", "GET", "/sheet/blank.pdf?" + urlencode(
-            [("names", n) for n in names])).status
+        return phone.request(
+            "flood", "GET", "/sheet/blank.pdf?" + urlencode([("names", n) for n in names])
+        ).status
 
     def ask_sheet_png(self, phone: Phone, index: int, count: int) -> int:
         phone.cookies["words_en"] = f"queens=Q{index}w{count}"
@@ -92,12 +101,17 @@ class Flood:
 
     def ask_advice(self, phone: Phone, index: int, count: int) -> int:
         game, token = self.setup["advice"][index]
-        return phone.request("flood", "POST", f"/games/{game}/advise",
-                             [("csrf_token", token)] + [("card", c) for c in HAND]).status
+        return phone.request(
+            "flood",
+            "POST",
+            f"/games/{game}/advise",
+            [("csrf_token", token)] + [("card", c) for c in HAND],
+        ).status
 
 
-def probe(port: int, game: int, stop: threading.Event, times: dict[str, list[float]],
-          failures: list[str]) -> None:
+def probe(
+    port: int, game: int, stop: threading.Event, times: dict[str, list[float]], failures: list[str]
+) -> None:
     paths = {"home": "/", "game": f"/games/{game}"}
     while not stop.is_set():
         for name, path in paths.items():
@@ -140,28 +154,43 @@ def phase(name: str, port: int, setup: dict, clients: int, seconds: float) -> di
     times: dict[str, list[float]] = {"home": [], "game": []}
     failures: list[str] = []
     saves: list[tuple[bool, float]] = []
-    threads = [threading.Thread(target=probe, args=(port, setup["game"], stop, times,
-                                                    failures)),
-               threading.Thread(target=save_deals, args=(port, stop, saves))]
+    threads = [
+        threading.Thread(target=probe, args=(port, setup["game"], stop, times, failures)),
+        threading.Thread(target=save_deals, args=(port, stop, saves)),
+    ]
     if name != "quiet":
         flood = Flood(name, port, setup)
-        threads += [threading.Thread(target=flood.run, args=(i, stop, statuses))
-                    for i in range(clients)]
+        threads += [
+            threading.Thread(target=flood.run, args=(i, stop, statuses)) for i in range(clients)
+        ]
     for thread in threads:
         thread.start()
     time.sleep(seconds)
     stop.set()
     for thread in threads:
         thread.join(60)
-    row = {"phase": name, "flood": dict(sorted((str(k), v) for k, v in statuses.items())),
-           "probe_failures": failures[:10], "saves_ok": sum(ok for ok, _ in saves),
-           "saves_failed": sum(not ok for ok, _ in saves),
-           "slowest_save": round(max((s for _, s in saves), default=0), 3)}
+    row = {
+        "phase": name,
+        "flood": dict(sorted((str(k), v) for k, v in statuses.items())),
+        "probe_failures": failures[:10],
+        "saves_ok": sum(ok for ok, _ in saves),
+        "saves_failed": sum(not ok for ok, _ in saves),
+        "slowest_save": round(max((s for _, s in saves), default=0), 3),
+    }
     for page, values in times.items():
-        row[page] = {"n": len(values), "median": round(statistics.median(values), 3),
-                     "p99": round(percentile(values, 99), 3), "max": round(max(values), 3)}
-    row["met"] = (row["home"]["p99"] < TARGET and row["game"]["p99"] < TARGET
-                  and not failures and row["saves_failed"] == 0 and row["saves_ok"] > 0)
+        row[page] = {
+            "n": len(values),
+            "median": round(statistics.median(values), 3),
+            "p99": round(percentile(values, 99), 3),
+            "max": round(max(values), 3),
+        }
+    row["met"] = (
+        row["home"]["p99"] < TARGET
+        and row["game"]["p99"] < TARGET
+        and not failures
+        and row["saves_failed"] == 0
+        and row["saves_ok"] > 0
+    )
     return row
 
 
@@ -179,8 +208,7 @@ def prepare(port: int, clients: int) -> dict:
         page = phone.request("advise", "GET", f"/games/{own}/advise")
         advice.append((own, hidden_fields(page.body)["csrf_token"]))
         phones.append(phone)
-    return {"game": game, "club": club,
-            "phones": phones, "advice": advice}
+    return {"game": game, "club": club, "phones": phones, "advice": advice}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -199,15 +227,20 @@ def main(argv: list[str] | None = None) -> int:
             for name in args.phases.split(","):
                 row = phase(name, server.port, setup, args.clients, args.seconds)
                 rows.append(row)
-                print(f"{name:14} flood {row['flood']}  home p50 {row['home']['median']:.3f} "
-                      f"p99 {row['home']['p99']:.3f}  game p50 {row['game']['median']:.3f} "
-                      f"p99 {row['game']['p99']:.3f}  saves {row['saves_ok']} ok "
-                      f"{row['saves_failed']} failed (slowest {row['slowest_save']:.2f} s)  "
-                      f"{'met' if row['met'] else 'NOT MET'}", flush=True)
+                print(
+                    f"{name:14} flood {row['flood']}  home p50 {row['home']['median']:.3f} "
+                    f"p99 {row['home']['p99']:.3f}  game p50 {row['game']['median']:.3f} "
+                    f"p99 {row['game']['p99']:.3f}  saves {row['saves_ok']} ok "
+                    f"{row['saves_failed']} failed (slowest {row['slowest_save']:.2f} s)  "
+                    f"{'met' if row['met'] else 'NOT MET'}",
+                    flush=True,
+                )
         finally:
             server.stop()
-    print(f"{platform.node()}: {len(__import__('os').sched_getaffinity(0))} cores, "
-          f"{args.clients} clients, {args.seconds:.0f} s a phase")
+    print(
+        f"{platform.node()}: {len(__import__('os').sched_getaffinity(0))} cores, "
+        f"{args.clients} clients, {args.seconds:.0f} s a phase"
+    )
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=1))
     return 0 if all(row["met"] for row in rows) else 1

@@ -24,6 +24,7 @@ The run:
 
 The figures go to standard output; BENCHMARKS.md records them.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -46,7 +47,14 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from load_tables import (  # noqa: E402
-    Phone, Reply, enter_deal, expect, free_port, hidden_fields, percentile, simulated,
+    Phone,
+    Reply,
+    enter_deal,
+    expect,
+    free_port,
+    hidden_fields,
+    percentile,
+    simulated,
     start_game,
 )
 
@@ -65,7 +73,7 @@ class GroupPhone(Phone):
             path = self.prefix + path
         reply = super().request(kind, method, path, fields, headers)
         if reply.location.startswith(self.prefix):
-            reply.location = reply.location[len(self.prefix):]
+            reply.location = reply.location[len(self.prefix) :]
         return reply
 
 
@@ -80,8 +88,10 @@ def build(instance: Path, count: int) -> list[tuple[str, str]]:
     first = host.create("Group 0", "en")
     db = connect(first.path)
     try:
-        document = {"format": "trex-games/1",
-                    "games": [simulated(1000 + seed) for seed in range(GAMES_PER_GROUP)]}
+        document = {
+            "format": "trex-games/1",
+            "games": [simulated(1000 + seed) for seed in range(GAMES_PER_GROUP)],
+        }
         import_games(db, read_import(json.dumps(document)))
         db.execute("pragma wal_checkpoint(truncate)")
     finally:
@@ -92,8 +102,11 @@ def build(instance: Path, count: int) -> list[tuple[str, str]]:
             group = "".join(secrets.choice(ID_ALPHABET) for _ in range(ID_LENGTH))
             shutil.copyfile(first.path, host.path_of(group))
             with register.atomic():
-                register.execute("insert into groups (id, name, lang, created_at) values "
-                                 "(?, ?, 'en', '2026-11-26T00:00:00+00:00')", [group, f"Group {n}"])
+                register.execute(
+                    "insert into groups (id, name, lang, created_at) values "
+                    "(?, ?, 'en', '2026-11-26T00:00:00+00:00')",
+                    [group, f"Group {n}"],
+                )
     finally:
         register.close()
     found = []
@@ -128,9 +141,11 @@ def process_figures(pid: int) -> tuple[float, int]:
     while todo:
         current = todo.pop()
         try:
-            rss += next(int(line.split()[1]) for line in
-                        Path(f"/proc/{current}/status").read_text().splitlines()
-                        if line.startswith("VmRSS:"))
+            rss += next(
+                int(line.split()[1])
+                for line in Path(f"/proc/{current}/status").read_text().splitlines()
+                if line.startswith("VmRSS:")
+            )
             fds += len(os.listdir(f"/proc/{current}/fd"))
         except (OSError, StopIteration):
             continue
@@ -138,8 +153,9 @@ def process_figures(pid: int) -> tuple[float, int]:
     return rss / 1024, fds
 
 
-def start_server(args: list[str], port: int, env: dict[str, str], log: Path,
-                 ready: str = "/healthz") -> subprocess.Popen:
+def start_server(
+    args: list[str], port: int, env: dict[str, str], log: Path, ready: str = "/healthz"
+) -> subprocess.Popen:
     handle = open(log, "ab")
     process = subprocess.Popen(args, env=env, stdout=handle, stderr=subprocess.STDOUT, cwd=ROOT)
     deadline = time.monotonic() + 60
@@ -183,11 +199,20 @@ def closed_loop(make, paths, seconds: float, connections: int) -> tuple[int, lis
     return len(times), times
 
 
-def paced_table(port: int, group: str, key: str, seed: int, pace: float, stop: float,
-                saves: list[float], errors: list[str]) -> None:
+def paced_table(
+    port: int,
+    group: str,
+    key: str,
+    seed: int,
+    pace: float,
+    stop: float,
+    saves: list[float],
+    errors: list[str],
+) -> None:
     def record(kind: str, reply: Reply) -> None:
         if kind == "save":
             saves.append(reply.seconds)
+
     phone = member(port, group, key)
     phone.record = record
     game = simulated(seed)
@@ -230,17 +255,34 @@ def main(argv: list[str] | None = None) -> int:
     else:
         started = time.perf_counter()
         groups = build(instance, args.groups)
-        print(f"Built {len(groups)} groups of {GAMES_PER_GROUP} games in "
-              f"{time.perf_counter() - started:.0f} s")
+        print(
+            f"Built {len(groups)} groups of {GAMES_PER_GROUP} games in "
+            f"{time.perf_counter() - started:.0f} s"
+        )
     port, ref_port = free_port(), free_port()
     env = {**os.environ, "SCOREKEEPER_INSTANCE": str(instance)}
     env.pop("SCOREKEEPER_DB", None)
-    server = start_server([sys.executable, "-m", "scorekeeper.cli", "serve", "--groups",
-                           "--port", str(port)], port, env, work / "server.log")
+    server = start_server(
+        [sys.executable, "-m", "scorekeeper.cli", "serve", "--groups", "--port", str(port)],
+        port,
+        env,
+        work / "server.log",
+    )
     first_file = instance / "groups" / f"{groups[0][0]}.sqlite3"
-    reference = start_server([sys.executable, str(ROOT / "benchmarks" / "reference_app.py"),
-                              "--db", str(first_file), "--port", str(ref_port)], ref_port, env,
-                             work / "reference.log", ready="/")
+    reference = start_server(
+        [
+            sys.executable,
+            str(ROOT / "benchmarks" / "reference_app.py"),
+            "--db",
+            str(first_file),
+            "--port",
+            str(ref_port),
+        ],
+        ref_port,
+        env,
+        work / "reference.log",
+        ready="/",
+    )
     try:
         rest = process_figures(server.pid)
         print(f"At rest: {rest[0]:.0f} MiB resident, {rest[1]} open files")
@@ -250,15 +292,25 @@ def main(argv: list[str] | None = None) -> int:
             phone = Phone(port)
             begin = time.perf_counter()
             form = expect(phone.request("form", "GET", "/"), 200, "front page")
-            fields = {**hidden_fields(form.body), "name": f"New {n} {secrets.token_hex(2)}",
-                      "lang": "en"}
-            made = expect(phone.request("start", "POST", "/groups/new", fields,
-                                        {"X-Forwarded-For": f"10.0.0.{n}"}), 303, "start")
+            fields = {
+                **hidden_fields(form.body),
+                "name": f"New {n} {secrets.token_hex(2)}",
+                "lang": "en",
+            }
+            made = expect(
+                phone.request(
+                    "start", "POST", "/groups/new", fields, {"X-Forwarded-For": f"10.0.0.{n}"}
+                ),
+                303,
+                "start",
+            )
             expect(phone.request("page", "GET", made.location), 200, "group page")
             times.append(time.perf_counter() - begin)
             phone.close()
-        print(f"Starting a group (form, POST, its page): median "
-              f"{sorted(times)[2] * 1000:.0f} ms, slowest {max(times) * 1000:.0f} ms")
+        print(
+            f"Starting a group (form, POST, its page): median "
+            f"{sorted(times)[2] * 1000:.0f} ms, slowest {max(times) * 1000:.0f} ms"
+        )
 
         touched = groups[:200]
         readers = [member(port, g, k) for g, k in touched]
@@ -266,51 +318,82 @@ def main(argv: list[str] | None = None) -> int:
         def read(i: int) -> None:
             for phone in readers[i::10]:
                 expect(phone.request("page", "GET", "/games/1"), 200, "game page")
+
         threads = [threading.Thread(target=read, args=(i,)) for i in range(10)]
         for t in threads:
             t.start()
         for t in threads:
             t.join()
         after = process_figures(server.pid)
-        print(f"After a member of each of {len(touched)} groups read a game: {after[0]:.0f} MiB "
-              f"resident, {after[1]} open files")
+        print(
+            f"After a member of each of {len(touched)} groups read a game: {after[0]:.0f} MiB "
+            f"resident, {after[1]} open files"
+        )
 
         saves: list[float] = []
         errors: list[str] = []
         stop = time.monotonic() + args.seconds
-        playing = groups[:args.playing]
-        tables = [threading.Thread(target=paced_table, args=(
-            port, g, k, 7000 + i * 2 + t, args.pace, stop, saves, errors))
-            for i, (g, k) in enumerate(playing) for t in range(2)]
+        playing = groups[: args.playing]
+        tables = [
+            threading.Thread(
+                target=paced_table,
+                args=(port, g, k, 7000 + i * 2 + t, args.pace, stop, saves, errors),
+            )
+            for i, (g, k) in enumerate(playing)
+            for t in range(2)
+        ]
         for t in tables:
             t.start()
         time.sleep(min(10.0, args.seconds / 4))  # the tables have started their games
         window = max(5.0, args.seconds - 15)
-        game_n, game_times = closed_loop(lambda i: readers[i], [f"/games/{n}" for n in
-                                         range(1, GAMES_PER_GROUP + 1)], window / 2, 4)
-        ref_n, ref_times = closed_loop(lambda i: Phone(ref_port), [f"/games/{n}" for n in
-                                       range(1, GAMES_PER_GROUP + 1)], window / 2, 4)
+        game_n, game_times = closed_loop(
+            lambda i: readers[i],
+            [f"/games/{n}" for n in range(1, GAMES_PER_GROUP + 1)],
+            window / 2,
+            4,
+        )
+        ref_n, ref_times = closed_loop(
+            lambda i: Phone(ref_port),
+            [f"/games/{n}" for n in range(1, GAMES_PER_GROUP + 1)],
+            window / 2,
+            4,
+        )
         for t in tables:
             t.join()
         end = process_figures(server.pid)
         game_rate, ref_rate = game_n / (window / 2), ref_n / (window / 2)
-        print(f"{len(tables)} tables in {len(playing)} groups, a save every {args.pace:g} s "
-              f"each, for {args.seconds:g} s: {len(saves)} saves, p50 "
-              f"{percentile(saves, 50) * 1000:.0f} ms, p99 {percentile(saves, 99) * 1000:.0f} ms;"
-              f" {len(errors)} tables failed")
+        print(
+            f"{len(tables)} tables in {len(playing)} groups, a save every {args.pace:g} s "
+            f"each, for {args.seconds:g} s: {len(saves)} saves, p50 "
+            f"{percentile(saves, 50) * 1000:.0f} ms, p99 {percentile(saves, 99) * 1000:.0f} ms;"
+            f" {len(errors)} tables failed"
+        )
         for error in errors[:5]:
             print("  ", error)
-        print(f"Meanwhile, a finished game's page of a random group: {game_rate:.0f} requests/s "
-              f"(p99 {percentile(game_times, 99) * 1000:.0f} ms); the reference page: "
-              f"{ref_rate:.0f} requests/s (p99 {percentile(ref_times, 99) * 1000:.0f} ms); "
-              f"ratio {game_rate / ref_rate:.2f}x")
+        print(
+            f"Meanwhile, a finished game's page of a random group: {game_rate:.0f} requests/s "
+            f"(p99 {percentile(game_times, 99) * 1000:.0f} ms); the reference page: "
+            f"{ref_rate:.0f} requests/s (p99 {percentile(ref_times, 99) * 1000:.0f} ms); "
+            f"ratio {game_rate / ref_rate:.2f}x"
+        )
         print(f"At the end: {end[0]:.0f} MiB resident, {end[1]} open files")
-        print(f"Machine: {platform.platform()}, {os.cpu_count()} cores, Python "
-              f"{platform.python_version()}")
-        print(json.dumps({"groups": len(groups), "save_p99_ms": round(percentile(saves, 99) * 1000),
-                          "game_page_ratio": round(game_rate / ref_rate, 2),
-                          "rss_rest_mib": round(rest[0]), "rss_end_mib": round(end[0]),
-                          "fds_rest": rest[1], "fds_end": end[1]}))
+        print(
+            f"Machine: {platform.platform()}, {os.cpu_count()} cores, Python "
+            f"{platform.python_version()}"
+        )
+        print(
+            json.dumps(
+                {
+                    "groups": len(groups),
+                    "save_p99_ms": round(percentile(saves, 99) * 1000),
+                    "game_page_ratio": round(game_rate / ref_rate, 2),
+                    "rss_rest_mib": round(rest[0]),
+                    "rss_end_mib": round(end[0]),
+                    "fds_rest": rest[1],
+                    "fds_end": end[1],
+                }
+            )
+        )
         return 1 if errors else 0
     finally:
         for process in (server, reference):

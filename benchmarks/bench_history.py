@@ -8,6 +8,7 @@ games a night, a mix of the presets), imported through the importer in batches, 
 page with the Flask test client: the median of several requests after two warm-up requests.
 With --keep, installs already built in DIR are reused.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -60,12 +61,12 @@ def pages(db_path: Path) -> dict[str, str]:
     """The pages to time, with real ids from the install."""
     conn = sqlite3.connect(db_path)
     try:
-        busiest, = conn.execute(
-            "select player_id from game_players group by player_id order by count(*) desc "
-            "limit 1").fetchone()
-        name, = conn.execute("select name from players where id = ?", [busiest]).fetchone()
-        last, = conn.execute("select max(id) from games").fetchone()
-        newest, = conn.execute("select max(night) from games").fetchone()
+        (busiest,) = conn.execute(
+            "select player_id from game_players group by player_id order by count(*) desc limit 1"
+        ).fetchone()
+        (name,) = conn.execute("select name from players where id = ?", [busiest]).fetchone()
+        (last,) = conn.execute("select max(id) from games").fetchone()
+        (newest,) = conn.execute("select max(night) from games").fetchone()
     finally:
         conn.close()
     return {
@@ -74,7 +75,7 @@ def pages(db_path: Path) -> dict[str, str]:
         "game record (one game)": f"/history/games/{last}",
         "player page, all games": f"/players/{busiest}",
         "player page, last 30 nights": f"/players/{busiest}?from="
-                                       f"{_days_before(newest, 30)}&to={newest}",
+        f"{_days_before(newest, 30)}&to={newest}",
         "leaderboard": "/leaderboard",
         "leaderboard, standard preset": "/leaderboard?preset=standard",
         "roster": "/players/",
@@ -109,8 +110,10 @@ def machine() -> str:
         cores = subprocess.run(["nproc"], capture_output=True, text=True).stdout.strip()
     except OSError:
         cores = str(os.cpu_count())
-    return (f"{cores} cores (nproc), {platform.machine()}, Python {platform.python_version()}, "
-            f"SQLite {sqlite3.sqlite_version}")
+    return (
+        f"{cores} cores (nproc), {platform.machine()}, Python {platform.python_version()}, "
+        f"SQLite {sqlite3.sqlite_version}"
+    )
 
 
 def main() -> int:
@@ -128,8 +131,10 @@ def main() -> int:
         if not path.exists():
             path.parent.mkdir(parents=True, exist_ok=True)
             seconds = build(path, size)
-            print(f"built {size:>6} games in {seconds:6.1f} s ({path.stat().st_size / 1e6:.1f} MB)",
-                  flush=True)
+            print(
+                f"built {size:>6} games in {seconds:6.1f} s ({path.stat().st_size / 1e6:.1f} MB)",
+                flush=True,
+            )
         results[size] = time_pages(path, args.repeat)
     labels = list(next(iter(results.values())))
     header = f"{'page':<32}" + "".join(f"{size:>10}" for size in args.sizes)

@@ -15,6 +15,7 @@ fresh database), when the sheet is ready (kept), when the phone has it already (
 not ready (laid out there and then), and right after the save that asked the worker for it.
 Targets: under 50 ms ready, under 400 ms not ready.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -44,25 +45,32 @@ def minimal_page() -> bytes:
 
 
 def minimal_with_sheet_style(font_config: FontConfiguration) -> Callable[[], bytes]:
-    html = ('<!doctype html><title>Trex</title><link rel="stylesheet" '
-            'href="pdf/scoresheet.css"><p>Trex</p>')
+    html = (
+        '<!doctype html><title>Trex</title><link rel="stylesheet" '
+        'href="pdf/scoresheet.css"><p>Trex</p>'
+    )
 
     def run() -> bytes:
-        return weasyprint.HTML(string=html, base_url=render.STATIC.as_uri() + "/",
-                               url_fetcher=render.url_fetcher()).write_pdf(font_config=font_config)
+        return weasyprint.HTML(
+            string=html, base_url=render.STATIC.as_uri() + "/", url_fetcher=render.url_fetcher()
+        ).write_pdf(font_config=font_config)
+
     return run
 
 
 def bare_table(cells: int, font_config: FontConfiguration) -> Callable[[], bytes]:
     columns = 7
-    rows = "".join("<tr>" + "".join(f"<td>{-10 * (r * columns + c)}</td>" for c in range(columns))
-                   + "</tr>" for r in range(cells // columns))
+    rows = "".join(
+        "<tr>" + "".join(f"<td>{-10 * (r * columns + c)}</td>" for c in range(columns)) + "</tr>"
+        for r in range(cells // columns)
+    )
     html = f"<!doctype html><title>Trex</title><table>{rows}</table>"
     return lambda: weasyprint.HTML(string=html).write_pdf(font_config=font_config)
 
 
-def measure(cases: dict[str, Callable[[], object]], repeat: int,
-            cpu: dict[str, list[float]] | None = None) -> dict[str, list[float]]:
+def measure(
+    cases: dict[str, Callable[[], object]], repeat: int, cpu: dict[str, list[float]] | None = None
+) -> dict[str, list[float]]:
     """Wall times of each case, alternated; the process's CPU times (every thread) go into
     *cpu* when given, a figure that another program's load on the machine moves much less."""
     times: dict[str, list[float]] = {name: [] for name in cases}
@@ -115,8 +123,9 @@ def tap_cases(game_doc: dict) -> tuple[dict[str, Callable[[], object]], Callable
 
     cases = {
         "tap, sheet ready (kept)": lambda: ok(client.get(url)),
-        "tap, the phone has it (304)": lambda: ok(client.get(url, headers={
-            "If-None-Match": tag}), 304),
+        "tap, the phone has it (304)": lambda: ok(
+            client.get(url, headers={"If-None-Match": tag}), 304
+        ),
         "tap, sheet not ready (laid out now)": not_ready,
         "tap right after the save (worker making it)": after_save,
     }
@@ -144,8 +153,10 @@ def main() -> int:
         run()
     times = measure(cases, args.repeat)
 
-    print(f"python {platform.python_version()}, WeasyPrint {weasyprint.__version__}, "
-          f"{platform.machine()}, {args.repeat} runs each, medians:")
+    print(
+        f"python {platform.python_version()}, WeasyPrint {weasyprint.__version__}, "
+        f"{platform.machine()}, {args.repeat} runs each, medians:"
+    )
     medians = {name: statistics.median(values) for name, values in times.items()}
     base = medians["minimal page"]
     for name, value in medians.items():
@@ -164,15 +175,20 @@ def main() -> int:
     finally:
         done()
     print("tap to PDF (the app's answer, in process), medians (CPU time of the process):")
-    targets = {"tap, sheet ready (kept)": 0.050, "tap, the phone has it (304)": 0.050,
-               "tap, sheet not ready (laid out now)": 0.400,
-               "tap right after the save (worker making it)": 0.400}
+    targets = {
+        "tap, sheet ready (kept)": 0.050,
+        "tap, the phone has it (304)": 0.050,
+        "tap, sheet not ready (laid out now)": 0.400,
+        "tap right after the save (worker making it)": 0.400,
+    }
     for name, values in times.items():
         value = statistics.median(values)
         verdict = "meets" if value <= targets[name] else "misses"
-        print(f"  {name:<46} {value * 1000:8.1f} ms  ({min(values) * 1000:.1f}-"
-              f"{max(values) * 1000:.1f} ms; CPU {statistics.median(cpu[name]) * 1000:.1f} ms)"
-              f"  {verdict} under {targets[name] * 1000:.0f} ms")
+        print(
+            f"  {name:<46} {value * 1000:8.1f} ms  ({min(values) * 1000:.1f}-"
+            f"{max(values) * 1000:.1f} ms; CPU {statistics.median(cpu[name]) * 1000:.1f} ms)"
+            f"  {verdict} under {targets[name] * 1000:.0f} ms"
+        )
     return 0
 
 

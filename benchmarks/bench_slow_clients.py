@@ -19,6 +19,7 @@ The run, on 127.0.0.1 only:
 
 It passes (exit status 0) when every home page request answered 200 in under 1 s.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -50,13 +51,23 @@ def start_server(folder: Path, port: int, baseline: bool) -> subprocess.Popen:
     env = {**os.environ, "SCOREKEEPER_INSTANCE": str(folder / "instance")}
     database = str(folder / "bench.sqlite3")
     if baseline:
-        code = ("import sys; from waitress import serve; from scorekeeper.web import create_app; "
-                f"serve(create_app({{'DATABASE': {database!r}}}), host={HOST!r}, port={port}, "
-                "threads=8)")
+        code = (
+            "import sys; from waitress import serve; from scorekeeper.web import create_app; "
+            f"serve(create_app({{'DATABASE': {database!r}}}), host={HOST!r}, port={port}, "
+            "threads=8)"
+        )
         command = [sys.executable, "-c", code]
     else:
-        command = [sys.executable, "-m", "scorekeeper.cli", "serve", "--port", str(port),
-                   "--db", database]
+        command = [
+            sys.executable,
+            "-m",
+            "scorekeeper.cli",
+            "serve",
+            "--port",
+            str(port),
+            "--db",
+            database,
+        ]
     log = open(folder / "server.log", "w")
     process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 60
@@ -123,8 +134,11 @@ class SlowClients:
         for sock, due in list(self.next_line.items()):
             if due > now:
                 continue
-            line = (b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n" if self.lines[sock] == 0
-                    else b"X-Slow-%d: x\r\n" % self.lines[sock])
+            line = (
+                b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                if self.lines[sock] == 0
+                else b"X-Slow-%d: x\r\n" % self.lines[sock]
+            )
             try:
                 sock.send(line)
             except (BlockingIOError, InterruptedError):
@@ -169,13 +183,18 @@ def percentile(values: list[float], share: float) -> float:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--clients", type=int, default=200)
-    parser.add_argument("--interval", type=float, default=15.0,
-                        help="seconds between a slow client's header lines")
+    parser.add_argument(
+        "--interval", type=float, default=15.0, help="seconds between a slow client's header lines"
+    )
     parser.add_argument("--duration", type=float, default=60.0, help="seconds the run lasts")
-    parser.add_argument("--probe", type=float, default=0.5,
-                        help="seconds between two home page requests")
-    parser.add_argument("--baseline", action="store_true",
-                        help="the app under waitress's defaults, as serve ran it before")
+    parser.add_argument(
+        "--probe", type=float, default=0.5, help="seconds between two home page requests"
+    )
+    parser.add_argument(
+        "--baseline",
+        action="store_true",
+        help="the app under waitress's defaults, as serve ran it before",
+    )
     parser.add_argument("--json", metavar="OUT", help="also write the figures as JSON")
     args = parser.parse_args(argv)
     if not 1 <= args.clients <= 1000 or not 1 <= args.duration <= 600:
@@ -214,8 +233,11 @@ def main(argv: list[str] | None = None) -> int:
 
     figures = {
         "server": "waitress defaults (threads=8)" if args.baseline else "scorekeeper serve",
-        "clients": args.clients, "interval_s": args.interval, "duration_s": args.duration,
-        "home_requests": len(latencies), "failed": len(failures),
+        "clients": args.clients,
+        "interval_s": args.interval,
+        "duration_s": args.duration,
+        "home_requests": len(latencies),
+        "failed": len(failures),
         "median_ms": round(statistics.median(latencies) * 1000, 1),
         "p95_ms": round(percentile(latencies, 0.95) * 1000, 1),
         "max_ms": round(max(latencies) * 1000, 1),
@@ -230,8 +252,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         Path(args.json).write_text(json.dumps(figures, indent=2) + "\n")
     ok = not failures and max(latencies) < TARGET
-    print("PASS: every home page in under 1 s" if ok else "FAIL: the home page was slow or "
-          "unreachable")
+    print(
+        "PASS: every home page in under 1 s"
+        if ok
+        else "FAIL: the home page was slow or unreachable"
+    )
     return 0 if ok else 1
 
 

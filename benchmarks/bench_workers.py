@@ -10,6 +10,7 @@ for --seconds. It reports the saves, their p50 and p99, and checks afterwards th
 acknowledged deal is stored exactly once (``load_tables.verify``). BENCHMARKS.md records the
 figures.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -28,13 +29,21 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from load_tables import (  # noqa: E402
-    Phone, TableRun, enter_deal, free_port, percentile, simulated, start_game, verify,
+    Phone,
+    TableRun,
+    enter_deal,
+    free_port,
+    percentile,
+    simulated,
+    start_game,
+    verify,
 )
 
 
 def paced(port: int, run: TableRun, pace: float, stop: float, saves: list[float]) -> None:
-    phone = Phone(port, record=lambda kind, reply: saves.append(reply.seconds)
-                  if kind == "save" else None)
+    phone = Phone(
+        port, record=lambda kind, reply: saves.append(reply.seconds) if kind == "save" else None
+    )
     try:
         run.game_id = start_game(phone, run.game)
         next_save = time.monotonic() + random.uniform(0, pace)
@@ -56,10 +65,24 @@ def one(workers: int, tables: int, pace: float, seconds: float) -> str:
     env = {**os.environ, "SCOREKEEPER_INSTANCE": str(work / "instance")}
     env.pop("SCOREKEEPER_DB", None)
     log = open(work / "server.log", "ab")
-    server = subprocess.Popen([sys.executable, "-m", "scorekeeper.cli", "serve", "--db",
-                               str(work / "db.sqlite3"), "--port", str(port), "--workers",
-                               str(workers)], env=env, stdout=log, stderr=subprocess.STDOUT,
-                              cwd=ROOT)
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "scorekeeper.cli",
+            "serve",
+            "--db",
+            str(work / "db.sqlite3"),
+            "--port",
+            str(port),
+            "--workers",
+            str(workers),
+        ],
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        cwd=ROOT,
+    )
     try:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
@@ -71,18 +94,21 @@ def one(workers: int, tables: int, pace: float, seconds: float) -> str:
         saves: list[float] = []
         stop = time.monotonic() + seconds
         runs = [TableRun(seed, simulated(seed)) for seed in range(500, 500 + tables)]
-        threads = [threading.Thread(target=paced, args=(port, run, pace, stop, saves))
-                   for run in runs]
+        threads = [
+            threading.Thread(target=paced, args=(port, run, pace, stop, saves)) for run in runs
+        ]
         for t in threads:
             t.start()
         for t in threads:
             t.join()
         problems = verify(work / "db.sqlite3", runs) + [r.error for r in runs if r.error]
-        return (f"{workers} worker{'s' if workers > 1 else ''}: {tables} tables, a save every "
-                f"{pace:g} s each, {seconds:g} s: {len(saves)} saves, p50 "
-                f"{percentile(saves, 50) * 1000:.0f} ms, p99 {percentile(saves, 99) * 1000:.0f} "
-                f"ms, slowest {max(saves) * 1000:.0f} ms; {len(problems)} problems"
-                + "".join(f"\n   {p}" for p in problems[:3]))
+        return (
+            f"{workers} worker{'s' if workers > 1 else ''}: {tables} tables, a save every "
+            f"{pace:g} s each, {seconds:g} s: {len(saves)} saves, p50 "
+            f"{percentile(saves, 50) * 1000:.0f} ms, p99 {percentile(saves, 99) * 1000:.0f} "
+            f"ms, slowest {max(saves) * 1000:.0f} ms; {len(problems)} problems"
+            + "".join(f"\n   {p}" for p in problems[:3])
+        )
     finally:
         server.terminate()
         server.wait(timeout=20)
@@ -97,8 +123,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     for count in args.workers:
         print(one(count, args.tables, args.pace, args.seconds), flush=True)
-    print(f"Machine: {platform.platform()}, {os.cpu_count()} cores, Python "
-          f"{platform.python_version()}")
+    print(
+        f"Machine: {platform.platform()}, {os.cpu_count()} cores, Python "
+        f"{platform.python_version()}"
+    )
     return 0
 
 

@@ -4,6 +4,7 @@ Cards are ints 0..51 (suit * 13 + rank, rank 0 = the 2), hands are lists, and no
 validated, recorded or scored beyond the bare tally. It plays a standard game: four kingdoms of
 four trick deals and one Trex deal, every choice uniformly random among the legal ones.
 """
+
 from __future__ import annotations
 
 import random
@@ -42,10 +43,15 @@ def play_trex(hands: list[list[int]], leader: int, rng: random.Random) -> list[i
     while len(order) < 4:
         hand = hands[seat]
         if hand:
-            legal = [c for c in hand
-                     if (c % 13 == JACK) or (low[c // 13] <= JACK and
-                                             (c % 13 == low[c // 13] - 1 or
-                                              c % 13 == high[c // 13] + 1))]
+            legal = [
+                c
+                for c in hand
+                if (c % 13 == JACK)
+                or (
+                    low[c // 13] <= JACK
+                    and (c % 13 == low[c // 13] - 1 or c % 13 == high[c // 13] + 1)
+                )
+            ]
             if legal:
                 c = rng.choice(legal)
                 hand.remove(c)
@@ -98,8 +104,10 @@ def main() -> None:
             totals[seat] += points
     seconds = time.perf_counter() - start
     print(f"{args.games} games in {seconds:.2f} s: {args.games / max(seconds, 1e-9):.1f} games/s")
-    print("Average final score by seat: " + ", ".join(
-        f"seat {s}: {t / max(args.games, 1):+.1f}" for s, t in enumerate(totals)))
+    print(
+        "Average final score by seat: "
+        + ", ".join(f"seat {s}: {t / max(args.games, 1):+.1f}" for s, t in enumerate(totals))
+    )
 
 
 if __name__ == "__main__":

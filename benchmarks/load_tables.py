@@ -13,6 +13,7 @@ the time limit. The figures go to standard output; the exit status is 1 if any c
 The HTTP phone and the server process here are also what the crash test and the load test of
 the test suite use.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -37,8 +38,24 @@ from typing import Any, Callable, Mapping, Sequence
 from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parents[1]
-NAMES = ["Aya", "Bilal", "Carla", "Dana", "Eli", "Fadi", "Gus", "Hind", "Ivo", "Jana", "Karim",
-         "Lina", "Maya", "Nour", "Omar", "Rami"]
+NAMES = [
+    "Aya",
+    "Bilal",
+    "Carla",
+    "Dana",
+    "Eli",
+    "Fadi",
+    "Gus",
+    "Hind",
+    "Ivo",
+    "Jana",
+    "Karim",
+    "Lina",
+    "Maya",
+    "Nour",
+    "Omar",
+    "Rami",
+]
 DOUBLE_TAP_EVERY = 7
 
 
@@ -52,9 +69,15 @@ def free_port() -> int:
 class Server:
     """``scorekeeper serve`` in its own process, as a table runs it."""
 
-    def __init__(self, database: Path, instance: Path, port: int | None = None,
-                 options: Sequence[str] = (), args: Sequence[str] = (),
-                 env: Mapping[str, str] | None = None):
+    def __init__(
+        self,
+        database: Path,
+        instance: Path,
+        port: int | None = None,
+        options: Sequence[str] = (),
+        args: Sequence[str] = (),
+        env: Mapping[str, str] | None = None,
+    ):
         self.database, self.instance = database, instance
         self.port = port or free_port()
         self.args, self.env = (*options, *args), dict(env or {})
@@ -68,10 +91,23 @@ class Server:
         # pipe that nobody reads would stop the server
         with open(self.log_path, "ab") as log:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "scorekeeper.cli", "serve", "--db", str(self.database),
-                 "--port", str(self.port), *self.args],
-                env=env, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT,
-                start_new_session=True)  # its own process group: kill() takes every process
+                [
+                    sys.executable,
+                    "-m",
+                    "scorekeeper.cli",
+                    "serve",
+                    "--db",
+                    str(self.database),
+                    "--port",
+                    str(self.port),
+                    *self.args,
+                ],
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                cwd=ROOT,
+                start_new_session=True,
+            )  # its own process group: kill() takes every process
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -158,17 +194,26 @@ class Reply:
 class Phone:
     """A browser without JavaScript on one phone: one kept-alive connection, its cookies."""
 
-    def __init__(self, port: int, timeout: float = 30,
-                 record: Callable[[str, Reply], None] | None = None):
+    def __init__(
+        self, port: int, timeout: float = 30, record: Callable[[str, Reply], None] | None = None
+    ):
         self.port, self.timeout, self.record = port, timeout, record
         self.cookies: dict[str, str] = {}
         self.connection: http.client.HTTPConnection | None = None
 
-    def request(self, kind: str, method: str, path: str, fields: dict[str, str] | None = None,
-                headers: dict[str, str] | None = None) -> Reply:
+    def request(
+        self,
+        kind: str,
+        method: str,
+        path: str,
+        fields: dict[str, str] | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> Reply:
         body = urlencode(fields).encode() if fields is not None else None
-        headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items()),
-                   **(headers or {})}
+        headers = {
+            "Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items()),
+            **(headers or {}),
+        }
         if body is not None:
             headers["Content-Type"] = "application/x-www-form-urlencoded"
         start = time.perf_counter()
@@ -189,9 +234,13 @@ class Phone:
         for header in response.headers.get_all("Set-Cookie") or ():
             for name, morsel in SimpleCookie(header).items():
                 self.cookies[name] = morsel.value
-        reply = Reply(response.status, response.headers.get("Location", ""),
-                      data.decode("utf-8", errors="replace"), time.perf_counter() - start,
-                      response.headers)
+        reply = Reply(
+            response.status,
+            response.headers.get("Location", ""),
+            data.decode("utf-8", errors="replace"),
+            time.perf_counter() - start,
+            response.headers,
+        )
         if self.record is not None:
             self.record(kind, reply)
         return reply
@@ -234,8 +283,9 @@ class Failure(Exception):
 
 def expect(reply: Reply, status: int, what: str) -> Reply:
     if reply.status != status:
-        raise Failure(f"{what}: {reply.status} instead of {status} "
-                      f"({reply.location or reply.body[:200]!r})")
+        raise Failure(
+            f"{what}: {reply.status} instead of {status} ({reply.location or reply.body[:200]!r})"
+        )
     return reply
 
 
@@ -250,34 +300,50 @@ class TableRun:
 
 
 def start_game(phone: Phone, game: dict[str, Any]) -> int:
-    fields = hidden_fields(expect(phone.request("form", "GET", "/games/new"), 200,
-                                  "New game").body)
+    fields = hidden_fields(expect(phone.request("form", "GET", "/games/new"), 200, "New game").body)
     fields.update({f"player_{s}": n for s, n in enumerate(game["players"])})
-    fields.update(first_king=str(game["first_king"]), preset="standard", title=game["title"],
-                  played_on="2026-11-21")
+    fields.update(
+        first_king=str(game["first_king"]),
+        preset="standard",
+        title=game["title"],
+        played_on="2026-11-21",
+    )
     reply = expect(phone.request("create", "POST", "/games/new", fields), 303, "start")
     return int(reply.location.rsplit("/", 1)[1])
 
 
-def enter_deal(phone: Phone, game_id: int, number: int, deal: dict[str, Any], *,
-               preview: bool = True, double_tap: bool = False) -> str:
+def enter_deal(
+    phone: Phone,
+    game_id: int,
+    number: int,
+    deal: dict[str, Any],
+    *,
+    preview: bool = True,
+    double_tap: bool = False,
+) -> str:
     """Enter one deal through the forms; return the token of the acknowledged save."""
     base = f"/games/{game_id}"
     if "thrown_in" in deal:
-        form = expect(phone.request("form", "GET", f"{base}/thrown-in?king={deal['king']}"),
-                      200, f"deal {number} form")
+        form = expect(
+            phone.request("form", "GET", f"{base}/thrown-in?king={deal['king']}"),
+            200,
+            f"deal {number} form",
+        )
         fields = {**hidden_fields(form.body), **deal_fields(deal), "step": "save"}
         target = f"{base}/thrown-in"
     else:
         query = urlencode({"king": deal["king"], "contracts": ",".join(deal["contracts"])})
-        form = expect(phone.request("form", "GET", f"{base}/deals/new?{query}"), 200,
-                      f"deal {number} form")
+        form = expect(
+            phone.request("form", "GET", f"{base}/deals/new?{query}"), 200, f"deal {number} form"
+        )
         fields = {**hidden_fields(form.body), **deal_fields(deal)}
         target = f"{base}/deals/new"
         if preview:
-            page = expect(phone.request("preview", "POST", target, {**fields,
-                                                                     "step": "preview"}),
-                          200, f"deal {number} preview")
+            page = expect(
+                phone.request("preview", "POST", target, {**fields, "step": "preview"}),
+                200,
+                f"deal {number} preview",
+            )
             fields = hidden_fields(page.body)
         fields["step"] = "save"
     if fields.get("number") != str(number):
@@ -286,26 +352,33 @@ def enter_deal(phone: Phone, game_id: int, number: int, deal: dict[str, Any], *,
     if saved.location != base:
         raise Failure(f"deal {number} saved, but sent to {saved.location}")
     if double_tap:
-        again = expect(phone.request("save", "POST", target, fields), 303,
-                       f"deal {number} sent twice")
+        again = expect(
+            phone.request("save", "POST", target, fields), 303, f"deal {number} sent twice"
+        )
         if again.location != f"{base}/deals/{number}":
             raise Failure(f"deal {number} sent twice went to {again.location}")
     expect(phone.request("page", "GET", saved.location), 200, "game page")
     return fields["token"]
 
 
-def play_table(port: int, run: TableRun, *, deals: int, deadline: float,
-               record: Callable[[str, Reply], None], preview: bool = True,
-               stop: threading.Event | None = None) -> TableRun:
+def play_table(
+    port: int,
+    run: TableRun,
+    *,
+    deals: int,
+    deadline: float,
+    record: Callable[[str, Reply], None],
+    preview: bool = True,
+    stop: threading.Event | None = None,
+) -> TableRun:
     phone = Phone(port, record=record)
     try:
         run.game_id = start_game(phone, run.game)
-        for number, deal in enumerate(run.game["deals"][:deals or None], start=1):
+        for number, deal in enumerate(run.game["deals"][: deals or None], start=1):
             if time.monotonic() > deadline or (stop is not None and stop.is_set()):
                 break
             tap = number % DOUBLE_TAP_EVERY == 0
-            token = enter_deal(phone, run.game_id, number, deal, preview=preview,
-                               double_tap=tap)
+            token = enter_deal(phone, run.game_id, number, deal, preview=preview, double_tap=tap)
             run.acknowledged.append((number, token))
             run.double_taps += tap
     except Exception as exc:  # noqa: BLE001 (every failure is reported, none is fatal here)
@@ -339,38 +412,53 @@ def verify(database: Path, runs: list[TableRun], *, in_flight: bool = False) -> 
     return problems
 
 
-def _check_game(conn: sqlite3.Connection, run: TableRun, in_flight: bool,
-                read_game: Callable) -> list[str]:
+def _check_game(
+    conn: sqlite3.Connection, run: TableRun, in_flight: bool, read_game: Callable
+) -> list[str]:
     game_id, acknowledged = run.game_id, run.acknowledged
-    rows = conn.execute("select number, token, record_json from deals where game_id = ? "
-                        "order by number", [game_id]).fetchall()
+    rows = conn.execute(
+        "select number, token, record_json from deals where game_id = ? order by number", [game_id]
+    ).fetchall()
     stored = [(r["number"], r["token"]) for r in rows]
     extra = len(stored) - len(acknowledged)
-    if stored[:len(acknowledged)] != acknowledged or extra not in ((0, 1) if in_flight else (0,)):
+    if stored[: len(acknowledged)] != acknowledged or extra not in ((0, 1) if in_flight else (0,)):
         return [f"game {game_id}: stored {len(rows)} deals, {len(acknowledged)} acknowledged"]
     problems = []
     for number, token in stored:
-        used = conn.execute("select count(*) from deal_history where token = ? and deal_id in "
-                            "(select id from deals where game_id = ?)",
-                            [token, game_id]).fetchone()[0]
+        used = conn.execute(
+            "select count(*) from deal_history where token = ? and deal_id in "
+            "(select id from deals where game_id = ?)",
+            [token, game_id],
+        ).fetchone()[0]
         if used != 1:
             problems.append(f"game {game_id} deal {number}: {used} history rows")
-    entered = read_game({**run.game, "deals": run.game["deals"][:len(rows)]})
+    entered = read_game({**run.game, "deals": run.game["deals"][: len(rows)]})
     kept = read_game({**run.game, "deals": [json.loads(r["record_json"]) for r in rows]})
     if kept.deals != entered.deals:
         problems.append(f"game {game_id}: the stored deals differ from those entered")
     expected = list(entered.score().totals)
-    summary = conn.execute("select totals_json, deal_count from games where id = ?",
-                           [game_id]).fetchone()
-    seats = [r[0] for r in conn.execute(
-        "select total from game_players where game_id = ? order by seat", [game_id])]
-    facts = [r[0] for r in conn.execute(
-        "select coalesce(sum(points), 0) from (select 0 as seat union select 1 union select 2 "
-        "union select 3) s left join seat_contract_stats f on f.seat = s.seat and "
-        "f.game_id = ? group by s.seat order by s.seat", [game_id])]
+    summary = conn.execute(
+        "select totals_json, deal_count from games where id = ?", [game_id]
+    ).fetchone()
+    seats = [
+        r[0]
+        for r in conn.execute(
+            "select total from game_players where game_id = ? order by seat", [game_id]
+        )
+    ]
+    facts = [
+        r[0]
+        for r in conn.execute(
+            "select coalesce(sum(points), 0) from (select 0 as seat union select 1 union select 2 "
+            "union select 3) s left join seat_contract_stats f on f.seat = s.seat and "
+            "f.game_id = ? group by s.seat order by s.seat",
+            [game_id],
+        )
+    ]
     if not json.loads(summary["totals_json"]) == seats == facts == expected:
-        problems.append(f"game {game_id}: totals {seats}, statistics {facts}, "
-                        f"the engine's {expected}")
+        problems.append(
+            f"game {game_id}: totals {seats}, statistics {facts}, the engine's {expected}"
+        )
     if summary["deal_count"] != len(rows):
         problems.append(f"game {game_id}: deal_count {summary['deal_count']}, {len(rows)} deals")
     return problems
@@ -407,8 +495,16 @@ def simulated(seed: int) -> dict[str, Any]:
     return simulate_game(seed, HouseRules(), players=players)
 
 
-def run_load(port: int, database: Path, *, tables: int, deals: int = 0, seed: int = 1,
-             time_limit: float = 240, preview: bool = True) -> LoadResult:
+def run_load(
+    port: int,
+    database: Path,
+    *,
+    tables: int,
+    deals: int = 0,
+    seed: int = 1,
+    time_limit: float = 240,
+    preview: bool = True,
+) -> LoadResult:
     runs = [TableRun(seed + i, simulated(seed + i)) for i in range(tables)]
     latencies: dict[str, list[float]] = {}
     statuses: dict[int, int] = {}
@@ -421,9 +517,15 @@ def run_load(port: int, database: Path, *, tables: int, deals: int = 0, seed: in
 
     deadline = time.monotonic() + time_limit
     start = time.perf_counter()
-    threads = [threading.Thread(target=play_table, args=(port, run), kwargs=dict(
-        deals=deals, deadline=deadline, record=record, preview=preview), daemon=True)
-        for run in runs]
+    threads = [
+        threading.Thread(
+            target=play_table,
+            args=(port, run),
+            kwargs=dict(deals=deals, deadline=deadline, record=record, preview=preview),
+            daemon=True,
+        )
+        for run in runs
+    ]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -432,8 +534,11 @@ def run_load(port: int, database: Path, *, tables: int, deals: int = 0, seed: in
     unfinished = [run for run, t in zip(runs, threads) if t.is_alive()]
     problems = [f"table {run.seed} did not stop in time" for run in unfinished]
     wanted = deals or None
-    short = [run for run in runs if not run.error and len(run.acknowledged)
-             < len(run.game["deals"][:wanted])]
+    short = [
+        run
+        for run in runs
+        if not run.error and len(run.acknowledged) < len(run.game["deals"][:wanted])
+    ]
     if short:
         problems.append(f"{len(short)} tables stopped at the time limit before the end")
     problems += verify(database, runs)
@@ -446,20 +551,30 @@ def percentile(values: list[float], p: float) -> float:
 
 
 def report(result: LoadResult, tables: int) -> str:
-    lines = [f"{tables} tables, {result.deals} deals acknowledged "
-             f"({sum(r.double_taps for r in result.runs)} of them sent twice), "
-             f"{result.requests} requests in {result.seconds:.1f} s: "
-             f"{result.requests / result.seconds:.1f} requests/s, "
-             f"{result.deals / result.seconds:.1f} deals saved/s",
-             f"statuses: {dict(sorted(result.statuses.items()))}",
-             "request     count   median     p95     p99     max   (ms)"]
+    lines = [
+        f"{tables} tables, {result.deals} deals acknowledged "
+        f"({sum(r.double_taps for r in result.runs)} of them sent twice), "
+        f"{result.requests} requests in {result.seconds:.1f} s: "
+        f"{result.requests / result.seconds:.1f} requests/s, "
+        f"{result.deals / result.seconds:.1f} deals saved/s",
+        f"statuses: {dict(sorted(result.statuses.items()))}",
+        "request     count   median     p95     p99     max   (ms)",
+    ]
     everything = [s for values in result.latencies.values() for s in values]
     for kind, values in [*sorted(result.latencies.items()), ("all", everything)]:
         ms = [v * 1000 for v in values]
-        lines.append(f"{kind:<10} {len(ms):>6} {statistics.median(ms):>8.1f} "
-                     f"{percentile(ms, 95):>7.1f} {percentile(ms, 99):>7.1f} {max(ms):>7.1f}")
-    lines.append("failures: " + ("none" if not result.failures else
-                                 "\n  ".join([str(len(result.failures)), *result.failures[:20]])))
+        lines.append(
+            f"{kind:<10} {len(ms):>6} {statistics.median(ms):>8.1f} "
+            f"{percentile(ms, 95):>7.1f} {percentile(ms, 99):>7.1f} {max(ms):>7.1f}"
+        )
+    lines.append(
+        "failures: "
+        + (
+            "none"
+            if not result.failures
+            else "\n  ".join([str(len(result.failures)), *result.failures[:20]])
+        )
+    )
     return "\n".join(lines)
 
 
@@ -469,20 +584,29 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=0, help="deals per table (0: the game)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--time-limit", type=float, default=240, help="seconds")
-    parser.add_argument("--no-preview", action="store_true",
-                        help="save at once, as the form does with JavaScript")
+    parser.add_argument(
+        "--no-preview", action="store_true", help="save at once, as the form does with JavaScript"
+    )
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         database = Path(tmp) / "load.sqlite3"
         server = Server(database, Path(tmp) / "instance").start()
         try:
-            result = run_load(server.port, database, tables=args.tables, deals=args.deals,
-                              seed=args.seed, time_limit=args.time_limit,
-                              preview=not args.no_preview)
+            result = run_load(
+                server.port,
+                database,
+                tables=args.tables,
+                deals=args.deals,
+                seed=args.seed,
+                time_limit=args.time_limit,
+                preview=not args.no_preview,
+            )
         finally:
             server.stop()
-    print(f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; {os.cpu_count()} cores, "
-          f"{platform.machine()}, Python {platform.python_version()}")
+    print(
+        f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; {os.cpu_count()} cores, "
+        f"{platform.machine()}, Python {platform.python_version()}"
+    )
     print(report(result, args.tables))
     return 1 if result.failures else 0
 

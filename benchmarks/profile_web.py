@@ -9,6 +9,7 @@ tests) and its redirect followed, the game page reloaded, and the leaderboard op
 each game. Prints the median CPU time of each kind of request (a run without the profiler),
 then pyinstrument's profile of a second run.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -51,8 +52,13 @@ def main() -> int:
         build_database(keep, args.games)
     database = work / "profile.sqlite3"
     shutil.copy(built, database)
-    app = create_app({"DATABASE": str(database), "INSTANCE_PATH": str(work / "instance"),
-                      "WTF_CSRF_ENABLED": False})
+    app = create_app(
+        {
+            "DATABASE": str(database),
+            "INSTANCE_PATH": str(work / "instance"),
+            "WTF_CSRF_ENABLED": False,
+        }
+    )
     client = app.test_client()
     tokens = itertools.count()
     times: dict[str, list[float]] = defaultdict(list)
@@ -67,19 +73,31 @@ def main() -> int:
         first_king, deals = simulated_deals(seed, PLAYERS)
         db = connect(database)
         try:
-            game_id = storage.create_game(db, title="Profile", played_on=None, players=PLAYERS,
-                                          rules=HouseRules(), first_king=first_king)
+            game_id = storage.create_game(
+                db,
+                title="Profile",
+                played_on=None,
+                players=PLAYERS,
+                rules=HouseRules(),
+                first_king=first_king,
+            )
             key = next(db.query("select edit_key from games where id = ?", [game_id]))
         finally:
             db.close()
         client.get(f"/e/{key['edit_key']}")
         for number, deal in enumerate(deals, start=1):
-            fields = {"token": f"profile-{next(tokens):012d}", "king": str(deal["king"]),
-                      "number": str(number), "contracts": ",".join(deal.get("contracts", ())),
-                      "step": "save", **deal_fields(deal)}
+            fields = {
+                "token": f"profile-{next(tokens):012d}",
+                "king": str(deal["king"]),
+                "number": str(number),
+                "contracts": ",".join(deal.get("contracts", ())),
+                "step": "save",
+                **deal_fields(deal),
+            }
             path = "thrown-in" if "thrown_in" in deal else "deals/new"
-            saved = timed("deal save (POST)", lambda: client.post(f"/games/{game_id}/{path}",
-                                                                  data=fields))
+            saved = timed(
+                "deal save (POST)", lambda: client.post(f"/games/{game_id}/{path}", data=fields)
+            )
             assert saved.status_code == 303, saved.status_code
             timed("its redirect (GET)", lambda: client.get(saved.headers["Location"]))
             timed("game page (GET)", lambda: client.get(f"/games/{game_id}"))
@@ -90,8 +108,10 @@ def main() -> int:
     for seed in range(10_001, 10_001 + args.repeat):
         play(seed)
     for kind, values in times.items():
-        print(f"{kind:24} median {statistics.median(values) * 1000:6.2f} ms CPU "
-              f"({len(values)} requests)")
+        print(
+            f"{kind:24} median {statistics.median(values) * 1000:6.2f} ms CPU "
+            f"({len(values)} requests)"
+        )
     profiler = Profiler(interval=0.0005)
     profiler.start()
     for seed in range(20_001, 20_001 + args.repeat):

@@ -8,6 +8,7 @@ uses.
 the Flask tutorial does) and renders its title, night and totals. ``GET /`` answers 200 without
 touching the database (for the benchmark's readiness check).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -56,8 +57,11 @@ def create_app(database: str) -> Flask:
 
     @app.get("/games/<int:game_id>")
     def page(game_id: int):
-        game = get_db().execute("select id, title, played_on, totals_json from games "
-                                "where id = ?", [game_id]).fetchone()
+        game = (
+            get_db()
+            .execute("select id, title, played_on, totals_json from games where id = ?", [game_id])
+            .fetchone()
+        )
         if game is None:
             abort(404)
         return render_template("page.html", game=game)
@@ -73,8 +77,7 @@ def main() -> int:
     args = parser.parse_args()
     from waitress import serve
 
-    serve(create_app(args.db), host=args.host, port=args.port, threads=THREADS,
-          ident="reference")
+    serve(create_app(args.db), host=args.host, port=args.port, threads=THREADS, ident="reference")
     return 0
 
 

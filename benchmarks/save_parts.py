@@ -10,6 +10,7 @@ the whole game, the inserts, the commit), the engine's check alone (``checks.che
 on the same game), and the commit. Then the same saves again with ``synchronous=OFF``: the
 difference is the sync to disk. Prints medians and p99s in ms.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -40,21 +41,25 @@ def play(database: Path, games: int, synchronous: str, seed: int) -> dict[str, l
         for g in range(games):
             players = ["Aya", "Bilal", "Carla", "Dana"]
             first_king, deals = simulated_deals(seed + g, players)
-            game_id = storage.create_game(db, title="Parts", played_on=None, players=players,
-                                          rules=HouseRules(), first_king=first_king)
+            game_id = storage.create_game(
+                db,
+                title="Parts",
+                played_on=None,
+                players=players,
+                rules=HouseRules(),
+                first_king=first_king,
+            )
             for number, deal in enumerate(deals, start=1):
                 stored = storage.load_game(db, game_id)
                 start = time.perf_counter()
                 checks.check_new_deal(stored.game, deal)
                 times["check"].append(time.perf_counter() - start)
                 start = time.perf_counter()
-                storage.add_deal(db, game_id, deal, token=secrets.token_urlsafe(16),
-                                 number=number)
+                storage.add_deal(db, game_id, deal, token=secrets.token_urlsafe(16), number=number)
                 times["save"].append(time.perf_counter() - start)
                 start = time.perf_counter()
                 with db.atomic():
-                    db.execute("update games set updated_at = updated_at where id = ?",
-                               [game_id])
+                    db.execute("update games set updated_at = updated_at where id = ?", [game_id])
                 times["commit"].append(time.perf_counter() - start)
     finally:
         db.close()
@@ -80,8 +85,9 @@ def main() -> int:
             for kind, values in times.items():
                 ms = [v * 1000 for v in values]
                 label = f"{kind} (synchronous={synchronous})"
-                print(f"{label:28}{statistics.median(ms):8.2f}{percentile(ms, 99):8.2f}"
-                      f"   n={len(ms)}")
+                print(
+                    f"{label:28}{statistics.median(ms):8.2f}{percentile(ms, 99):8.2f}   n={len(ms)}"
+                )
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return 0

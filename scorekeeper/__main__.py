@@ -1,4 +1,5 @@
 """``python -m scorekeeper``: the ``scorekeeper`` command."""
+
 import sys
 
 from .cli import main

@@ -2,6 +2,7 @@
 command line: which there are, which run right to left, where their catalog is, how each
 separates the items of a list, the Arabic-Indic digits a phone may ask for, and how the rules
 line and an engine's problem are said in words (by a catalog's gettext the caller passes)."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -35,8 +36,15 @@ def digits_text(value: object, arabic: bool) -> str:
     return text.translate(ARABIC_INDIC) if arabic else text
 
 
-def number_text(value: float, arabic: bool, *, places: int = 0, percent: bool = False,
-                plus: bool = False, trim: bool = False) -> str:
+def number_text(
+    value: float,
+    arabic: bool,
+    *,
+    places: int = 0,
+    percent: bool = False,
+    plus: bool = False,
+    trim: bool = False,
+) -> str:
     """A figure (an average, a share) written with Babel's number formatting in the digit
     setting: its decimal separator and percent sign those of the numbering system ("12.5",
     "42%"; "١٢٫٥", "٤٢٪؜"), rounded to *places*; *trim* drops a fraction of zero ("3" for
@@ -47,8 +55,9 @@ def number_text(value: float, arabic: bool, *, places: int = 0, percent: bool = 
     if trim and rounded == int(rounded):
         places = 0
     pattern = "0." + "0" * places if places else "0"
-    text = format_decimal(rounded, pattern, locale=locale, numbering_system=system,
-                          group_separator=False)
+    text = format_decimal(
+        rounded, pattern, locale=locale, numbering_system=system, group_separator=False
+    )
     if percent:
         text += Locale.parse(locale).number_symbols[system]["percentSign"]
     if arabic:
@@ -58,15 +67,18 @@ def number_text(value: float, arabic: bool, *, places: int = 0, percent: bool = 
     return "+" + text if rounded and plus else text
 
 
-def rules_line(rules: HouseRules, lang: str, say: Callable[[str], str],
-               name: Callable[[Contract], str]) -> str:
+def rules_line(
+    rules: HouseRules, lang: str, say: Callable[[str], str], name: Callable[[Contract], str]
+) -> str:
     """The house rules in one line in *lang*: the engine's parts (``summary_parts``), each
     template said by *say* (a catalog's gettext) and each contract named by *name*."""
     items, parts = SEPARATORS.get(lang, SEPARATORS["en"])
 
     def part(code: str, params: Mapping[str, Any]) -> str:
-        values = {key: items.join(name(c) for c in value) if key == "contracts" else value
-                  for key, value in params.items()}
+        values = {
+            key: items.join(name(c) for c in value) if key == "contracts" else value
+            for key, value in params.items()
+        }
         try:
             return say(RULES_TEXT[code]).format(**values)
         except (KeyError, IndexError, ValueError):
@@ -90,18 +102,25 @@ def english_label(contract: Contract) -> str:
     return CONTRACT_LABELS[contract]
 
 
-def problem_sentence(problem: Problem, *, say: Callable[[str], str] = str,
-                     number: Callable[[int], str] = str,
-                     label: Callable[[Contract], str] = english_label,
-                     context: bool = False, lapsed: bool = False) -> str:
+def problem_sentence(
+    problem: Problem,
+    *,
+    say: Callable[[str], str] = str,
+    number: Callable[[int], str] = str,
+    label: Callable[[Contract], str] = english_label,
+    context: bool = False,
+    lapsed: bool = False,
+) -> str:
     """*problem* as a sentence: each template said by *say* (a catalog's gettext, unformatted),
     each number written by *number* (the reader's digits) and each contract named by *label*
     (the table's words); with *context*, prefixed by its game, deal and contract. With
     *lapsed*, said of a stored deal that a check added later refuses ("Deal 3 no longer
     passes: ..."). The defaults say it in English, as the command line does."""
     params = _problem_params(problem, say, label)
-    params = {key: number(value) if type(value) is int and key != "value" else value
-              for key, value in params.items()}
+    params = {
+        key: number(value) if type(value) is int and key != "value" else value
+        for key, value in params.items()
+    }
     if problem.code == "bad_seat" and params.get("value") is None:
         params.setdefault("what", "who")
         text = _formatted(say, SAY_WHO, params)
@@ -110,8 +129,9 @@ def problem_sentence(problem: Problem, *, say: Callable[[str], str] = str,
     else:
         text = _formatted(say, MESSAGES.get(problem.code, problem.code), params)
     if lapsed:
-        text = _formatted(say, MESSAGES["no_longer_passes"],
-                          {"deal": number(problem.deal or 0), "why": text})
+        text = _formatted(
+            say, MESSAGES["no_longer_passes"], {"deal": number(problem.deal or 0), "why": text}
+        )
     elif context:
         where = _problem_where(problem, say, number, label)
         if where:
@@ -120,8 +140,9 @@ def problem_sentence(problem: Problem, *, say: Callable[[str], str] = str,
     return text if text.endswith((".", "!", "?")) else text + "."
 
 
-def _problem_params(problem: Problem, say: Callable[[str], str],
-                    label: Callable[[Contract], str]) -> dict[str, Any]:
+def _problem_params(
+    problem: Problem, say: Callable[[str], str], label: Callable[[Contract], str]
+) -> dict[str, Any]:
     params = dict(problem.params)
     if problem.code == "not_json" and isinstance(params.get("detail"), str):
         params["detail"] = say(params["detail"])
@@ -129,8 +150,9 @@ def _problem_params(problem: Problem, say: Callable[[str], str],
     if problem.code == "bad_seat" and isinstance(question, str):  # "K♥: who took it"
         what = say(question)
         card = params.get("card")
-        params["what"] = say(N_("%(where)s: %(what)s")) % {"where": card, "what": what} \
-            if card else what
+        params["what"] = (
+            say(N_("%(where)s: %(what)s")) % {"where": card, "what": what} if card else what
+        )
     card = params.get("card")
     if isinstance(card, str):  # the engine names cards in English: "the K♥", "a diamond"
         if card.startswith("the "):
@@ -154,9 +176,13 @@ def _formatted(say: Callable[[str], str], template: str, params: dict[str, Any])
             return template
 
 
-def _problem_where(problem: Problem, say: Callable[[str], str], number: Callable[[int], str],
-                   label: Callable[[Contract], str]) -> str:
-    """"Game 2, Deal 3, Diamonds": which game, deal and contract a problem is about."""
+def _problem_where(
+    problem: Problem,
+    say: Callable[[str], str],
+    number: Callable[[int], str],
+    label: Callable[[Contract], str],
+) -> str:
+    """ "Game 2, Deal 3, Diamonds": which game, deal and contract a problem is about."""
     parts = []
     if problem.game is not None:
         parts.append(say(N_("Game %(number)s")) % {"number": number(problem.game)})

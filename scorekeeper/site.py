@@ -2,6 +2,7 @@
 package (``scorekeeper/site/``), else, run from a checkout (or an editable install), the
 repository's own folders. The package's own copy comes first, so that a stray ``templates``
 folder beside an installed package (an empty ``site-packages/templates``) changes nothing."""
+
 from __future__ import annotations
 
 from pathlib import Path

@@ -1,4 +1,5 @@
 """Fixtures for the web wing: one per object, as in the Flask tutorial."""
+
 from __future__ import annotations
 
 import os
@@ -42,12 +43,14 @@ def app(tmp_path, migrated_database):
     database = tmp_path / "scorekeeper.sqlite3"
     shutil.copyfile(migrated_database, database)
     database.chmod(0o600)  # as the store makes a new database
-    app = create_app({
-        "TESTING": True,
-        "DATABASE": str(database),
-        "INSTANCE_PATH": str(tmp_path / "instance"),
-        "WTF_CSRF_ENABLED": False,
-    })
+    app = create_app(
+        {
+            "TESTING": True,
+            "DATABASE": str(database),
+            "INSTANCE_PATH": str(tmp_path / "instance"),
+            "WTF_CSRF_ENABLED": False,
+        }
+    )
     yield app
 
 

@@ -1,5 +1,6 @@
 """A box of many groups for the tests: the app as ``serve --groups`` makes it, a phone that
 starts a group, and a phone's client that speaks inside one group's pages."""
+
 from __future__ import annotations
 
 import re
@@ -10,8 +11,15 @@ from web_helpers import soup
 
 
 def groups_app(tmp_path, mode: str = "open", **config):
-    return create_app({"TESTING": True, "WTF_CSRF_ENABLED": False, "GROUPS": mode,
-                       "INSTANCE_PATH": str(tmp_path / "instance"), **config})
+    return create_app(
+        {
+            "TESTING": True,
+            "WTF_CSRF_ENABLED": False,
+            "GROUPS": mode,
+            "INSTANCE_PATH": str(tmp_path / "instance"),
+            **config,
+        }
+    )
 
 
 class InGroup:
@@ -30,12 +38,14 @@ class InGroup:
         return self.client.post(self.path(url), **kwargs)
 
 
-def start_group(app, name: str = "Friday table", lang: str = "en", *, phone=None,
-                address: str = "127.0.0.1") -> tuple[str, str, object]:
+def start_group(
+    app, name: str = "Friday table", lang: str = "en", *, phone=None, address: str = "127.0.0.1"
+) -> tuple[str, str, object]:
     """A phone starts a group: (its id, its join link's path, the phone)."""
     phone = phone or app.test_client()
-    response = phone.post("/groups/new", data={"name": name, "lang": lang},
-                          environ_base={"REMOTE_ADDR": address})
+    response = phone.post(
+        "/groups/new", data={"name": name, "lang": lang}, environ_base={"REMOTE_ADDR": address}
+    )
     assert response.status_code == 303, soup(response).get_text(" ", strip=True)[:500]
     group = response.headers["Location"].split("/")[2]
     page = phone.get(response.headers["Location"]).get_data(as_text=True)

@@ -1,4 +1,5 @@
 """Hands for tests: the cards a test names, and the rest of the pack dealt in order."""
+
 from __future__ import annotations
 
 from scorekeeper.engine.cards import CARDS, Card, parse_cards

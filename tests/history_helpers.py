@@ -1,4 +1,5 @@
 """Simulated nights of Trex for the history, statistics and import tests and the benchmark."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -8,14 +9,32 @@ from typing import Any, Iterator
 from scorekeeper.engine import PRESETS
 from scorekeeper.engine.simulate import simulate_game
 
-POOL = ("Aya", "Bilal", "Carla", "Dana", "Elias", "Farah", "Ghassan", "Hala", "Imad", "ليلى",
-        "Nour", "Omar")
+POOL = (
+    "Aya",
+    "Bilal",
+    "Carla",
+    "Dana",
+    "Elias",
+    "Farah",
+    "Ghassan",
+    "Hala",
+    "Imad",
+    "ليلى",
+    "Nour",
+    "Omar",
+)
 PRESET_WEIGHTS = {"standard": 6, "complex": 2, "partnership": 2}
 
 
-def simulated_games(count: int, seed: int = 0, *, per_night: int = 3, pool=POOL,
-                    last_night: str = "2026-11-20", unfinished_every: int = 0,
-                    ) -> Iterator[dict[str, Any]]:
+def simulated_games(
+    count: int,
+    seed: int = 0,
+    *,
+    per_night: int = 3,
+    pool=POOL,
+    last_night: str = "2026-11-20",
+    unfinished_every: int = 0,
+) -> Iterator[dict[str, Any]]:
     """*count* whole games played by random bots: four players drawn from *pool*, *per_night*
     games a night going back from *last_night*, under a mix of the presets. With
     *unfinished_every* N, every Nth game stops part-way (a game still in progress)."""
@@ -24,12 +43,13 @@ def simulated_games(count: int, seed: int = 0, *, per_night: int = 3, pool=POOL,
     names, weights = list(PRESET_WEIGHTS), list(PRESET_WEIGHTS.values())
     for i in range(count):
         preset = rng.choices(names, weights)[0]
-        doc = simulate_game(seed * 1_000_003 + i, PRESETS[preset], "random",
-                            players=rng.sample(list(pool), 4))
+        doc = simulate_game(
+            seed * 1_000_003 + i, PRESETS[preset], "random", players=rng.sample(list(pool), 4)
+        )
         doc["played_on"] = (last - dt.timedelta(days=i // per_night)).isoformat()
         doc["title"] = f"Game {i % per_night + 1}"
         if unfinished_every and i % unfinished_every == unfinished_every - 1:
-            doc["deals"] = doc["deals"][:rng.randrange(1, len(doc["deals"]))]
+            doc["deals"] = doc["deals"][: rng.randrange(1, len(doc["deals"]))]
         yield doc
 
 

@@ -9,6 +9,7 @@ the TLS handshake (SNI) and the ``Host`` header. Each phone comes from a loopbac
 own (127.0.0.66, 127.0.0.77, ...), as phones on the internet come from theirs. Caddy and the
 server are stopped when the ``with`` block ends, whatever happened in it.
 """
+
 from __future__ import annotations
 
 import http.client
@@ -31,9 +32,16 @@ from live_server import Phone, Server, free_port, hidden_fields
 
 HOST = "scores.test"
 CADDY = shutil.which("caddy") or "/usr/bin/caddy"
-NEW_GAME = {"player_0": "Aya", "player_1": "Bilal", "player_2": "Carla", "player_3": "Dana",
-            "first_king": "0", "preset": "standard", "title": "Friday",
-            "played_on": "2026-11-20"}
+NEW_GAME = {
+    "player_0": "Aya",
+    "player_1": "Bilal",
+    "player_2": "Carla",
+    "player_3": "Dana",
+    "first_king": "0",
+    "preset": "standard",
+    "title": "Friday",
+    "played_on": "2026-11-20",
+}
 
 
 def caddyfile(folder: Path, port: int, upstream: int) -> str:
@@ -74,12 +82,19 @@ class Caddy:
         self.folder.mkdir(parents=True, exist_ok=True)
         config = self.folder / "Caddyfile"
         config.write_text(caddyfile(self.folder, self.port, self.upstream))
-        env = {**os.environ, "HOME": str(self.folder), "XDG_DATA_HOME": str(self.folder / "data"),
-               "XDG_CONFIG_HOME": str(self.folder / "config")}
+        env = {
+            **os.environ,
+            "HOME": str(self.folder),
+            "XDG_DATA_HOME": str(self.folder / "data"),
+            "XDG_CONFIG_HOME": str(self.folder / "config"),
+        }
         with open(self.log, "ab") as log:
             self.process = subprocess.Popen(
                 [CADDY, "run", "--config", str(config), "--adapter", "caddyfile"],
-                env=env, stdout=log, stderr=subprocess.STDOUT)
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -123,16 +138,23 @@ class LoopbackPhone(Phone):
         self.source, self.root = source, root
 
     def connect(self) -> http.client.HTTPConnection:
-        return http.client.HTTPConnection("127.0.0.1", self.port, timeout=self.timeout,
-                                          source_address=(self.source, 0))
+        return http.client.HTTPConnection(
+            "127.0.0.1", self.port, timeout=self.timeout, source_address=(self.source, 0)
+        )
 
-    def post_form(self, page: str, fields: dict[str, str], *,
-                  headers: dict[str, str] | None = None):
+    def post_form(
+        self, page: str, fields: dict[str, str], *, headers: dict[str, str] | None = None
+    ):
         """Open *page*, and send its first form with *fields* besides its hidden ones (the
         CSRF token) back to it."""
         shown = self.request("form", "GET", page, headers=headers)
-        return self.request("post", "POST", page, {**hidden_fields(shown.body), **fields},
-                            {"Referer": self.root + page, **(headers or {})})
+        return self.request(
+            "post",
+            "POST",
+            page,
+            {**hidden_fields(shown.body), **fields},
+            {"Referer": self.root + page, **(headers or {})},
+        )
 
 
 class InternetPhone(LoopbackPhone):
@@ -144,12 +166,13 @@ class InternetPhone(LoopbackPhone):
     def connect(self) -> http.client.HTTPConnection:
         context = ssl.create_default_context()
         context.check_hostname, context.verify_mode = False, ssl.CERT_NONE  # Caddy's own CA
-        connection = http.client.HTTPSConnection(HOST, self.port, timeout=self.timeout,
-                                                 source_address=(self.source, 0),
-                                                 context=context)
+        connection = http.client.HTTPSConnection(
+            HOST, self.port, timeout=self.timeout, source_address=(self.source, 0), context=context
+        )
         # scores.test is not looked up: the connection goes to 127.0.0.1, named scores.test
         connection._create_connection = lambda address, *args: socket.create_connection(
-            ("127.0.0.1", address[1]), *args)
+            ("127.0.0.1", address[1]), *args
+        )
         return connection
 
 

@@ -9,6 +9,7 @@ Everything else a player reads, visible text and the attributes a screen reader 
 shows (``title``, ``alt``, ``aria-label``, ``placeholder``, the value an ``<input>`` button
 shows), must be Arabic.
 """
+
 from __future__ import annotations
 
 import re
@@ -18,8 +19,7 @@ from bs4 import BeautifulSoup, NavigableString, Tag
 #: Latin words that stay as they are in Arabic text.
 #: Q as in Q♠ Q♥ Q♦ Q♣: the queens as the cards and the rules write them, like the K of K♥
 #: and the A of A♥ (a redeal's reason: "K♥ alone, or K♥ A♥").
-KEPT = frozenset({"K", "PDF", "QR", "PIN", "JSON", "A4", "Letter", "SVG", "CSV", "Trex", "Q",
-                  "A"})
+KEPT = frozenset({"K", "PDF", "QR", "PIN", "JSON", "A4", "Letter", "SVG", "CSV", "Trex", "Q", "A"})
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’]+|[A-Za-z]")
 _SKIP_TAGS = frozenset({"script", "style", "bdi", "code", "kbd", "samp", "svg", "template"})
 _SHOWN_ATTRIBUTES = ("title", "alt", "aria-label", "placeholder")
@@ -30,8 +30,12 @@ def _skipped(node: Tag | NavigableString) -> bool:
     for parent in ([node] if isinstance(node, Tag) else []) + list(node.parents):
         if not isinstance(parent, Tag):
             continue
-        if parent.name in _SKIP_TAGS or parent.get("lang", "").startswith("en") \
-                or parent.has_attr("data-name") or parent.has_attr("hidden"):
+        if (
+            parent.name in _SKIP_TAGS
+            or parent.get("lang", "").startswith("en")
+            or parent.has_attr("data-name")
+            or parent.has_attr("hidden")
+        ):
             return True
     return False
 

@@ -6,7 +6,8 @@
 #   bash tests/run.sh [PYTEST ARGS]   every test, one after another (what CI runs)
 #   bash tests/run.sh --quick [ARGS]  the developer's loop: every test not marked slow, on all
 #                                     cores (pytest-xdist); under 2 minutes on 2 cores
-#   bash tests/run.sh --lint          ruff check over the tree and mypy on the engine and store
+#   bash tests/run.sh --lint          ruff check and ruff format --check over the tree, and mypy on
+#                                     the engine and store
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON=${PYTHON:-python3}
@@ -25,6 +26,7 @@ if [ ! -f .venv/.installed ] || [ pyproject.toml -nt .venv/.installed ]; then
 fi
 if [ "$mode" = lint ]; then
   .venv/bin/ruff check .
+  .venv/bin/ruff format --check .
   exec .venv/bin/mypy   # the files and options are in pyproject.toml's [tool.mypy]
 fi
 need=()

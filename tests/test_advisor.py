@@ -1,12 +1,12 @@
 """The contract advisor (engine/advisor): hands whose answer is obvious, the ranking by gain,
 common random numbers, the same answer from the same seed in one process or many, the average
 hand kept per rule set, and hands read from text. Small deal counts keep each test quick."""
+
 from __future__ import annotations
 
 import pytest
 
-from scorekeeper.engine.advisor import (AdviceError, advise, baseline, parse_contracts,
-                                        parse_hand)
+from scorekeeper.engine.advisor import AdviceError, advise, baseline, parse_contracts, parse_hand
 from scorekeeper.engine.advisor.core import _within_noise
 from scorekeeper.engine.advisor.playout import PLAYED, Outcome, sample_hands
 from scorekeeper.engine.contracts import ALL_CONTRACTS, Contract
@@ -136,16 +136,16 @@ def test_within_the_noise__compared_deal_by_deal():
     assert not _within_noise(same, lower, level, level, 1)
 
 
-def test_the_average_hand__shipped_for_the_presets_measured_and_kept_for_other_rules(
-        monkeypatch):
+def test_the_average_hand__shipped_for_the_presets_measured_and_kept_for_other_rules(monkeypatch):
     table = baseline._shipped()
     for rules in baseline.TABLE_RULES:
         kept = table[baseline.rules_key(rules)]
         assert set(kept) == {baseline.choice_key(c) for c in baseline.every_choice()}
         assert all(a.deals >= 0.9 * baseline.TABLE_SAMPLES for a in kept.values())
     # Complex, Combination, a fixed order and reversed scores play single deals as the standard
-    assert baseline.rules_key(HouseRules(combining="complex", reverse_scores=True,
-                                         rotation="table-picks")) == baseline.rules_key(STANDARD)
+    assert baseline.rules_key(
+        HouseRules(combining="complex", reverse_scores=True, rotation="table-picks")
+    ) == baseline.rules_key(STANDARD)
     measured = []
     real = baseline.measure
 
@@ -163,14 +163,17 @@ def test_the_average_hand__shipped_for_the_presets_measured_and_kept_for_other_r
     assert measured[1:] == [[(QU,)]]
 
 
-@pytest.mark.parametrize("text, code", [
-    ("AS KS QS", "hand_size"),
-    ("AS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S AH", "hand_size"),
-    ("AS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 3S", "hand_card_twice"),
-    ("AS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 1S", "hand_not_card"),
-    ("AS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2X", "hand_not_card"),
-    ("", "hand_size"),
-])
+@pytest.mark.parametrize(
+    "text, code",
+    [
+        ("AS KS QS", "hand_size"),
+        ("AS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S AH", "hand_size"),
+        ("AS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 3S", "hand_card_twice"),
+        ("AS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 1S", "hand_not_card"),
+        ("AS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2X", "hand_not_card"),
+        ("", "hand_size"),
+    ],
+)
 def test_a_hand_that_cannot_be(text, code):
     with pytest.raises(AdviceError) as caught:
         parse_hand(text)
@@ -179,8 +182,9 @@ def test_a_hand_that_cannot_be(text, code):
 
 def test_a_hand_in_letters_or_symbols_10_or_t():
     letters = parse_hand("AS KS 7H TD 10C 2D 3D 4D 5D 6D 7D 8D 9D")
-    symbols = parse_hand(["A♠", "K♠", "7♥", "10♦", "T♣", "2♦", "3♦", "4♦", "5♦", "6♦", "7♦",
-                          "8♦", "9♦"])
+    symbols = parse_hand(
+        ["A♠", "K♠", "7♥", "10♦", "T♣", "2♦", "3♦", "4♦", "5♦", "6♦", "7♦", "8♦", "9♦"]
+    )
     assert letters == symbols and letters.bit_count() == 13
 
 
@@ -209,16 +213,26 @@ def deal_object_outcome(hands, contracts, rules):
     if isinstance(deal, TrexDeal):
         return Outcome(PLAYED, side, place=deal.finishing_order.index(0))
     taken = deal.taken_mask(0)
-    return Outcome(PLAYED, side, int(bool(taken & KING_OF_HEARTS.bit)),
-                   (taken & DIAMONDS_MASK).bit_count(), (taken & QUEENS_MASK).bit_count(),
-                   deal.tricks_taken(0))
+    return Outcome(
+        PLAYED,
+        side,
+        int(bool(taken & KING_OF_HEARTS.bit)),
+        (taken & DIAMONDS_MASK).bit_count(),
+        (taken & QUEENS_MASK).bit_count(),
+        deal.tricks_taken(0),
+    )
 
 
-@pytest.mark.parametrize("rules", [HouseRules(), HouseRules(combining="combination"),
-                                   HouseRules(partnership=True),
-                                   HouseRules(reverse_scores=True, no_heart_lead=True,
-                                              must_discard_penalty=True)],
-                         ids=["standard", "combination", "partnership", "reverse"])
+@pytest.mark.parametrize(
+    "rules",
+    [
+        HouseRules(),
+        HouseRules(combining="combination"),
+        HouseRules(partnership=True),
+        HouseRules(reverse_scores=True, no_heart_lead=True, must_discard_penalty=True),
+    ],
+    ids=["standard", "combination", "partnership", "reverse"],
+)
 def test_play_outs_on_ints__the_same_as_the_deal_objects(rules):
     """The advisor plays its samples on plain ints (engine/play/quick.py), four times as fast;
     every sample's outcome for every choice equals the one the checked deal objects give."""

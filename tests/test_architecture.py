@@ -3,6 +3,7 @@
 engine ← store ← web / cli, with printing beside the store. The imports are read with ``ast``
 from every module of the package, at any depth (a function's late import counts too).
 """
+
 from __future__ import annotations
 
 import ast
@@ -27,10 +28,28 @@ ALLOWED = {
 }
 #: Third-party packages a wing must not import.
 FORBIDDEN_PACKAGES = {
-    "engine": {"flask", "flask_wtf", "flask_babel", "wtforms", "sqlite_utils", "weasyprint",
-               "jinja2", "werkzeug", "babel", "markupsafe"},
-    "store": {"flask", "flask_wtf", "flask_babel", "wtforms", "weasyprint", "jinja2", "babel",
-              "markupsafe"},
+    "engine": {
+        "flask",
+        "flask_wtf",
+        "flask_babel",
+        "wtforms",
+        "sqlite_utils",
+        "weasyprint",
+        "jinja2",
+        "werkzeug",
+        "babel",
+        "markupsafe",
+    },
+    "store": {
+        "flask",
+        "flask_wtf",
+        "flask_babel",
+        "wtforms",
+        "weasyprint",
+        "jinja2",
+        "babel",
+        "markupsafe",
+    },
     "printing": {"flask", "flask_wtf", "flask_babel", "wtforms", "sqlite_utils"},
     "languages": {"flask", "flask_babel", "sqlite_utils", "weasyprint"},
 }
@@ -59,7 +78,7 @@ def imports_of(name: str, path: Path) -> set[str]:
         elif isinstance(node, ast.ImportFrom):
             if node.level:
                 base = package.split(".")
-                base = base[:len(base) - node.level + 1]
+                base = base[: len(base) - node.level + 1]
                 target = ".".join(base + ([node.module] if node.module else []))
             else:
                 target = node.module or ""
@@ -81,8 +100,10 @@ def wing(name: str) -> str:
 
 def project_graph() -> dict[str, set[str]]:
     known = modules()
-    return {name: {i for i in imports_of(name, path) if i in known and i != name}
-            for name, path in known.items()}
+    return {
+        name: {i for i in imports_of(name, path) if i in known and i != name}
+        for name, path in known.items()
+    }
 
 
 def test_every_module_belongs_to_a_wing():
@@ -117,8 +138,10 @@ def test_no_circular_imports():
     """No module reaches itself through the project's imports, at any depth."""
     graph = project_graph()
     # Importing a submodule imports its packages first; that is not a cycle of the code.
-    edges = {name: {t for t in targets if not name.startswith(t + ".")}
-             for name, targets in graph.items()}
+    edges = {
+        name: {t for t in targets if not name.startswith(t + ".")}
+        for name, targets in graph.items()
+    }
     cycles, state, stack = [], {}, []
 
     def visit(node: str) -> None:
@@ -126,7 +149,7 @@ def test_no_circular_imports():
         stack.append(node)
         for target in sorted(edges[node]):
             if state.get(target) == "open":
-                cycles.append(stack[stack.index(target):] + [target])
+                cycles.append(stack[stack.index(target) :] + [target])
             elif target not in state:
                 visit(target)
         stack.pop()
@@ -165,8 +188,9 @@ def test_the_cycle_finder_sees_a_cycle(tmp_path, monkeypatch):
 
 
 def run_python(code: str) -> str:
-    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          check=True).stdout.strip()
+    return subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.strip()
 
 
 def test_a_script_reads_statistics_from_the_store_without_the_web_app(tmp_path):
@@ -192,7 +216,9 @@ print(json.dumps([sorted(roster), summary["in_progress"], "flask" in sys.modules
 
 
 def test_the_command_line_loads_neither_flask_nor_weasyprint_to_start():
-    code = ("import sys; from scorekeeper import cli; cli.build_parser(); "
-            "print(sorted(m for m in ('flask', 'weasyprint', 'scorekeeper.web') "
-            "if m in sys.modules))")
+    code = (
+        "import sys; from scorekeeper import cli; cli.build_parser(); "
+        "print(sorted(m for m in ('flask', 'weasyprint', 'scorekeeper.web') "
+        "if m in sys.modules))"
+    )
     assert run_python(code) == "[]"

@@ -6,6 +6,7 @@ wing's section (``## `scorekeeper/<wing>/` ``), from the wing's folder (``kept.p
 ``pages/deals.py``); a package's ``__init__.py`` by its folder (``advisor/``) or as
 ``__init__.py`` in its section; the modules beside the wings by their names.
 """
+
 from __future__ import annotations
 
 import re
@@ -37,10 +38,17 @@ def names_for(module: Path) -> tuple[list[str], str]:
     if module.name == "__init__.py":
         folder = "/".join(parts[:-1])
         inner_folder = "/".join(parts[1:-1])
-        short = [f"`{inner_folder}/`", f"`{inner_folder}/__init__.py`"] if inner_folder else \
-            ["`__init__.py`"]
-        return [f"`{folder}/`", f"`{folder}/__init__.py`", f"`scorekeeper/{folder}/`",
-                *[f"\0{wing}\0{name}" for name in short]], wing
+        short = (
+            [f"`{inner_folder}/`", f"`{inner_folder}/__init__.py`"]
+            if inner_folder
+            else ["`__init__.py`"]
+        )
+        return [
+            f"`{folder}/`",
+            f"`{folder}/__init__.py`",
+            f"`scorekeeper/{folder}/`",
+            *[f"\0{wing}\0{name}" for name in short],
+        ], wing
     return [f"`{wing}/{inner}`", f"`scorekeeper/{wing}/{inner}`", f"\0{wing}\0`{inner}`"], wing
 
 

@@ -1,4 +1,5 @@
 """The bots: random play and the tactics of the source texts (seeds/000 "Common tactics")."""
+
 from __future__ import annotations
 
 import random
@@ -34,7 +35,8 @@ def test_random_bot__same_seed_same_choices():
     legal = list(CARDS[:7])
     a, b = RandomBot(5), RandomBot(5)
     assert [a.choose_play(None, legal) for _ in range(30)] == [
-        b.choose_play(None, legal) for _ in range(30)]
+        b.choose_play(None, legal) for _ in range(30)
+    ]
 
 
 def test_random_bot__every_legal_choice_can_come():
@@ -63,16 +65,19 @@ def test_make_bot__unknown_name():
 
 
 # --- heuristic bot: doubling and choosing ------------------------------------------------------
-@pytest.mark.parametrize("cards, card, double", [
-    ("KH 2H 3H 4H 5H AS KS QS 2D 3D 4D 2C 3C", "KH", True),   # five hearts: protected king
-    ("KH AH 3H 2S 3S 4S 5S 6S 7S 8S 9S 2D 3D", "KH", True),   # three high hearts, a short suit
-    ("KH 5H 3H 2S 3S 4S 5S 6S 7S 8S 9S 10S 2D", "KH", True),  # three hearts, a singleton
-    ("KH 2H 2S 3S 4S 5S 6S 2D 3D 4D 2C 3C 4C", "KH", False),  # two hearts
-    ("KH 9H 8H 7H 2S 3S 4S 2D 3D 4D 2C 3C 4C", "KH", False),  # four hearts, no short suit
-    ("QS 2S 4S 6S KH 2H 3H 2D 3D 4D 2C 3C 4C", "QS", True),   # queen behind three low cards
-    ("QS KS 2H 3H 4H 5H 2D 3D 4D 2C 3C 4C 5C", "QS", False),  # queen with no low cards
-    ("QS JS 10S 9S 2H 3H 4H 2D 3D 4D 2C 3C 4C", "QS", False),  # only middling cards below
-])
+@pytest.mark.parametrize(
+    "cards, card, double",
+    [
+        ("KH 2H 3H 4H 5H AS KS QS 2D 3D 4D 2C 3C", "KH", True),  # five hearts: protected king
+        ("KH AH 3H 2S 3S 4S 5S 6S 7S 8S 9S 2D 3D", "KH", True),  # three high hearts, a short suit
+        ("KH 5H 3H 2S 3S 4S 5S 6S 7S 8S 9S 10S 2D", "KH", True),  # three hearts, a singleton
+        ("KH 2H 2S 3S 4S 5S 6S 2D 3D 4D 2C 3C 4C", "KH", False),  # two hearts
+        ("KH 9H 8H 7H 2S 3S 4S 2D 3D 4D 2C 3C 4C", "KH", False),  # four hearts, no short suit
+        ("QS 2S 4S 6S KH 2H 3H 2D 3D 4D 2C 3C 4C", "QS", True),  # queen behind three low cards
+        ("QS KS 2H 3H 4H 5H 2D 3D 4D 2C 3C 4C 5C", "QS", False),  # queen with no low cards
+        ("QS JS 10S 9S 2H 3H 4H 2D 3D 4D 2C 3C 4C", "QS", False),  # only middling cards below
+    ],
+)
 def test_heuristic__doubles_when_the_card_is_protected(cards, card, double):
     assert HeuristicBot(0).choose_double(hand(cards), parse_card(card)) is double
 
@@ -95,8 +100,11 @@ def test_heuristic__avoids_collections_with_high_cards():
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.integers(0, 2**32), st.sampled_from(["none", "complex", "combination"]),
-       st.sets(st.sampled_from(ALL_CONTRACTS), min_size=1))
+@given(
+    st.integers(0, 2**32),
+    st.sampled_from(["none", "complex", "combination"]),
+    st.sets(st.sampled_from(ALL_CONTRACTS), min_size=1),
+)
 def test_heuristic__chooses_one_of_the_options(seed, combining, left):
     rules = HouseRules(combining=combining)
     options = deal_options(sorted(left, key=ALL_CONTRACTS.index), rules)

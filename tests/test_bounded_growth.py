@@ -4,6 +4,7 @@ A game holds at most DEAL_LIMIT deal rows (refused in one line at entry and at i
 import at most GAMES_PER_FILE games a file and GAMES_PER_GROUP a group, stored BATCH games to a
 transaction; history, a night and the players list a page at a time by cursor; exports stream
 game by game, at most EXPORTS_AT_ONCE at once."""
+
 from __future__ import annotations
 
 import json
@@ -29,8 +30,12 @@ MISDEAL = {"king": 0, "thrown_in": {"reason": "misdeal", "by": 1}}
 
 
 def redeals(count: int) -> dict:
-    return {"format": "trex-game/1", "players": ["Aya", "Bilal", "Carla", "Dana"],
-            "first_king": 0, "deals": [dict(MISDEAL) for _ in range(count)]}
+    return {
+        "format": "trex-game/1",
+        "players": ["Aya", "Bilal", "Carla", "Dana"],
+        "first_king": 0,
+        "deals": [dict(MISDEAL) for _ in range(count)],
+    }
 
 
 # -- a game's deals ---------------------------------------------------------------------------
@@ -49,9 +54,12 @@ def test_item7__a_game_stored_with_more_rows_before_the_limit_is_still_read():
     game = read_game(redeals(DEAL_LIMIT + 2), strict=False)
     assert len(game.deals) == DEAL_LIMIT + 2
     assert [(p.code, p.deal) for p in game.no_longer_passes] == [
-        ("too_many_deals", DEAL_LIMIT + 1), ("too_many_deals", DEAL_LIMIT + 2)]
+        ("too_many_deals", DEAL_LIMIT + 1),
+        ("too_many_deals", DEAL_LIMIT + 2),
+    ]
     assert [p.code for p in game.progress().check(read_game(redeals(1)).deals[0])] == [
-        "too_many_deals"]
+        "too_many_deals"
+    ]
 
 
 def test_item7__the_import_command_refuses_such_a_game_in_one_line(tmp_path, capsys):
@@ -72,8 +80,10 @@ def test_item7__the_deal_past_the_limit_is_refused_at_the_table(app, client, tab
             storage.add_deal(db, game_id, dict(MISDEAL), token=f"t{number}", number=number)
     page = soup(client.get(f"/games/{game_id}/thrown-in?king=0"))
     fields = {i["name"]: i.get("value", "") for i in page.select("input[type=hidden]")}
-    response = client.post(f"/games/{game_id}/thrown-in", data={
-        **fields, "reason": "misdeal", "by": "1", "step": "save"})
+    response = client.post(
+        f"/games/{game_id}/thrown-in",
+        data={**fields, "reason": "misdeal", "by": "1", "step": "save"},
+    )
     assert response.status_code == 400
     assert "at most 200 deals, redeals included" in soup(response).get_text(" ", strip=True)
     with app.app_context():
@@ -91,8 +101,7 @@ def test_item7__a_file_of_more_games_than_the_bound_is_refused_in_one_line(app, 
     assert import_docs(app, docs[:3])  # at the bound: imported
 
 
-def test_item7__a_group_past_its_bound_refuses_the_import_and_stores_nothing(app,
-                                                                          monkeypatch):
+def test_item7__a_group_past_its_bound_refuses_the_import_and_stores_nothing(app, monkeypatch):
     monkeypatch.setattr(transfer, "GAMES_PER_GROUP", 5)
     docs = list(simulated_games(7, seed=6))
     assert len(import_docs(app, docs[:4])) == 4
@@ -129,8 +138,7 @@ def games_per_transaction(app, monkeypatch, docs) -> list[int]:
     monkeypatch.setattr(db, "atomic", counted)
     monkeypatch.setattr(transfer, "_store", store)
     try:
-        result = transfer.import_text(db, json.dumps({"format": "trex-games/1",
-                                                      "games": docs}))
+        result = transfer.import_text(db, json.dumps({"format": "trex-games/1", "games": docs}))
     finally:
         db.close()
     assert len(result.ids) == len(docs)
@@ -161,8 +169,7 @@ def walk(client, url: str, link: str, selector: str) -> tuple[list[str], int]:
     return seen, pages
 
 
-def test_item7__history_pages_by_games_none_lost_none_twice_both_ways(app, client,
-                                                                     monkeypatch):
+def test_item7__history_pages_by_games_none_lost_none_twice_both_ways(app, client, monkeypatch):
     monkeypatch.setattr(history, "GAMES_PER_PAGE", 3)
     ids = import_docs(app, list(simulated_games(10, seed=8, per_night=4)))
     older, pages = walk(client, "/history/", "Older nights", "section.night li a")
@@ -174,8 +181,9 @@ def test_item7__history_pages_by_games_none_lost_none_twice_both_ways(app, clien
         last = soup(client.get(link["href"]))
     url = last.find("a", string="Newer nights")["href"]
     newer, _ = walk(client, url, "Newer nights", "section.night li a")
-    assert sorted(newer) == sorted(set(older) - {a["href"] for a in
-                                                 last.select("section.night li a")})
+    assert sorted(newer) == sorted(
+        set(older) - {a["href"] for a in last.select("section.night li a")}
+    )
 
 
 def test_item7__a_bad_history_cursor_is_404(client):
@@ -224,8 +232,9 @@ def test_item7__the_export_of_every_game_streams_game_by_game(app, client, monke
     assert response.is_streamed and len(json.loads(response.data)["games"]) == 5
 
 
-def test_item7__past_the_exports_at_once_the_answer_is_503_with_retry_after(app, client,
-                                                                           monkeypatch):
+def test_item7__past_the_exports_at_once_the_answer_is_503_with_retry_after(
+    app, client, monkeypatch
+):
     monkeypatch.setattr(inflight, "EXPORTS", inflight.InFlight(2, inflight.EXPORTS_BUSY))
     import_docs(app, list(simulated_games(2, seed=12)))
     with inflight.EXPORTS.holding(), inflight.EXPORTS.holding():  # two streams being read

@@ -1,6 +1,7 @@
 """The app's caches: one mechanism (``store.kept.Kept``) and, for each, the key that says when
 what is kept must be made again. A cache that served something stale would show a phone an old
 scoresheet; each test changes what a kept thing depends on and checks it is made again."""
+
 from __future__ import annotations
 
 import threading

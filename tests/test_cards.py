@@ -1,4 +1,5 @@
 """Cards, seats, dealing (RULES.md "Table, seats and direction")."""
+
 from __future__ import annotations
 
 import copy
@@ -9,10 +10,28 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.engine.cards import (CARDS, FULL_MASK, KING_OF_HEARTS, QUEENS, SUIT_MASKS,
-                                      Card, Rank, Suit, card_at, cards_of, deal_hands,
-                                      deal_masks, format_cards, full_deck, mask_of, nth_index,
-                                      parse_card, parse_cards, suit_count, suit_ranks)
+from scorekeeper.engine.cards import (
+    CARDS,
+    FULL_MASK,
+    KING_OF_HEARTS,
+    QUEENS,
+    SUIT_MASKS,
+    Card,
+    Rank,
+    Suit,
+    card_at,
+    cards_of,
+    deal_hands,
+    deal_masks,
+    format_cards,
+    full_deck,
+    mask_of,
+    nth_index,
+    parse_card,
+    parse_cards,
+    suit_count,
+    suit_ranks,
+)
 from scorekeeper.engine.seats import Seat, seats_from
 
 SEEDS = st.integers(min_value=0, max_value=2**32)
@@ -38,13 +57,16 @@ def test_table__rank_order_ace_high_two_low():
     assert ranks[0] is Rank.ACE and ranks[-1] is Rank.TWO
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("KH QS 10D 7H", "KH QS 10D 7H"),
-    ("K♥ Q♠ 10♦ 7♥ 2♣", "KH QS 10D 7H 2C"),
-    ("kh, qs,td", "KH QS 10D"),
-    ("A♣ J♦️", "AC JD"),
-    ("", ""),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("KH QS 10D 7H", "KH QS 10D 7H"),
+        ("K♥ Q♠ 10♦ 7♥ 2♣", "KH QS 10D 7H 2C"),
+        ("kh, qs,td", "KH QS 10D"),
+        ("A♣ J♦️", "AC JD"),
+        ("", ""),
+    ],
+)
 def test_cards__parse_and_format(text, expected):
     assert format_cards(parse_cards(text)) == expected
 

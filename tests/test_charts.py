@@ -1,4 +1,5 @@
 """Charts: SVG from pygal, no script, sized by the page, each beside a table of its figures."""
+
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
@@ -46,8 +47,12 @@ def test_running_totals_chart__svg_without_script_one_line_per_player(client, ga
     labels = texts(root)
     for name in played.players:
         assert name in labels
-    series = {c for g in root.iter(f"{SVG}g") for c in g.get("class", "").split()
-              if c.startswith("serie-")}
+    series = {
+        c
+        for g in root.iter(f"{SVG}g")
+        for c in g.get("class", "").split()
+        if c.startswith("serie-")
+    }
     assert series == {"serie-0", "serie-1", "serie-2", "serie-3"}
 
 
@@ -70,8 +75,7 @@ def test_contract_chart__svg_without_script_and_its_table(app, client, game):
     image = page.select_one("figure.chart img[src*=contracts]")
     assert image["src"] == f"/charts/players/{row['id']}/contracts.svg"
     table = page.find(id=image["aria-describedby"])
-    assert [tr["id"] for tr in table.select("tbody tr")] == [f"c-{c.value}"
-                                                             for c in ALL_CONTRACTS]
+    assert [tr["id"] for tr in table.select("tbody tr")] == [f"c-{c.value}" for c in ALL_CONTRACTS]
 
 
 def test_contract_chart__keeps_the_date_range_and_refuses_unknowns(app, client, game):

@@ -1,5 +1,6 @@
 """``scorekeeper groups`` and ``--group ID``: an operator, a script or a test drives a box of
 many groups without a browser (the groups issue's command line)."""
+
 from __future__ import annotations
 
 import json
@@ -49,7 +50,9 @@ def test_groups_list_in_words_and_as_json(instance, capsys):
     code, lines, _ = run(capsys, "groups", "list", "--json")
     rows = json.loads("\n".join(lines))
     assert [(r["id"], r["name"], r["lang"]) for r in rows] == [
-        (one, "Friday table", "en"), (two, "عائلة", "ar")]
+        (one, "Friday table", "en"),
+        (two, "عائلة", "ar"),
+    ]
     code, lines, _ = run(capsys, "groups", "list")
     assert any(one in line and "Friday table" in line for line in lines)
 
@@ -79,8 +82,11 @@ def test_groups_delete_needs_yes(instance, capsys):
 def test_groups_create_refuses_a_bad_name_and_makes_nothing(instance, capsys, name):
     code, _, err = run(capsys, "groups", "create", name)
     assert code == 2 and err.count("\n") == 1
-    assert not list((instance / "groups").glob("*.sqlite3")) \
-        if (instance / "groups").exists() else True
+    assert (
+        not list((instance / "groups").glob("*.sqlite3"))
+        if (instance / "groups").exists()
+        else True
+    )
 
 
 def test_every_data_command_takes_the_group(instance, tmp_path, capsys):
@@ -99,8 +105,9 @@ def test_every_data_command_takes_the_group(instance, tmp_path, capsys):
     assert len(json.loads(out.read_text())["games"]) == 1
     code, lines, _ = run(capsys, "links", "1", "--group", group)
     assert f"/g/{group}/e/" in "\n".join(lines)
-    assert run(capsys, "pdf", "--game", "1", "-o", str(tmp_path / "s.pdf"),
-               "--group", group)[0] == 0
+    assert (
+        run(capsys, "pdf", "--game", "1", "-o", str(tmp_path / "s.pdf"), "--group", group)[0] == 0
+    )
     assert (tmp_path / "s.pdf").read_bytes()[:4] == b"%PDF"
     assert run(capsys, "ratings", "--group", group)[0] == 0
     backup = tmp_path / "b.sqlite3"
@@ -120,6 +127,5 @@ def test_backup_into_without_a_group_backs_up_every_group(instance, tmp_path, ca
         [copy] = (tmp_path / "backups" / group).glob("scorekeeper-*.sqlite3")
         with sqlite3.connect(copy) as conn:
             assert conn.execute("pragma integrity_check").fetchone()[0] == "ok"
-            name = conn.execute("select value from settings where key = 'group_name'"
-                                ).fetchone()[0]
+            name = conn.execute("select value from settings where key = 'group_name'").fetchone()[0]
         assert name in ("One", "Two", "Three")

@@ -1,4 +1,5 @@
 """`scorekeeper score FILE`: scores a game file, or prints one line per problem and exits 2."""
+
 from __future__ import annotations
 
 import json
@@ -12,8 +13,7 @@ from scorekeeper.engine import read_game
 
 def write(tmp_path, content) -> str:
     path = tmp_path / "game.json"
-    path.write_text(content if isinstance(content, str) else json.dumps(content),
-                    encoding="utf-8")
+    path.write_text(content if isinstance(content, str) else json.dumps(content), encoding="utf-8")
     return str(path)
 
 
@@ -36,13 +36,22 @@ def test_score__json_adds_scores_and_totals(tmp_path, capsys):
     assert read_game(out)  # what it prints imports again
 
 
-@pytest.mark.parametrize("content, expected", [
-    ("", ["The file is empty"]),
-    ("{not json", ["The file is not JSON"]),
-    ("[1, 2]", ["The game must be a JSON object"]),
-    ({"format": "chess/1"}, ["The format is 'chess/1'", "There must be four player names",
-                             "The game does not say who the first King is"]),
-])
+@pytest.mark.parametrize(
+    "content, expected",
+    [
+        ("", ["The file is empty"]),
+        ("{not json", ["The file is not JSON"]),
+        ("[1, 2]", ["The game must be a JSON object"]),
+        (
+            {"format": "chess/1"},
+            [
+                "The format is 'chess/1'",
+                "There must be four player names",
+                "The game does not say who the first King is",
+            ],
+        ),
+    ],
+)
 def test_score__bad_file_one_line_per_problem_exit_2(tmp_path, capsys, content, expected):
     assert main(["score", write(tmp_path, content)]) == 2
     captured = capsys.readouterr()
@@ -59,7 +68,8 @@ def test_score__game_with_mistakes(tmp_path, capsys):
     assert main(["score", write(tmp_path, doc)]) == 2
     assert capsys.readouterr().err.splitlines() == [
         "Deal 3, Diamonds: the counts add up to 12, not 13",
-        "Deal 5, Collections: the counts add up to 18, not 13"]
+        "Deal 5, Collections: the counts add up to 18, not 13",
+    ]
 
 
 def test_score__missing_file(tmp_path, capsys):

@@ -1,4 +1,5 @@
 """`scorekeeper simulate`: whole games by bots, a summary, and game files that score."""
+
 from __future__ import annotations
 
 import json
@@ -12,8 +13,22 @@ from scorekeeper.engine.simrun import CHECK_ENV
 
 def test_simulate__prints_summary_and_writes_valid_game_files(tmp_path, capsys):
     out = tmp_path / "games"
-    assert main(["simulate", "--games", "6", "--seed", "7", "--out", str(out),
-                 "--rules", '{"combining": "combination", "partnership": true}']) == 0
+    assert (
+        main(
+            [
+                "simulate",
+                "--games",
+                "6",
+                "--seed",
+                "7",
+                "--out",
+                str(out),
+                "--rules",
+                '{"combining": "combination", "partnership": true}',
+            ]
+        )
+        == 0
+    )
     text = capsys.readouterr().out
     assert "6 games in" in text and "games/s" in text and "Average final score by seat" in text
     assert "Collections" in text and "Trex" in text
@@ -28,23 +43,53 @@ def test_simulate__prints_summary_and_writes_valid_game_files(tmp_path, capsys):
 
 #: RULES.md's three house rules of issue 29, each through ``simulate --rules ... --check``: every
 #: game read back by the validator and scored again, held to what the play counted.
-NEW_RULES = ['{"self_capture": "king-credit"}',
-             '{"partnership": true, "split_queens_replay": true}',
-             '{"no_redeal_requests": true}']
+NEW_RULES = [
+    '{"self_capture": "king-credit"}',
+    '{"partnership": true, "split_queens_replay": true}',
+    '{"no_redeal_requests": true}',
+]
 
 
 @pytest.mark.parametrize("bot", ["random", "heuristic"])
 @pytest.mark.parametrize("rules", NEW_RULES)
 def test_simulate__check_finds_no_disagreement_under_each_new_house_rule(capsys, rules, bot):
-    assert main(["simulate", "--games", "40", "--seed", "29", "--bot", bot, "--jobs", "1",
-                 "--rules", rules, "--check"]) == 0
+    assert (
+        main(
+            [
+                "simulate",
+                "--games",
+                "40",
+                "--seed",
+                "29",
+                "--bot",
+                bot,
+                "--jobs",
+                "1",
+                "--rules",
+                rules,
+                "--check",
+            ]
+        )
+        == 0
+    )
     assert "40 games in" in capsys.readouterr().out
 
 
 def test_simulate__same_seed_same_games(tmp_path):
     for name in ("a", "b"):
-        main(["simulate", "--games", "2", "--seed", "11", "--bot", "heuristic",
-              "--out", str(tmp_path / name)])
+        main(
+            [
+                "simulate",
+                "--games",
+                "2",
+                "--seed",
+                "11",
+                "--bot",
+                "heuristic",
+                "--out",
+                str(tmp_path / name),
+            ]
+        )
     for path in (tmp_path / "a").glob("*.json"):
         assert path.read_bytes() == (tmp_path / "b" / path.name).read_bytes()
 
@@ -57,19 +102,43 @@ def test_simulate__bad_rules_is_one_clear_line(capsys):
     assert err.strip() == "--rules: house rule 'doubling' must be true or false, not 'maybe'"
 
 
-@pytest.mark.parametrize("rules", ['{}', '{"partnership": true, "team_result": "worst-loses"}',
-                                   '{"sweep_replay": {"collections_tricks": 7}, '
-                                   '"reverse_scores": true}',
-                                   '{"combining": "combination", "self_capture": "leader-credit"}',
-                                   *NEW_RULES])
-def test_simulate__written_files_score_the_same_without_the_check(tmp_path, capsys, monkeypatch,
-                                                                   rules):
+@pytest.mark.parametrize(
+    "rules",
+    [
+        "{}",
+        '{"partnership": true, "team_result": "worst-loses"}',
+        '{"sweep_replay": {"collections_tricks": 7}, "reverse_scores": true}',
+        '{"combining": "combination", "self_capture": "leader-credit"}',
+        *NEW_RULES,
+    ],
+)
+def test_simulate__written_files_score_the_same_without_the_check(
+    tmp_path, capsys, monkeypatch, rules
+):
     """The games are not read back on a normal run; the files written must still be files
     ``scorekeeper score`` accepts, with the totals and the scores written in them."""
     monkeypatch.setenv(CHECK_ENV, "0")
     out = tmp_path / "games"
-    assert main(["simulate", "--games", "5", "--seed", "20", "--bot", "heuristic",
-                 "--jobs", "1", "--rules", rules, "--out", str(out)]) == 0
+    assert (
+        main(
+            [
+                "simulate",
+                "--games",
+                "5",
+                "--seed",
+                "20",
+                "--bot",
+                "heuristic",
+                "--jobs",
+                "1",
+                "--rules",
+                rules,
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     capsys.readouterr()
     files = sorted(out.glob("*.json"))
     assert len(files) == 5
@@ -78,21 +147,41 @@ def test_simulate__written_files_score_the_same_without_the_check(tmp_path, caps
         assert main(["score", "--json", str(path)]) == 0
         scored = json.loads(capsys.readouterr().out)
         assert scored == written
-        assert written["totals"] == [sum(d.get("scores", [0] * 4)[s] for d in written["deals"])
-                                     for s in range(4)]
+        assert written["totals"] == [
+            sum(d.get("scores", [0] * 4)[s] for d in written["deals"]) for s in range(4)
+        ]
 
 
 def test_simulate__processes_give_the_same_games_and_averages(tmp_path, capsys):
     outputs = {}
     for jobs in (1, 2, 3):
         out = tmp_path / f"jobs{jobs}"
-        assert main(["simulate", "--games", "13", "--seed", "5", "--bot", "heuristic",
-                     "--rules", '{"sweep_replay": {"collections_tricks": 7}}',
-                     "--jobs", str(jobs), "--out", str(out)]) == 0
+        assert (
+            main(
+                [
+                    "simulate",
+                    "--games",
+                    "13",
+                    "--seed",
+                    "5",
+                    "--bot",
+                    "heuristic",
+                    "--rules",
+                    '{"sweep_replay": {"collections_tricks": 7}}',
+                    "--jobs",
+                    str(jobs),
+                    "--out",
+                    str(out),
+                ]
+            )
+            == 0
+        )
         first, rest = capsys.readouterr().out.split("\n", 1)
         assert f"{jobs} process" in first
-        outputs[jobs] = (rest.replace(str(out), "OUT"),
-                         {p.name: p.read_bytes() for p in sorted(out.glob("*.json"))})
+        outputs[jobs] = (
+            rest.replace(str(out), "OUT"),
+            {p.name: p.read_bytes() for p in sorted(out.glob("*.json"))},
+        )
     assert len(outputs[1][1]) == 13
     assert outputs[1] == outputs[2] == outputs[3]
 

@@ -1,5 +1,6 @@
 """Club nights in the store (store.clubnights): seated, stored whole or not at all, a new round by
 the night's standings, and the night's own standings."""
+
 from __future__ import annotations
 
 import pytest
@@ -24,18 +25,22 @@ def db(tmp_path):
 
 def play_out(db, game_id: int) -> None:
     for number, deal in enumerate(standard_game()["deals"], start=1):
-        storage.add_deal(db, game_id, deal, token=f"g{game_id:03d}n{number:02d}" + "z" * 14,
-                         number=number)
+        storage.add_deal(
+            db, game_id, deal, token=f"g{game_id:03d}n{number:02d}" + "z" * 14, number=number
+        )
 
 
 def counts(db) -> dict[str, int]:
-    return {t: db.execute(f"select count(*) from {t}").fetchone()[0]
-            for t in ("club_nights", "club_tables", "games", "players")}
+    return {
+        t: db.execute(f"select count(*) from {t}").fetchone()[0]
+        for t in ("club_nights", "club_tables", "games", "players")
+    }
 
 
 def test_a_night_seats_its_first_round_as_entered(db):
-    club_id = clubnights.create(db, title="Café", night="2026-11-24", names=EIGHT, rounds=3,
-                                rules=HouseRules(), seed=None)
+    club_id = clubnights.create(
+        db, title="Café", night="2026-11-24", names=EIGHT, rounds=3, rules=HouseRules(), seed=None
+    )
     club = clubnights.load(db, club_id)
     assert [t.players for t in club.rounds[0].tables] == [tuple(EIGHT[:4]), tuple(EIGHT[4:])]
     game = storage.load_game(db, club.rounds[0].tables[1].game_id)
@@ -43,21 +48,26 @@ def test_a_night_seats_its_first_round_as_entered(db):
     assert not club.is_over and len(club.game_ids) == 2
 
 
-@pytest.mark.parametrize("names, message", [
-    (EIGHT + ["aya"], "aya is entered twice."),
-    (EIGHT[:6], "A club night needs at least 8 players (two tables); 6 were entered."),
-])
+@pytest.mark.parametrize(
+    "names, message",
+    [
+        (EIGHT + ["aya"], "aya is entered twice."),
+        (EIGHT[:6], "A club night needs at least 8 players (two tables); 6 were entered."),
+    ],
+)
 def test_bad_nights_store_nothing(db, names, message):
     before = counts(db)
     with pytest.raises(Refused) as info:
-        clubnights.create(db, title="x", night="2026-11-24", names=names, rounds=2,
-                          rules=HouseRules(), seed=1)
+        clubnights.create(
+            db, title="x", night="2026-11-24", names=names, rounds=2, rules=HouseRules(), seed=1
+        )
     assert str(info.value) == message and counts(db) == before
 
 
 def test_the_next_round_waits_for_the_tables_unless_asked(db):
-    club_id = clubnights.create(db, title="Café", night="2026-11-24", names=EIGHT, rounds=2,
-                                rules=HouseRules(), seed=5)
+    club_id = clubnights.create(
+        db, title="Café", night="2026-11-24", names=EIGHT, rounds=2, rules=HouseRules(), seed=5
+    )
     club = clubnights.load(db, club_id)
     play_out(db, club.rounds[0].tables[0].game_id)
     before = counts(db)
@@ -71,8 +81,9 @@ def test_the_next_round_waits_for_the_tables_unless_asked(db):
 
 
 def test_the_second_round_puts_the_night_s_leaders_at_table_one(db):
-    club_id = clubnights.create(db, title="Café", night="2026-11-24", names=EIGHT, rounds=2,
-                                rules=HouseRules(), seed=None)
+    club_id = clubnights.create(
+        db, title="Café", night="2026-11-24", names=EIGHT, rounds=2, rules=HouseRules(), seed=None
+    )
     club = clubnights.load(db, club_id)
     for table in club.rounds[0].tables:
         play_out(db, table.game_id)
@@ -90,15 +101,23 @@ def test_night_standings_count_wins_places_and_points(db):
     names = EIGHT[:4]
     ids = []
     for _ in range(2):
-        game_id = storage.create_game(db, title="g", played_on="2026-11-24", players=names,
-                                      rules=HouseRules(), first_king=0)
+        game_id = storage.create_game(
+            db, title="g", played_on="2026-11-24", players=names, rules=HouseRules(), first_king=0
+        )
         play_out(db, game_id)
         ids.append(game_id)
     rows = {r["name"]: r for r in clubnights.night_standings(db, ids)}
     # each game: totals (-15, -35, 65, -15), places (2, 4, 1, 2)
-    assert rows["Carla"] == {"name": "Carla", "games": 2, "finished": 2, "wins": 2,
-                             "places": [2, 0, 0, 0], "points": 130, "average_place": 1.0,
-                             "place": 1}
+    assert rows["Carla"] == {
+        "name": "Carla",
+        "games": 2,
+        "finished": 2,
+        "wins": 2,
+        "places": [2, 0, 0, 0],
+        "points": 130,
+        "average_place": 1.0,
+        "place": 1,
+    }
     assert rows["Bilal"]["places"] == [0, 0, 0, 2] and rows["Bilal"]["place"] == 4
     assert rows["Aya"]["place"] == 2 and rows["Dana"]["place"] == 3  # same counts: by name
 
@@ -107,11 +126,17 @@ def test_night_standings_count_wins_places_and_points(db):
 def test_a_merge_moves_the_club_night_of_the_player_merged(db):
     from scorekeeper.store import players
 
-    club_id = clubnights.create(db, title="Café", night="2026-11-24", names=EIGHT, rounds=2,
-                                rules=HouseRules(), seed=None)
-    storage.create_game(db, title="x", played_on="2026-11-20",
-                        players=["Aya B", "Imad", "Jana", "Karim"], rules=HouseRules(),
-                        first_king=0)
+    club_id = clubnights.create(
+        db, title="Café", night="2026-11-24", names=EIGHT, rounds=2, rules=HouseRules(), seed=None
+    )
+    storage.create_game(
+        db,
+        title="x",
+        played_on="2026-11-20",
+        players=["Aya B", "Imad", "Jana", "Karim"],
+        rules=HouseRules(),
+        first_king=0,
+    )
     [aya] = [r["id"] for r in db.query("select id from players where name = 'Aya'")]
     [other] = [r["id"] for r in db.query("select id from players where name = 'Aya B'")]
     players.merge_players(db, other, aya)  # the club night's Aya is the other game's Aya B
@@ -123,8 +148,15 @@ def test_a_merge_moves_the_club_night_of_the_player_merged(db):
 def test_two_players_of_one_club_night_are_two_people(db):
     from scorekeeper.store import players
 
-    club_id = clubnights.create(db, title="Café", night="2026-11-24", names=EIGHT + ["Imad"],
-                                rounds=2, rules=HouseRules(), seed=None)
+    club_id = clubnights.create(
+        db,
+        title="Café",
+        night="2026-11-24",
+        names=EIGHT + ["Imad"],
+        rounds=2,
+        rules=HouseRules(),
+        seed=None,
+    )
     ids = {r["name"]: r["id"] for r in db.query("select id, name from players")}
     out = clubnights.load(db, club_id).rounds[0].sitting_out[0]
     sitter = ids[out]
@@ -132,8 +164,9 @@ def test_two_players_of_one_club_night_are_two_people(db):
     before = counts(db)
     with pytest.raises(Refused) as info:
         players.merge_players(db, seated, sitter)
-    assert str(info.value) == ("They are both players of the club night Café, so they are "
-                               "two people and cannot be merged.")
+    assert str(info.value) == (
+        "They are both players of the club night Café, so they are two people and cannot be merged."
+    )
     assert counts(db) == before
     with pytest.raises(Refused) as info:  # no game, but the night seats them
         players.delete_player(db, sitter)
@@ -144,11 +177,17 @@ def test_two_players_of_one_club_night_are_two_people(db):
 def test_a_seats_name_fixed_in_a_club_game_carries_the_nights_roster_along(db):
     from scorekeeper.store import players
 
-    club_id = clubnights.create(db, title="Café", night="2026-11-24", names=EIGHT, rounds=2,
-                                rules=HouseRules(), seed=None)
-    storage.create_game(db, title="x", played_on="2026-11-20",
-                        players=["Imad", "Jana", "Karim", "Lina"], rules=HouseRules(),
-                        first_king=0)
+    club_id = clubnights.create(
+        db, title="Café", night="2026-11-24", names=EIGHT, rounds=2, rules=HouseRules(), seed=None
+    )
+    storage.create_game(
+        db,
+        title="x",
+        played_on="2026-11-20",
+        players=["Imad", "Jana", "Karim", "Lina"],
+        rules=HouseRules(),
+        first_king=0,
+    )
     game_id = clubnights.load(db, club_id).rounds[0].tables[0].game_id
     # a new spelling: the record itself takes it, in the game and in the night
     assert players.fix_seat_name(db, game_id, 1, "Bilaal") == "Bilaal"

@@ -2,6 +2,7 @@
 where it was found: four answers of 500, the table's words printed as markup, invisible names,
 names unchecked on the blank sheet, players counted from 0, unknown keys kept at any size and
 duplicate keys resolved silently."""
+
 from __future__ import annotations
 
 import io
@@ -18,20 +19,30 @@ from gamebuilder import standard_game
 from history_helpers import import_docs, query
 from web_helpers import OWN_LINK, PLAYERS, be_admin, soup
 
-NEW_GAME = {**{f"player_{s}": n for s, n in enumerate(PLAYERS)}, "first_king": "0",
-            "preset": "standard", "title": "Friday", "played_on": "2026-11-20"}
+NEW_GAME = {
+    **{f"player_{s}": n for s, n in enumerate(PLAYERS)},
+    "first_king": "0",
+    "preset": "standard",
+    "title": "Friday",
+    "played_on": "2026-11-20",
+}
 INVISIBLE = ["\u202e", "\u200b", "\u200b\u200b \u200e", "\u3164", "\u2066\u2069"]
 
 
 def counts(app) -> dict[str, int]:
-    return {t: query(app, f"select count(*) as n from {t}")[0]["n"]
-            for t in ("games", "players", "deals")}
+    return {
+        t: query(app, f"select count(*) as n from {t}")[0]["n"]
+        for t in ("games", "players", "deals")
+    }
 
 
 def upload(client, data: bytes | str):
     data = data.encode("utf-8") if isinstance(data, str) else data
-    return client.post("/import", data={"file": (io.BytesIO(data), "night.json")},
-                       content_type="multipart/form-data")
+    return client.post(
+        "/import",
+        data={"file": (io.BytesIO(data), "night.json")},
+        content_type="multipart/form-data",
+    )
 
 
 # -- 2. four answers of 500 -----------------------------------------------------------------
@@ -41,14 +52,23 @@ def test_500__merge_with_an_other_that_is_not_a_plain_number(app, client, table,
     be_admin(client, app)
     before = counts(app)
     assert client.post("/players/1/merge", data={"other": other}).status_code == 400
-    assert client.get("/players/1/merge", query_string={"other": other}).status_code in (200,
-                                                                                         404)
+    assert client.get("/players/1/merge", query_string={"other": other}).status_code in (200, 404)
     assert counts(app) == before
 
 
 @pytest.mark.parametrize("url", ["/lang/en", "/lang/ar", "/digits/arabic", "/digits/western"])
-@pytest.mark.parametrize("target", ["/%0D%0Ax", "/%0Ax", "/x%00", "/\u2028x",
-                                    "/%2e%2e/%2e%2e/x", "//evil.example", "/\\evil.example"])
+@pytest.mark.parametrize(
+    "target",
+    [
+        "/%0D%0Ax",
+        "/%0Ax",
+        "/x%00",
+        "/\u2028x",
+        "/%2e%2e/%2e%2e/x",
+        "//evil.example",
+        "/\\evil.example",
+    ],
+)
 @pytest.mark.slow
 def test_500__language_and_digits_switch_with_a_next_that_is_no_place(client, url, target):
     response = client.get(f"{url}?next={target}", headers=OWN_LINK)
@@ -59,16 +79,31 @@ def test_500__settings_with_a_next_that_is_no_place(client):
     response = client.get("/settings?next=/%0D%0Ax")
     assert response.status_code == 200
     assert "\r" not in response.get_data(as_text=True)
-    assert client.post("/settings/words", data={"next": "/\r\nx"}).headers[
-        "Location"].endswith("next=/")
+    assert (
+        client.post("/settings/words", data={"next": "/\r\nx"})
+        .headers["Location"]
+        .endswith("next=/")
+    )
 
 
 def test_safe_path__the_one_check_of_a_go_back_address():
     assert safe_path("/games/3?x=1") == "/games/3?x=1"
     assert safe_path("/history/?player=ليلى") == "/history/?player=ليلى"
     assert safe_path("/games/3/deals/new", within="/games/3") == "/games/3/deals/new"
-    for bad in ("https://evil.example/", "//evil", "/\\evil", "", None, "games", "/a\r\nb",
-                "/a\tb", "/%2E%2E/x", "/x/../y", "/" + "a" * 3000, 7):
+    for bad in (
+        "https://evil.example/",
+        "//evil",
+        "/\\evil",
+        "",
+        None,
+        "games",
+        "/a\r\nb",
+        "/a\tb",
+        "/%2E%2E/x",
+        "/x/../y",
+        "/" + "a" * 3000,
+        7,
+    ):
         assert safe_path(bad) is None, bad
     for bad in ("/games/31", "/games/3x", "/players/", "/games/3/../4"):
         assert safe_path(bad, within="/games/3") is None, bad
@@ -95,14 +130,17 @@ def test_invisible_name__refused_by_the_new_game_form(app, client, name):
     response = client.post("/games/new", data={**NEW_GAME, "player_2": name})
     assert response.status_code == 400
     error = soup(response).find(id="player_2").find_previous("p", class_="error")
-    assert error.get_text(strip=True) in ("The name of player 3 shows no letter or digit.",
-                                          "Player 3 has no name.")
+    assert error.get_text(strip=True) in (
+        "The name of player 3 shows no letter or digit.",
+        "Player 3 has no name.",
+    )
     assert counts(app)["games"] == 0
 
 
 @pytest.mark.parametrize("name", INVISIBLE)
-def test_invisible_name__refused_by_the_importer_page_and_command(app, client, tmp_path, capsys,
-                                                                  name):
+def test_invisible_name__refused_by_the_importer_page_and_command(
+    app, client, tmp_path, capsys, name
+):
     doc = standard_game(players=["Aya", name, "Carla", "Dana"])
     response = upload(client, json.dumps(doc))
     assert response.status_code == 400
@@ -125,15 +163,19 @@ def test_invisible_name__refused_by_a_rename_and_a_fix_in_one_game(app, client, 
     assert query(app, "select name from players where id = 1")[0]["name"] == "Aya"
 
 
-@pytest.mark.parametrize("names, message", [
-    ("Aya,B\x1bb,Carla,Dana", "--names: The name of player 2 holds a control character."),
-    ("Aya,Bilal," + "x" * 10_000 + ",Dana",
-     f"--names: The name of player 3 is longer than {NAME_LIMIT} characters."),
-    ("Aya,Bilal,Carla,\u202e", "--names: The name of player 4 shows no letter or digit."),
-    ("Aya,,Carla,Dana", "--names: Player 2 has no name."),
-])
-def test_blank_sheet__names_are_held_to_the_rules_of_every_name(tmp_path, capsys, names,
-                                                                message):
+@pytest.mark.parametrize(
+    "names, message",
+    [
+        ("Aya,B\x1bb,Carla,Dana", "--names: The name of player 2 holds a control character."),
+        (
+            "Aya,Bilal," + "x" * 10_000 + ",Dana",
+            f"--names: The name of player 3 is longer than {NAME_LIMIT} characters.",
+        ),
+        ("Aya,Bilal,Carla,\u202e", "--names: The name of player 4 shows no letter or digit."),
+        ("Aya,,Carla,Dana", "--names: Player 2 has no name."),
+    ],
+)
+def test_blank_sheet__names_are_held_to_the_rules_of_every_name(tmp_path, capsys, names, message):
     out = tmp_path / "blank.pdf"
     assert cli.main(["blank-sheet", "-o", str(out), "--names", names]) == 2
     assert capsys.readouterr().err.strip() == message
@@ -152,9 +194,11 @@ def test_player_counted_from_1__pdf_file_import_and_score_say_the_same(app, tmp_
     path = tmp_path / "game.json"
     path.write_text(json.dumps(doc), encoding="utf-8")
     said = {}
-    for name, argv in (("pdf", ["pdf", "--file", str(path), "-o", str(tmp_path / "g.pdf")]),
-                       ("score", ["score", str(path)]),
-                       ("import", ["import", str(path), "--db", app.config["DATABASE"]])):
+    for name, argv in (
+        ("pdf", ["pdf", "--file", str(path), "-o", str(tmp_path / "g.pdf")]),
+        ("score", ["score", str(path)]),
+        ("import", ["import", str(path), "--db", app.config["DATABASE"]]),
+    ):
         assert cli.main(argv) == 2
         said[name] = capsys.readouterr().err.lower()
     for text in said.values():
@@ -214,9 +258,11 @@ def test_oversized_unknown_key__the_same_keys_under_the_limit_are_kept(app, clie
     assert exported["notes"] == doc["notes"] and exported["deals"][0]["seen_by"] == "Hala"
 
 
-DUPLICATED = ('{"format": "trex-game/1", "players": ["Aya", "Bilal", "Carla", "Dana"], '
-              '"first_king": 0, "first_king": 2, "deals": [{"king": 2, "contracts": ["trex"], '
-              '"trex_order": [0, 1, 2, 3], "king": 2}], "title": "a", "title": "b"}')
+DUPLICATED = (
+    '{"format": "trex-game/1", "players": ["Aya", "Bilal", "Carla", "Dana"], '
+    '"first_king": 0, "first_king": 2, "deals": [{"king": 2, "contracts": ["trex"], '
+    '"trex_order": [0, 1, 2, 3], "king": 2}], "title": "a", "title": "b"}'
+)
 
 
 def test_duplicate_keys__refused_by_the_import_page_naming_them(app, client):

@@ -7,6 +7,7 @@ Waitress removed the ``X-Forwarded-*`` headers of a proxy it was not told to tru
 counted every PIN try as 127.0.0.1: one stranger's wrong tries locked the table out of its own
 game. Behind ``--proxy-hops`` waitress now passes them on to the app's ``ProxyFix``.
 """
+
 from __future__ import annotations
 
 import re
@@ -41,8 +42,10 @@ def start_game(box, pin: str = PIN) -> int:
 
 def tries(box, game: int) -> Counter:
     """The wrong PIN tries the app recorded, by the address it counted them for."""
-    return Counter(row["client"] for row in box.query(
-        "select client from pin_attempts where game_id = ?", (game,)))
+    return Counter(
+        row["client"]
+        for row in box.query("select client from pin_attempts where game_id = ?", (game,))
+    )
 
 
 def unlock(phone, game: int, pin: str, **headers: str) -> int:
@@ -57,8 +60,10 @@ def test_issue32__a_strangers_wrong_pins_do_not_lock_the_table_out(box):
     # a phone of the group that guesses, and the table's own phone
     stranger, table = box.member("127.0.0.66"), box.member("127.0.0.77")
     # the stranger also makes up an X-Forwarded-For of its own: only Caddy's entry counts
-    statuses = [unlock(stranger, game, WRONG, **{"X-Forwarded-For": f"10.9.9.{n}"})
-                for n in range(keys.PIN_TRIES)]
+    statuses = [
+        unlock(stranger, game, WRONG, **{"X-Forwarded-For": f"10.9.9.{n}"})
+        for n in range(keys.PIN_TRIES)
+    ]
     assert statuses == [400] * keys.PIN_TRIES
     assert unlock(stranger, game, PIN) == 429  # its own limit: even the right PIN now
     assert unlock(table, game, PIN) == 303
@@ -87,8 +92,11 @@ def test_issue32__the_games_limit_waits_for_the_phones_that_failed_only(box):
 def test_issue32__hsts_and_secure_cookies_through_caddy(box):
     phone = box.phone("127.0.0.88")
     joined = phone.request("join", "GET", box.join_link())
-    for reply in (joined, phone.request("home", "GET", "/"),
-                  phone.request("lang", "GET", "/lang/en?next=/")):
+    for reply in (
+        joined,
+        phone.request("home", "GET", "/"),
+        phone.request("lang", "GET", "/lang/en?next=/"),
+    ):
         assert reply.headers["Strict-Transport-Security"] == HSTS
         assert reply.headers["Referrer-Policy"] == "same-origin"
         cookies = reply.headers.get_all("Set-Cookie") or []
@@ -109,8 +117,7 @@ def check_links(box, phone) -> None:
     assert not re.search(r"http://|127\.0\.0\.1", share)
     qr = phone.request("qr", "GET", f"/games/{game}/qr.svg")
     assert qr.status == 200
-    assert qr.body == qr_svg(f"{box.url}/v/{row['view_key']}",
-                             "Scan to follow this game").decode()
+    assert qr.body == qr_svg(f"{box.url}/v/{row['view_key']}", "Scan to follow this game").decode()
 
 
 def test_issue32__links_and_qr_codes_carry_the_public_address(box):
@@ -129,8 +136,11 @@ def test_issue32__a_post_over_https_needs_this_sites_referer(box):
     game = start_game(box)
     phone = box.member("127.0.0.99")
     page = f"/games/{game}/unlock"
-    for referer in ({}, {"Referer": "https://evil.example/"},
-                    {"Referer": f"http://{HOST}:{box.caddy.port}{page}"}):
+    for referer in (
+        {},
+        {"Referer": "https://evil.example/"},
+        {"Referer": f"http://{HOST}:{box.caddy.port}{page}"},
+    ):
         fields = {"pin": PIN, **hidden_fields(phone.request("form", "GET", page).body)}
         reply = phone.request("post", "POST", page, fields, referer)
         assert reply.status == 400, referer
@@ -144,8 +154,11 @@ def test_issue32__without_proxy_hops_waitress_and_the_app_ignore_forwarded_heade
     server = Server(tmp_path / "lan.sqlite3", tmp_path / "instance").start()
     root = f"http://127.0.0.1:{server.port}"
     phone, other = (LoopbackPhone(server.port, a, root) for a in ("127.0.0.66", "127.0.0.77"))
-    forged = {"X-Forwarded-For": "203.0.113.9", "X-Forwarded-Proto": "https",
-              "X-Forwarded-Host": "evil.example"}
+    forged = {
+        "X-Forwarded-For": "203.0.113.9",
+        "X-Forwarded-Proto": "https",
+        "X-Forwarded-Host": "evil.example",
+    }
     try:
         started = phone.post_form("/games/new", {**NEW_GAME, "pin": "4821"}, headers=forged)
         assert started.status == 303

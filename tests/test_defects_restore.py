@@ -2,6 +2,7 @@
 attack tried is a test: triggers (on the PIN tries, on the deals), a junk table (and the size
 bound), other columns, missing columns; and values the engine refuses. A refusal is one line,
 exit status 2, and the current database is untouched."""
+
 from __future__ import annotations
 
 import json
@@ -18,8 +19,14 @@ from scorekeeper.web import create_app
 
 from web_helpers import PLAYERS, Table, hidden_fields, soup
 
-NEW_GAME = {**{f"player_{s}": n for s, n in enumerate(PLAYERS)}, "first_king": "0",
-            "preset": "standard", "title": "Friday", "played_on": "2026-11-20", "pin": "4821"}
+NEW_GAME = {
+    **{f"player_{s}": n for s, n in enumerate(PLAYERS)},
+    "first_king": "0",
+    "preset": "standard",
+    "title": "Friday",
+    "played_on": "2026-11-20",
+    "pin": "4821",
+}
 
 
 @pytest.fixture
@@ -44,8 +51,10 @@ def copy_of(tmp_path, database, name="night.sqlite3", *sql: str):
 
 def digest(path) -> list:
     with sqlite3.connect(path) as conn:
-        return [conn.execute(f"select * from {t} order by 1").fetchall()
-                for t in ("games", "players", "game_players", "deals", "deal_history")]
+        return [
+            conn.execute(f"select * from {t} order by 1").fetchall()
+            for t in ("games", "players", "game_players", "deals", "deal_history")
+        ]
 
 
 def restore(path, database, capsys):
@@ -73,16 +82,27 @@ def objects(path) -> set[tuple[str, str]]:
 
 
 def app_on(tmp_path, database):
-    return create_app({"TESTING": True, "WTF_CSRF_ENABLED": False, "DATABASE": database,
-                       "INSTANCE_PATH": str(tmp_path / "instance")})
+    return create_app(
+        {
+            "TESTING": True,
+            "WTF_CSRF_ENABLED": False,
+            "DATABASE": database,
+            "INSTANCE_PATH": str(tmp_path / "instance"),
+        }
+    )
 
 
 # -- triggers -------------------------------------------------------------------------------
 @pytest.mark.slow
 def test_hostile_backup__a_trigger_on_pin_attempts_stays_behind(tmp_path, database, capsys):
-    path = copy_of(tmp_path, database, "night.sqlite3", """
+    path = copy_of(
+        tmp_path,
+        database,
+        "night.sqlite3",
+        """
         create trigger forget_tries after insert on pin_attempts
-        begin delete from pin_attempts; end""")
+        begin delete from pin_attempts; end""",
+    )
     status, out = restore(path, database, capsys)
     assert status == 0 and "trigger forget_tries" in out.out
     assert ("trigger", "forget_tries") not in objects(database)
@@ -93,18 +113,29 @@ def test_hostile_backup__a_trigger_on_pin_attempts_stays_behind(tmp_path, databa
 
 
 def test_hostile_backup__a_trigger_on_deals_stays_behind(tmp_path, database, capsys):
-    path = copy_of(tmp_path, database, "night.sqlite3", """
+    path = copy_of(
+        tmp_path,
+        database,
+        "night.sqlite3",
+        """
         create trigger rename_games after insert on deals
         begin update games set title = 'pwned'; end;
         create trigger on_update after update on deals
-        begin update games set title = 'pwned'; end""")
+        begin update games set title = 'pwned'; end""",
+    )
     status, out = restore(path, database, capsys)
     assert status == 0
     assert "trigger on_update" in out.out and "trigger rename_games" in out.out
     table = Table(app_on(tmp_path, database).test_client())
     table.client.post("/games/1/unlock", data={"pin": "4821"})
-    table.enter(1, {"king": 0, "contracts": ["queens"], "queens": {
-        s: {"taker": 1} for s in ("spades", "hearts", "diamonds", "clubs")}})
+    table.enter(
+        1,
+        {
+            "king": 0,
+            "contracts": ["queens"],
+            "queens": {s: {"taker": 1} for s in ("spades", "hearts", "diamonds", "clubs")},
+        },
+    )
     with sqlite3.connect(database) as conn:
         assert conn.execute("select title, deal_count from games").fetchone() == ("Friday", 3)
     triggers = {o for o in objects(database) if o[0] == "trigger"}
@@ -127,10 +158,15 @@ def own_triggers(tmp_path) -> set[tuple[str, str]]:
 
 
 def test_hostile_backup__our_own_trigger_rewritten_is_not_ours(tmp_path, database, capsys):
-    path = copy_of(tmp_path, database, "night.sqlite3", """
+    path = copy_of(
+        tmp_path,
+        database,
+        "night.sqlite3",
+        """
         drop trigger games_keys;
         create trigger games_keys after insert on games
-        begin update games set edit_key = '00000000000000000000000000000000'; end""")
+        begin update games set edit_key = '00000000000000000000000000000000'; end""",
+    )
     status, out = restore(path, database, capsys)
     assert status == 0 and "trigger games_keys" in out.out
     with sqlite3.connect(database) as conn:
@@ -140,9 +176,13 @@ def test_hostile_backup__our_own_trigger_rewritten_is_not_ours(tmp_path, databas
 
 # -- other tables, views, the size bound -----------------------------------------------------
 def test_hostile_backup__a_junk_table_and_a_view_stay_behind(tmp_path, database, capsys):
-    path = copy_of(tmp_path, database, "night.sqlite3",
-                   "create table junk (blob); create view everything as select * from games;",
-                   "insert into junk values (zeroblob(2000000));")
+    path = copy_of(
+        tmp_path,
+        database,
+        "night.sqlite3",
+        "create table junk (blob); create view everything as select * from games;",
+        "insert into junk values (zeroblob(2000000));",
+    )
     status, out = restore(path, database, capsys)
     assert status == 0 and "table junk" in out.out and "view everything" in out.out
     assert ("table", "junk") not in objects(database)
@@ -152,25 +192,42 @@ def test_hostile_backup__a_junk_table_and_a_view_stay_behind(tmp_path, database,
     assert Path(database).stat().st_size < 1_000_000 < path.stat().st_size
 
 
-def test_hostile_backup__a_file_past_the_size_bound_is_refused(tmp_path, database, capsys,
-                                                               monkeypatch):
-    path = copy_of(tmp_path, database, "night.sqlite3", "create table junk (blob);",
-                   "insert into junk values (zeroblob(3000000));")
+def test_hostile_backup__a_file_past_the_size_bound_is_refused(
+    tmp_path, database, capsys, monkeypatch
+):
+    path = copy_of(
+        tmp_path,
+        database,
+        "night.sqlite3",
+        "create table junk (blob);",
+        "insert into junk values (zeroblob(3000000));",
+    )
     monkeypatch.setattr(backup_module, "RESTORE_LIMIT", 2 * 1024 * 1024)
     refused(path, database, tmp_path, capsys, "more than a scorekeeper backup holds")
 
 
 # -- columns ---------------------------------------------------------------------------------
 def test_hostile_backup__wrong_columns(tmp_path, database, capsys):
-    path = copy_of(tmp_path, database, "night.sqlite3",
-                   "alter table games rename column title to headline;")
-    refused(path, database, tmp_path, capsys, "games table has no title column",
-            "columns headline it should not have")
+    path = copy_of(
+        tmp_path, database, "night.sqlite3", "alter table games rename column title to headline;"
+    )
+    refused(
+        path,
+        database,
+        tmp_path,
+        capsys,
+        "games table has no title column",
+        "columns headline it should not have",
+    )
 
 
 def test_hostile_backup__missing_columns(tmp_path, database, capsys):
-    path = copy_of(tmp_path, database, "night.sqlite3",
-                   "drop index idx_deals_token; alter table deals drop column token;")
+    path = copy_of(
+        tmp_path,
+        database,
+        "night.sqlite3",
+        "drop index idx_deals_token; alter table deals drop column token;",
+    )
     refused(path, database, tmp_path, capsys, "deals table has no token column")
 
 
@@ -180,35 +237,44 @@ def test_hostile_backup__a_missing_table(tmp_path, database, capsys):
 
 
 # -- values the engine refuses, and values it scores again --------------------------------------
-@pytest.mark.parametrize("sql, expected", [
-    ("update games set first_king = 'x'", "holds str in first_king, not integer"),
-    ("update games set first_king = 7", "game 1"),
-    ("update deals set record_json = '{\"king\": 0, \"contracts\": [\"diamonds\"], "
-     "\"diamonds\": [4, 3, 3, 2]}' where number = 1", "the counts add up to 12, not 13"),
-    ("update deals set number = 5 where number = 2", "not numbered 1 to 2"),
-    ("update players set name = char(8238) where id = 2", "player 2 has a name that shows no"),
-    ("update players set name = 'Aya' where id = 2", "two players are both called 'Aya'"),
-    ("update games set pin_hash = 'plain:4821'", "not a PIN's hash"),
-    ("update games set edit_key = 'x'", "edit or view key"),
-    ("update games set extra_json = '[1, 2]'", "not an object"),
-    ("update deal_history set scores_json = 'nope' where id = 1", "history row 1 is not JSON"),
-    ("update deal_history set action = 'drop' where id = 1", "not a version of a deal"),
-    ("update game_players set seat = 7 where seat = 3", "does not seat four players"),
-    ("update games set title = x'ff'", "holds bytes in title, not text"),
-    ("update games set title = cast(x'ff' as text)", "cannot be restored"),
-])
-def test_hostile_backup__values_checked_as_an_import(tmp_path, database, capsys, sql,
-                                                     expected):
+@pytest.mark.parametrize(
+    "sql, expected",
+    [
+        ("update games set first_king = 'x'", "holds str in first_king, not integer"),
+        ("update games set first_king = 7", "game 1"),
+        (
+            'update deals set record_json = \'{"king": 0, "contracts": ["diamonds"], '
+            '"diamonds": [4, 3, 3, 2]}\' where number = 1',
+            "the counts add up to 12, not 13",
+        ),
+        ("update deals set number = 5 where number = 2", "not numbered 1 to 2"),
+        ("update players set name = char(8238) where id = 2", "player 2 has a name that shows no"),
+        ("update players set name = 'Aya' where id = 2", "two players are both called 'Aya'"),
+        ("update games set pin_hash = 'plain:4821'", "not a PIN's hash"),
+        ("update games set edit_key = 'x'", "edit or view key"),
+        ("update games set extra_json = '[1, 2]'", "not an object"),
+        ("update deal_history set scores_json = 'nope' where id = 1", "history row 1 is not JSON"),
+        ("update deal_history set action = 'drop' where id = 1", "not a version of a deal"),
+        ("update game_players set seat = 7 where seat = 3", "does not seat four players"),
+        ("update games set title = x'ff'", "holds bytes in title, not text"),
+        ("update games set title = cast(x'ff' as text)", "cannot be restored"),
+    ],
+)
+def test_hostile_backup__values_checked_as_an_import(tmp_path, database, capsys, sql, expected):
     path = copy_of(tmp_path, database, "night.sqlite3", sql)
     refused(path, database, tmp_path, capsys, expected)
 
 
 def test_restore__every_game_is_scored_again(tmp_path, database, capsys):
-    path = copy_of(tmp_path, database, "night.sqlite3",
-                   "update games set totals_json = '[999, 0, 0, 0]', finished = 1;",
-                   "update game_players set total = 999;",
-                   "update deals set score_0 = 500;",
-                   "delete from seat_contract_stats;")
+    path = copy_of(
+        tmp_path,
+        database,
+        "night.sqlite3",
+        "update games set totals_json = '[999, 0, 0, 0]', finished = 1;",
+        "update game_players set total = 999;",
+        "update deals set score_0 = 500;",
+        "delete from seat_contract_stats;",
+    )
     status, _ = restore(path, database, capsys)
     assert status == 0
     db = connect(database)

@@ -1,6 +1,7 @@
 """Regression tests of who may change what, each through the route or the command where the
 defect was found: the takeover of a player's record, rights that could not be taken back, and
 strangers locking the table out of its PIN."""
+
 from __future__ import annotations
 
 import re
@@ -15,8 +16,13 @@ from scorekeeper.store.db import connect
 from history_helpers import query
 from web_helpers import PLAYERS, admin_link, be_admin, edit_link, hidden_fields, soup
 
-NEW_GAME = {**{f"player_{s}": n for s, n in enumerate(PLAYERS)}, "first_king": "0",
-            "preset": "standard", "title": "Friday", "played_on": "2026-11-20"}
+NEW_GAME = {
+    **{f"player_{s}": n for s, n in enumerate(PLAYERS)},
+    "first_king": "0",
+    "preset": "standard",
+    "title": "Friday",
+    "played_on": "2026-11-20",
+}
 
 
 def start(client, names=PLAYERS, pin: str | None = None) -> int:
@@ -34,9 +40,16 @@ def player(app, name: str) -> int:
 
 
 def seats(app, game_id: int) -> list[str]:
-    return [r["name"] for r in query(app, "select p.name from game_players gp join players p "
-                                          "on p.id = gp.player_id where gp.game_id = ? "
-                                          "order by gp.seat", [game_id])]
+    return [
+        r["name"]
+        for r in query(
+            app,
+            "select p.name from game_players gp join players p "
+            "on p.id = gp.player_id where gp.game_id = ? "
+            "order by gp.seat",
+            [game_id],
+        )
+    ]
 
 
 def phone(app, address: str = "192.168.1.50"):
@@ -54,11 +67,12 @@ def test_takeover_of_a_players_record__a_stranger_with_a_game_of_their_own(app, 
     own = start(stranger, ["Mallory", "Bilal", "Eve", "Trent"])
     bilal, aya, mallory = player(app, "Bilal"), player(app, "Aya"), player(app, "Mallory")
     assert stranger.get(f"/players/{bilal}/rename").status_code == 403
-    assert stranger.post(f"/players/{bilal}/rename", data={"name": "Bilal the Loser"}
-                         ).status_code == 403
+    assert (
+        stranger.post(f"/players/{bilal}/rename", data={"name": "Bilal the Loser"}).status_code
+        == 403
+    )
     assert stranger.get(f"/players/{mallory}/merge?other={aya}").status_code == 403
-    assert stranger.post(f"/players/{mallory}/merge", data={"other": str(aya)}
-                         ).status_code == 403
+    assert stranger.post(f"/players/{mallory}/merge", data={"other": str(aya)}).status_code == 403
     assert all(seats(app, g) == list(PLAYERS) for g in games)
     assert seats(app, own) == ["Mallory", "Bilal", "Eve", "Trent"]
     page = soup(stranger.get(f"/players/{bilal}"))
@@ -74,8 +88,7 @@ def test_takeover_of_a_players_record__the_stranger_may_fix_their_own_game_only(
     assert response.status_code == 303 and response.headers["Location"] == f"/games/{own}/share"
     assert seats(app, own) == ["Mallory", "Bilal the Loser", "Eve", "Trent"]
     assert all(seats(app, g) == list(PLAYERS) for g in games)
-    assert stranger.post(f"/games/{games[0]}/seats/1/name", data={"name": "X"}
-                         ).status_code == 403
+    assert stranger.post(f"/games/{games[0]}/seats/1/name", data={"name": "X"}).status_code == 403
 
 
 def test_fix_name__a_misspelling_of_this_game_alone_takes_the_new_name(app, client):
@@ -94,18 +107,22 @@ def test_fix_name__a_misspelling_of_this_game_alone_takes_the_new_name(app, clie
 def test_fix_name__a_name_in_other_games_changes_here_only(app, client):
     first = start(client)
     second = start(client)
-    assert client.post(f"/games/{second}/seats/0/name", data={"name": "Aya Haddad"}
-                       ).status_code == 303
+    assert (
+        client.post(f"/games/{second}/seats/0/name", data={"name": "Aya Haddad"}).status_code == 303
+    )
     assert seats(app, first)[0] == "Aya" and seats(app, second)[0] == "Aya Haddad"
     assert player(app, "Aya") != player(app, "Aya Haddad")
     # a change of case alone of a name used elsewhere is the admin's rename
     response = client.post(f"/games/{first}/seats/1/name", data={"name": "BILAL"})
-    assert response.status_code == 400 and "other games" in soup(response).select_one(
-        ".error").get_text()
+    assert (
+        response.status_code == 400
+        and "other games" in soup(response).select_one(".error").get_text()
+    )
     # a player already seated in this game is refused
     response = client.post(f"/games/{first}/seats/0/name", data={"name": "bilal"})
-    assert response.status_code == 400 and "player 2" in soup(response).select_one(
-        ".error").get_text()
+    assert (
+        response.status_code == 400 and "player 2" in soup(response).select_one(".error").get_text()
+    )
     assert seats(app, first) == list(PLAYERS)
 
 
@@ -113,16 +130,16 @@ def test_fix_name__a_watcher_and_a_seat_that_is_not_there(app, client):
     game = start(client)
     watcher = phone(app)
     assert watcher.get(f"/games/{game}/seats/0/name").status_code == 403
-    assert watcher.post(f"/games/{game}/seats/0/name", data={"name": "Mallory"}
-                        ).status_code == 403
+    assert watcher.post(f"/games/{game}/seats/0/name", data={"name": "Mallory"}).status_code == 403
     assert client.get(f"/games/{game}/seats/4/name").status_code == 404
     assert client.get(f"/games/{game}/seats/{2**40}/name").status_code == 404
     assert seats(app, game) == list(PLAYERS)
 
 
 # -- the admin link ----------------------------------------------------------------------------
-def test_admin_link__gives_the_players_pages_and_rotation_takes_them_back(app, client, tmp_path,
-                                                                          capsys):
+def test_admin_link__gives_the_players_pages_and_rotation_takes_them_back(
+    app, client, tmp_path, capsys
+):
     start(client)
     admin = phone(app, "192.168.1.2")
     assert admin.get("/admin/" + "0" * 32).status_code == 404
@@ -160,8 +177,11 @@ def test_delete_player__only_the_admin_and_only_without_games(app, client):
     game = start(client)
     db = connect(app.config["DATABASE"])
     with db.atomic():
-        lone = db.table("players").insert({"name": "Zed", "name_key": "zed",
-                                           "created_at": "2026-11-20"}).last_pk
+        lone = (
+            db.table("players")
+            .insert({"name": "Zed", "name_key": "zed", "created_at": "2026-11-20"})
+            .last_pk
+        )
     db.close()
     assert client.post(f"/players/{lone}/delete").status_code == 403
     assert "Delete" not in soup(client.get(f"/players/{lone}")).get_text()
@@ -184,8 +204,7 @@ def test_revocation_by_rotation__from_the_phones_panel(app, client):
     form = hidden_fields(soup(client.get(f"/games/{game}/share")), "#take-back form")
     response = client.post(f"/games/{game}/edit-key", data=form)
     assert response.status_code == 303
-    assert "every other phone only watches" in soup(client.get(f"/games/{game}/share")
-                                                    ).get_text()
+    assert "every other phone only watches" in soup(client.get(f"/games/{game}/share")).get_text()
     assert edit_link(app, game) != old_link
     assert other.get(f"/games/{game}/deals/new").status_code == 403
     assert other.get(old_link).status_code == 404
@@ -257,8 +276,7 @@ def test_pin_lockout__strangers_from_many_addresses_do_not_lock_out_the_table(ap
     game = start(client, pin="4821")
     for n in range(keys.PIN_TRIES_PER_GAME + 5):  # past the game's window limit
         stranger = phone(app, f"10.0.{n // 200}.{n % 200 + 1}")
-        assert stranger.post(f"/games/{game}/unlock", data={"pin": f"{n:04d}"}
-                             ).status_code == 400
+        assert stranger.post(f"/games/{game}/unlock", data={"pin": f"{n:04d}"}).status_code == 400
     at_the_table = phone(app, "192.168.1.20")
     assert at_the_table.post(f"/games/{game}/unlock", data={"pin": "4821"}).status_code == 303
 
@@ -269,13 +287,22 @@ def test_pin_lockout__a_days_cap_stops_a_distributed_guess_and_the_page_says_so(
     now = time.time()
     with db.atomic():  # a day of guesses from as many addresses, spread over the day
         db.table("pin_attempts").insert_all(
-            {"game_id": game, "client": f"10.1.{n // 250}.{n % 250}",
-             "at": now - keys.PIN_DAY + 60 + n * 60} for n in range(keys.PIN_FAILURES_PER_DAY))
+            {
+                "game_id": game,
+                "client": f"10.1.{n // 250}.{n % 250}",
+                "at": now - keys.PIN_DAY + 60 + n * 60,
+            }
+            for n in range(keys.PIN_FAILURES_PER_DAY)
+        )
     db.close()
     fresh = phone(app, "192.168.1.30")
     refused = fresh.post(f"/games/{game}/unlock", data={"pin": "4821"})
     assert refused.status_code == 429 and int(refused.headers["Retry-After"]) > 0
-    for page in (refused, fresh.get(f"/games/{game}/unlock"), fresh.get(f"/games/{game}/deals/new")):
+    for page in (
+        refused,
+        fresh.get(f"/games/{game}/unlock"),
+        fresh.get(f"/games/{game}/deals/new"),
+    ):
         html = soup(page)
         assert "locked for now" in html.select_one("#pin-locked").get_text()
         assert "edit link" in html.select_one("#unlock").get_text()
@@ -293,14 +320,18 @@ def test_pin_lockout__a_phones_own_wrong_tries_and_its_ipv6_network(app, client)
     page = same_network.get(f"/games/{game}/unlock")
     assert "Too many wrong PINs" in soup(page).select_one("#pin-wait").get_text()
     assert same_network.post(f"/games/{game}/unlock", data={"pin": "4821"}).status_code == 429
-    assert phone(app, "2001:db8:1:3::1").post(f"/games/{game}/unlock", data={"pin": "4821"}
-                                             ).status_code == 303
+    assert (
+        phone(app, "2001:db8:1:3::1")
+        .post(f"/games/{game}/unlock", data={"pin": "4821"})
+        .status_code
+        == 303
+    )
 
 
 def test_pin_limits__what_a_distributed_guess_costs():
     """The figures the README and keys.py give: at most PIN_FAILURES_PER_DAY guesses a day."""
-    days_4 = 10 ** 4 / 2 / keys.PIN_FAILURES_PER_DAY
-    days_6 = 10 ** 6 / 2 / keys.PIN_FAILURES_PER_DAY
+    days_4 = 10**4 / 2 / keys.PIN_FAILURES_PER_DAY
+    days_6 = 10**6 / 2 / keys.PIN_FAILURES_PER_DAY
     assert (days_4, days_6) == (50, 5000)
     assert keys.client_of("2001:db8:1:2::7") == keys.client_of("2001:db8:1:2:ffff::1")
     assert keys.client_of("::ffff:10.0.0.1") == "10.0.0.1"

@@ -2,6 +2,7 @@
 or the command where it was found: an import exported many times bigger, restored values that
 hurt later, rounds seated early by any phone, names that broke the one-page sheet, one custom rule
 set stalling every advice, and a language switched by another site."""
+
 from __future__ import annotations
 
 import json
@@ -55,8 +56,9 @@ def compact(doc) -> str:
 
 
 # -- 1. a 61 KB import became a 55 MB export ------------------------------------------------
-def test_amplified_export__the_attack_file_exports_about_its_own_size(app, client, tmp_path,
-                                                                       capsys):
+def test_amplified_export__the_attack_file_exports_about_its_own_size(
+    app, client, tmp_path, capsys
+):
     doc = standard_game()
     for number in range(34):
         doc[f"k{number}"] = nested(900, "list")
@@ -78,10 +80,15 @@ def test_amplified_export__the_attack_file_exports_about_its_own_size(app, clien
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(depth=st.integers(0, 900), keys=st.integers(1, 40), kind=st.sampled_from(["list", "dict"]),
-       where=st.sampled_from(["game", "deal"]))
+@given(
+    depth=st.integers(0, 900),
+    keys=st.integers(1, 40),
+    kind=st.sampled_from(["list", "dict"]),
+    where=st.sampled_from(["game", "deal"]),
+)
 def test_amplified_export__an_imports_export_is_a_small_multiple_of_it_whatever_its_nesting(
-        depth, keys, kind, where):
+    depth, keys, kind, where
+):
     doc = standard_game()
     owner = doc if where == "game" else doc["deals"][1]
     per_key = len(compact({"k00": nested(depth, kind)}))
@@ -112,8 +119,15 @@ def club_database(app):
     """The install's database: a club night of eight, its first round seated."""
     db = connect(app.config["DATABASE"])
     try:
-        clubnights.create(db, title="Friday club", night="2026-11-20", names=EIGHT, rounds=3,
-                          rules=HouseRules(), seed=1)
+        clubnights.create(
+            db,
+            title="Friday club",
+            night="2026-11-20",
+            names=EIGHT,
+            rounds=3,
+            rules=HouseRules(),
+            seed=1,
+        )
     finally:
         db.close()
     return app.config["DATABASE"]
@@ -124,22 +138,30 @@ def club_rows(database) -> list:
         return conn.execute("select * from club_nights").fetchall()
 
 
-@pytest.mark.parametrize("sql, expected", [
-    ("update club_nights set rules_json = 'not json'", "club night 1: its rules are not rules"),
-    ("update club_nights set rules_json = '[1]'", "club night 1: its rules are not rules"),
-    ("update club_nights set rules_json = '{\"sevens_wild\": true}'", "'sevens_wild'"),
-    ("update club_nights set title = printf('%.*c', 1048576, 'x')",
-     "holds more than 1024 characters in title"),
-    ("update club_nights set title = printf('%.*c', 97, 'x')", "club night 1: its title"),
-    ("update club_nights set night = 'yesterday'", "club night 1: its night is not a date"),
-    ("update club_nights set rounds_planned = 1000", "club night 1 does not have 1 to 12"),
-    ("update club_tables set round = 5", "its rounds are not numbered"),
-    ("insert into settings values ('ratings', 'sometimes')", "the setting 'ratings'"),
-    ("update players set created_at = printf('%.*c', 1048576, 'x') where id = 1",
-     "holds more than 1024 characters in created_at"),
-])
+@pytest.mark.parametrize(
+    "sql, expected",
+    [
+        ("update club_nights set rules_json = 'not json'", "club night 1: its rules are not rules"),
+        ("update club_nights set rules_json = '[1]'", "club night 1: its rules are not rules"),
+        ("update club_nights set rules_json = '{\"sevens_wild\": true}'", "'sevens_wild'"),
+        (
+            "update club_nights set title = printf('%.*c', 1048576, 'x')",
+            "holds more than 1024 characters in title",
+        ),
+        ("update club_nights set title = printf('%.*c', 97, 'x')", "club night 1: its title"),
+        ("update club_nights set night = 'yesterday'", "club night 1: its night is not a date"),
+        ("update club_nights set rounds_planned = 1000", "club night 1 does not have 1 to 12"),
+        ("update club_tables set round = 5", "its rounds are not numbered"),
+        ("insert into settings values ('ratings', 'sometimes')", "the setting 'ratings'"),
+        (
+            "update players set created_at = printf('%.*c', 1048576, 'x') where id = 1",
+            "holds more than 1024 characters in created_at",
+        ),
+    ],
+)
 def test_restored_values__every_row_passes_the_checks_of_the_form_that_makes_it(
-        tmp_path, club_database, capsys, sql, expected):
+    tmp_path, club_database, capsys, sql, expected
+):
     path = copy_of(tmp_path, club_database, "night.sqlite3", sql)
     before = club_rows(club_database)
     refused(path, club_database, tmp_path, capsys, expected)
@@ -147,7 +169,8 @@ def test_restored_values__every_row_passes_the_checks_of_the_form_that_makes_it(
 
 
 def test_restored_values__a_sound_club_night_comes_back_and_its_page_answers(
-        tmp_path, app, client, club_database, capsys):
+    tmp_path, app, client, club_database, capsys
+):
     path = copy_of(tmp_path, club_database, "night.sqlite3")
     status, out = restore(path, club_database, capsys)
     assert status == 0, out
@@ -157,8 +180,12 @@ def test_restored_values__a_sound_club_night_comes_back_and_its_page_answers(
 
 # -- 3. any phone could seat every round early -----------------------------------------------
 def tables_seated(app, club_id: int) -> list:
-    return [(r["round"], r["table_number"], r["game_id"]) for r in query(
-        app, "select * from club_tables where club_night_id = ? order by 1, 2", [club_id])]
+    return [
+        (r["round"], r["table_number"], r["game_id"])
+        for r in query(
+            app, "select * from club_tables where club_night_id = ? order by 1, 2", [club_id]
+        )
+    ]
 
 
 @pytest.mark.parametrize("data", [{"anyway": "1"}, {}])
@@ -229,8 +256,11 @@ def widest_letter() -> str:
     """The letter the sheet's own bold font draws widest, of those a name may hold."""
     font = TTFont(STATIC / "fonts" / "DejaVuSans-Bold.ttf")
     advance = font["hmtx"]
-    widths = [(advance[glyph][0], code) for code, glyph in font.getBestCmap().items()
-              if name_problem(chr(code) * NAME_LIMIT) is None]
+    widths = [
+        (advance[glyph][0], code)
+        for code, glyph in font.getBestCmap().items()
+        if name_problem(chr(code) * NAME_LIMIT) is None
+    ]
     return chr(max(widths)[1])
 
 
@@ -245,8 +275,11 @@ TALLEST = [(base + "\u0301\u0308\u0311") * (NAME_LIMIT // 4) for base in "AbCd"]
 @pytest.mark.parametrize("lang", ["en", "ar"])
 @pytest.mark.parametrize("kind", ["widest", "U+FDFD", "tallest"])
 def test_name_breaks_sheet__the_widest_and_tallest_names_keep_it_one_page(lang, kind):
-    names = {"widest": lambda: four(widest_letter()), "U+FDFD": lambda: four("\ufdfd"),
-             "tallest": lambda: TALLEST}[kind]()
+    names = {
+        "widest": lambda: four(widest_letter()),
+        "U+FDFD": lambda: four("\ufdfd"),
+        "tallest": lambda: TALLEST,
+    }[kind]()
     assert all(name_problem(n) is None for n in names)  # names the app accepts
     game = make_game(players=names, thrown_in=[(0, "kh-redeal", 1), (7, "trex-twos", 1)])
     for paper in ("A4", "Letter"):
@@ -260,33 +293,66 @@ def test_name_breaks_sheet__a_name_drawn_in_a_box_of_its_own():
     assert boxes and {b.get_text() for b in boxes} == set(TALLEST)
 
 
-@pytest.mark.parametrize("name", ["x" + "\u0301\u0308" * 2, "Aya" + "\u0651\u064e\u0670\u0652",
-                                  "x" + "\u0301" * 39])
+@pytest.mark.parametrize(
+    "name", ["x" + "\u0301\u0308" * 2, "Aya" + "\u0651\u064e\u0670\u0652", "x" + "\u0301" * 39]
+)
 def test_name_breaks_sheet__marks_stacked_past_three_are_refused_with_a_clear_line(
-        app, client, name):
+    app, client, name
+):
     assert name_problem(name) == "player_name_marks"
     assert name_problem("مُحَمَّد") is None and name_problem("ب\u0650\u0651\u0670") is None
-    data = {"title": "Café", "played_on": "2026-11-24", "rounds": "3", "first_round": "entered",
-            "preset": "standard", "players": "\n".join(EIGHT[:7] + [name])}
+    data = {
+        "title": "Café",
+        "played_on": "2026-11-24",
+        "rounds": "3",
+        "first_round": "entered",
+        "preset": "standard",
+        "players": "\n".join(EIGHT[:7] + [name]),
+    }
     response = client.post("/clubs/new", data=data)
     assert response.status_code == 400
     assert "A letter of a name carries at most three marks." in soup(response).get_text()
-    response = client.post("/games/new", data={
-        "player_0": name, "player_1": "Bilal", "player_2": "Carla", "player_3": "Dana",
-        "first_king": "0", "preset": "standard", "title": "x", "played_on": "2026-11-24"})
+    response = client.post(
+        "/games/new",
+        data={
+            "player_0": name,
+            "player_1": "Bilal",
+            "player_2": "Carla",
+            "player_3": "Dana",
+            "first_king": "0",
+            "preset": "standard",
+            "title": "x",
+            "played_on": "2026-11-24",
+        },
+    )
     assert response.status_code == 400
     assert "stacks more than three marks on one letter" in soup(response).get_text()
     assert query(app, "select count(*) as n from games")[0]["n"] == 0
 
 
-@pytest.mark.parametrize("field, value, expected", [
-    ("players", "\n".join(EIGHT[:7] + ["\u200b\u200b"]),
-     "A name needs at least one letter or digit that shows."),
-    ("title", "Caf\u0007é", "A title cannot hold control characters.")])
+@pytest.mark.parametrize(
+    "field, value, expected",
+    [
+        (
+            "players",
+            "\n".join(EIGHT[:7] + ["\u200b\u200b"]),
+            "A name needs at least one letter or digit that shows.",
+        ),
+        ("title", "Caf\u0007é", "A title cannot hold control characters."),
+    ],
+)
 def test_name_breaks_sheet__the_club_night_form_holds_names_to_the_one_check(
-        app, client, field, value, expected):
-    data = {"title": "Café", "played_on": "2026-11-24", "rounds": "3", "first_round": "entered",
-            "preset": "standard", "players": "\n".join(EIGHT), field: value}
+    app, client, field, value, expected
+):
+    data = {
+        "title": "Café",
+        "played_on": "2026-11-24",
+        "rounds": "3",
+        "first_round": "entered",
+        "preset": "standard",
+        "players": "\n".join(EIGHT),
+        field: value,
+    }
     response = client.post("/clubs/new", data=data)  # was a 500 before the check
     assert response.status_code == 400 and expected in soup(response).get_text()
     assert query(app, "select count(*) as n from club_nights")[0]["n"] == 0
@@ -314,8 +380,9 @@ def test_one_custom_rule_set__its_measurement_delays_no_other_advice(monkeypatch
         done = {}
 
         def known_advice():
-            done["advice"] = advise(parse_hand(FOUR_TWOS), [(TX,), (KH,)], HouseRules(),
-                                    deals=8, seed=1, parallel=False)
+            done["advice"] = advise(
+                parse_hand(FOUR_TWOS), [(TX,), (KH,)], HouseRules(), deals=8, seed=1, parallel=False
+            )
 
         def other_measure():
             done["other"] = baseline.averages(other_rules, [(TX,)], parallel=False)
@@ -340,18 +407,31 @@ SWITCHES = [("/lang/ar", "lang", "ar"), ("/digits/arabic", "digits", "arabic")]
 @pytest.fixture
 def csrf_client(tmp_path):
     """A phone on the app with CSRF on, as in production."""
-    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "csrf.sqlite3"),
-                      "INSTANCE_PATH": str(tmp_path / "instance")})
+    app = create_app(
+        {
+            "TESTING": True,
+            "DATABASE": str(tmp_path / "csrf.sqlite3"),
+            "INSTANCE_PATH": str(tmp_path / "instance"),
+        }
+    )
     return app.test_client()
 
 
 @pytest.mark.parametrize("url, cookie, value", SWITCHES)
-@pytest.mark.parametrize("came_from", [
-    {"Sec-Fetch-Site": "cross-site"}, {"Sec-Fetch-Site": "same-site"}, {},
-    {"Referer": "http://evil.example/"}, {"Referer": "https://localhost/"},
-    {"Sec-Fetch-Site": "cross-site", "Referer": "http://localhost/"}])
-def test_cross_site_switch__a_link_from_elsewhere_changes_nothing(csrf_client, url, cookie,
-                                                                  value, came_from):
+@pytest.mark.parametrize(
+    "came_from",
+    [
+        {"Sec-Fetch-Site": "cross-site"},
+        {"Sec-Fetch-Site": "same-site"},
+        {},
+        {"Referer": "http://evil.example/"},
+        {"Referer": "https://localhost/"},
+        {"Sec-Fetch-Site": "cross-site", "Referer": "http://localhost/"},
+    ],
+)
+def test_cross_site_switch__a_link_from_elsewhere_changes_nothing(
+    csrf_client, url, cookie, value, came_from
+):
     response = csrf_client.get(f"{url}?next=/players/", headers=came_from)
     assert response.status_code == 200
     assert not any(c.startswith(f"{cookie}=") for c in response.headers.getlist("Set-Cookie"))
@@ -368,11 +448,14 @@ def test_cross_site_switch__a_link_from_elsewhere_changes_nothing(csrf_client, u
 
 
 @pytest.mark.parametrize("url, cookie, value", SWITCHES)
-def test_cross_site_switch__a_form_posted_from_elsewhere_is_refused(csrf_client, url, cookie,
-                                                                    value):
-    response = csrf_client.post(url, data={"next": "/"},
-                                headers={"Sec-Fetch-Site": "cross-site",
-                                         "Origin": "https://evil.example"})
+def test_cross_site_switch__a_form_posted_from_elsewhere_is_refused(
+    csrf_client, url, cookie, value
+):
+    response = csrf_client.post(
+        url,
+        data={"next": "/"},
+        headers={"Sec-Fetch-Site": "cross-site", "Origin": "https://evil.example"},
+    )
     assert response.status_code == 400 and "Set-Cookie" not in response.headers
     assert csrf_client.get_cookie(cookie) is None
 
@@ -395,9 +478,10 @@ def test_cross_site_switch__the_apps_own_controls_work_in_one_tap(csrf_client):
     assert csrf_client.get_cookie("lang").value == "ar"
     # The settings page: a form per setting, one button per choice, with the form's token.
     page = soup(csrf_client.get("/settings?next=/players/"))
-    for selector, cookie, value in (("button[lang=ar][formaction^='/lang/']", "lang", "ar"),
-                                    ("button[formaction^='/digits/arabic']", "digits",
-                                     "arabic")):
+    for selector, cookie, value in (
+        ("button[lang=ar][formaction^='/lang/']", "lang", "ar"),
+        ("button[formaction^='/digits/arabic']", "digits", "arabic"),
+    ):
         button = page.select_one(selector)
         fields = {i["name"]: i.get("value", "") for i in button.parent.select("input")}
         response = csrf_client.post(button["formaction"], data=fields)

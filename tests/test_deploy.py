@@ -3,6 +3,7 @@ systemd units of an always-on box (``systemd-analyze verify``), the reverse prox
 (``caddy validate``) and the container's Dockerfile (what it promises: a user without rights, the
 database on a volume, the health check). The image itself is built and run by
 ``deploy/check-image.sh`` where a container engine can run (see README.md)."""
+
 from __future__ import annotations
 
 import re
@@ -26,18 +27,20 @@ def verify(tmp_path: Path, units: list[Path]) -> subprocess.CompletedProcess:
     copies = []
     for unit in units:
         copy = tmp_path / unit.name
-        copy.write_text(unit.read_text().replace(str(Path(INSTALLED).parent),
-                                                 str(here.parent)))
+        copy.write_text(unit.read_text().replace(str(Path(INSTALLED).parent), str(here.parent)))
         copies.append(str(copy))
-    return subprocess.run(["systemd-analyze", "verify", "--man=no", *copies],
-                          capture_output=True, text=True)
+    return subprocess.run(
+        ["systemd-analyze", "verify", "--man=no", *copies], capture_output=True, text=True
+    )
 
 
 def test_the_systemd_units_verify_without_a_warning(tmp_path):
-    assert {u.name for u in UNITS} == {"trex-scorekeeper.service",
-                                       "trex-scorekeeper-backup.service",
-                                       "trex-scorekeeper-backup.timer",
-                                       "trex-scorekeeper-replicate.service"}
+    assert {u.name for u in UNITS} == {
+        "trex-scorekeeper.service",
+        "trex-scorekeeper-backup.service",
+        "trex-scorekeeper-backup.timer",
+        "trex-scorekeeper-replicate.service",
+    }
     result = verify(tmp_path, UNITS)
     assert result.returncode == 0 and result.stderr.strip() == "", result.stderr
 
@@ -45,8 +48,11 @@ def test_the_systemd_units_verify_without_a_warning(tmp_path):
 def test_the_unit_check_sees_a_mistake(tmp_path):
     broken = tmp_path / "src" / "trex-scorekeeper.service"
     broken.parent.mkdir()
-    broken.write_text((DEPLOY / "systemd" / "trex-scorekeeper.service").read_text()
-                      .replace("Restart=on-failure", "Restart=sometimes"))
+    broken.write_text(
+        (DEPLOY / "systemd" / "trex-scorekeeper.service")
+        .read_text()
+        .replace("Restart=on-failure", "Restart=sometimes")
+    )
     assert "restart specifier" in verify(tmp_path, [broken]).stderr
 
 
@@ -65,23 +71,29 @@ def test_the_service_restarts_on_failure_with_its_data_in_a_fixed_place():
     assert "SCOREKEEPER_INSTANCE=/var/lib/trex-scorekeeper" in service["Environment"]
     assert service["StateDirectory"] == ["trex-scorekeeper"]
     backup = unit("trex-scorekeeper-backup.service")
-    assert backup["ExecStart"] == [f"{INSTALLED} backup --into "
-                                   "/var/lib/trex-scorekeeper/backups --keep 14"]
+    assert backup["ExecStart"] == [
+        f"{INSTALLED} backup --into /var/lib/trex-scorekeeper/backups --keep 14"
+    ]
     assert unit("trex-scorekeeper-backup.timer")["Persistent"] == ["true"]
 
 
 def test_the_caddyfile_is_valid():
-    result = subprocess.run(["caddy", "validate", "--config", str(DEPLOY / "Caddyfile"),
-                             "--adapter", "caddyfile"], capture_output=True, text=True)
+    result = subprocess.run(
+        ["caddy", "validate", "--config", str(DEPLOY / "Caddyfile"), "--adapter", "caddyfile"],
+        capture_output=True,
+        text=True,
+    )
     assert result.returncode == 0, result.stderr[-2000:]
     assert "reverse_proxy 127.0.0.1:8000" in (DEPLOY / "Caddyfile").read_text()
 
 
 def test_the_dockerfile_runs_as_a_user_with_the_data_on_a_volume():
     text = (DEPLOY / "Dockerfile").read_text()
-    instructions = [re.split(r"\s+", line.strip(), maxsplit=1)
-                    for line in re.sub(r"\\\n", " ", text).splitlines()
-                    if line.strip() and not line.lstrip().startswith("#")]
+    instructions = [
+        re.split(r"\s+", line.strip(), maxsplit=1)
+        for line in re.sub(r"\\\n", " ", text).splitlines()
+        if line.strip() and not line.lstrip().startswith("#")
+    ]
     by_name: dict[str, list[str]] = {}
     for name, *rest in instructions:
         by_name.setdefault(name.upper(), []).append(rest[0] if rest else "")
@@ -104,8 +116,11 @@ def test_the_tools_the_checks_need_are_installed_by_the_test_command(tool):
 
 
 def exposure(unit_file: Path) -> float:
-    result = subprocess.run(["systemd-analyze", "security", "--offline=yes", str(unit_file)],
-                            capture_output=True, text=True)
+    result = subprocess.run(
+        ["systemd-analyze", "security", "--offline=yes", str(unit_file)],
+        capture_output=True,
+        text=True,
+    )
     found = re.search(r"Overall exposure level for \S+: (\d+\.\d)", result.stdout)
     assert found, result.stdout[-1000:] + result.stderr[-1000:]
     return float(found.group(1))
@@ -114,26 +129,34 @@ def exposure(unit_file: Path) -> float:
 def offline_security_check() -> bool:
     if not shutil.which("systemd-analyze"):
         return False
-    result = subprocess.run(["systemd-analyze", "security", "--help"], capture_output=True,
-                            text=True)
+    result = subprocess.run(
+        ["systemd-analyze", "security", "--help"], capture_output=True, text=True
+    )
     return "--offline" in result.stdout
 
 
-@pytest.mark.skipif(not offline_security_check(),
-                    reason="systemd-analyze security --offline needs systemd 250 or later")
-@pytest.mark.parametrize("name", ["trex-scorekeeper.service",
-                                  "trex-scorekeeper-backup.service"])
+@pytest.mark.skipif(
+    not offline_security_check(),
+    reason="systemd-analyze security --offline needs systemd 250 or later",
+)
+@pytest.mark.parametrize("name", ["trex-scorekeeper.service", "trex-scorekeeper-backup.service"])
 def test_item5_both_systemd_units_score_3_or_better_in_systemd_analyze_security(name):
     assert exposure(DEPLOY / "systemd" / name) <= 3.0
 
 
-@pytest.mark.skipif(not offline_security_check(),
-                    reason="systemd-analyze security --offline needs systemd 250 or later")
+@pytest.mark.skipif(
+    not offline_security_check(),
+    reason="systemd-analyze security --offline needs systemd 250 or later",
+)
 def test_item5_the_security_check_sees_a_unit_without_its_hardening(tmp_path):
     bare = tmp_path / "trex-scorekeeper.service"
-    bare.write_text("\n".join(line for line in (DEPLOY / "systemd" / bare.name).read_text()
-                               .splitlines() if not line.startswith(("Protect", "Private",
-                                                                     "Restrict", "System"))))
+    bare.write_text(
+        "\n".join(
+            line
+            for line in (DEPLOY / "systemd" / bare.name).read_text().splitlines()
+            if not line.startswith(("Protect", "Private", "Restrict", "System"))
+        )
+    )
     assert exposure(bare) > 3.0
 
 
@@ -148,8 +171,10 @@ def test_item5_the_image_is_built_with_the_pinned_versions_within_the_bounds():
         if line.strip() and not line.startswith("#"):
             name, _, version = line.partition("==")
             pins[re.sub(r"[-_.]+", "-", name).lower()] = version
-    for text in [*project["dependencies"],
-                 *(r for extra in project["optional-dependencies"].values() for r in extra)]:
+    for text in [
+        *project["dependencies"],
+        *(r for extra in project["optional-dependencies"].values() for r in extra),
+    ]:
         requirement = Requirement(text)
         assert any(spec.operator == "<" for spec in requirement.specifier), text
     for text in project["dependencies"]:

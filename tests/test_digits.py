@@ -2,6 +2,7 @@
 Babel's Arabic numbering system ("١٢٫٥", "٤٢٪؜"), not Arabic-Indic digits beside an ASCII point
 or percent ("١٢.٥", "٤٢%"). The pages, the charts and the printed sheet write their numbers
 through the same functions (``languages.digits_text`` and ``languages.number_text``)."""
+
 from __future__ import annotations
 
 import re
@@ -21,16 +22,19 @@ ARABIC_PERCENT = "٪\u061c"  # CLDR's percent sign for the arab numbering system
 ASCII_NEXT_TO_ARABIC = re.compile("[٠-٩][%,]|[%,][٠-٩]|[٠-٩]\\.[٠-٩]|(?<![٠-٩ ])\\.[٠-٩]")
 
 
-@pytest.mark.parametrize("value, options, western, arabic", [
-    (12.5, {"places": 1}, "12.5", "١٢٫٥"),
-    (12.5, {"places": 1, "plus": True}, "+12.5", "+١٢٫٥"),
-    (-3.3, {"places": 1, "plus": True}, "−3.3", "−٣٫٣"),
-    (-0.04, {"places": 1, "plus": True}, "0.0", "٠٫٠"),
-    (42, {"percent": True}, "42%", "٤٢" + ARABIC_PERCENT),
-    (3.0, {"places": 1, "trim": True}, "3", "٣"),
-    (2.25, {"places": 1, "trim": True}, "2.2", "٢٫٢"),
-    (1234.5, {"places": 1}, "1234.5", "١٢٣٤٫٥"),
-])
+@pytest.mark.parametrize(
+    "value, options, western, arabic",
+    [
+        (12.5, {"places": 1}, "12.5", "١٢٫٥"),
+        (12.5, {"places": 1, "plus": True}, "+12.5", "+١٢٫٥"),
+        (-3.3, {"places": 1, "plus": True}, "−3.3", "−٣٫٣"),
+        (-0.04, {"places": 1, "plus": True}, "0.0", "٠٫٠"),
+        (42, {"percent": True}, "42%", "٤٢" + ARABIC_PERCENT),
+        (3.0, {"places": 1, "trim": True}, "3", "٣"),
+        (2.25, {"places": 1, "trim": True}, "2.2", "٢٫٢"),
+        (1234.5, {"places": 1}, "1234.5", "١٢٣٤٫٥"),
+    ],
+)
 def test_number_text__in_both_digit_settings(value, options, western, arabic):
     assert number_text(value, False, **options) == western
     assert number_text(value, True, **options) == arabic
@@ -52,7 +56,8 @@ def player_page(app, client):
 
 @pytest.mark.parametrize("lang", ["en", "ar"])
 def test_player_page__shares_and_averages_in_arabic_digits_use_arabic_separators(
-        client, player_page, lang):
+    client, player_page, lang
+):
     client.set_cookie("lang", lang)
     client.set_cookie("digits", "arabic")
     page = soup(client.get(player_page))
@@ -96,8 +101,9 @@ def test_printed_sheet__numbers_through_the_filter_names_as_written(digits):
     body = BeautifulSoup(html, "html.parser").body
     assert "Sami 2" in body.get_text() and "Table 7" in body.get_text()
     totals = [td.get_text() for td in body.select("td.pts")]
-    assert totals and all(re.fullmatch("−?[٠-٩]+" if digits == "arabic" else "−?[0-9]+", t)
-                          for t in totals if t)
+    assert totals and all(
+        re.fullmatch("−?[٠-٩]+" if digits == "arabic" else "−?[0-9]+", t) for t in totals if t
+    )
     footer = body.select_one("footer") or body
     values = "+200/+150/+100/+50"
     assert (values if digits == "western" else digits_text(values, True)) in footer.get_text()

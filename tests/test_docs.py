@@ -2,6 +2,7 @@
 rule they state is checked here against the engine (by scoring deals, and against the rules'
 declarations in engine/rules.py), and the format's example must pass its checks, so that
 neither page can drift from the code."""
+
 from __future__ import annotations
 
 import json
@@ -12,8 +13,15 @@ import pytest
 
 from scorekeeper.engine import HouseRules, loads, read_deal, score_deal
 from scorekeeper.engine.contracts import ALL_CONTRACTS, CONTRACT_LABELS, Contract
-from scorekeeper.engine.gamefile import (_COMPUTED, _KNOWN, EXTRA_LIMIT, FORMAT, MULTI_FORMAT,
-                                         NAME_LIMIT, TITLE_LIMIT)
+from scorekeeper.engine.gamefile import (
+    _COMPUTED,
+    _KNOWN,
+    EXTRA_LIMIT,
+    FORMAT,
+    MULTI_FORMAT,
+    NAME_LIMIT,
+    TITLE_LIMIT,
+)
 from scorekeeper.engine.records import COMPUTED_KEYS, RESULT_FIELDS, SWEEP_KEPT, THROW_IN_REASONS
 from scorekeeper.engine.rules import RULES, SWEEP_TRICKS
 from scorekeeper.engine.scoring import contract_total
@@ -63,9 +71,15 @@ def scored(raw: dict, rules: HouseRules = HouseRules()) -> tuple[int, ...]:
 ONE = {
     Contract.KING_OF_HEARTS: {"contracts": ["king_of_hearts"], "king_of_hearts": {"taker": 1}},
     Contract.DIAMONDS: {"contracts": ["diamonds"], "diamonds": [12, 1, 0, 0]},
-    Contract.QUEENS: {"contracts": ["queens"], "queens": {
-        "spades": {"taker": 1}, "hearts": {"taker": 0}, "diamonds": {"taker": 0},
-        "clubs": {"taker": 0}}},
+    Contract.QUEENS: {
+        "contracts": ["queens"],
+        "queens": {
+            "spades": {"taker": 1},
+            "hearts": {"taker": 0},
+            "diamonds": {"taker": 0},
+            "clubs": {"taker": 0},
+        },
+    },
     Contract.COLLECTIONS: {"contracts": ["collections"], "tricks": [12, 1, 0, 0]},
     Contract.TREX: {"contracts": ["trex"], "trex_order": [1, 2, 3, 0]},
 }
@@ -97,8 +111,11 @@ def test_rules_md_states_the_swapped_values_of_swap_diamonds_collections():
     swapped = HouseRules(swap_diamonds_collections=True)
     rows = table(RULES_MD, VALUES, nth=1)
     assert {LABELS[row[0]] for row in rows} == {Contract.DIAMONDS, Contract.COLLECTIONS}
-    others = [row for row in table(RULES_MD, VALUES) if LABELS[row[0]] not in
-              (Contract.DIAMONDS, Contract.COLLECTIONS)]
+    others = [
+        row
+        for row in table(RULES_MD, VALUES)
+        if LABELS[row[0]] not in (Contract.DIAMONDS, Contract.COLLECTIONS)
+    ]
     assert sum(check_values(rows, swapped) + check_values(others, swapped)) == 0
 
 
@@ -106,12 +123,24 @@ def doubled(self_capture: str, taker: int, holder: int, led_by: int | None = Non
     """The K♥ and the Q♠ doubled by *holder* and taken by *taker*, King seat 0: the scores of
     each deal (the other queens go to seat 3, whose −75 is left out of the queens' figures)."""
     rules = HouseRules(self_capture=self_capture)
-    capture = {"taker": taker, "doubled_by": holder,
-               **({"led_by": led_by} if led_by is not None else {})}
+    capture = {
+        "taker": taker,
+        "doubled_by": holder,
+        **({"led_by": led_by} if led_by is not None else {}),
+    }
     koh = scored({"contracts": ["king_of_hearts"], "king_of_hearts": capture}, rules)
-    queens = scored({"contracts": ["queens"], "queens": {
-        "spades": capture, "hearts": {"taker": 3}, "diamonds": {"taker": 3},
-        "clubs": {"taker": 3}}}, rules)
+    queens = scored(
+        {
+            "contracts": ["queens"],
+            "queens": {
+                "spades": capture,
+                "hearts": {"taker": 3},
+                "diamonds": {"taker": 3},
+                "clubs": {"taker": 3},
+            },
+        },
+        rules,
+    )
     return koh, queens
 
 
@@ -122,8 +151,10 @@ DOUBLING = {
     "another player takes it: the holder": (doubled("single", 1, 2), 2),
     "its holder takes it, `single`: the holder": (doubled("single", 2, 2), 2),
     "its holder takes it, `leader-credit`: the holder": (doubled("leader-credit", 2, 2, 1), 2),
-    "its holder takes it, `leader-credit`: the player who led to that trick":
-        (doubled("leader-credit", 2, 2, 1), 1),
+    "its holder takes it, `leader-credit`: the player who led to that trick": (
+        doubled("leader-credit", 2, 2, 1),
+        1,
+    ),
     "its holder takes it, `king-credit`: the holder": (doubled("king-credit", 2, 2), 2),
     "its holder takes it, `king-credit`: the King": (doubled("king-credit", 2, 2), 0),
 }
@@ -185,11 +216,14 @@ def test_game_format_md_example_passes_the_engines_checks_and_scores_to_zero():
     assert len(game.deals) == 6
     assert sum(game.score().totals) == 0
     deal = json.loads(combined)
-    document = {"format": FORMAT, "players": ["A", "B", "C", "D"],
-                "rules": {"combining": "complex"}, "deals": [deal]}
+    document = {
+        "format": FORMAT,
+        "players": ["A", "B", "C", "D"],
+        "rules": {"combining": "complex"},
+        "deals": [deal],
+    }
     [game] = loads(json.dumps(document))
-    assert sum(game.score().totals) == sum(contract_total(c, game.rules)
-                                           for c in ALL_CONTRACTS[:4])
+    assert sum(game.score().totals) == sum(contract_total(c, game.rules) for c in ALL_CONTRACTS[:4])
 
 
 def test_game_format_md_names_the_keys_the_engine_reads():

@@ -4,6 +4,7 @@ Each check gets a deal played card by card with real hands whose result sits exa
 limit: the validator must accept it, and the scorer must agree with the points counted card by
 card. The same result moved one step past the limit must be refused with the check's message.
 """
+
 from __future__ import annotations
 
 from itertools import combinations
@@ -12,8 +13,13 @@ from typing import Any
 import pytest
 
 from scorekeeper.engine import HouseRules, Progress, score_deal, validate_entry
-from scorekeeper.engine.cards import (DIAMONDS_MASK, KING_OF_HEARTS, QUEENS_MASK, parse_card,
-                                      parse_cards)
+from scorekeeper.engine.cards import (
+    DIAMONDS_MASK,
+    KING_OF_HEARTS,
+    QUEENS_MASK,
+    parse_card,
+    parse_cards,
+)
 from scorekeeper.engine.contracts import NEGATIVE_CONTRACTS, Contract
 from scorekeeper.engine.play import TrickDeal
 from scorekeeper.engine.validation import penalty_cards
@@ -38,10 +44,10 @@ QD_ALONE: dict[str, Any] = {
     ],
     "doubles": ("QD", "KH"),
     "tricks": [
-        "2S 3S QD AS",    # seat 3 wins: the Q♦ is its only diamond
-        "2C 3C AC 3H",    # seat 3 leads, seat 1 wins a trick without a diamond
-        "2H 4H 2D AH",    # seat 1 leads, seat 0 wins
-        "4S 4C 5H 3D",    # seat 0 leads spades to the end, nobody else has one
+        "2S 3S QD AS",  # seat 3 wins: the Q♦ is its only diamond
+        "2C 3C AC 3H",  # seat 3 leads, seat 1 wins a trick without a diamond
+        "2H 4H 2D AH",  # seat 1 leads, seat 0 wins
+        "4S 4C 5H 3D",  # seat 0 leads spades to the end, nobody else has one
         "5S 5C 6H 4D",
         "6S 6C 7H 5D",
         "7S 7C 8H 6D",
@@ -65,8 +71,8 @@ KH_QD_IN_ONE_TRICK: dict[str, Any] = {
     ],
     "doubles": ("KH", "QD"),
     "tricks": [
-        "5D KH QD AD",    # seat 1 has no diamond and throws the K♥; seat 3 wins
-        "QC AC 2H 2D",    # seat 3 leads, seat 0 wins and keeps the lead to the end
+        "5D KH QD AD",  # seat 1 has no diamond and throws the K♥; seat 3 wins
+        "QC AC 2H 2D",  # seat 3 leads, seat 0 wins and keeps the lead to the end
         "4S 2S 3S 2C",
         "5S 3H AH 3C",
         "6S 4H 3D 4C",
@@ -91,7 +97,7 @@ FOUR_DIAMONDS_IN_ONE_TRICK: dict[str, Any] = {
     ],
     "doubles": ("QD",),
     "tricks": [
-        "5D 7D QD AD",    # everyone follows in diamonds; seat 3 wins
+        "5D 7D QD AD",  # everyone follows in diamonds; seat 3 wins
         "QC AC 2H 2D",
         "4S 2S 3S 2C",
         "5S 3H AH 3C",
@@ -108,8 +114,7 @@ FOUR_DIAMONDS_IN_ONE_TRICK: dict[str, Any] = {
 }
 
 
-def play_out(spec: dict[str, Any], contracts: tuple[Contract, ...],
-             rules: HouseRules) -> TrickDeal:
+def play_out(spec: dict[str, Any], contracts: tuple[Contract, ...], rules: HouseRules) -> TrickDeal:
     """Deal *spec*'s hands, take the doubling decisions, and play its tricks card by card."""
     deal = TrickDeal([parse_cards(h) for h in spec["hands"]], DEALER, contracts, rules)
     doubles = {parse_card(c) for c in spec["doubles"]}
@@ -135,8 +140,12 @@ def label(contracts: tuple[Contract, ...]) -> str:
 
 def groups_with(*required: Contract) -> list[tuple[Contract, ...]]:
     """Every combined deal (two or more negative contracts) that holds *required*."""
-    return [group for size in range(2, 5) for group in combinations(NEGATIVE_CONTRACTS, size)
-            if all(c in group for c in required)]
+    return [
+        group
+        for size in range(2, 5)
+        for group in combinations(NEGATIVE_CONTRACTS, size)
+        if all(c in group for c in required)
+    ]
 
 
 def with_penalty(groups: list[tuple[Contract, ...]]) -> list[tuple[Contract, ...]]:
@@ -163,7 +172,8 @@ def assert_accepted_and_scored(deal: TrickDeal, contracts: tuple[Contract, ...])
     assert record is not None
     assert list(score_deal(record, rules)) == deal.card_points()
     assert sum(score_deal(record, rules)) == sum(
-        {KH: -75, DI: -130, QU: -100, CO: -195}[c] for c in contracts)
+        {KH: -75, DI: -130, QU: -100, CO: -195}[c] for c in contracts
+    )
 
 
 def move_count(result: dict[str, Any], key: str, source: int, target: int) -> None:
@@ -211,7 +221,8 @@ def test_combined_deals__qd_taker_took_a_diamond__on_the_limit(contracts):
 
 @pytest.mark.parametrize("contracts", WITH_DI_QU, ids=label)
 def test_combined_deals__qd_taker_took_a_diamond__qd_to_a_player_without_diamond_is_refused(
-        contracts):
+    contracts,
+):
     result = play_out(QD_ALONE, contracts, rules_for(contracts)).result()
     # Seat 1 took a trick but no diamond: only the Q♦ cross-check can object.
     assert result["diamonds"][1] == 0
@@ -219,17 +230,18 @@ def test_combined_deals__qd_taker_took_a_diamond__qd_to_a_player_without_diamond
         assert result["tricks"][1] == 1
     result["queens"]["diamonds"]["taker"] = 1
     assert problems(result, contracts) == [
-        "Deal 1, Diamonds: seat 1 took the Q♦, so they took at least one diamond"]
+        "Deal 1, Diamonds: seat 1 took the Q♦, so they took at least one diamond"
+    ]
 
 
 @pytest.mark.parametrize("contracts", WITH_DI_QU, ids=label)
-def test_combined_deals__qd_taker_took_a_diamond__its_only_diamond_moved_away_is_refused(
-        contracts):
+def test_combined_deals__qd_taker_took_a_diamond__its_only_diamond_moved_away_is_refused(contracts):
     result = play_out(QD_ALONE, contracts, rules_for(contracts)).result()
     move_count(result, "diamonds", 3, 0)
     assert result["diamonds"] == [13, 0, 0, 0]
     assert problems(result, contracts) == [
-        "Deal 1, Diamonds: seat 3 took the Q♦, so they took at least one diamond"]
+        "Deal 1, Diamonds: seat 3 took the Q♦, so they took at least one diamond"
+    ]
 
 
 # --- with Collections: a player who took no trick took no diamond, queen or K♥ ----------------
@@ -245,15 +257,20 @@ def test_combined_deals__no_trick_no_penalty_card__on_the_limit(contracts):
     assert_accepted_and_scored(deal, contracts)
 
 
-@pytest.mark.parametrize("contracts, kind", [(g, k) for g in WITH_CO for k in kinds_in(g)],
-     ids=lambda v: label(v) if isinstance(v, tuple) else v)
+@pytest.mark.parametrize(
+    "contracts, kind",
+    [(g, k) for g in WITH_CO for k in kinds_in(g)],
+    ids=lambda v: label(v) if isinstance(v, tuple) else v,
+)
 def test_combined_deals__no_trick_no_penalty_card__card_to_a_player_without_trick_is_refused(
-        contracts, kind):
+    contracts, kind
+):
     result = play_out(KH_QD_IN_ONE_TRICK, contracts, rules_for(contracts)).result()
     source = 3 if kind == "the K♥" else 0
     give_card(result, kind, source, 1)
     assert problems(result, contracts) == [
-        f"Deal 1, Collections: seat 1 took no trick, so they cannot have taken {kind}"]
+        f"Deal 1, Collections: seat 1 took no trick, so they cannot have taken {kind}"
+    ]
 
 
 # --- with Collections: the distinct penalty cards fit in four cards per trick taken -----------
@@ -296,13 +313,20 @@ PAST_FOUR = [
 ]
 
 
-@pytest.mark.parametrize("spec, contracts, kind", PAST_FOUR,
-     ids=[f"{'4D' if s is FOUR_DIAMONDS_IN_ONE_TRICK else 'KH+QD'}-{label(c)}-{k}"
-          for s, c, k in PAST_FOUR])
+@pytest.mark.parametrize(
+    "spec, contracts, kind",
+    PAST_FOUR,
+    ids=[
+        f"{'4D' if s is FOUR_DIAMONDS_IN_ONE_TRICK else 'KH+QD'}-{label(c)}-{k}"
+        for s, c, k in PAST_FOUR
+    ],
+)
 def test_combined_deals__penalty_cards_fit_four_per_trick__one_card_more_is_refused(
-        spec, contracts, kind):
+    spec, contracts, kind
+):
     result = play_out(spec, contracts, rules_for(contracts)).result()
     give_card(result, kind, 0, 3)  # seat 0 took every other penalty card
     assert problems(result, contracts) == [
         "Deal 1, Collections: seat 3 took 5 penalty cards; at four cards a trick that takes "
-        "at least 2 tricks, not 1"]
+        "at least 2 tricks, not 1"
+    ]

@@ -4,6 +4,7 @@ Every simulated deal's result must pass validation, and every game must score to
 each recorded result is what the cards played hold is checked in test_rules_tally.py, from the
 tricks themselves.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -17,12 +18,21 @@ VARIANTS = [
     {"combining": "complex", "partnership": True},
     {"combining": "combination", "must_discard_penalty": True},
     {"swap_diamonds_collections": True, "no_heart_lead": True, "reverse_scores": True},
-    {"sweep_replay": {"collections_tricks": 10}, "rotation": "table-picks",
-     "kh_redeal_any_doubleton": True},
-    {"doubling": False, "fixed_order": ["trex", "queens", "king_of_hearts", "diamonds",
-                                        "collections"]},
-    {"combining": "combination", "self_capture": "leader-credit", "team_result": "worst-loses",
-     "partnership": True},
+    {
+        "sweep_replay": {"collections_tricks": 10},
+        "rotation": "table-picks",
+        "kh_redeal_any_doubleton": True,
+    },
+    {
+        "doubling": False,
+        "fixed_order": ["trex", "queens", "king_of_hearts", "diamonds", "collections"],
+    },
+    {
+        "combining": "combination",
+        "self_capture": "leader-credit",
+        "team_result": "worst-loses",
+        "partnership": True,
+    },
 ]
 GAMES_PER_VARIANT = 125  # 8 variants: 1,000 games
 

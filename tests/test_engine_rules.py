@@ -1,4 +1,5 @@
 """House rules as one frozen settings object (RULES.md: "Every variant below is a setting")."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -19,9 +20,14 @@ def test_house_rules__defaults_are_the_rule_book_defaults():
     rules = HouseRules.from_dict({})
     assert rules.doubling and rules.self_capture == "single" and rules.combining == "none"
     assert rules.rotation == "right" and rules.fixed_order is None and rules.sweep_replay is None
-    assert not (rules.partnership or rules.no_heart_lead or rules.must_discard_penalty
-                or rules.kh_redeal_any_doubleton or rules.reverse_scores
-                or rules.swap_diamonds_collections)
+    assert not (
+        rules.partnership
+        or rules.no_heart_lead
+        or rules.must_discard_penalty
+        or rules.kh_redeal_any_doubleton
+        or rules.reverse_scores
+        or rules.swap_diamonds_collections
+    )
 
 
 def test_house_rules__frozen():
@@ -29,16 +35,22 @@ def test_house_rules__frozen():
         HouseRules().doubling = False  # type: ignore[misc]
 
 
-@pytest.mark.parametrize("data, message", [
-    ({"doubling": "yes"}, "house rule 'doubling' must be true or false, not 'yes'"),
-    ({"self_capture": "double"}, "house rule 'self_capture' cannot be 'double'; allowed: "
-                                 "'single', 'leader-credit', 'king-credit'"),
-    ({"combining": "all"}, "allowed: 'none', 'complex', 'combination'"),
-    ({"fixed_order": ["trex"]}, "must be null or list each of the five contracts once"),
-    ({"sweep_replay": {"collections_tricks": 3}}, "with N from 7 to 13"),
-    ({"sweep_replay": 10}, "{\"collections_tricks\": N}"),
-    ({"surprise": 1}, "unknown house rule 'surprise'; known rules: combining, doubling"),
-])
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        ({"doubling": "yes"}, "house rule 'doubling' must be true or false, not 'yes'"),
+        (
+            {"self_capture": "double"},
+            "house rule 'self_capture' cannot be 'double'; allowed: "
+            "'single', 'leader-credit', 'king-credit'",
+        ),
+        ({"combining": "all"}, "allowed: 'none', 'complex', 'combination'"),
+        ({"fixed_order": ["trex"]}, "must be null or list each of the five contracts once"),
+        ({"sweep_replay": {"collections_tricks": 3}}, "with N from 7 to 13"),
+        ({"sweep_replay": 10}, '{"collections_tricks": N}'),
+        ({"surprise": 1}, "unknown house rule 'surprise'; known rules: combining, doubling"),
+    ],
+)
 def test_house_rules__unknown_key_or_value_says_what_is_allowed(data, message):
     with pytest.raises(RulesError, match=None) as info:
         HouseRules.from_dict(data)
@@ -65,20 +77,35 @@ def _with_needs(data: dict) -> dict:
 
 
 #: Every declared rule, the three kept for the names files know checked by hand.
-rules_dicts = st.fixed_dictionaries({}, optional={
-    rule.name: _values(rule) for rule in RULES}).map(_with_needs)
+rules_dicts = st.fixed_dictionaries({}, optional={rule.name: _values(rule) for rule in RULES}).map(
+    _with_needs
+)
 
 
 def test_house_rules__the_declarations_are_the_rule_book_variants():
     assert [r.name for r in RULES] == [
-        "doubling", "self_capture", "swap_diamonds_collections", "combining", "partnership",
-        "team_result", "rotation", "fixed_order", "sweep_replay", "no_heart_lead",
-        "must_discard_penalty", "kh_redeal_any_doubleton", "reverse_scores",
-        "split_queens_replay", "no_redeal_requests"]
+        "doubling",
+        "self_capture",
+        "swap_diamonds_collections",
+        "combining",
+        "partnership",
+        "team_result",
+        "rotation",
+        "fixed_order",
+        "sweep_replay",
+        "no_heart_lead",
+        "must_discard_penalty",
+        "kh_redeal_any_doubleton",
+        "reverse_scores",
+        "split_queens_replay",
+        "no_redeal_requests",
+    ]
     assert SELF_CAPTURE == ("single", "leader-credit", "king-credit")
-    assert (COMBINING, TEAM_RESULT, ROTATION) == (("none", "complex", "combination"),
-                                                  ("sum", "worst-loses"),
-                                                  ("right", "table-picks"))
+    assert (COMBINING, TEAM_RESULT, ROTATION) == (
+        ("none", "complex", "combination"),
+        ("sum", "worst-loses"),
+        ("right", "table-picks"),
+    )
 
 
 @given(rules_dicts)
@@ -90,11 +117,13 @@ def test_house_rules__round_trip_through_the_file_format(data):
 
 
 def test_engine__imports_without_the_web_wing():
-    code = ("import sys, scorekeeper.engine, scorekeeper.engine.simulate, "
-            "scorekeeper.engine.bots;"
-            "bad = [m for m in ('flask', 'sqlite_utils', 'weasyprint', 'flask_wtf', "
-            "'flask_babel', 'jinja2') if m in sys.modules];"
-            "print(bad); sys.exit(1 if bad else 0)")
+    code = (
+        "import sys, scorekeeper.engine, scorekeeper.engine.simulate, "
+        "scorekeeper.engine.bots;"
+        "bad = [m for m in ('flask', 'sqlite_utils', 'weasyprint', 'flask_wtf', "
+        "'flask_babel', 'jinja2') if m in sys.modules];"
+        "print(bad); sys.exit(1 if bad else 0)"
+    )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
 
@@ -110,5 +139,8 @@ def test_options_after__every_reachable_set_maps_to_the_kings_open_choices():
     used = frozenset({Contract.DIAMONDS, Contract.TREX})
     assert after[used] == [(Contract.KING_OF_HEARTS,), (Contract.QUEENS,), (Contract.COLLECTIONS,)]
     complex_after = Progress(HouseRules(combining="complex"), 0).options_after()
-    assert set(complex_after) == {frozenset(), frozenset({Contract.TREX}),
-                                  frozenset(ALL_CONTRACTS[:4])}
+    assert set(complex_after) == {
+        frozenset(),
+        frozenset({Contract.TREX}),
+        frozenset(ALL_CONTRACTS[:4]),
+    }

@@ -1,4 +1,5 @@
 """Validation of entered results (RULES.md "What the scorekeeper takes" and "Combined deals")."""
+
 from __future__ import annotations
 
 import copy
@@ -6,7 +7,7 @@ import copy
 import pytest
 
 from gamebuilder import complex_deal, complex_game, standard_deal, standard_game
-from scorekeeper.engine import (HouseRules, InvalidResult, Progress, read_game, validate_entry)
+from scorekeeper.engine import HouseRules, InvalidResult, Progress, read_game, validate_entry
 
 NAMES = ("Aya", "Bilal", "Carla", "Dana")
 
@@ -28,32 +29,42 @@ def test_collections__counts_must_sum_to_13():
     assert problems_for(raw) == ["Deal 1, Collections: the counts add up to 14, not 13"]
 
 
-@pytest.mark.parametrize("counts, message", [
-    ([4, 2, 5.5, 1.5], "the count for Carla must be a whole number, not 5.5"),
-    ([4, -2, 5, 6], "the count for Bilal cannot be negative"),
-    ([4, 2, 7], "give four counts, one per player"),
-    ([4, True, 5, 3], "the count for Bilal must be a whole number, not True"),
-])
+@pytest.mark.parametrize(
+    "counts, message",
+    [
+        ([4, 2, 5.5, 1.5], "the count for Carla must be a whole number, not 5.5"),
+        ([4, -2, 5, 6], "the count for Bilal cannot be negative"),
+        ([4, 2, 7], "give four counts, one per player"),
+        ([4, True, 5, 3], "the count for Bilal must be a whole number, not True"),
+    ],
+)
 def test_counts__whole_non_negative_four(counts, message):
     raw = {"king": 0, "contracts": ["diamonds"], "diamonds": counts}
     assert any(message in p for p in problems_for(raw))
 
 
-@pytest.mark.parametrize("order, message", [
-    ([0, 1, 2], "give the finishing order of all four players"),
-    ([0, 1, 1, 3], "Bilal finishes twice in the order"),
-    ([0, 1, 2, 4], "must be a seat from 0 to 3, not 4"),
-])
+@pytest.mark.parametrize(
+    "order, message",
+    [
+        ([0, 1, 2], "give the finishing order of all four players"),
+        ([0, 1, 1, 3], "Bilal finishes twice in the order"),
+        ([0, 1, 2, 4], "must be a seat from 0 to 3, not 4"),
+    ],
+)
 def test_trex__a_full_finishing_order(order, message):
     raw = {"king": 0, "contracts": ["trex"], "trex_order": order}
     assert any(message in p for p in problems_for(raw))
 
 
 def test_doubling__refused_when_doubling_is_off():
-    raw = {"king": 0, "contracts": ["king_of_hearts"],
-           "king_of_hearts": {"taker": 1, "doubled_by": 2}}
+    raw = {
+        "king": 0,
+        "contracts": ["king_of_hearts"],
+        "king_of_hearts": {"taker": 1, "doubled_by": 2},
+    }
     assert problems_for(raw, {"doubling": False}) == [
-        "Deal 1, King of Hearts: the K♥ cannot be doubled: doubling is off in this game"]
+        "Deal 1, King of Hearts: the K♥ cannot be doubled: doubling is off in this game"
+    ]
     assert problems_for(raw) == []
 
 
@@ -100,9 +111,16 @@ def combined(**fields) -> dict:
 
 
 def test_combination__q_diamonds_taker_took_a_diamond():
-    bad = combined(diamonds=[0, 6, 3, 4], queens={
-        "spades": {"taker": 1}, "hearts": {"taker": 2}, "diamonds": {"taker": 0},
-        "clubs": {"taker": 3}}, tricks=[1, 5, 3, 4])
+    bad = combined(
+        diamonds=[0, 6, 3, 4],
+        queens={
+            "spades": {"taker": 1},
+            "hearts": {"taker": 2},
+            "diamonds": {"taker": 0},
+            "clubs": {"taker": 3},
+        },
+        tricks=[1, 5, 3, 4],
+    )
     assert "Aya took the Q♦, so they took at least one diamond" in problems_for(bad, COMBO)[0]
     bad["diamonds"] = [1, 5, 3, 4]
     assert problems_for(bad, COMBO) == []
@@ -115,36 +133,61 @@ def test_combination__no_trick_no_penalty_card():
 
 def test_combination__penalty_cards_fit_four_per_trick():
     # seat 1: 9 diamonds in 2 tricks; cannot be
-    bad = combined(diamonds=[0, 9, 2, 2], tricks=[0, 2, 5, 6],
-                   queens={"spades": {"taker": 2}, "hearts": {"taker": 2},
-                           "diamonds": {"taker": 1}, "clubs": {"taker": 3}},
-                   king_of_hearts={"taker": 3})
+    bad = combined(
+        diamonds=[0, 9, 2, 2],
+        tricks=[0, 2, 5, 6],
+        queens={
+            "spades": {"taker": 2},
+            "hearts": {"taker": 2},
+            "diamonds": {"taker": 1},
+            "clubs": {"taker": 3},
+        },
+        king_of_hearts={"taker": 3},
+    )
     msgs = problems_for(bad, COMBO)
-    assert msgs == ["Deal 1, Collections: Bilal took 9 penalty cards; at four cards a trick "
-                    "that takes at least 3 tricks, not 2"]
+    assert msgs == [
+        "Deal 1, Collections: Bilal took 9 penalty cards; at four cards a trick "
+        "that takes at least 3 tricks, not 2"
+    ]
     # exactly on the limit: 8 distinct penalty cards in 2 tricks (Q♦ counted once)
-    ok = combined(diamonds=[0, 8, 3, 2], tricks=[0, 2, 5, 6],
-                  queens={"spades": {"taker": 2}, "hearts": {"taker": 2},
-                          "diamonds": {"taker": 1}, "clubs": {"taker": 3}},
-                  king_of_hearts={"taker": 3})
+    ok = combined(
+        diamonds=[0, 8, 3, 2],
+        tricks=[0, 2, 5, 6],
+        queens={
+            "spades": {"taker": 2},
+            "hearts": {"taker": 2},
+            "diamonds": {"taker": 1},
+            "clubs": {"taker": 3},
+        },
+        king_of_hearts={"taker": 3},
+    )
     assert problems_for(ok, COMBO) == []
 
 
 def test_complex__one_deal_plays_all_four_negatives():
-    raw = {"king": 0, "contracts": ["diamonds", "queens"], "diamonds": [4, 3, 2, 4],
-           "queens": standard_deal(0, "queens")["queens"]}
+    raw = {
+        "king": 0,
+        "contracts": ["diamonds", "queens"],
+        "diamonds": [4, 3, 2, 4],
+        "queens": standard_deal(0, "queens")["queens"],
+    }
     assert "all four negative contracts" in problems_for(raw, {"combining": "complex"})[0]
     assert "one contract per deal" in problems_for(raw)[0]
     assert problems_for(raw, COMBO) == []
 
 
 def test_combination__trex_always_alone():
-    raw = {"king": 0, "contracts": ["trex", "diamonds"], "diamonds": [4, 3, 2, 4],
-           "trex_order": [0, 1, 2, 3]}
+    raw = {
+        "king": 0,
+        "contracts": ["trex", "diamonds"],
+        "diamonds": [4, 3, 2, 4],
+        "trex_order": [0, 1, 2, 3],
+    }
     assert "Trex is always played alone" in problems_for(raw, COMBO)[0]
 
 
 # -- the game: kingdoms, Kings, rotation
+
 
 def refused(doc: dict) -> list[str]:
     with pytest.raises(InvalidResult) as info:
@@ -186,8 +229,9 @@ def test_next_king__table_picks_any_player_not_yet_king():
 def test_game__four_kingdoms_and_then_the_end():
     doc = standard_game()
     doc["deals"].append(standard_deal(0, "trex"))
-    assert refused(doc) == ["Deal 21: the game is over after four kingdoms; "
-                            "this deal is one too many"]
+    assert refused(doc) == [
+        "Deal 21: the game is over after four kingdoms; this deal is one too many"
+    ]
 
 
 def test_redeals__thrown_in_and_swept_deals_use_up_nothing():
@@ -217,6 +261,7 @@ def test_complex__kingdom_is_complex_and_trex_in_either_order():
 
 def test_game_file__round_trips_through_load_and_dump():
     from scorekeeper.engine import game_to_dict
+
     for doc in (standard_game(), complex_game(rules={"partnership": True})):
         doc["deals"][3]["note"] = "kept as given"
         assert game_to_dict(read_game(doc)) == doc
@@ -224,6 +269,7 @@ def test_game_file__round_trips_through_load_and_dump():
 
 def test_game_file__scores_given_and_different_are_refused():
     from scorekeeper.engine import game_to_dict
+
     doc = game_to_dict(read_game(standard_game()), with_scores=True)
     assert read_game(copy.deepcopy(doc))
     doc["deals"][6]["scores"] = [0, 0, 0, 0]
@@ -246,12 +292,15 @@ def test_fixed_order__a_complex_deal_takes_the_place_of_its_first_contract():
     for k in range(4):  # complex deal first (K♥ leads the order), then Trex
         doc["deals"][2 * k], doc["deals"][2 * k + 1] = doc["deals"][2 * k + 1], doc["deals"][2 * k]
     assert read_game(doc).score().is_over
-    assert "the next contract is King of Hearts" in refused(complex_game(
-        rules={"fixed_order": order}))[0]
+    assert (
+        "the next contract is King of Hearts"
+        in refused(complex_game(rules={"fixed_order": order}))[0]
+    )
 
 
 def test_game_file__team_keys_given_and_different_are_refused():
     from scorekeeper.engine import game_to_dict
+
     doc = game_to_dict(read_game(standard_game(rules={"partnership": True})), with_scores=True)
     doc["team_result"] = "tie" if doc["team_result"] != "tie" else "0+2"
     assert refused(doc)[0].startswith("The team result given is ")

@@ -9,6 +9,7 @@
     like a known player's is asked about on New game.
 (d) ``/games/١`` and ``/games/01`` answered as ``/games/1``: one address per thing.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -20,8 +21,7 @@ from history_helpers import query
 from test_defects_restore import copy_of, database, refused, restore  # noqa: F401 (a fixture)
 from web_helpers import be_admin, soup
 
-NEW_GAME = {"first_king": "0", "preset": "standard", "title": "Own game",
-            "played_on": "2026-11-20"}
+NEW_GAME = {"first_king": "0", "preset": "standard", "title": "Own game", "played_on": "2026-11-20"}
 NIGHT = ["Aya", "Bilal", "Carla", "Dana", "Rami", "Nour", "Sami", "Hala", "Lina"]
 
 
@@ -33,9 +33,16 @@ def start(client, names) -> int:
 
 
 def seats(app, game_id: int) -> list[str]:
-    return [r["name"] for r in query(app, "select p.name from game_players gp join players p "
-                                          "on p.id = gp.player_id where gp.game_id = ? "
-                                          "order by gp.seat", [game_id])]
+    return [
+        r["name"]
+        for r in query(
+            app,
+            "select p.name from game_players gp join players p "
+            "on p.id = gp.player_id where gp.game_id = ? "
+            "order by gp.seat",
+            [game_id],
+        )
+    ]
 
 
 def night_of(app, club_id: int) -> clubnights.ClubNight:
@@ -49,9 +56,17 @@ def night_of(app, club_id: int) -> clubnights.ClubNight:
 @pytest.fixture
 def club(app, client):
     """A club night of nine: one sits out each round (Lina, with no game yet, here)."""
-    response = client.post("/clubs/new", data={
-        "title": "Café", "played_on": "2026-11-20", "rounds": "3", "first_round": "entered",
-        "preset": "standard", "players": "\n".join(NIGHT)})
+    response = client.post(
+        "/clubs/new",
+        data={
+            "title": "Café",
+            "played_on": "2026-11-20",
+            "rounds": "3",
+            "first_round": "entered",
+            "preset": "standard",
+            "players": "\n".join(NIGHT),
+        },
+    )
     assert response.status_code == 303
     club_id = int(response.headers["Location"].rsplit("/", 1)[1])
     out = night_of(app, club_id).rounds[0].sitting_out
@@ -83,13 +98,11 @@ def test_item8a_a_name_fixed_in_a_strangers_game_never_changes_a_club_night(app,
     assert night_of(app, club_id).players == players_before
 
 
-def test_item8a_the_admin_may_still_fix_a_club_night_players_name_everywhere(app, client,
-                                                                              club):
+def test_item8a_the_admin_may_still_fix_a_club_night_players_name_everywhere(app, client, club):
     club_id, out = club
     own = start(client, [out, "Mallory", "Eve", "Trent"])
     be_admin(client, app)
-    assert client.post(f"/games/{own}/seats/0/name", data={"name": out + "a"}
-                       ).status_code == 303
+    assert client.post(f"/games/{own}/seats/0/name", data={"name": out + "a"}).status_code == 303
     assert out + "a" in night_of(app, club_id).players
     # into another player of the same night: refused in words, never a 500
     response = client.post(f"/games/{own}/seats/0/name", data={"name": "Bilal"})
@@ -99,9 +112,19 @@ def test_item8a_the_admin_may_still_fix_a_club_night_players_name_everywhere(app
     assert out + "a" in night_of(app, club_id).players
 
 
-@pytest.mark.parametrize("address", ["/games/١", "/games/01", "/games/٠١", "/games/1٢",
-                                     "/games/001/watch", "/games/1/deals/01",
-                                     "/players/０1", "/games/𝟏"])
+@pytest.mark.parametrize(
+    "address",
+    [
+        "/games/١",
+        "/games/01",
+        "/games/٠١",
+        "/games/1٢",
+        "/games/001/watch",
+        "/games/1/deals/01",
+        "/players/０1",
+        "/games/𝟏",
+    ],
+)
 def test_item8d_one_address_per_thing(app, client, address):
     start(client, ["Aya", "Bilal", "Carla", "Dana"])
     assert client.get("/games/1").status_code == 200
@@ -112,24 +135,39 @@ def test_item8d_one_address_per_thing(app, client, address):
 SALT, DIGEST = "A" * 16, "0" * 128
 
 
-@pytest.mark.parametrize("stored", [
-    f"pbkdf2:sha256:30000000${SALT}${'0' * 64}",  # the 24 s a wrong try took
-    f"scrypt:1048576:8:1${SALT}${DIGEST}",  # the same method, 32 times the cost
-    f"scrypt:32768:8:64${SALT}${DIGEST}",
-    f"pbkdf2:sha256:600000${SALT}${'0' * 64}",  # another method, at its usual cost
-    f"scrypt:32768:8:1${'A' * 64}${DIGEST}",  # a salt longer than the app writes
-])
-def test_item8b_restore_refuses_a_pin_hash_not_as_the_app_writes_it(tmp_path, database,  # noqa: F811 (the fixture)
-                                                                     capsys, stored):
-    path = copy_of(tmp_path, database, "night.sqlite3",
-                   f"update games set pin_hash = '{stored}'")
-    said = refused(path, database, tmp_path, capsys, "game 1",
-                   "not a PIN's hash as this scorekeeper writes one (scrypt:32768:8:1)")
+@pytest.mark.parametrize(
+    "stored",
+    [
+        f"pbkdf2:sha256:30000000${SALT}${'0' * 64}",  # the 24 s a wrong try took
+        f"scrypt:1048576:8:1${SALT}${DIGEST}",  # the same method, 32 times the cost
+        f"scrypt:32768:8:64${SALT}${DIGEST}",
+        f"pbkdf2:sha256:600000${SALT}${'0' * 64}",  # another method, at its usual cost
+        f"scrypt:32768:8:1${'A' * 64}${DIGEST}",  # a salt longer than the app writes
+    ],
+)
+def test_item8b_restore_refuses_a_pin_hash_not_as_the_app_writes_it(
+    tmp_path,
+    database,  # noqa: F811 (the fixture)
+    capsys,
+    stored,
+):
+    path = copy_of(tmp_path, database, "night.sqlite3", f"update games set pin_hash = '{stored}'")
+    said = refused(
+        path,
+        database,
+        tmp_path,
+        capsys,
+        "game 1",
+        "not a PIN's hash as this scorekeeper writes one (scrypt:32768:8:1)",
+    )
     assert stored not in said
 
 
 def test_item8b_the_app_writes_what_restore_accepts_and_a_foreign_hash_never_matches(
-        tmp_path, database, capsys):  # noqa: F811 (the fixture)
+    tmp_path,
+    database,  # noqa: F811 (the fixture)
+    capsys,
+):
     import time
 
     from scorekeeper.store import keys
@@ -150,8 +188,18 @@ def new_game_form(client, names, **extra):
     return client.post("/games/new", data=data)
 
 
-@pytest.mark.parametrize("name", ["A\u200bya", "Aya\u202e 999 :\u202c", "\u2067Aya\u2069",
-                                  "Ay\u00ada", "Aya\u200d", "\ufeffAya", "Ay\u3164a"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "A\u200bya",
+        "Aya\u202e 999 :\u202c",
+        "\u2067Aya\u2069",
+        "Ay\u00ada",
+        "Aya\u200d",
+        "\ufeffAya",
+        "Ay\u3164a",
+    ],
+)
 def test_item8c_a_name_hiding_characters_is_refused_with_the_input_kept(client, name):
     response = new_game_form(client, [name, "Bilal", "Carla", "Dana"])
     assert response.status_code == 400
@@ -206,14 +254,16 @@ def test_item8c_a_look_alike_of_a_known_player_gets_the_question(app, client, na
 
 def test_item8c_another_player_after_all_keeps_the_name_as_typed(app, client):
     start(client, ["Aya", "Bilal", "Carla", "Dana"])
-    response = new_game_form(client, ["\u0410ya", "Elias", "Farah", "Ghada"],
-                             alike_0="other", alike_of_0="\u0410ya")
+    response = new_game_form(
+        client, ["\u0410ya", "Elias", "Farah", "Ghada"], alike_0="other", alike_of_0="\u0410ya"
+    )
     assert response.status_code == 303
     game = int(response.headers["Location"].rsplit("/", 1)[1])
     assert seats(app, game)[0] == "\u0410ya"
     # an answer given for another name does not count: the question again
-    response = new_game_form(client, ["A\u0443a", "Elias", "Farah", "Ghada"],
-                             alike_0="other", alike_of_0="\u0410ya")
+    response = new_game_form(
+        client, ["A\u0443a", "Elias", "Farah", "Ghada"], alike_0="other", alike_of_0="\u0410ya"
+    )
     assert response.status_code == 400 and "the same person?" in soup(response).get_text()
 
 
@@ -234,14 +284,19 @@ def test_item8c_names_stored_before_with_hidden_characters_lose_them(app, client
     try:
         with db.atomic():
             for name, stored in legacy.items():  # as the attack stored them
-                db.execute("update players set name = ?, name_key = ? where name = ?",
-                           [stored, stored.casefold(), name])
-            db.execute("delete from _sqlite_migrations where name = ?",
-                       ["m008_names_show_every_character"])
+                db.execute(
+                    "update players set name = ?, name_key = ? where name = ?",
+                    [stored, stored.casefold(), name],
+                )
+            db.execute(
+                "delete from _sqlite_migrations where name = ?", ["m008_names_show_every_character"]
+            )
         migrate(db)
-        dana = next(db.query("select player_id as id from game_players where game_id = ? "
-                             "and seat = 3",
-                             [game]))
+        dana = next(
+            db.query(
+                "select player_id as id from game_players where game_id = ? and seat = 3", [game]
+            )
+        )
     finally:
         db.close()
     assert seats(app, game) == ["Aya", "Aya (2)", "Lina", f"Player {dana['id']}"]

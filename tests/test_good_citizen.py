@@ -9,6 +9,7 @@
 The process tree is read from ``/proc`` (each process's parent is the fourth field of its
 ``stat``), so this runs where ``/proc`` is (Linux).
 """
+
 from __future__ import annotations
 
 import os
@@ -154,8 +155,14 @@ def answers(port: int) -> bool:
 
 def pid_namespace_works() -> bool:
     try:
-        return subprocess.run(["unshare", "--pid", "--fork", "--mount-proc", "true"],
-                              capture_output=True, timeout=10).returncode == 0
+        return (
+            subprocess.run(
+                ["unshare", "--pid", "--fork", "--mount-proc", "true"],
+                capture_output=True,
+                timeout=10,
+            ).returncode
+            == 0
+        )
     except (OSError, subprocess.TimeoutExpired):
         return False
 
@@ -167,18 +174,35 @@ def test_item5_as_pid_1_of_a_container_it_still_stops_on_sigterm(tmp_path):
     port = free_port()
     with (tmp_path / "serve.log").open("ab") as log:
         box = subprocess.Popen(
-            ["unshare", "--pid", "--fork", "--kill-child", "--mount-proc", sys.executable, "-m",
-             "scorekeeper.cli", "serve", "--port", str(port)],
+            [
+                "unshare",
+                "--pid",
+                "--fork",
+                "--kill-child",
+                "--mount-proc",
+                sys.executable,
+                "-m",
+                "scorekeeper.cli",
+                "serve",
+                "--port",
+                str(port),
+            ],
             env={**os.environ, "SCOREKEEPER_INSTANCE": str(tmp_path / "instance")},
-            stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            cwd=ROOT,
+        )
     try:
         deadline = time.monotonic() + 60
         while not answers(port):
             assert time.monotonic() < deadline and box.poll() is None
             time.sleep(0.2)
         [first] = [pid for pid, parent in parents().items() if parent == box.pid]
-        [ids] = [line.split()[1:] for line in Path(f"/proc/{first}/status").read_text()
-                 .splitlines() if line.startswith("NSpid:")]
+        [ids] = [
+            line.split()[1:]
+            for line in Path(f"/proc/{first}/status").read_text().splitlines()
+            if line.startswith("NSpid:")
+        ]
         assert ids[-1] == "1", ids  # PID 1 inside its namespace
         signalled = time.monotonic()
         os.kill(first, signal.SIGTERM)

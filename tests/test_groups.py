@@ -2,6 +2,7 @@
 issue). A group is a database file of its own; a phone reads a group only as a member (its join
 link, its admin link, or it started it); everyone else gets the same 404 as for an address that
 leads nowhere, whatever the route, the id or the key."""
+
 from __future__ import annotations
 
 import itertools
@@ -63,11 +64,17 @@ def test_a_stranger_gets_the_same_404_for_everything(app):
     group, _, starter = start_group(app)
     game = Table(InGroup(starter, group)).new_game()
     stranger = app.test_client()
-    answers = {(r.status_code, r.get_data()) for r in (
-        stranger.get(f"/g/{group}/games/{game}"), stranger.get(f"/g/{group}/games/999"),
-        stranger.get(f"/g/{group}/"), stranger.get("/g/abcdefghjk/"),
-        stranger.get(f"/g/{group}/history/export.json"),
-        stranger.get(f"/g/{group}/games/{game}/sheet.pdf"))}
+    answers = {
+        (r.status_code, r.get_data())
+        for r in (
+            stranger.get(f"/g/{group}/games/{game}"),
+            stranger.get(f"/g/{group}/games/999"),
+            stranger.get(f"/g/{group}/"),
+            stranger.get("/g/abcdefghjk/"),
+            stranger.get(f"/g/{group}/history/export.json"),
+            stranger.get(f"/g/{group}/games/{game}/sheet.pdf"),
+        )
+    }
     assert len(answers) == 1
     [(status, body)] = answers
     assert status == 404 and b"join link" in body
@@ -84,8 +91,13 @@ def test_the_watch_link_follows_one_game_only(app):
     assert watcher.get(f"/v/{view_key}").status_code == 303
     assert watcher.get(f"/games/{game}/watch").status_code == 200
     assert watcher.get(f"/games/{game}/state.json").status_code == 200
-    for url in (f"/games/{other}/watch", f"/games/{game}/deals/new", "/players/", "/",
-                f"/games/{game}/export.json"):
+    for url in (
+        f"/games/{other}/watch",
+        f"/games/{game}/deals/new",
+        "/players/",
+        "/",
+        f"/games/{game}/export.json",
+    ):
         assert watcher.get(url).status_code == 404, url
 
 
@@ -111,8 +123,9 @@ def test_admin_rotates_the_join_link_and_the_members_stay(app):
     assert latecomer.get(join).status_code == 404  # the old link admits no one new
     assert InGroup(latecomer, group).get("/").status_code == 404
     assert InGroup(member, group).get("/").status_code == 200
-    new_join = re.search(r"/g/\w+/join/\w+", InGroup(admin, group).get("/group").get_data(
-        as_text=True)).group(0)
+    new_join = re.search(
+        r"/g/\w+/join/\w+", InGroup(admin, group).get("/group").get_data(as_text=True)
+    ).group(0)
     assert new_join != join and latecomer.get(new_join).status_code == 303
 
 
@@ -138,8 +151,9 @@ def test_only_the_admin_changes_the_group(app):
     member.get(join)
     inside = InGroup(member, group)
     for url in ("/group/join-link", "/group/members/end-all", "/group/name", "/group/delete"):
-        assert inside.post(url, data={"name": "Mine", "confirm": "Friday table"}
-                           ).status_code == 403, url
+        assert (
+            inside.post(url, data={"name": "Mine", "confirm": "Friday table"}).status_code == 403
+        ), url
     assert "Members" not in inside.get("/group").get_data(as_text=True)
 
 
@@ -170,10 +184,15 @@ def test_the_front_page_says_what_the_app_is_in_both_languages(app):
     assert page.select_one("form[action='/groups/new']") is not None
 
 
-@pytest.mark.parametrize("name, says", [
-    ("", "Give the group a name."), ("\u200b\u200b", "Give the group a name."),
-    ("x" * 81, "at most 80 characters"), ("Aya\u202e 999", "invisible or direction"),
-])
+@pytest.mark.parametrize(
+    "name, says",
+    [
+        ("", "Give the group a name."),
+        ("\u200b\u200b", "Give the group a name."),
+        ("x" * 81, "at most 80 characters"),
+        ("Aya\u202e 999", "invisible or direction"),
+    ],
+)
 def test_a_bad_group_name_gets_the_form_back_and_nothing_is_made(app, tmp_path, name, says):
     phone = app.test_client()
     response = phone.post("/groups/new", data={"name": name, "lang": "ar"})
@@ -182,8 +201,11 @@ def test_a_bad_group_name_gets_the_form_back_and_nothing_is_made(app, tmp_path, 
     assert says in page.get_text()
     assert page.select_one("input[name=lang][value=ar]").has_attr("checked")  # input kept
     assert list(app.extensions["groups"].groups()) == []
-    assert not list((tmp_path / "instance" / "groups").glob("*")) \
-        if (tmp_path / "instance" / "groups").exists() else True
+    assert (
+        not list((tmp_path / "instance" / "groups").glob("*"))
+        if (tmp_path / "instance" / "groups").exists()
+        else True
+    )
 
 
 def test_a_name_of_the_phones_other_group_is_refused(app):
@@ -199,8 +221,11 @@ def test_starting_groups_is_limited_per_address(app):
     phone = app.test_client()
     for n in range(store_groups.STARTS_PER_HOUR):
         start_group(app, f"Table {n}", phone=phone, address="198.51.100.9")
-    response = phone.post("/groups/new", data={"name": "One more", "lang": "en"},
-                          environ_base={"REMOTE_ADDR": "198.51.100.9"})
+    response = phone.post(
+        "/groups/new",
+        data={"name": "One more", "lang": "en"},
+        environ_base={"REMOTE_ADDR": "198.51.100.9"},
+    )
     assert response.status_code == 429
     assert "as many groups" in soup(response).get_text()
     start_group(app, "Elsewhere", address="198.51.100.10")  # another address may
@@ -229,9 +254,14 @@ def test_a_group_at_its_size_cap_says_so_and_starts_nothing(app, monkeypatch):
 def test_a_laptop_is_one_group_open_to_the_wifi_as_before(tmp_path):
     from scorekeeper.web import create_app
 
-    app = create_app({"TESTING": True, "WTF_CSRF_ENABLED": False,
-                      "DATABASE": str(tmp_path / "one.sqlite3"),
-                      "INSTANCE_PATH": str(tmp_path / "instance")})
+    app = create_app(
+        {
+            "TESTING": True,
+            "WTF_CSRF_ENABLED": False,
+            "DATABASE": str(tmp_path / "one.sqlite3"),
+            "INSTANCE_PATH": str(tmp_path / "instance"),
+        }
+    )
     phone = app.test_client()
     game = Table(phone).new_game()
     assert app.test_client().get(f"/games/{game}").status_code == 200
@@ -239,9 +269,16 @@ def test_a_laptop_is_one_group_open_to_the_wifi_as_before(tmp_path):
 
 
 # -- the property over the URL map ----------------------------------------------------------
-SECRET_LINKS = {"access.join_link", "access.admin_link", "access.edit_link",
-                "access.view_link", "result.shared_game", "result.shared_game_png",
-                "result.shared_night", "result.shared_night_png"}
+SECRET_LINKS = {
+    "access.join_link",
+    "access.admin_link",
+    "access.edit_link",
+    "access.view_link",
+    "result.shared_game",
+    "result.shared_game_png",
+    "result.shared_night",
+    "result.shared_night_png",
+}
 
 
 @pytest.fixture
@@ -254,14 +291,30 @@ def two_groups(app):
     table.enter(game, {"king": 0, "contracts": ["diamonds"], "diamonds": [4, 3, 3, 3]})
     db = connect(group_file(app, a))
     try:
-        club = clubnights.create(db, title="Café", night="2026-11-20",
-                                 names=[f"P{n}" for n in range(8)], rounds=2,
-                                 rules=HouseRules(), seed=1)
-        ids = {"game_id": game, "pid": 1, "player_id": 1, "club_id": club, "number": 1,
-               "member_id": 1, "seat": 0}
-        real_keys = {"edit": keys.game_keys(db, game)["edit_key"],
-                     "view": keys.game_keys(db, game)["view_key"],
-                     "join": keys.install_key(db, "join"), "admin": keys.install_key(db, "admin")}
+        club = clubnights.create(
+            db,
+            title="Café",
+            night="2026-11-20",
+            names=[f"P{n}" for n in range(8)],
+            rounds=2,
+            rules=HouseRules(),
+            seed=1,
+        )
+        ids = {
+            "game_id": game,
+            "pid": 1,
+            "player_id": 1,
+            "club_id": club,
+            "number": 1,
+            "member_id": 1,
+            "seat": 0,
+        }
+        real_keys = {
+            "edit": keys.game_keys(db, game)["edit_key"],
+            "view": keys.game_keys(db, game)["view_key"],
+            "join": keys.install_key(db, "join"),
+            "admin": keys.install_key(db, "admin"),
+        }
     finally:
         db.close()
     return app, a, ids, real_keys, phone_b, b
@@ -309,20 +362,23 @@ def test_property_outsiders_get_the_answer_of_an_address_that_leads_nowhere(two_
         key = real_keys["edit"]
         with app.test_request_context():
             real = rule.build(_values(rule, a, ids, key), append_unknown=False)[1]
-            fake = rule.build(_values(rule, nowhere, made_up, secrets.token_hex(16)),
-                              append_unknown=False)[1]
+            fake = rule.build(
+                _values(rule, nowhere, made_up, secrets.token_hex(16)), append_unknown=False
+            )[1]
         for who, phone in (("stranger", stranger), ("member of B", member_b)):
             got, expected = _answer(phone, rule, real), _answer(phone, rule, fake)
             if got != expected or got[0] not in (404, 405):
-                wrong.append(f"{who}: {rule.rule} answered {got[0]} ({len(got[1])} bytes), "
-                             f"an address leading nowhere {expected[0]} ({len(expected[1])})")
+                wrong.append(
+                    f"{who}: {rule.rule} answered {got[0]} ({len(got[1])} bytes), "
+                    f"an address leading nowhere {expected[0]} ({len(expected[1])})"
+                )
     assert not wrong, "\n".join(["Outsiders told something of group A:", *wrong])
 
 
-@settings(max_examples=25, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(key=st.text("0123456789abcdef", min_size=32, max_size=32),
-       number=st.integers(1, 2**63 - 1))
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(key=st.text("0123456789abcdef", min_size=32, max_size=32), number=st.integers(1, 2**63 - 1))
 @pytest.mark.slow
 def test_property_a_wrong_secret_is_an_address_that_leads_nowhere(two_groups, key, number):
     app, a, ids, real_keys, member_b, _ = two_groups
@@ -335,8 +391,7 @@ def test_property_a_wrong_secret_is_an_address_that_leads_nowhere(two_groups, ke
         values = {**ids, "game_id": number}
         with app.test_request_context():
             url = rule.build(_values(rule, a, values, key), append_unknown=False)[1]
-            nowhere = rule.build(_values(rule, "zzzzzzzzzz", values, key),
-                                 append_unknown=False)[1]
+            nowhere = rule.build(_values(rule, "zzzzzzzzzz", values, key), append_unknown=False)[1]
         for phone in (stranger, member_b):
             assert _answer(phone, rule, url) == _answer(phone, rule, nowhere), rule.rule
 
@@ -372,11 +427,16 @@ def test_a_phone_that_joins_reads_the_groups_language_unless_it_chose_one(app):
 ADDRESSES = itertools.count(1)
 
 
-@settings(max_examples=30, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(text=st.one_of(st.text(max_size=100), st.sampled_from(
-    ["\x00", "\u202e", "x" * 6_000, "\r\nSet-Cookie: a=1", "١٢", "<i>w</i>"])),
-       field=st.sampled_from(["name", "confirm", "lang"]))
+@settings(
+    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    text=st.one_of(
+        st.text(max_size=100),
+        st.sampled_from(["\x00", "\u202e", "x" * 6_000, "\r\nSet-Cookie: a=1", "١٢", "<i>w</i>"]),
+    ),
+    field=st.sampled_from(["name", "confirm", "lang"]),
+)
 @pytest.mark.slow
 def test_group_forms_answer_hostile_values_without_a_500(app, text, field):
     n = next(ADDRESSES)
@@ -386,7 +446,11 @@ def test_group_forms_answer_hostile_values_without_a_500(app, text, field):
     for url in ("/group/name", "/group/delete", "/group/members/end-all", "/group/join-link"):
         assert inside.post(url, data={field: text}).status_code in (303, 400, 413), url
     assert app.test_client().post("/groups/new", data={field: text}).status_code in (
-        303, 400, 413, 429)
+        303,
+        400,
+        413,
+        429,
+    )
 
 
 def test_group_forms_need_the_csrf_token(tmp_path):

@@ -1,4 +1,5 @@
 """Past nights: grouped by date, searched by player, paged; each game's read-only record."""
+
 from __future__ import annotations
 
 import copy
@@ -20,10 +21,16 @@ POOL = ("Aya", "Bilal", "Carla", "Dana", "Elias", "Farah")
 
 def nights_of(page) -> list[tuple[str, list[str]]]:
     """Each night's heading and the one line under each of its games."""
-    return [(section.h2.get_text(strip=True),
-             [" ".join(li.select_one(".oneline").get_text().split())  # names are elements
-              for li in section.select("li")])
-            for section in page.select("section.night")]
+    return [
+        (
+            section.h2.get_text(strip=True),
+            [
+                " ".join(li.select_one(".oneline").get_text().split())  # names are elements
+                for li in section.select("li")
+            ],
+        )
+        for section in page.select("section.night")
+    ]
 
 
 def test_history__nights_newest_first_each_game_with_players_winner_and_rules(app, client):
@@ -39,8 +46,9 @@ def test_history__nights_newest_first_each_game_with_players_winner_and_rules(ap
         scored = game.score()
         winners = " and ".join(game.players[s] for s in scored.winners)
         summary = game.rules.summary()
-        assert line == (f"{', '.join(game.players)} · won by {winners} · "
-                        f"{summary[:1].upper() + summary[1:]}")
+        assert line == (
+            f"{', '.join(game.players)} · won by {winners} · {summary[:1].upper() + summary[1:]}"
+        )
 
 
 def test_history__a_game_in_progress_says_so_and_opens_the_table(app, client):
@@ -88,17 +96,21 @@ def test_night_page__standings_of_each_game_and_its_export(app, client):
     assert len(tables) == 3
     for doc, table in zip(reversed(docs), tables):  # the latest game first
         totals = dict(zip(doc["players"], read_game(doc).score().totals))
-        shown = {tr.a.get_text(strip=True): number(tr.select_one("td.num").get_text())
-                 for tr in table.select("tbody tr")}
+        shown = {
+            tr.a.get_text(strip=True): number(tr.select_one("td.num").get_text())
+            for tr in table.select("tbody tr")
+        }
         assert shown == totals
         # in seat order, each with its place, as the sheet keeps them
         assert [tr.a.get_text(strip=True) for tr in table.select("tbody tr")] == doc["players"]
         places = [tr.select_one("td.rank").get_text() for tr in table.select("tbody tr")]
         # the engine's places (RULES.md "Who wins": partners share their team's place)
-        assert places == [("1st", "2nd", "3rd", "4th")[p - 1]
-                          for p in read_game(doc).score().places]
+        assert places == [
+            ("1st", "2nd", "3rd", "4th")[p - 1] for p in read_game(doc).score().places
+        ]
     assert page.find("a", string="Download this night’s games")["href"].startswith(
-        "/history/nights/2026-11-20/export.json")
+        "/history/nights/2026-11-20/export.json"
+    )
     assert client.get("/history/nights/2019-01-01").status_code == 404
 
 
@@ -124,14 +136,16 @@ def test_game_record__read_only_with_deals_sheet_totals_and_running_totals(clien
     rows = [tr for tr in page.select("#sheet tbody tr") if tr.select("td small.run")]
     scoring = [i for i, record in enumerate(game.deals) if record.thrown_in is None]
     assert [[number(s.get_text()) for s in tr.select("td small.run")] for tr in rows] == [
-        list(scored.running[i]) for i in scoring]
+        list(scored.running[i]) for i in scoring
+    ]
     winners = " and ".join(game.players[s] for s in scored.winners)
     assert winners in page.select_one(".winner").get_text()
     assert page.find("a", string="Correct a deal")["href"] == f"/history/games/{game_id}/correct"
 
 
 def test_game_record__correct_a_deal_keeps_the_history_and_updates_the_statistics(
-        app, client, table):
+    app, client, table
+):
     doc = standard_game(players=list(POOL[:4]))
     [game_id] = import_docs(app, [doc])
     watching = soup(client.get(f"/history/games/{game_id}/correct"))
@@ -145,12 +159,20 @@ def test_game_record__correct_a_deal_keeps_the_history_and_updates_the_statistic
     fixed = copy.deepcopy(doc["deals"][diamonds])
     fixed["diamonds"] = [13, 0, 0, 0]
     assert table.correct(game_id, diamonds + 1, fixed).status_code == 303
-    actions = [r["action"] for r in query(app, "select action from deal_history "
-                                               "where game_id = ? and number = ? order by id",
-                                          [game_id, diamonds + 1])]
+    actions = [
+        r["action"]
+        for r in query(
+            app,
+            "select action from deal_history where game_id = ? and number = ? order by id",
+            [game_id, diamonds + 1],
+        )
+    ]
     assert actions == ["create", "correct"]
-    [aya] = query(app, "select points from seat_contract_stats where game_id = ? and "
-                       "deal_number = ? and seat = 0", [game_id, diamonds + 1])
+    [aya] = query(
+        app,
+        "select points from seat_contract_stats where game_id = ? and deal_number = ? and seat = 0",
+        [game_id, diamonds + 1],
+    )
     assert aya["points"] == -130
     record = soup(client.get(f"/history/games/{game_id}"))
     item = record.select_one(f"#deal-{diamonds + 1}")
@@ -166,8 +188,12 @@ def test_game_record__undo_renumbers_the_facts(app, client, table):
     [game_id] = import_docs(app, [doc])
     keep_score(client, app, game_id)
     assert table.undo(game_id, 6).status_code == 303
-    numbers = {r["deal_number"] for r in query(
-        app, "select deal_number from seat_contract_stats where game_id = ?", [game_id])}
+    numbers = {
+        r["deal_number"]
+        for r in query(
+            app, "select deal_number from seat_contract_stats where game_id = ?", [game_id]
+        )
+    }
     assert numbers == set(range(1, 6))
 
 
@@ -185,8 +211,7 @@ def test_game_page__links_to_the_record(app, client, finished):
 def test_navigation__history_players_and_leaderboard_on_every_page(client, finished):
     for url in ("/", "/history/", f"/history/games/{finished[0]}", "/players/"):
         nav = soup(client.get(url)).select_one("nav.sections")
-        assert [a["href"] for a in nav.find_all("a")] == ["/history/", "/players/",
-                                                          "/leaderboard"]
+        assert [a["href"] for a in nav.find_all("a")] == ["/history/", "/players/", "/leaderboard"]
 
 
 # -- the migration -------------------------------------------------------------------------

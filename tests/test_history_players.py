@@ -1,5 +1,6 @@
 """The roster: renaming keeps a player's history; two spellings merge into one, once confirmed.
 Both are the group's admin's to do (the admin link), not any phone that keeps score."""
+
 from __future__ import annotations
 
 from gamebuilder import standard_game
@@ -77,8 +78,10 @@ def test_merge__asks_first_then_the_two_spellings_are_one_player(app, client):
     names = [a.b.get_text() for a in soup(client.get("/players/")).select("ul.list a")]
     assert "Danah" not in names and "Dana" in names
     again = client.post(f"/players/{keep}/merge", data=hidden)
-    assert again.status_code == 303 and "gone already" in soup(
-        client.get(again.headers["Location"])).get_text()
+    assert (
+        again.status_code == 303
+        and "gone already" in soup(client.get(again.headers["Location"])).get_text()
+    )
 
 
 def test_merge__two_people_who_sat_at_one_table_cannot_be_merged(app, client):

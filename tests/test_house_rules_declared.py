@@ -2,6 +2,7 @@
 an input on New game, is saved from it, has a line on the sheet and a sentence on the rules
 page in English and Arabic, and goes through a game file and back; a rule added by a
 declaration alone gets its checkbox and is saved."""
+
 from __future__ import annotations
 
 import json
@@ -24,8 +25,15 @@ from web_helpers import soup
 
 ROOT = Path(__file__).resolve().parent.parent
 ARABIC = Translations.load(str(ROOT / "scorekeeper" / "translations"), ["ar"])
-PLAYERS = {"player_0": "Aya", "player_1": "Bilal", "player_2": "Carla", "player_3": "Dana",
-           "first_king": "0", "title": "Friday", "played_on": "2026-11-20"}
+PLAYERS = {
+    "player_0": "Aya",
+    "player_1": "Bilal",
+    "player_2": "Carla",
+    "player_3": "Dana",
+    "first_king": "0",
+    "title": "Friday",
+    "played_on": "2026-11-20",
+}
 ORDER = ["trex", "queens", "king_of_hearts", "diamonds", "collections"]
 
 
@@ -39,8 +47,11 @@ def changed_values(rule) -> list:
     return [ORDER] if rule.kind == "order" else [{"collections_tricks": 10}]
 
 
-CASES = [pytest.param(rule.name, value, id=f"{rule.name}={json.dumps(value)}")
-         for rule in RULES for value in changed_values(rule)]
+CASES = [
+    pytest.param(rule.name, value, id=f"{rule.name}={json.dumps(value)}")
+    for rule in RULES
+    for value in changed_values(rule)
+]
 
 
 def rules_with(name: str, value) -> dict:
@@ -70,8 +81,9 @@ def form_data(rules: HouseRules) -> dict[str, str]:
 def english_part(name: str, value) -> str:
     rules = HouseRules.from_dict(rules_with(name, value))
     code, params = RULE[name].part(getattr(rules, name))
-    params = {k: ", ".join(c.label for c in v) if k == "contracts" else v
-              for k, v in params.items()}
+    params = {
+        k: ", ".join(c.label for c in v) if k == "contracts" else v for k, v in params.items()
+    }
     return RULES_TEXT[code].format(**params)
 
 
@@ -96,7 +108,9 @@ def test_every_rule__has_an_input_on_new_game_and_new_club_night(client, rule, f
     if rule.kind == "bool":
         assert page.select(f'#settings input[type=checkbox][name="{rule.name}"]')
     elif rule.kind == "choice":
-        shown = [i["value"] for i in page.select(f'#settings input[type=radio][name="{rule.name}"]')]
+        shown = [
+            i["value"] for i in page.select(f'#settings input[type=radio][name="{rule.name}"]')
+        ]
         assert shown == list(rule.values)
     elif rule.kind == "order":
         assert page.select('#settings input[type=checkbox][name="fixed_order_on"]')
@@ -109,7 +123,8 @@ def test_every_rule__has_an_input_on_new_game_and_new_club_night(client, rule, f
 @pytest.mark.slow
 @pytest.mark.parametrize("name, value", CASES)
 def test_every_rule__saved_said_on_the_sheet_and_rules_page_and_through_a_game_file(
-        client, tmp_path, name, value):
+    client, tmp_path, name, value
+):
     rules = HouseRules.from_dict(rules_with(name, value))
     assert client.post("/games/new", data=form_data(rules)).status_code == 303
     english, arabic = english_part(name, value), arabic_words(name, value)
@@ -125,8 +140,14 @@ def test_every_rule__saved_said_on_the_sheet_and_rules_page_and_through_a_game_f
     assert english in text_of(scoresheet_html(game, lang="en"))
     assert arabic in text_of(scoresheet_html(game, lang="ar"))
 
-    other = create_app({"TESTING": True, "DATABASE": str(tmp_path / "other.sqlite3"),
-                        "INSTANCE_PATH": str(tmp_path / "other"), "WTF_CSRF_ENABLED": False})
+    other = create_app(
+        {
+            "TESTING": True,
+            "DATABASE": str(tmp_path / "other.sqlite3"),
+            "INSTANCE_PATH": str(tmp_path / "other"),
+            "WTF_CSRF_ENABLED": False,
+        }
+    )
     elsewhere = other.test_client()
     assert upload(elsewhere, exported).status_code == 303
     again = elsewhere.get("/games/1/export.json").get_data(as_text=True)
@@ -145,22 +166,26 @@ def test_a_rule_that_needs_another_is_refused_without_it_in_one_line():
 def test_a_rule_that_excludes_another_is_refused_with_it(monkeypatch):
     from dataclasses import replace
     import scorekeeper.engine.rules as module
+
     excluding = replace(RULE["no_redeal_requests"], excludes=(("kh_redeal_any_doubleton", True),))
-    monkeypatch.setattr(module, "RULES", tuple(excluding if r.name == excluding.name else r
-                                               for r in RULES))
+    monkeypatch.setattr(
+        module, "RULES", tuple(excluding if r.name == excluding.name else r for r in RULES)
+    )
     with pytest.raises(RulesError) as info:
         HouseRules.from_dict({"no_redeal_requests": True, "kh_redeal_any_doubleton": True})
     assert info.value.code == "rule_excludes"
-    assert str(info.value) == ("house rule 'no_redeal_requests' cannot be played with "
-                               "'kh_redeal_any_doubleton' set to true")
+    assert str(info.value) == (
+        "house rule 'no_redeal_requests' cannot be played with "
+        "'kh_redeal_any_doubleton' set to true"
+    )
 
 
 #: A new yes-or-no house rule, written as ARCHITECTURE.md's recipe says: one field of
 #: HouseRules. The app is then started in a fresh interpreter with the field in place.
-NEW_RULE = '''
+NEW_RULE = """
     jokers_wild: bool = flag(False, N_("Jokers are wild"), N_("jokers wild"))
-'''
-ADD_A_RULE = textwrap.dedent('''
+"""
+ADD_A_RULE = textwrap.dedent("""
     import importlib.machinery, json, sys, tempfile
 
     class WithTheNewRule(importlib.machinery.SourceFileLoader):
@@ -195,14 +220,15 @@ ADD_A_RULE = textwrap.dedent('''
     rules_page = client.get("/games/1/rules/queens").get_data(as_text=True)
     print(json.dumps({"boxes": boxes, "saved": saved, "rules": exported["rules"],
                       "line": "jokers wild" in rules_page}))
-''')
+""")
 
 
 @pytest.mark.slow
 def test_a_boolean_rule_added_by_its_declaration_alone_gets_a_checkbox_and_saves():
     script = f"NEW_RULE = {NEW_RULE!r}\n" + ADD_A_RULE
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                          cwd=ROOT, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, timeout=120
+    )
     assert done.returncode == 0, done.stderr
     found = json.loads(done.stdout.strip().splitlines()[-1])
     assert "jokers_wild" in found["boxes"]

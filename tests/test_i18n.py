@@ -1,5 +1,6 @@
 """Arabic and English: the language chosen per request, right to left under Arabic, every
 message in the code translated, and the engine's problems in Arabic next to their fields."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -21,8 +22,15 @@ from web_helpers import OWN_LINK, error_next_to, soup
 
 ROOT = Path(__file__).resolve().parent.parent
 CATALOG = ROOT / "scorekeeper" / "translations" / "ar" / "LC_MESSAGES"
-KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "lazy_gettext": None, "N_": None,
-            "flash_message": None, "flash_plural": (1, 2)}
+KEYWORDS = {
+    "_": None,
+    "gettext": None,
+    "ngettext": (1, 2),
+    "lazy_gettext": None,
+    "N_": None,
+    "flash_message": None,
+    "flash_plural": (1, 2),
+}
 
 
 def arabic_catalog():
@@ -32,11 +40,22 @@ def arabic_catalog():
 
 def code_messages() -> set[str | tuple[str, ...]]:
     """Every message the code and the templates mark for translation, and the engine's."""
-    found = {message for _, _, message, _, _ in extract_from_dir(
-        ROOT, method_map=[("scorekeeper/**.py", "python"), ("templates/**.html", "jinja2")],
-        keywords=KEYWORDS)}
-    found.update(MESSAGES.values(), FORM_MESSAGES.values(), CONTRACT_LABELS.values(), [SAY_WHO],
-                 RULES_TEXT.values(), SEAT_QUESTIONS)
+    found = {
+        message
+        for _, _, message, _, _ in extract_from_dir(
+            ROOT,
+            method_map=[("scorekeeper/**.py", "python"), ("templates/**.html", "jinja2")],
+            keywords=KEYWORDS,
+        )
+    }
+    found.update(
+        MESSAGES.values(),
+        FORM_MESSAGES.values(),
+        CONTRACT_LABELS.values(),
+        [SAY_WHO],
+        RULES_TEXT.values(),
+        SEAT_QUESTIONS,
+    )
     return found
 
 
@@ -67,10 +86,15 @@ def test_catalog__the_compiled_mo_matches_the_po():
     catalog = arabic_catalog()
     with open(CATALOG / "messages.mo", "rb") as handle:
         compiled = read_mo(handle)
+
     def entries(messages):
-        return {(tuple(m.id) if isinstance(m.id, (list, tuple)) else m.id):
-                (tuple(m.string) if isinstance(m.string, (list, tuple)) else m.string)
-                for m in messages if m.id and not m.fuzzy}
+        return {
+            (tuple(m.id) if isinstance(m.id, (list, tuple)) else m.id): (
+                tuple(m.string) if isinstance(m.string, (list, tuple)) else m.string
+            )
+            for m in messages
+            if m.id and not m.fuzzy
+        }
 
     wanted, have = entries(catalog), entries(compiled)
     assert have == wanted
@@ -137,37 +161,51 @@ def test_digits__arabic_indic_when_the_device_asks(client, table):
     game = table.new_game()
     client.get("/digits/arabic?next=/", headers=OWN_LINK)
     client.set_cookie("lang", "ar")
-    assert "اللعبة ١" in soup(client.get("/")).get_text() or "١" in soup(
-        client.get(f"/games/{game}")).get_text()
+    assert (
+        "اللعبة ١" in soup(client.get("/")).get_text()
+        or "١" in soup(client.get(f"/games/{game}")).get_text()
+    )
 
 
 def test_engine_problem__in_arabic_next_to_its_field(client, table):
     game = table.new_game()
     client.set_cookie("lang", "ar")
-    response = table.post_entry(game, "diamonds", {"diamonds_0": "4", "diamonds_1": "4",
-                                                   "diamonds_2": "4", "diamonds_3": "4"})
+    response = table.post_entry(
+        game,
+        "diamonds",
+        {"diamonds_0": "4", "diamonds_1": "4", "diamonds_2": "4", "diamonds_3": "4"},
+    )
     assert response.status_code == 400
     assert error_next_to(soup(response), "g-diamonds") == ["مجموع الأعداد 16، وليس 13."]
 
 
 def test_engine_problem__english_unchanged(app):
     with app.test_request_context(headers={"Accept-Language": "en"}):
-        assert problem_text(Problem("counts_sum", {"total": 16, "expected": 13})) == \
-            "The counts add up to 16, not 13."
+        assert (
+            problem_text(Problem("counts_sum", {"total": 16, "expected": 13}))
+            == "The counts add up to 16, not 13."
+        )
     with app.test_request_context(headers={"Accept-Language": "ar"}):
-        assert problem_text(Problem("contract_used", {"contract": "Queens"})) == \
-            "البنات لُعبت من قبل في هذه المملكة."
+        assert (
+            problem_text(Problem("contract_used", {"contract": "Queens"}))
+            == "البنات لُعبت من قبل في هذه المملكة."
+        )
 
 
 def test_engine_problem__its_game_deal_and_contract_said_in_the_pages_language(app):
-    problem = Problem("counts_sum", {"total": 16, "expected": 13}, deal=3, contract="diamonds",
-                      game=2)
+    problem = Problem(
+        "counts_sum", {"total": 16, "expected": 13}, deal=3, contract="diamonds", game=2
+    )
     with app.test_request_context(headers={"Accept-Language": "en"}):
-        assert problem_text(problem, context=True) == \
-            "Game 2, Deal 3, Diamonds: the counts add up to 16, not 13."
+        assert (
+            problem_text(problem, context=True)
+            == "Game 2, Deal 3, Diamonds: the counts add up to 16, not 13."
+        )
     with app.test_request_context(headers={"Accept-Language": "ar"}):
-        assert problem_text(problem, context=True) == \
-            "اللعبة 2، اليد 3، الديناري: مجموع الأعداد 16، وليس 13."
+        assert (
+            problem_text(problem, context=True)
+            == "اللعبة 2، اليد 3، الديناري: مجموع الأعداد 16، وليس 13."
+        )
 
 
 def test_catalog__twelve_deals_take_the_singular_accusative_and_a_hundred_the_plain_form():

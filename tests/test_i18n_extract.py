@@ -2,6 +2,7 @@
 Python API with the committed ``babel.cfg``, finds every message the Arabic catalog holds (so a
 ``pybabel update`` marks no live message obsolete), the catalog holds every message it finds,
 and the committed ``messages.pot`` is what it makes."""
+
 from __future__ import annotations
 
 import re
@@ -56,8 +57,10 @@ def catalog() -> dict[str, object]:
 
 def test_extraction__finds_every_message_the_catalog_holds(found, catalog):
     missing = sorted(set(catalog) - set(found))
-    assert missing == [], ("live messages the extraction misses (mark them N_, or give "
-                           "their wrapper with -k):\n" + "\n".join(missing))
+    assert missing == [], (
+        "live messages the extraction misses (mark them N_, or give "
+        "their wrapper with -k):\n" + "\n".join(missing)
+    )
 
 
 def test_extraction__every_message_it_finds_is_in_the_catalog(found, catalog):
@@ -66,9 +69,12 @@ def test_extraction__every_message_it_finds_is_in_the_catalog(found, catalog):
 
 
 def test_extraction__a_plural_in_the_code_is_a_plural_in_the_catalog(found, catalog):
-    differ = sorted(k for k in set(found) & set(catalog)
-                    if isinstance(found[k], tuple) != isinstance(catalog[k], tuple)
-                    or (isinstance(found[k], tuple) and found[k] != catalog[k]))
+    differ = sorted(
+        k
+        for k in set(found) & set(catalog)
+        if isinstance(found[k], tuple) != isinstance(catalog[k], tuple)
+        or (isinstance(found[k], tuple) and found[k] != catalog[k])
+    )
     assert differ == []
 
 
@@ -88,10 +94,14 @@ def test_extraction__reads_the_markers_and_the_project_wrappers(found):
     assert "%(where)s: %(what)s" in found  # said through languages.py's say(N_(...))
     assert "There is no such club night." in found  # the store's Refused(N_(...))
     assert "The contracts’ names are kept on this phone." in found  # flash_message
-    assert found["Imported %(num)s game."] == ("Imported %(num)s game.",
-                                              "Imported %(num)s games.")  # flash_plural:1,2
-    assert found["Standings after %(num)s deal"] == ("Standings after %(num)s deal",
-                                                    "Standings after %(num)s deals")  # Jinja
+    assert found["Imported %(num)s game."] == (
+        "Imported %(num)s game.",
+        "Imported %(num)s games.",
+    )  # flash_plural:1,2
+    assert found["Standings after %(num)s deal"] == (
+        "Standings after %(num)s deal",
+        "Standings after %(num)s deals",
+    )  # Jinja
     assert "msgid" not in found  # the flash's own key is no message
 
 

@@ -1,5 +1,6 @@
 """Every page in Arabic, with nothing left in English but names and data, and every page in
 English still English: the complete translation the Arabic-first tables are promised."""
+
 from __future__ import annotations
 
 import io
@@ -22,7 +23,7 @@ PAGES = {
     "game over": "/games/{over}",
     "entry form": "/games/{game}/deals/new?contracts=collections&king=0",
     "combined entry form": "/games/{complex}/deals/new?contracts=king_of_hearts,diamonds,"
-                           "queens,collections&king=0",
+    "queens,collections&king=0",
     "trex form": "/games/{game}/deals/new?contracts=trex&king=0",
     "thrown in": "/games/{game}/thrown-in?king=0",
     "deal": "/games/{game}/deals/1",
@@ -57,26 +58,38 @@ def places(app, table, client):
     complex_game = table.new_game(preset="complex")
     # Imported through the page, as a phone does; the group's admin phone may rename and merge.
     document = json.dumps({"format": "trex-games/1", "games": list(simulated_games(1, seed=3))})
-    imported = client.post("/import", data={"file": (io.BytesIO(document.encode()), "night.json")},
-                           content_type="multipart/form-data")
+    imported = client.post(
+        "/import",
+        data={"file": (io.BytesIO(document.encode()), "night.json")},
+        content_type="multipart/form-data",
+    )
     over = int(imported.headers["Location"].rsplit("/", 1)[1])
     be_admin(client, app)
     client.get(imported.headers["Location"])  # shows (and so clears) the two messages
     player = _first_player(app, over)
-    club = client.post("/clubs/new", data={
-        "title": "Trex", "played_on": "2026-11-24", "rounds": "2", "first_round": "entered",
-        "preset": "standard", "players": "\n".join(
-            ["سامي", "Nour", "ليلى", "Hala", "Aya", "Bilal", "Carla", "Dana", "Elias"])})
+    club = client.post(
+        "/clubs/new",
+        data={
+            "title": "Trex",
+            "played_on": "2026-11-24",
+            "rounds": "2",
+            "first_round": "entered",
+            "preset": "standard",
+            "players": "\n".join(
+                ["سامي", "Nour", "ليلى", "Hala", "Aya", "Bilal", "Carla", "Dana", "Elias"]
+            ),
+        },
+    )
     club = int(club.headers["Location"].rsplit("/", 1)[1])
-    return {"game": game, "over": over, "player": player, "complex": complex_game,
-            "club": club}
+    return {"game": game, "over": over, "player": player, "complex": complex_game, "club": club}
 
 
 def _first_player(app, game_id: int) -> int:
     from history_helpers import query
 
-    [row] = query(app, "select player_id from game_players where game_id = ? and seat = 0",
-                  [game_id])
+    [row] = query(
+        app, "select player_id from game_players where game_id = ? and seat = 0", [game_id]
+    )
     return row["player_id"]
 
 
@@ -92,8 +105,7 @@ def _titles(app) -> tuple[str, ...]:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("page", list(PAGES))
-def test_every_page_in_arabic__right_to_left_and_nothing_left_in_english(app, client, places,
-                                                                         page):
+def test_every_page_in_arabic__right_to_left_and_nothing_left_in_english(app, client, places, page):
     client.set_cookie("lang", "ar")
     url = PAGES[page].format(**places)
     response = client.get(url)
@@ -105,8 +117,7 @@ def test_every_page_in_arabic__right_to_left_and_nothing_left_in_english(app, cl
 
 @pytest.mark.slow
 @pytest.mark.parametrize("page", list(PAGES))
-def test_every_page_in_english__left_to_right_and_no_arabic_words_of_the_app(client, places,
-                                                                            page):
+def test_every_page_in_english__left_to_right_and_no_arabic_words_of_the_app(client, places, page):
     client.set_cookie("lang", "en")
     url = PAGES[page].format(**places)
     html = soup(client.get(url))

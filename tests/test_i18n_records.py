@@ -1,5 +1,6 @@
 """Past nights, players, statistics, charts and import under Arabic: the words in Arabic, the
 charts read right to left, dates with Arabic month names, and every name isolated in <bdi>."""
+
 from __future__ import annotations
 
 import io
@@ -19,8 +20,11 @@ SVG = "{http://www.w3.org/2000/svg}"
 
 
 def upload(client, text: str, name: str = "night.json"):
-    return client.post("/import", data={"file": (io.BytesIO(text.encode()), name)},
-                       content_type="multipart/form-data")
+    return client.post(
+        "/import",
+        data={"file": (io.BytesIO(text.encode()), name)},
+        content_type="multipart/form-data",
+    )
 
 
 @pytest.fixture
@@ -34,7 +38,9 @@ def over(app):
 
 def _axis_texts(svg: bytes, axis: str) -> list[ET.Element]:
     root = ET.fromstring(svg)
-    group = next(g for g in root.iter(f"{SVG}g") if g.get("class", "").split()[:2] == ["axis", axis])
+    group = next(
+        g for g in root.iter(f"{SVG}g") if g.get("class", "").split()[:2] == ["axis", axis]
+    )
     return list(group.iter(f"{SVG}text"))
 
 
@@ -61,8 +67,7 @@ def test_running_chart__arabic_words_deals_from_right_to_left_values_on_the_righ
 
 
 def test_contract_chart__legend_and_contract_names_in_arabic(app, client, over):
-    [row] = query(app, "select player_id from game_players where game_id = ? and seat = 0",
-                  [over])
+    [row] = query(app, "select player_id from game_players where game_id = ? and seat = 0", [over])
     client.set_cookie("lang", "ar")
     svg = client.get(f"/charts/players/{row['player_id']}/contracts.svg").get_data(as_text=True)
     for word in ("ملكًا", "تحت ملك آخر", "الديناري", "البنات", "اللطش", "تركس"):
@@ -76,8 +81,9 @@ def test_import__a_bad_file_lists_every_problem_in_arabic(app, client):
     first["deals"][2]["diamonds"] = [4, 3, 2, 3]  # 12 diamonds
     second = standard_game(players=["Aya", "Aya ", "Carla", "Dana"])  # the same name twice
     client.set_cookie("lang", "ar")
-    response = upload(client, json.dumps({"format": "trex-games/1", "games": [first, second]}),
-                      "bad night.json")
+    response = upload(
+        client, json.dumps({"format": "trex-games/1", "games": [first, second]}), "bad night.json"
+    )
     assert response.status_code == 400
     page = soup(response)
     box = page.select_one("#problems")
@@ -121,8 +127,7 @@ def test_import__the_message_follows_a_language_switch_and_says_what_was_skipped
 # -- players -------------------------------------------------------------------------------
 def test_rename__the_message_is_arabic_with_both_names_isolated(app, client, table):
     game = table.new_game(["سامي", "Nour", "Carla", "Hala"])
-    [row] = query(app, "select player_id from game_players where game_id = ? and seat = 1",
-                  [game])
+    [row] = query(app, "select player_id from game_players where game_id = ? and seat = 1", [game])
     be_admin(client, app)
     client.get("/")  # shows (and so clears) the admin link's message
     client.set_cookie("lang", "ar")
@@ -136,8 +141,7 @@ def test_rename__the_message_is_arabic_with_both_names_isolated(app, client, tab
 
 def test_rename__a_refusal_is_arabic(app, client, table):
     game = table.new_game(["سامي", "Nour", "Carla", "Hala"])
-    [row] = query(app, "select player_id from game_players where game_id = ? and seat = 1",
-                  [game])
+    [row] = query(app, "select player_id from game_players where game_id = ? and seat = 1", [game])
     be_admin(client, app)
     client.set_cookie("lang", "ar")
     page = soup(client.post(f"/players/{row['player_id']}/rename", data={"name": "carla"}))
@@ -164,12 +168,19 @@ def test_night__arabic_indic_digits_when_the_device_asks(client, over):
 
 
 # -- names ---------------------------------------------------------------------------------
-@pytest.mark.parametrize("path", ["/history/games/{over}", "/history/", "/players/",
-                                  "/leaderboard", "/history/nights/2026-11-20",
-                                  "/players/{player}"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/history/games/{over}",
+        "/history/",
+        "/players/",
+        "/leaderboard",
+        "/history/nights/2026-11-20",
+        "/players/{player}",
+    ],
+)
 def test_every_name_on_the_page_is_inside_bdi(app, client, over, path):
-    [row] = query(app, "select player_id from game_players where game_id = ? and seat = 0",
-                  [over])
+    [row] = query(app, "select player_id from game_players where game_id = ? and seat = 0", [over])
     client.set_cookie("lang", "ar")
     page = soup(client.get(path.format(over=over, player=row["player_id"])))
     page.head.decompose()
@@ -194,8 +205,9 @@ def test_record__deal_lines_isolate_names_and_card_codes(client, over):
 # -- filters and merging -------------------------------------------------------------------
 def test_leaderboard__filters_and_their_problems_in_arabic(client, over):
     client.set_cookie("lang", "ar")
-    page = soup(client.get("/leaderboard?from=2026-11-30&to=2026-11-01&preset=complex"
-                           "&sort=average"))
+    page = soup(
+        client.get("/leaderboard?from=2026-11-30&to=2026-11-01&preset=complex&sort=average")
+    )
     summary = page.select_one("details.filters summary").get_text()
     assert "قواعد كومبلكس" in summary and "نوفمبر" in summary
     assert "بُدّل التاريخان" in page.select_one(".error").get_text()
@@ -208,10 +220,12 @@ def test_leaderboard__filters_and_their_problems_in_arabic(client, over):
 def test_merge__the_confirmation_in_arabic_with_names_isolated(app, client, table):
     first = table.new_game(["سامي", "Nour", "Carla", "Hala"])
     second = table.new_game(["سامي", "Nur", "Carla", "Hala"])
-    [keep] = query(app, "select player_id from game_players where game_id = ? and seat = 1",
-                   [first])
-    [drop] = query(app, "select player_id from game_players where game_id = ? and seat = 1",
-                   [second])
+    [keep] = query(
+        app, "select player_id from game_players where game_id = ? and seat = 1", [first]
+    )
+    [drop] = query(
+        app, "select player_id from game_players where game_id = ? and seat = 1", [second]
+    )
     be_admin(client, app)
     client.get("/")  # shows (and so clears) the admin link's message
     client.set_cookie("lang", "ar")

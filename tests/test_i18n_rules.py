@@ -1,6 +1,7 @@
 """House rules in the player's language: a bad setting (RulesError) says why in Arabic, on the
 web and in an imported file, while ``str()`` stays the English sentence; the one-line summary of
 the rules is said in the page's language."""
+
 from __future__ import annotations
 
 import json
@@ -18,20 +19,37 @@ from test_transfer import good_game, upload
 from web_helpers import soup
 
 BAD = {
-    "doubling": ({"doubling": "maybe"}, "rule_not_bool",
-                 "house rule 'doubling' must be true or false, not 'maybe'",
-                 "قاعدة الطاولة 'doubling' قيمتها true أو false، لا 'maybe'"),
-    "choice": ({"combining": "all"}, "rule_bad_choice",
-               "house rule 'combining' cannot be 'all'; allowed: 'none', 'complex', "
-               "'combination'", "قاعدة الطاولة 'combining' لا تقبل 'all'؛ المسموح:"),
-    "unknown": ({"jokers": 2}, "rule_unknown", "unknown house rule 'jokers'; known rules: ",
-                "قاعدة طاولة غير معروفة 'jokers'"),
-    "sweep": ({"sweep_replay": 3}, "rule_sweep",
-              "house rule 'sweep_replay' must be null or {\"collections_tricks\": N} with N from "
-              "7 to 13", "حيث N من 7 إلى 13"),
-    "order": ({"fixed_order": ["trex"]}, "rule_fixed_order",
-              "house rule 'fixed_order' must be null or list each of the five contracts once "
-              "(king_of_hearts, diamonds, queens, collections, trex)", "الألعاب الخمس"),
+    "doubling": (
+        {"doubling": "maybe"},
+        "rule_not_bool",
+        "house rule 'doubling' must be true or false, not 'maybe'",
+        "قاعدة الطاولة 'doubling' قيمتها true أو false، لا 'maybe'",
+    ),
+    "choice": (
+        {"combining": "all"},
+        "rule_bad_choice",
+        "house rule 'combining' cannot be 'all'; allowed: 'none', 'complex', 'combination'",
+        "قاعدة الطاولة 'combining' لا تقبل 'all'؛ المسموح:",
+    ),
+    "unknown": (
+        {"jokers": 2},
+        "rule_unknown",
+        "unknown house rule 'jokers'; known rules: ",
+        "قاعدة طاولة غير معروفة 'jokers'",
+    ),
+    "sweep": (
+        {"sweep_replay": 3},
+        "rule_sweep",
+        "house rule 'sweep_replay' must be null or {\"collections_tricks\": N} with N from 7 to 13",
+        "حيث N من 7 إلى 13",
+    ),
+    "order": (
+        {"fixed_order": ["trex"]},
+        "rule_fixed_order",
+        "house rule 'fixed_order' must be null or list each of the five contracts once "
+        "(king_of_hearts, diamonds, queens, collections, trex)",
+        "الألعاب الخمس",
+    ),
 }
 
 
@@ -59,8 +77,10 @@ def test_read_game__a_bad_rule_is_a_problem_with_its_own_code():
     with pytest.raises(InvalidResult) as info:
         read_game(good_game(rules={"doubling": "maybe"}))
     problem = next(p for p in info.value.problems if p.field == "rules")
-    assert problem.code == "rule_not_bool" and problem.params == {"key": "doubling",
-                                                                  "value": "maybe"}
+    assert problem.code == "rule_not_bool" and problem.params == {
+        "key": "doubling",
+        "value": "maybe",
+    }
     assert str(problem) == "House rule 'doubling' must be true or false, not 'maybe'"
 
 
@@ -82,13 +102,17 @@ def test_import__a_bad_rule_in_english_as_before(client):
 # -- the summary ---------------------------------------------------------------------------------
 SUMMARIES = [
     (HouseRules(), "Standard rules", "القواعد العادية"),
-    (HouseRules(combining="complex", doubling=False), "no doubling; Complex",
-     "بلا دبل؛ كومبلكس"),
-    (HouseRules(partnership=True, team_result="worst-loses"),
-     "partnership; worst score loses", "شراكة؛ يخسر فريق أسوأ نتيجة"),
-    (HouseRules(sweep_replay=10, kh_redeal_any_doubleton=True),
-     "sweeps replayed (10+ tricks); K♥ redeal with any doubleton",
-     "يُعاد الكبوت (اللمّات: 10 أو أكثر)؛ إعادة التوزيع لشيخ الكبة مع أي كبة ثانية"),
+    (HouseRules(combining="complex", doubling=False), "no doubling; Complex", "بلا دبل؛ كومبلكس"),
+    (
+        HouseRules(partnership=True, team_result="worst-loses"),
+        "partnership; worst score loses",
+        "شراكة؛ يخسر فريق أسوأ نتيجة",
+    ),
+    (
+        HouseRules(sweep_replay=10, kh_redeal_any_doubleton=True),
+        "sweeps replayed (10+ tricks); K♥ redeal with any doubleton",
+        "يُعاد الكبوت (اللمّات: 10 أو أكثر)؛ إعادة التوزيع لشيخ الكبة مع أي كبة ثانية",
+    ),
 ]
 
 
@@ -132,5 +156,7 @@ def test_history__the_rules_line_in_arabic(table, client):
 
 
 def test_problem__engine_code_for_rules_still_renders_in_english():
-    assert str(Problem("rule_not_bool", {"key": "doubling", "value": 1})) == \
-        "House rule 'doubling' must be true or false, not 1"
+    assert (
+        str(Problem("rule_not_bool", {"key": "doubling", "value": 1}))
+        == "House rule 'doubling' must be true or false, not 1"
+    )

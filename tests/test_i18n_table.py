@@ -1,5 +1,6 @@
 """The pages at the table in Arabic: entry forms, flash messages, the new-game form's errors,
 the words the scripts show, player names isolated, error pages."""
+
 from __future__ import annotations
 
 import json
@@ -12,9 +13,16 @@ ROOT = Path(__file__).resolve().parent.parent
 NAMES = ["سامي", "Nour", "ليلى Sam", "Hala"]
 #: A card's name in Arabic text is isolated left to right, so that "K♥" does not read "♥K".
 LRI, PDI = "\u2066", "\u2069"
-NEW_GAME = {"player_0": "سامي", "player_1": "Nour", "player_2": "ليلى Sam", "player_3": "Hala",
-            "first_king": "0", "preset": "standard", "title": "Friday",
-            "played_on": "2026-11-20"}
+NEW_GAME = {
+    "player_0": "سامي",
+    "player_1": "Nour",
+    "player_2": "ليلى Sam",
+    "player_3": "Hala",
+    "first_king": "0",
+    "preset": "standard",
+    "title": "Friday",
+    "played_on": "2026-11-20",
+}
 
 
 def arabic(client) -> None:
@@ -44,8 +52,10 @@ def test_entry_form__queens_questions_and_the_no_chip_in_arabic(client, table):
     arabic(client)
     page = table.open_form(game, "queens", king=0)
     # a doubling row's legend shows only its card ("Q♠×2") and says the question to a reader
-    legends = [(f.legend.select_one(".sr") or f.legend).get_text(strip=True)
-               for f in page.select("fieldset.pick")]
+    legends = [
+        (f.legend.select_one(".sr") or f.legend).get_text(strip=True)
+        for f in page.select("fieldset.pick")
+    ]
     assert f"من أخذ {LRI}Q♠{PDI}؟" in legends and "مدبّلة؟ اضغط على صاحبها" in legends
     chips = [s.get_text(strip=True) for s in page.select("#f-q_spades_doubled_by .chips label")]
     assert chips == ["لا", *NAMES]
@@ -93,8 +103,10 @@ def test_flash__undo_in_arabic(client, table):
     arabic(client)
     response = table.undo(game, 1)
     assert response.status_code == 303
-    assert flash_text(soup(client.get(response.headers["Location"]))) == \
-        "سُحبت اليد 1. تبقى في سجل اللعبة."
+    assert (
+        flash_text(soup(client.get(response.headers["Location"])))
+        == "سُحبت اليد 1. تبقى في سجل اللعبة."
+    )
 
 
 def test_new_game__a_wrong_pin_refused_in_arabic_next_to_its_field(client):
@@ -104,16 +116,16 @@ def test_new_game__a_wrong_pin_refused_in_arabic_next_to_its_field(client):
     page = soup(response)
     error = page.find("input", attrs={"name": "pin"}).find_previous("p", class_="error")
     assert error.get_text(strip=True) == "رمز الطاولة من 4 إلى 12 رقمًا، أو اتركه فارغًا."
-    assert page.find("label", attrs={"for": "pin"}).get_text(strip=True) == \
-        "رمز الطاولة (اختياري)"
+    assert page.find("label", attrs={"for": "pin"}).get_text(strip=True) == "رمز الطاولة (اختياري)"
 
 
 def test_new_game__an_empty_name_refused_in_arabic_next_to_its_field(client):
     arabic(client)
     response = client.post("/games/new", data={**NEW_GAME, "player_1": " "})
     assert response.status_code == 400
-    error = soup(response).find("input", attrs={"name": "player_1"}).find_previous(
-        "p", class_="error")
+    error = (
+        soup(response).find("input", attrs={"name": "player_1"}).find_previous("p", class_="error")
+    )
     assert error.get_text(strip=True) == "اللاعب 2 بلا اسم."
 
 
@@ -122,8 +134,12 @@ def test_new_game__labels_presets_and_tonight_in_arabic(client):
     page = soup(client.get("/games/new"))
     presets = [s.get_text(strip=True) for s in page.select("#presets label")]
     assert presets == ["عادية", "كومبلكس", "شراكة", "مخصّصة"]
-    assert [b["data-default"] for b in page.select("#diagram bdi[data-name]")] == \
-        ["اللاعب 1", "اللاعب 2", "اللاعب 3", "اللاعب 4"]
+    assert [b["data-default"] for b in page.select("#diagram bdi[data-name]")] == [
+        "اللاعب 1",
+        "اللاعب 2",
+        "اللاعب 3",
+        "اللاعب 4",
+    ]
     assert page.find("input", attrs={"name": "title"})["value"].startswith("سهرة ")
     assert page.select_one("button[type=submit]").get_text(strip=True) == "ابدأ اللعبة"
 
@@ -132,12 +148,18 @@ def test_scripts__the_live_preview_words_come_from_the_page(client, table):
     game = table.new_game(NAMES)
     arabic(client)
     box = table.open_form(game, "diamonds", king=0).find(id="live-preview")
-    assert json.loads(box["data-words"]) == {"player": "اللاعب", "this_deal": "هذه اليد",
-                                            "total": "المجموع"}
+    assert json.loads(box["data-words"]) == {
+        "player": "اللاعب",
+        "this_deal": "هذه اليد",
+        "total": "المجموع",
+    }
     client.set_cookie("lang", "en")
     box = table.open_form(game, "diamonds", king=0).find(id="live-preview")
-    assert json.loads(box["data-words"]) == {"player": "Player", "this_deal": "This deal",
-                                            "total": "Total"}
+    assert json.loads(box["data-words"]) == {
+        "player": "Player",
+        "this_deal": "This deal",
+        "total": "Total",
+    }
 
 
 def test_scripts__no_word_of_the_page_written_in_them():
@@ -162,8 +184,7 @@ def test_live_preview__the_engine_problem_in_arabic(client, table):
 def test_entry_form__counts_that_do_not_add_up_in_arabic_next_to_the_group(client, table):
     game = table.new_game(NAMES)
     arabic(client)
-    response = table.post_entry(game, "collections", {f"tricks_{s}": "4" for s in range(4)},
-                                king=0)
+    response = table.post_entry(game, "collections", {f"tricks_{s}": "4" for s in range(4)}, king=0)
     assert response.status_code == 400
     assert error_next_to(soup(response), "g-tricks") == ["مجموع الأعداد 16، وليس 13."]
 
@@ -227,8 +248,10 @@ def test_thrown_in__a_missing_answer_is_asked_for_in_arabic(client, table):
     game = table.new_game()
     client.set_cookie("lang", "ar")
     page = soup(client.get(f"/games/{game}/thrown-in?king=0"))
-    response = client.post(f"/games/{game}/thrown-in", data={
-        **hidden_fields(page), "reason": "misdeal", "step": "save"})
+    response = client.post(
+        f"/games/{game}/thrown-in",
+        data={**hidden_fields(page), "reason": "misdeal", "step": "save"},
+    )
     assert response.status_code == 400
     text = soup(response).get_text()
     assert "حدّد من طلب إعادة التوزيع" in text and "who asked" not in text
@@ -247,12 +270,18 @@ def test_arabic_indic_digits__in_chips_messages_flashes_and_the_live_preview(cli
     form = table.open_form(game, "diamonds", king=0)
     chips = [s.get_text() for s in form.select("#f-diamonds_0 .chips label")]
     assert chips[:3] == ["٠", "١", "٢"] and chips[-1] == "١٣"
-    problem = table.post_entry(game, "diamonds", {f"diamonds_{s}": "4" for s in range(4)},
-                               king=0)
+    problem = table.post_entry(game, "diamonds", {f"diamonds_{s}": "4" for s in range(4)}, king=0)
     assert error_next_to(soup(problem), "g-diamonds") == ["مجموع الأعداد ١٦، وليس ١٣."]
-    preview = client.post(f"/games/{game}/deals/preview.json", data={
-        **hidden_fields(form), "diamonds_0": "4", "diamonds_1": "3", "diamonds_2": "3",
-        "diamonds_3": "3"})
+    preview = client.post(
+        f"/games/{game}/deals/preview.json",
+        data={
+            **hidden_fields(form),
+            "diamonds_0": "4",
+            "diamonds_1": "3",
+            "diamonds_2": "3",
+            "diamonds_3": "3",
+        },
+    )
     assert [r["deal_text"] for r in preview.get_json()["rows"]] == ["−٤٠", "−٣٠", "−٣٠", "−٣٠"]
     table.enter(game, {"king": 0, "contracts": ["diamonds"], "diamonds": [4, 3, 3, 3]})
     flash = soup(client.get(f"/games/{game}")).select_one(".flash").get_text()

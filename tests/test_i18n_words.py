@@ -1,6 +1,7 @@
 """A table's own words for the contracts (a setting kept on the phone, per language): the pages,
 the rules line and the printed sheet use them; a word that can't be is refused next to its
 field with what was typed kept, and nothing is kept."""
+
 from __future__ import annotations
 
 import io
@@ -26,7 +27,8 @@ def test_settings__offers_what_tables_say_for_each_contract(client):
     client.set_cookie("lang", "en")
     page = soup(client.get("/settings"))
     assert {"Sheikh Koobbah", "Dinari", "Banat", "Eltoosh", "Trix"} <= {
-        o["value"] for o in page.select("#words datalist option")}
+        o["value"] for o in page.select("#words datalist option")
+    }
 
 
 def test_own_words__used_on_the_game_page_and_only_in_their_language(client, table):
@@ -42,9 +44,15 @@ def test_own_words__used_on_the_game_page_and_only_in_their_language(client, tab
 
 
 def test_own_words__in_english_too_and_in_the_rules_line(client, table):
-    game = table.new_game(preset="custom", fixed_order_on="y", fixed_1="trex",
-                          fixed_2="king_of_hearts", fixed_3="diamonds", fixed_4="queens",
-                          fixed_5="collections")
+    game = table.new_game(
+        preset="custom",
+        fixed_order_on="y",
+        fixed_1="trex",
+        fixed_2="king_of_hearts",
+        fixed_3="diamonds",
+        fixed_4="queens",
+        fixed_5="collections",
+    )
     save_words(client, trex="Trix", queens="Banat")
     page = soup(client.get(f"/games/{game}"))
     assert "Trix" in page.select_one("p.muted").get_text()

@@ -2,6 +2,7 @@
 test_browser_offline.py, runs it): from the root, so that its scope covers the game pages,
 never kept by a cache, named by a version of the files it keeps; and a page kept ahead for
 offline use leaves the session's messages for the page the phone opens next."""
+
 from __future__ import annotations
 
 import json
@@ -45,16 +46,19 @@ def test_a_changed_file_makes_a_new_version(tmp_path):
     (tmp_path / "app.css").write_text("body { color: red }")
     assert offline._worker.__wrapped__(str(tmp_path))[1][0] != first
     (tmp_path / "DejaVuSans.ttf").write_text("not kept, not counted")
-    assert offline._worker.__wrapped__(str(tmp_path))[1][0] == \
-        offline._worker.__wrapped__(str(tmp_path / ".." / tmp_path.name))[1][0]
+    assert (
+        offline._worker.__wrapped__(str(tmp_path))[1][0]
+        == offline._worker.__wrapped__(str(tmp_path / ".." / tmp_path.name))[1][0]
+    )
 
 
 def test_a_page_kept_ahead_leaves_the_messages_for_the_next(client, table):
     game_id = table.new_game()
     client.get(f"/games/{game_id}")  # the message the new game left is shown
     table.enter(game_id, {"king": 0, "contracts": ["diamonds"], "diamonds": [4, 3, 5, 1]})
-    ahead = client.get(f"/games/{game_id}/deals/new?king=0&contracts=queens",
-                       headers={"Purpose": "prefetch"})
+    ahead = client.get(
+        f"/games/{game_id}/deals/new?king=0&contracts=queens", headers={"Purpose": "prefetch"}
+    )
     assert ahead.status_code == 200 and soup(ahead).select(".flash") == []
     shown = soup(client.get(f"/games/{game_id}"))
     assert "Deal 1 saved." in shown.select_one(".flash").get_text()
@@ -66,10 +70,13 @@ def test_the_game_page_and_forms_carry_the_outbox(client, table):
     game = client.get(f"/games/{game_id}")
     assert soup(game).select_one("#outbox[hidden][data-reload]") is not None
     words = json.loads(box.search(game.get_data(as_text=True)).group(1))  # as sw.js reads it
-    assert words == {"waiting": "Deal {n} waiting to be sent", "digits": "0123456789",
-                     "unchecked": "Points not yet checked: they are scored when the deal is sent.",
-                     "offline": "Offline: Save keeps this deal on the phone. It is sent, checked "
-                                "and scored when the network is back."}
+    assert words == {
+        "waiting": "Deal {n} waiting to be sent",
+        "digits": "0123456789",
+        "unchecked": "Points not yet checked: they are scored when the deal is sent.",
+        "offline": "Offline: Save keeps this deal on the phone. It is sent, checked "
+        "and scored when the network is back.",
+    }
     arabic = client.get(f"/games/{game_id}", headers={"Accept-Language": "ar"})
     said = json.loads(box.search(arabic.get_data(as_text=True)).group(1))
     assert said["waiting"] == "اليد {n} تنتظر الإرسال"
@@ -97,13 +104,15 @@ def test_the_game_page_says_what_the_engine_leaves_open_after_waiting_deals(clie
     after = after_on(client, game_id)
     code = {c: str(after["c"].index(c)) for c in after["c"]}
     assert after["n"] == 2
-    assert sorted(after["o"][""]) == sorted(code[c] for c in
-                                            ("king_of_hearts", "queens", "collections", "trex"))
+    assert sorted(after["o"][""]) == sorted(
+        code[c] for c in ("king_of_hearts", "queens", "collections", "trex")
+    )
     queens_trex = "".join(sorted(code["queens"] + code["trex"]))
-    assert sorted(after["o"][queens_trex]) == sorted([code["king_of_hearts"],
-                                                      code["collections"]])
-    assert "".join(sorted(code[c] for c in ("king_of_hearts", "queens", "collections",
-                                            "trex"))) not in after["o"]
+    assert sorted(after["o"][queens_trex]) == sorted([code["king_of_hearts"], code["collections"]])
+    assert (
+        "".join(sorted(code[c] for c in ("king_of_hearts", "queens", "collections", "trex")))
+        not in after["o"]
+    )
     assert len(after["o"]) == 15  # every set of the four left but all four
 
 

@@ -6,6 +6,7 @@ page, and never a key, a token, a PIN or a join link: checked after one pass ove
 of the URL map, with the game's real keys and the admin and join links among the addresses
 asked for, and through the real waitress server (``scorekeeper serve``) with a proxy in front.
 """
+
 from __future__ import annotations
 
 import http.client
@@ -29,8 +30,10 @@ from web_helpers import admin_link, edit_link
 
 ROOT = Path(__file__).resolve().parents[1]
 PIN = "739164"
-LINE = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z (GET|POST|HEAD) (\S+) (\d{3}) "
-                  r"([\d.]+)ms group=(\S+) (\S+)$")
+LINE = re.compile(
+    r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z (GET|POST|HEAD) (\S+) (\d{3}) "
+    r"([\d.]+)ms group=(\S+) (\S+)$"
+)
 
 
 @pytest.fixture
@@ -52,8 +55,11 @@ def secrets_of(app) -> dict[str, str]:
 
     db = connect(app.config["DATABASE"])
     try:
-        found = {"admin key": keys.install_key(db, "admin"),
-                 "join key": keys.install_key(db, "join"), "PIN": PIN}
+        found = {
+            "admin key": keys.install_key(db, "admin"),
+            "join key": keys.install_key(db, "join"),
+            "PIN": PIN,
+        }
         for row in db.query("select id, edit_key, view_key, pin_hash from games"):
             found[f"edit key {row['id']}"] = row["edit_key"]
             found[f"view key {row['id']}"] = row["view_key"]
@@ -69,16 +75,25 @@ def test_item4_the_log_never_holds_a_key_token_pin_or_join_link(tmp_path, captur
     client.post("/games/2/pin", data={"pin": PIN, "current": "4821"})
     secrets = secrets_of(app)
     app.config["TESTING"] = False  # an exception becomes a 500 page, logged
-    asked = [edit_link(app, 1), admin_link(app), f"/join/{secrets['join key']}",
-             f"/v/{secrets['view key 1']}", f"/e/{secrets['edit key 2']}"]
+    asked = [
+        edit_link(app, 1),
+        admin_link(app),
+        f"/join/{secrets['join key']}",
+        f"/v/{secrets['view key 1']}",
+        f"/e/{secrets['edit key 2']}",
+    ]
     for rule in sorted(app.url_map.iter_rules(), key=lambda r: r.rule):
         if rule.rule.startswith("/static"):
             continue
         url = fill(rule.rule)
         query = {"key": secrets["admin key"], "pin": PIN, "token": secrets["join key"]}
         for method in sorted(rule.methods - {"HEAD", "OPTIONS"}):
-            client.open(url, method=method, query_string=query,
-                        data={"pin": PIN, "key": secrets["edit key 1"]})
+            client.open(
+                url,
+                method=method,
+                query_string=query,
+                data={"pin": PIN, "key": secrets["edit key 1"]},
+            )
     for url in asked:
         client.get(url)
         client.get(url, headers={"Referer": url})
@@ -95,10 +110,10 @@ def test_item4_the_log_never_holds_a_key_token_pin_or_join_link(tmp_path, captur
     assert leaked == {}, leaked
 
 
-def test_item4_one_line_per_request_with_route_status_duration_group_and_client(
-        tmp_path, captured):
-    app = create_app({"DATABASE": str(tmp_path / "log.sqlite3"),
-                      "INSTANCE_PATH": str(tmp_path / "instance")})
+def test_item4_one_line_per_request_with_route_status_duration_group_and_client(tmp_path, captured):
+    app = create_app(
+        {"DATABASE": str(tmp_path / "log.sqlite3"), "INSTANCE_PATH": str(tmp_path / "instance")}
+    )
     client = app.test_client()
     client.get("/")
     client.get("/games/77", environ_base={"REMOTE_ADDR": "192.0.2.7"})
@@ -106,14 +121,17 @@ def test_item4_one_line_per_request_with_route_status_duration_group_and_client(
     lines = [LINE.match(line) for line in captured.getvalue().splitlines()]
     assert all(lines), captured.getvalue()
     assert [(m[1], m[2], m[3], m[5]) for m in lines] == [
-        ("GET", "/", "200", "-"), ("GET", "/games/<int:game_id>", "404", "-"),
-        ("GET", "-", "404", "-")]
+        ("GET", "/", "200", "-"),
+        ("GET", "/games/<int:game_id>", "404", "-"),
+        ("GET", "-", "404", "-"),
+    ]
     assert lines[1][6] == "192.0.2.7" and float(lines[0][4]) > 0
 
 
 def test_item4_the_group_is_its_short_id(tmp_path, captured):
-    app = create_app({"DATABASE": str(tmp_path / "log.sqlite3"),
-                      "INSTANCE_PATH": str(tmp_path / "instance")})
+    app = create_app(
+        {"DATABASE": str(tmp_path / "log.sqlite3"), "INSTANCE_PATH": str(tmp_path / "instance")}
+    )
 
     @app.before_request
     def read_group():
@@ -126,9 +144,11 @@ def test_item4_the_group_is_its_short_id(tmp_path, captured):
 
 
 def test_item4_an_error_goes_to_the_log_with_its_traceback_and_never_to_the_page(
-        tmp_path, captured):
-    app = create_app({"DATABASE": str(tmp_path / "log.sqlite3"),
-                      "INSTANCE_PATH": str(tmp_path / "instance")})
+    tmp_path, captured
+):
+    app = create_app(
+        {"DATABASE": str(tmp_path / "log.sqlite3"), "INSTANCE_PATH": str(tmp_path / "instance")}
+    )
 
     def broken(key):
         raise RuntimeError("the disk is on fire")
@@ -149,16 +169,21 @@ def test_item4_json_lines(tmp_path):
     out = io.StringIO()
     logs.configure("info", "json", out)
     try:
-        app = create_app({"DATABASE": str(tmp_path / "log.sqlite3"),
-                          "INSTANCE_PATH": str(tmp_path / "instance")})
+        app = create_app(
+            {"DATABASE": str(tmp_path / "log.sqlite3"), "INSTANCE_PATH": str(tmp_path / "instance")}
+        )
         app.test_client().get("/games/3")
         logging.getLogger("scorekeeper.test").warning("a word to the operator")
     finally:
         logs.configure("warning", "text", io.StringIO())
     request, warning = [json.loads(line) for line in out.getvalue().splitlines()]
     assert {k: request[k] for k in ("method", "route", "status", "group", "client")} == {
-        "method": "GET", "route": "/games/<int:game_id>", "status": 404, "group": "-",
-        "client": "127.0.0.1"}
+        "method": "GET",
+        "route": "/games/<int:game_id>",
+        "status": 404,
+        "group": "-",
+        "client": "127.0.0.1",
+    }
     assert request["time"].endswith("Z") and request["ms"] >= 0
     assert warning["level"] == "warning" and warning["message"] == "a word to the operator"
 
@@ -166,8 +191,9 @@ def test_item4_json_lines(tmp_path):
 def test_item4_the_log_level_leaves_the_request_lines_out(tmp_path):
     out = io.StringIO()
     logs.configure("warning", "text", out)
-    app = create_app({"DATABASE": str(tmp_path / "log.sqlite3"),
-                      "INSTANCE_PATH": str(tmp_path / "instance")})
+    app = create_app(
+        {"DATABASE": str(tmp_path / "log.sqlite3"), "INSTANCE_PATH": str(tmp_path / "instance")}
+    )
     app.test_client().get("/")
     assert out.getvalue() == ""
 
@@ -186,8 +212,11 @@ def start_serve(tmp_path: Path, *args: str, env: dict | None = None):
     with out.open("ab") as log:
         process = subprocess.Popen(
             [sys.executable, "-m", "scorekeeper.cli", "serve", "--port", str(port), *args],
-            env={**os.environ, "SCOREKEEPER_INSTANCE": str(tmp_path / "instance"),
-                 **(env or {})}, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
+            env={**os.environ, "SCOREKEEPER_INSTANCE": str(tmp_path / "instance"), **(env or {})},
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            cwd=ROOT,
+        )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         assert process.poll() is None, out.read_text()
@@ -219,12 +248,21 @@ def stop(process) -> None:
 
 def test_item4_the_real_server_logs_each_request_with_the_client_the_proxy_names(tmp_path):
     process, port, out = start_serve(
-        tmp_path, "--proxy-hops", "1", "--public-url", "https://scores.example.org",
-        env={"SCOREKEEPER_LOG_FORMAT": "json"})
+        tmp_path,
+        "--proxy-hops",
+        "1",
+        "--public-url",
+        "https://scores.example.org",
+        env={"SCOREKEEPER_LOG_FORMAT": "json"},
+    )
     try:
         admin = re.search(r"/admin/([0-9a-f]{32})", out.read_text())[1]
-        proxied = {"X-Forwarded-For": "203.0.113.9", "X-Forwarded-Proto": "https",
-                   "X-Forwarded-Host": "scores.example.org", "Host": "scores.example.org"}
+        proxied = {
+            "X-Forwarded-For": "203.0.113.9",
+            "X-Forwarded-Proto": "https",
+            "X-Forwarded-Host": "scores.example.org",
+            "Host": "scores.example.org",
+        }
         assert get(port, f"/admin/{admin}", proxied) == 303
         assert get(port, "/games/12", proxied) == 404
         time.sleep(0.3)
@@ -235,21 +273,27 @@ def test_item4_the_real_server_logs_each_request_with_the_client_the_proxy_names
     lines = [json.loads(line) for line in text.splitlines() if line.startswith("{")]
     requests = [line for line in lines if "route" in line]
     assert [(r["route"], r["status"], r["client"]) for r in requests][-2:] == [
-        ("/admin/<key>", 303, "203.0.113.9"), ("/games/<int:game_id>", 404, "203.0.113.9")]
+        ("/admin/<key>", 303, "203.0.113.9"),
+        ("/games/<int:game_id>", 404, "203.0.113.9"),
+    ]
 
 
 def test_item4_serve_refuses_an_unknown_log_level_in_one_line(tmp_path):
     result = subprocess.run(
         [sys.executable, "-m", "scorekeeper.cli", "serve", "--port", str(free_port())],
         env={**os.environ, "SCOREKEEPER_INSTANCE": str(tmp_path), "SCOREKEEPER_LOG_LEVEL": "loud"},
-        capture_output=True, text=True, cwd=ROOT, timeout=60)
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
     assert result.returncode == 2
     assert result.stderr.strip().splitlines() == [
-        "--log-level: the log level is one of debug, info, warning, error, not 'loud'."]
+        "--log-level: the log level is one of debug, info, warning, error, not 'loud'."
+    ]
 
 
-def test_item4_through_caddy_both_logs_hold_no_key_and_a_made_up_client_is_not_believed(
-        tmp_path):
+def test_item4_through_caddy_both_logs_hold_no_key_and_a_made_up_client_is_not_believed(tmp_path):
     """Caddy as deploy/Caddyfile sets it up (on plain HTTP, on free ports), in front of the
     real server: Caddy's log line has the address without the key or the query, the app's
     line has the client Caddy saw, not the one a header made up."""
@@ -257,21 +301,32 @@ def test_item4_through_caddy_both_logs_hold_no_key_and_a_made_up_client_is_not_b
     caddy_port = free_port()
     shipped = (ROOT / "deploy" / "Caddyfile").read_text()
     config = tmp_path / "Caddyfile"
-    config.write_text("{\n\tadmin off\n}\n" + shipped
-                      .replace("scores.example.org {", f"http://127.0.0.1:{caddy_port} {{")
-                      .replace("127.0.0.1:8000", f"127.0.0.1:{port}"))
+    config.write_text(
+        "{\n\tadmin off\n}\n"
+        + shipped.replace("scores.example.org {", f"http://127.0.0.1:{caddy_port} {{").replace(
+            "127.0.0.1:8000", f"127.0.0.1:{port}"
+        )
+    )
     caddy_log = tmp_path / "caddy.log"
     with caddy_log.open("ab") as log:
-        caddy = subprocess.Popen(["caddy", "run", "--config", str(config), "--adapter",
-                                  "caddyfile"], stdout=log, stderr=subprocess.STDOUT)
+        caddy = subprocess.Popen(
+            ["caddy", "run", "--config", str(config), "--adapter", "caddyfile"],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
     try:
         admin = re.search(r"/admin/([0-9a-f]{32})", out.read_text())[1]
         deadline = time.monotonic() + 30
         while True:
             try:
-                status = get(caddy_port, f"/admin/{admin}?pin={PIN}",
-                             {"X-Forwarded-For": "198.51.100.1",
-                              "Referer": f"http://127.0.0.1/admin/{admin}"})
+                status = get(
+                    caddy_port,
+                    f"/admin/{admin}?pin={PIN}",
+                    {
+                        "X-Forwarded-For": "198.51.100.1",
+                        "Referer": f"http://127.0.0.1/admin/{admin}",
+                    },
+                )
                 break
             except OSError:
                 assert time.monotonic() < deadline, caddy_log.read_text()
@@ -282,8 +337,11 @@ def test_item4_through_caddy_both_logs_hold_no_key_and_a_made_up_client_is_not_b
         caddy.terminate()
         caddy.wait(timeout=15)
         stop(process)
-    proxied = [json.loads(line) for line in caddy_log.read_text().splitlines()
-               if line.startswith("{") and '"request"' in line]
+    proxied = [
+        json.loads(line)
+        for line in caddy_log.read_text().splitlines()
+        if line.startswith("{") and '"request"' in line
+    ]
     assert [line["request"]["uri"] for line in proxied] == ["/admin/"]
     assert admin not in caddy_log.read_text() and PIN not in caddy_log.read_text()
     served = out.read_text().partition("Stop with Ctrl+C.")[2]
@@ -299,11 +357,23 @@ def test_item4_the_log_is_set_up_by_the_real_server_alone(tmp_path, monkeypatch)
     monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(tmp_path / "instance"))
     monkeypatch.setattr("scorekeeper.printing.warm_up", lambda: None)
     served = []
-    monkeypatch.setattr("scorekeeper.web.serve.serve_until_stopped",
-                        lambda app, **options: served.append(app))
+    monkeypatch.setattr(
+        "scorekeeper.web.serve.serve_until_stopped", lambda app, **options: served.append(app)
+    )
     before = list(logging.getLogger().handlers)
-    assert cli.main(["serve", "--db", str(tmp_path / "x.sqlite3"), "--log-format", "json",
-                     "--log-level", "debug"]) == 0
+    assert (
+        cli.main(
+            [
+                "serve",
+                "--db",
+                str(tmp_path / "x.sqlite3"),
+                "--log-format",
+                "json",
+                "--log-level",
+                "debug",
+            ]
+        )
+        == 0
+    )
     assert logging.getLogger().handlers == before
-    assert [(a.config["LOG_LEVEL"], a.config["LOG_FORMAT"]) for a in served] == [
-        ("debug", "json")]
+    assert [(a.config["LOG_LEVEL"], a.config["LOG_FORMAT"]) for a in served] == [("debug", "json")]

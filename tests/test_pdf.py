@@ -1,4 +1,5 @@
 """Printed scoresheets: what the PDF says, that it fits one page, and that it uses only local files."""
+
 from __future__ import annotations
 
 import argparse
@@ -14,15 +15,26 @@ from bs4 import BeautifulSoup
 from pypdf import PdfReader
 
 from scorekeeper.engine import read_game, score_game
-from scorekeeper.printing import (LocalFetcher, RefusedURL, blank_html, render_blank_pdf,
-                                  render_game_pdf, scoresheet_html)
+from scorekeeper.printing import (
+    LocalFetcher,
+    RefusedURL,
+    blank_html,
+    render_blank_pdf,
+    render_game_pdf,
+    scoresheet_html,
+)
 from scorekeeper.printing.render import ALLOWED, STATIC
 
 PLAYERS = ["Aya", "Bilal", "Carla", "Dana"]
 ARABIC = ["ليلى", "Bilal", "محمد علي", "Dana"]
 CONTRACTS = ["king_of_hearts", "diamonds", "queens", "collections", "trex"]
-RESULT_KEY = {"king_of_hearts": "king_of_hearts", "diamonds": "diamonds", "queens": "queens",
-              "collections": "tricks", "trex": "trex_order"}
+RESULT_KEY = {
+    "king_of_hearts": "king_of_hearts",
+    "diamonds": "diamonds",
+    "queens": "queens",
+    "collections": "tricks",
+    "trex": "trex_order",
+}
 
 
 # -- games as file-format documents ------------------------------------------------------------
@@ -38,17 +50,20 @@ def _results(k: int) -> dict:
     return {
         "king_of_hearts": king_of_hearts,
         "diamonds": _turn([5, 3, 4, 1], k),
-        "queens": {"spades": {"taker": k},
-                   "hearts": {"taker": (k + 1) % 4, "doubled_by": (k + 2) % 4},
-                   "diamonds": {"taker": (k + 2) % 4},
-                   "clubs": {"taker": (k + 3) % 4, "doubled_by": (k + 3) % 4}},
+        "queens": {
+            "spades": {"taker": k},
+            "hearts": {"taker": (k + 1) % 4, "doubled_by": (k + 2) % 4},
+            "diamonds": {"taker": (k + 2) % 4},
+            "clubs": {"taker": (k + 3) % 4, "doubled_by": (k + 3) % 4},
+        },
         "tricks": _turn([3, 5, 2, 3], k),
         "trex_order": _turn([0, 1, 2, 3], k),
     }
 
 
-def game_doc(players=PLAYERS, rules=None, first_king=2, deals=None, thrown_in=(),
-             title="Friday at Rami's") -> dict:
+def game_doc(
+    players=PLAYERS, rules=None, first_king=2, deals=None, thrown_in=(), title="Friday at Rami's"
+) -> dict:
     """A valid game: four kingdoms from *first_king* on; *deals* keeps only the first ones.
 
     *thrown_in* is a list of (position, reason, seat) inserting thrown-in deals.
@@ -61,17 +76,28 @@ def game_doc(players=PLAYERS, rules=None, first_king=2, deals=None, thrown_in=()
         if rules.get("combining") == "complex":
             complex_deal = {"king": king, "contracts": CONTRACTS[:4]}
             complex_deal.update({RESULT_KEY[c]: results[RESULT_KEY[c]] for c in CONTRACTS[:4]})
-            out += [complex_deal, {"king": king, "contracts": ["trex"],
-                                   "trex_order": results["trex_order"]}]
+            out += [
+                complex_deal,
+                {"king": king, "contracts": ["trex"], "trex_order": results["trex_order"]},
+            ]
         else:
-            out += [{"king": king, "contracts": [c], RESULT_KEY[c]: results[RESULT_KEY[c]]}
-                    for c in CONTRACTS]
+            out += [
+                {"king": king, "contracts": [c], RESULT_KEY[c]: results[RESULT_KEY[c]]}
+                for c in CONTRACTS
+            ]
     for position, reason, seat in sorted(thrown_in, reverse=True):
-        out.insert(position, {"king": out[position]["king"],
-                              "thrown_in": {"reason": reason, "by": seat}})
-    return {"format": "trex-game/1", "title": title, "played_on": "2026-11-20",
-            "players": list(players), "rules": rules, "first_king": first_king,
-            "deals": out if deals is None else out[:deals]}
+        out.insert(
+            position, {"king": out[position]["king"], "thrown_in": {"reason": reason, "by": seat}}
+        )
+    return {
+        "format": "trex-game/1",
+        "title": title,
+        "played_on": "2026-11-20",
+        "players": list(players),
+        "rules": rules,
+        "first_king": first_king,
+        "deals": out if deals is None else out[:deals],
+    }
 
 
 def make_game(**kwargs):
@@ -92,8 +118,10 @@ def printed_row(scores) -> str:
     return " ".join(printed(v) for v in scores)
 
 
-DEAL_LINE = re.compile(r"(?:^| )(\d{1,2}) (?=King of Hearts|Diamonds|Queens|Collections|Trex|"
-                       r"Complex|Thrown in|K♥ \+)")
+DEAL_LINE = re.compile(
+    r"(?:^| )(\d{1,2}) (?=King of Hearts|Diamonds|Queens|Collections|Trex|"
+    r"Complex|Thrown in|K♥ \+)"
+)
 
 
 def deal_lines(text: str) -> dict[int, str]:
@@ -102,7 +130,7 @@ def deal_lines(text: str) -> dict[int, str]:
     for line in text.splitlines():
         match = DEAL_LINE.search(line)
         if match and int(match[1]) not in lines:
-            lines[int(match[1])] = line[match.start(1):]
+            lines[int(match[1])] = line[match.start(1) :]
     return lines
 
 
@@ -116,8 +144,11 @@ def assert_sheet_holds_scores(text: str, game) -> None:
             assert "Thrown in" in line
         else:
             assert line.endswith(printed_row(scores)), (index + 1, line)
-    total_line = next(line for line in text.splitlines() if "total" in line.lower()
-                      and line.lower().startswith(("final total", "total so far")))
+    total_line = next(
+        line
+        for line in text.splitlines()
+        if "total" in line.lower() and line.lower().startswith(("final total", "total so far"))
+    )
     assert total_line.endswith(printed_row(scored.totals))
 
 
@@ -198,8 +229,11 @@ def test_complex_partnership_game_shows_team_totals():
     team_a, team_b = scored.team_totals
     assert any(ln.endswith(f"Aya & Carla {printed(team_a)}") for ln in text.splitlines())
     assert any(ln.endswith(f"Bilal & Dana {printed(team_b)}") for ln in text.splitlines())
-    winner = {"0+2": "Winners: Team A, Aya & Carla", "1+3": "Winners: Team B, Bilal & Dana",
-              "tie": "The teams tie"}[scored.team_result]
+    winner = {
+        "0+2": "Winners: Team A, Aya & Carla",
+        "1+3": "Winners: Team B, Bilal & Dana",
+        "tie": "The teams tie",
+    }[scored.team_result]
     assert winner in text
     assert "Complex; partnership" in text  # the house rules, in the small print
 
@@ -223,8 +257,9 @@ def test_arabic_names_print_in_the_shipped_font():
         assert name in text
     assert "سهرة الجمعة" in text
     assert_sheet_holds_scores(text, game)
-    fonts = {font["/BaseFont"] for page in reader.pages
-             for font in page["/Resources"]["/Font"].values()}
+    fonts = {
+        font["/BaseFont"] for page in reader.pages for font in page["/Resources"]["/Font"].values()
+    }
     assert {f.split("+")[-1] for f in fonts} == {"Trex-Sheet", "Trex-Sheet-Bold"}
 
 
@@ -247,7 +282,9 @@ def test_unfinished_game_prints_with_open_rows_blank():
     assert len(open_rows) == 12  # two left in the second kingdom, five in each of two more
     assert all(td.get_text(strip=True) == "" for row in open_rows for td in row.select("td.pts"))
     assert [r.select_one("td.contract").get_text(strip=True) for r in open_rows[:2]] == [
-        "Collections", "Trex"]
+        "Collections",
+        "Trex",
+    ]
     text = pdf_pages(render_game_pdf(game))[0]
     assert "Total so far" in text and "Standings after 8 deals" in text
     assert_sheet_holds_scores(text, game)
@@ -263,8 +300,9 @@ def test_a_game_without_deals_prints_an_empty_grid():
 
 
 def test_replayed_sweep_and_leader_credit_are_shown():
-    doc = game_doc(rules={"sweep_replay": {"collections_tricks": 10},
-                          "self_capture": "leader-credit"}, deals=5)
+    doc = game_doc(
+        rules={"sweep_replay": {"collections_tricks": 10}, "self_capture": "leader-credit"}, deals=5
+    )
     doc["deals"][0]["king_of_hearts"] = {"taker": 0, "doubled_by": 0, "led_by": 3}
     doc["deals"][2]["queens"]["clubs"]["led_by"] = 1
     doc["deals"][3]["tricks"] = [10, 1, 1, 1]
@@ -276,10 +314,16 @@ def test_replayed_sweep_and_leader_credit_are_shown():
 
 
 def test_many_redeals_and_long_names_still_fit_one_page():
-    names = ["Aya Abdel-Rahman Khalil al-Masri", "Bilal Mahmoud Haddad-Nassar",
-             "كارلا عبد الرحمن الخوري الحلبي", "Dana Georges Saadeh-Frangieh"]
-    game = make_game(players=names, thrown_in=[(0, "kh-redeal", 1), (7, "trex-twos", 1),
-                                               (12, "misdeal", 3), (16, "other", 0)])
+    names = [
+        "Aya Abdel-Rahman Khalil al-Masri",
+        "Bilal Mahmoud Haddad-Nassar",
+        "كارلا عبد الرحمن الخوري الحلبي",
+        "Dana Georges Saadeh-Frangieh",
+    ]
+    game = make_game(
+        players=names,
+        thrown_in=[(0, "kh-redeal", 1), (7, "trex-twos", 1), (12, "misdeal", 3), (16, "other", 0)],
+    )
     assert len(pdf_pages(render_game_pdf(game, paper="Letter"))) == 1
 
 
@@ -302,8 +346,15 @@ def test_markup_in_names_prints_as_text():
 def test_blank_sheet_is_one_page(paper):
     pages = pdf_pages(render_blank_pdf(paper=paper))
     assert len(pages) == 1
-    for label in ("King of Hearts", "Diamonds", "Queens", "Collections", "Trex",
-                  "Kingdom 4", "Final total"):
+    for label in (
+        "King of Hearts",
+        "Diamonds",
+        "Queens",
+        "Collections",
+        "Trex",
+        "Kingdom 4",
+        "Final total",
+    ):
         assert label in pages[0]
 
 
@@ -317,9 +368,17 @@ def test_blank_sheet_takes_the_players_names():
 
 
 # -- only local files ---------------------------------------------------------------------------
-@pytest.mark.parametrize("url", ["http://example.com/font.ttf", "https://example.com/x.css",
-                                 "ftp://example.com/x", "file://example.com/etc/passwd",
-                                 "file:///etc/passwd", "//example.com/x.css"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://example.com/font.ttf",
+        "https://example.com/x.css",
+        "ftp://example.com/x",
+        "file://example.com/etc/passwd",
+        "file:///etc/passwd",
+        "//example.com/x.css",
+    ],
+)
 def test_url_fetcher_refuses_anything_but_the_projects_files(url):
     with pytest.raises(RefusedURL):
         LocalFetcher().fetch(url)
@@ -351,7 +410,8 @@ def test_a_sheet_loads_only_its_stylesheet_and_fonts():
 
     html = scoresheet_html(make_game(players=ARABIC))
     weasyprint.HTML(string=html, base_url=STATIC.as_uri() + "/", url_fetcher=Recording()).render(
-        font_config=FontConfiguration())
+        font_config=FontConfiguration()
+    )
     paths = {Path(u.removeprefix("file://")).name for u in asked}
     assert paths == {"scoresheet.css", "DejaVuSans.ttf", "DejaVuSans-Bold.ttf"}
     roots = [str(root) for root in ALLOWED]
@@ -362,18 +422,33 @@ def test_a_sheet_loads_only_its_stylesheet_and_fonts():
 def test_sheet_needs_no_font_from_the_machine(tmp_path):
     """With Fontconfig knowing no font at all, the sheet still prints in the shipped font."""
     conf = tmp_path / "fonts.conf"
-    conf.write_text('<?xml version="1.0"?><fontconfig><cachedir>'
-                    f'{tmp_path / "cache"}</cachedir></fontconfig>')
+    conf.write_text(
+        f'<?xml version="1.0"?><fontconfig><cachedir>{tmp_path / "cache"}</cachedir></fontconfig>'
+    )
     out = tmp_path / "sheet.pdf"
-    code = ("import sys, json; from scorekeeper.engine import read_game; "
-            "from scorekeeper.printing import render_game_pdf; "
-            "open(sys.argv[2], 'wb').write(render_game_pdf(read_game(json.loads(sys.argv[1]))))")
+    code = (
+        "import sys, json; from scorekeeper.engine import read_game; "
+        "from scorekeeper.printing import render_game_pdf; "
+        "open(sys.argv[2], 'wb').write(render_game_pdf(read_game(json.loads(sys.argv[1]))))"
+    )
     env = {"PATH": "/usr/bin:/bin", "FONTCONFIG_FILE": str(conf), "HOME": str(tmp_path)}
-    subprocess.run([sys.executable, "-W", "ignore", "-c", code,
-                    json.dumps(game_doc(players=ARABIC)), str(out)], env=env, check=True)
+    subprocess.run(
+        [
+            sys.executable,
+            "-W",
+            "ignore",
+            "-c",
+            code,
+            json.dumps(game_doc(players=ARABIC)),
+            str(out),
+        ],
+        env=env,
+        check=True,
+    )
     reader = PdfReader(io.BytesIO(out.read_bytes()))
-    fonts = {font["/BaseFont"].split("+")[-1]
-             for font in reader.pages[0]["/Resources"]["/Font"].values()}
+    fonts = {
+        font["/BaseFont"].split("+")[-1] for font in reader.pages[0]["/Resources"]["/Font"].values()
+    }
     assert fonts == {"Trex-Sheet", "Trex-Sheet-Bold"}
     assert "محمد علي" in reader.pages[0].extract_text()
 
@@ -385,9 +460,11 @@ def test_shipped_fonts_are_small_and_licensed():
 
 
 def test_the_commands_load_weasyprint_only_to_render():
-    code = ("import sys, argparse, scorekeeper.cli.sheets as c; "
-            "c.add_commands(argparse.ArgumentParser().add_subparsers()); "
-            "print('weasyprint' in sys.modules)")
+    code = (
+        "import sys, argparse, scorekeeper.cli.sheets as c; "
+        "c.add_commands(argparse.ArgumentParser().add_subparsers()); "
+        "print('weasyprint' in sys.modules)"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 
@@ -419,8 +496,10 @@ def test_pdf_command_prints_a_game_file(tmp_path):
 
 def test_pdf_command_reports_a_missing_database(tmp_path, capsys):
     missing = tmp_path / "none.sqlite3"
-    assert run_command(["pdf", "--game", "1", "--db", str(missing), "-o",
-                        str(tmp_path / "x.pdf")]) == 2
+    assert (
+        run_command(["pdf", "--game", "1", "--db", str(missing), "-o", str(tmp_path / "x.pdf")])
+        == 2
+    )
     assert "No database" in capsys.readouterr().err
 
 
@@ -434,8 +513,14 @@ def test_pdf_command_prints_a_stored_game(tmp_path):
     path = tmp_path / "games.sqlite3"
     db = connect(path)
     migrate(db)
-    game_id = storage.create_game(db, title="Stored", played_on="2026-11-20",
-                                  players=doc["players"], rules=HouseRules(), first_king=2)
+    game_id = storage.create_game(
+        db,
+        title="Stored",
+        played_on="2026-11-20",
+        players=doc["players"],
+        rules=HouseRules(),
+        first_king=2,
+    )
     for number, deal in enumerate(doc["deals"], start=1):
         storage.add_deal(db, game_id, deal, token=f"t{number}", number=number)
     db.close()

@@ -1,6 +1,7 @@
 """The printed scoresheet in Arabic: its words from the catalog, right to left with the first
 player's column on the right, names and signed numbers kept whole; the English sheet as before;
 the web prints in the page's language and the command line takes ``--lang``."""
+
 from __future__ import annotations
 
 import io
@@ -13,8 +14,7 @@ from bs4 import BeautifulSoup
 from pypdf import PdfReader
 
 from scorekeeper.cli import main
-from scorekeeper.printing import (blank_html, render_blank_pdf, render_game_pdf,
-                                  scoresheet_html)
+from scorekeeper.printing import blank_html, render_blank_pdf, render_game_pdf, scoresheet_html
 from test_pdf import game_doc, make_game
 
 LATIN = ["Aya", "Bilal", "Carla", "Dana"]
@@ -24,8 +24,9 @@ ARABIC_LETTER = re.compile("[\u0600-\u06ff]")
 
 
 def pdftotext(data: bytes, *args: str) -> str:
-    done = subprocess.run(["pdftotext", *args, "-", "-"], input=data, capture_output=True,
-                          check=True)
+    done = subprocess.run(
+        ["pdftotext", *args, "-", "-"], input=data, capture_output=True, check=True
+    )
     return done.stdout.decode("utf-8")
 
 
@@ -53,14 +54,17 @@ def header_x(data: bytes, names: list[str]) -> list[float]:
     """Where each player's name stands in the grid's header row (the row of its "#")."""
     boxes = word_boxes(data)
     row = next(y for word, _, y in boxes if word == "#")
-    return [next(x for word, x, y in boxes if word == name and abs(y - row) < 4)
-            for name in names]
+    return [next(x for word, x, y in boxes if word == name and abs(y - row) < 4) for name in names]
 
 
 @pytest.fixture(scope="module")
 def game():
-    return make_game(players=MIXED, thrown_in=[(7, "trex-twos", 1)], title="سهرة الجمعة",
-                     rules={"swap_diamonds_collections": True, "no_heart_lead": True})
+    return make_game(
+        players=MIXED,
+        thrown_in=[(7, "trex-twos", 1)],
+        title="سهرة الجمعة",
+        rules={"swap_diamonds_collections": True, "no_heart_lead": True},
+    )
 
 
 @pytest.fixture(scope="module")
@@ -73,15 +77,44 @@ def test_arabic_sheet__headers_contracts_and_names_in_arabic(arabic_pdf, game):
     text = logical_text(arabic_pdf)
     # (pdftotext splits the lam-alef ligature and moves brackets next to digits: such words
     # are checked in the HTML below)
-    for words in ("ورقة نقاط التركس", "المملكة", "اللعبة", "شيخ الكبة", "الديناري", "البنات",
-                  "اللطش", "تركس", "المجموع النهائي", "الترتيب النهائي", "قواعد الطاولة",
-                  "القيم", "ملغاة", "أوراق الـ2 في التركس", "بطلب من", "مجموعها",
-                  "المجموع بعد المملكة 1", "نوفمبر", "بدء بالكبة", "الفائزون"):
+    for words in (
+        "ورقة نقاط التركس",
+        "المملكة",
+        "اللعبة",
+        "شيخ الكبة",
+        "الديناري",
+        "البنات",
+        "اللطش",
+        "تركس",
+        "المجموع النهائي",
+        "الترتيب النهائي",
+        "قواعد الطاولة",
+        "القيم",
+        "ملغاة",
+        "أوراق الـ2 في التركس",
+        "بطلب من",
+        "مجموعها",
+        "المجموع بعد المملكة 1",
+        "نوفمبر",
+        "بدء بالكبة",
+        "الفائزون",
+    ):
         assert holds(text, words), words
     for name in MIXED:
         assert name in text
-    for english in ("Kingdom", "Contract", "Thrown in", "Final", "House rules", "Values",
-                    "Diamonds", "Queens", "Winner", "November", "asked by"):
+    for english in (
+        "Kingdom",
+        "Contract",
+        "Thrown in",
+        "Final",
+        "House rules",
+        "Values",
+        "Diamonds",
+        "Queens",
+        "Winner",
+        "November",
+        "asked by",
+    ):
         assert english not in text, english
     html = BeautifulSoup(scoresheet_html(game, lang="ar"), "html.parser").get_text(" ")
     for words in ("المملكة 1 (مجموعها 0)", "20 نوفمبر 2026", "الملك الأول", "لا بدء بالكبة"):
@@ -99,7 +132,8 @@ def test_arabic_sheet__right_to_left_with_the_first_player_on_the_right():
 
 
 def test_arabic_sheet__signs_stay_before_their_numbers_and_cards_read_left_to_right(
-        arabic_pdf, game):
+    arabic_pdf, game
+):
     text = logical_text(arabic_pdf)
     # A minus or plus sign after its number ("150−", "15-") is a number turned around.
     assert not re.search(r"\d[−\-+](?!\d)", text), re.findall(r".{12}\d[−\-+](?!\d).{4}", text)
@@ -113,15 +147,19 @@ def test_arabic_sheet__signs_stay_before_their_numbers_and_cards_read_left_to_ri
 
 
 SIGNED_WORD = re.compile(r"[−+\-]?[0-9\u0660-\u0669]")
-ARABIC_INDIC = str.maketrans("0123456789", "\u0660\u0661\u0662\u0663\u0664\u0665\u0666"
-                                           "\u0667\u0668\u0669")
+ARABIC_INDIC = str.maketrans(
+    "0123456789", "\u0660\u0661\u0662\u0663\u0664\u0665\u0666\u0667\u0668\u0669"
+)
 
 
 def signed_words_as_seen(data: bytes) -> list[str]:
     """The printed words that hold a signed number, each as it stands on the page, from its
     left to its right (``pdftotext -bbox`` gives each word's glyphs in that order)."""
-    return [word for word, _, _ in word_boxes(data)
-            if SIGNED_WORD.search(word) and re.search("[−+\\-]", word)]
+    return [
+        word
+        for word, _, _ in word_boxes(data)
+        if SIGNED_WORD.search(word) and re.search("[−+\\-]", word)
+    ]
 
 
 @pytest.mark.slow
@@ -137,15 +175,24 @@ def test_arabic_sheet__every_sign_stands_on_the_left_of_its_number_as_printed(ga
     trex = "+200/+150/+100/+50"
     assert (trex if digits == "western" else trex.translate(ARABIC_INDIC)) in words
     blank = render_blank_pdf(lang="ar", digits=digits)
-    assert [w for w in signed_words_as_seen(blank)
-            if re.search("[0-9\u0660-\u0669][−+\\-]", w)] == []
+    assert [
+        w for w in signed_words_as_seen(blank) if re.search("[0-9\u0660-\u0669][−+\\-]", w)
+    ] == []
 
 
 def test_arabic_sheet__partnership_and_an_unfinished_game():
     game = make_game(players=LATIN, deals=8, rules={"partnership": True})
     text = logical_text(render_game_pdf(game, lang="ar"))
-    for words in ("الفريق أ", "الفريق ب", "الفريقان", "المجموع حتى", "الترتيب بعد 8",
-                  "اللعبة لم تنتهِ", "شراكة", "المملكة 2 حتى"):
+    for words in (
+        "الفريق أ",
+        "الفريق ب",
+        "الفريقان",
+        "المجموع حتى",
+        "الترتيب بعد 8",
+        "اللعبة لم تنتهِ",
+        "شراكة",
+        "المملكة 2 حتى",
+    ):
         assert holds(text, words), words
     html = BeautifulSoup(scoresheet_html(game, lang="ar"), "html.parser").get_text(" ")
     for words in ("الترتيب بعد 8 أيدٍ", "جارية، سُجّلت 8 أيدٍ"):  # tanween: in the HTML
@@ -159,9 +206,15 @@ def test_english_sheet__unchanged_by_the_arabic_one(game):
     assert (soup.html["lang"], soup.html["dir"]) == ("en", "ltr")
     assert not soup.find_all("bdi", dir="ltr", string=re.compile("♥|−"))
     text = logical_text(render_game_pdf(game))
-    for words in ("TREX SCORESHEET", "Kingdom 1 (sums to 0)", "Final total", "Final standings",
-                  "Thrown in 2s for Trex, asked by Bilal", "House rules: diamonds -15, "
-                  "collections -10; no heart lead", "20 November 2026"):
+    for words in (
+        "TREX SCORESHEET",
+        "Kingdom 1 (sums to 0)",
+        "Final total",
+        "Final standings",
+        "Thrown in 2s for Trex, asked by Bilal",
+        "House rules: diamonds -15, collections -10; no heart lead",
+        "20 November 2026",
+    ):
         assert words in " ".join(text.split()), words
     without_names = text
     for word in " ".join(MIXED + ["سهرة الجمعة"]).split():  # a name may wrap in its cell
@@ -172,8 +225,16 @@ def test_english_sheet__unchanged_by_the_arabic_one(game):
 def test_blank_sheet__in_arabic_with_names():
     data = render_blank_pdf(LATIN, lang="ar", title="سهرة")
     text = logical_text(data)
-    for words in ("ورقة نقاط التركس", "التاريخ", "المملكة 4", "المجموع النهائي",
-                  "القيم", "قواعد الطاولة", "شيخ الكبة", "اللطش"):
+    for words in (
+        "ورقة نقاط التركس",
+        "التاريخ",
+        "المملكة 4",
+        "المجموع النهائي",
+        "القيم",
+        "قواعد الطاولة",
+        "شيخ الكبة",
+        "اللطش",
+    ):
         assert holds(text, words), words
     assert "Kingdom" not in text and "Date" not in text
     x = header_x(data, LATIN)
@@ -233,11 +294,17 @@ def test_cli__lang_ar(tmp_path, capsys):
 @pytest.mark.slow
 @pytest.mark.parametrize("paper", ["A4", "Letter"])
 def test_arabic_sheets__many_redeals_and_long_names_still_fit_one_page(paper):
-    names = ["آية عبد الرحمن خليل المصري", "Bilal Mahmoud Haddad-Nassar",
-             "كارلا عبد الرحمن الخوري الحلبي", "دانة جورج سعادة فرنجية"]
-    game = make_game(players=names, thrown_in=[(0, "kh-redeal", 1), (7, "trex-twos", 1),
-                                               (12, "misdeal", 3), (16, "other", 0)],
-                     rules={"partnership": True})
+    names = [
+        "آية عبد الرحمن خليل المصري",
+        "Bilal Mahmoud Haddad-Nassar",
+        "كارلا عبد الرحمن الخوري الحلبي",
+        "دانة جورج سعادة فرنجية",
+    ]
+    game = make_game(
+        players=names,
+        thrown_in=[(0, "kh-redeal", 1), (7, "trex-twos", 1), (12, "misdeal", 3), (16, "other", 0)],
+        rules={"partnership": True},
+    )
     data = render_game_pdf(game, paper=paper, lang="ar")
     assert len(PdfReader(io.BytesIO(data)).pages) == 1
     text = logical_text(data)
@@ -274,8 +341,7 @@ def test_arabic_digits__every_number_on_the_sheet_and_none_left_western(game):
 
 
 @pytest.mark.slow
-def test_arabic_digits__as_the_phone_reads_them_and_from_the_command_line(table, client,
-                                                                         tmp_path):
+def test_arabic_digits__as_the_phone_reads_them_and_from_the_command_line(table, client, tmp_path):
     game_id = table.new_game()
     table.enter(game_id, {"king": 0, "contracts": ["diamonds"], "diamonds": [4, 3, 3, 3]})
     assert not ARABIC_DIGIT.search(logical_text(client.get(f"/games/{game_id}/sheet.pdf").data))

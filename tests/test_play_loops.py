@@ -1,6 +1,7 @@
 """Issue 29, "One rule, one place in play": the three ways a trick deal is played (the deal
 objects, the bots on masks, the random players) read the rules of play from one
 ``TrickPlay`` and take the same cards, trick for trick, on every combination of rules."""
+
 from __future__ import annotations
 
 import random
@@ -25,8 +26,10 @@ from test_engine_rules import rules_dicts
 #: group of them (Complex, Combination).
 SHAPES = [group for size in range(1, 5) for group in combinations(NEGATIVE_CONTRACTS, size)]
 #: Every combination of the rules that change how the cards are played.
-PLAY_RULES = [HouseRules(doubling=False, no_heart_lead=lead, must_discard_penalty=discard)
-              for lead, discard in product((False, True), repeat=2)]
+PLAY_RULES = [
+    HouseRules(doubling=False, no_heart_lead=lead, must_discard_penalty=discard)
+    for lead, discard in product((False, True), repeat=2)
+]
 
 
 def three_ways(hands: list[int], dealer: int, contracts, rules: HouseRules, seed: int):
@@ -42,9 +45,11 @@ def three_ways(hands: list[int], dealer: int, contracts, rules: HouseRules, seed
     return objects, (quick.taken, quick.tricks), (fast.taken, fast.tricks)
 
 
-@pytest.mark.parametrize("rules", PLAY_RULES,
-                         ids=lambda r: f"no_heart_lead={r.no_heart_lead},"
-                                       f"must_discard={r.must_discard_penalty}")
+@pytest.mark.parametrize(
+    "rules",
+    PLAY_RULES,
+    ids=lambda r: f"no_heart_lead={r.no_heart_lead},must_discard={r.must_discard_penalty}",
+)
 @pytest.mark.parametrize("contracts", SHAPES, ids=lambda s: "+".join(c.value for c in s))
 def test_the_three_loops_take_the_same_cards_under_every_rule_of_play(rules, contracts):
     for seed in range(8):
@@ -62,7 +67,10 @@ def test_trick_play__the_rules_of_play_as_masks():
     assert plain.lead.bit_count() == 52 and plain.discard == 0
     hearts_off = trick_play(kh, HouseRules(no_heart_lead=True))
     assert hearts_off.lead.bit_count() == 39
-    assert trick_play((Contract.QUEENS,), HouseRules(must_discard_penalty=True)).discard.bit_count() == 4
+    assert (
+        trick_play((Contract.QUEENS,), HouseRules(must_discard_penalty=True)).discard.bit_count()
+        == 4
+    )
 
 
 #: Any combination of every declared house rule.
@@ -72,7 +80,9 @@ any_rules = rules_dicts.map(HouseRules.from_dict)
 @settings(max_examples=25, deadline=None)
 @given(any_rules, st.integers(0, 10_000))
 def test_whole_games_are_the_same_whichever_loop_plays_them_on_any_rules(rules, seed):
-    assert simulate_game(seed, rules, "random", fast=True) == \
-        simulate_game(seed, rules, "random", fast=False)
-    assert simulate_game(seed, rules, "heuristic", fast=True) == \
-        simulate_game(seed, rules, "heuristic", fast=False)
+    assert simulate_game(seed, rules, "random", fast=True) == simulate_game(
+        seed, rules, "random", fast=False
+    )
+    assert simulate_game(seed, rules, "heuristic", fast=True) == simulate_game(
+        seed, rules, "heuristic", fast=False
+    )

@@ -1,4 +1,5 @@
 """Trex, the layout contract, played card by card (RULES.md "Trex", "Partnership")."""
+
 from __future__ import annotations
 
 import random
@@ -9,8 +10,7 @@ from hypothesis import strategies as st
 
 from scorekeeper.engine.cards import CARDS, Rank, Suit, deal_masks, parse_card, parse_cards
 from scorekeeper.engine.errors import IllegalPlay, RuleError
-from scorekeeper.engine.play import (PASS, CardPlayed, FinishedOut, Passed, TrexDeal,
-                                     TwosRevealed)
+from scorekeeper.engine.play import PASS, CardPlayed, FinishedOut, Passed, TrexDeal, TwosRevealed
 from scorekeeper.engine.records import read_deal
 from scorekeeper.engine.rules import HouseRules
 from scorekeeper.engine.scoring import score_deal
@@ -35,13 +35,16 @@ def test_trex__the_dealer_starts(dealer):
     assert deal.legal_plays() == [BY_SUIT[dealer][Rank.JACK]]
 
 
-@pytest.mark.parametrize("plays, legal_for_seat_0", [
-    ("", "JS"),
-    ("JS JH JD JC", "10S QS"),
-    ("JS JH JD JC QS QH QD QC", "10S KS"),
-    ("JS JH JD JC 10S 10H 10D 10C 9S 9H 9D 9C", "8S QS"),
-    ("JS JH JD JC QS QH QD QC KS KH KD KC AS AH AD AC", "10S"),  # the row stops at the ace
-])
+@pytest.mark.parametrize(
+    "plays, legal_for_seat_0",
+    [
+        ("", "JS"),
+        ("JS JH JD JC", "10S QS"),
+        ("JS JH JD JC QS QH QD QC", "10S KS"),
+        ("JS JH JD JC 10S 10H 10D 10C 9S 9H 9D 9C", "8S QS"),
+        ("JS JH JD JC QS QH QD QC KS KH KD KC AS AH AD AC", "10S"),  # the row stops at the ace
+    ],
+)
 def test_trex__legal_cards_are_jacks_or_adjacent(plays, legal_for_seat_0):
     deal = TrexDeal(BY_SUIT, 0)
     for text in plays.split():
@@ -109,8 +112,9 @@ def test_trex__result_only_when_over():
 
 @settings(max_examples=80, deadline=None)
 @given(st.integers(0, 2**32), st.integers(0, 3), st.booleans())
-def test_trex__finishing_order_is_a_permutation_and_everyone_out_stops_playing(seed, dealer,
-                                                                               partners):
+def test_trex__finishing_order_is_a_permutation_and_everyone_out_stops_playing(
+    seed, dealer, partners
+):
     rng = random.Random(seed)
     rules = HouseRules(partnership=partners)
     deal = TrexDeal(deal_masks(rng), dealer, rules)
@@ -167,8 +171,7 @@ def test_partnership__twos_are_shown_after_everyone_has_had_a_turn():
     assert deal.revealed(1) == ()
     deal.play(deal.legal_plays()[0])
     shown = [r for r in deal.history if isinstance(r, TwosRevealed)]
-    assert shown == [TwosRevealed((parse_cards("2S"), parse_cards("2H 2D"), (),
-                                   parse_cards("2C")))]
+    assert shown == [TwosRevealed((parse_cards("2S"), parse_cards("2H 2D"), (), parse_cards("2C")))]
     assert deal.revealed(1) == parse_cards("2H 2D")
 
 

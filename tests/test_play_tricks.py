@@ -1,5 +1,6 @@
 """Trick deals played card by card (RULES.md "The five contracts", "King of Hearts", "Queens",
 "Penalty-card discard", "Combined deals")."""
+
 from __future__ import annotations
 
 import random
@@ -60,13 +61,16 @@ def test_trick_contracts__a_player_without_the_suit_may_play_anything():
     assert deal.legal_plays() == list(parse_cards("3H 4D"))
 
 
-@pytest.mark.parametrize("cards, winner", [
-    ("5S 9S 2S KS", 3),
-    ("5S AH AD AC", 0),  # no trumps: other suits never win
-    ("10H JH 3H QH", 3),
-    ("2C 3C AS 4C", 3),
-    ("KD AD QD 2D", 1),
-])
+@pytest.mark.parametrize(
+    "cards, winner",
+    [
+        ("5S 9S 2S KS", 3),
+        ("5S AH AD AC", 0),  # no trumps: other suits never win
+        ("10H JH 3H QH", 3),
+        ("2C 3C AS 4C", 3),
+        ("KD AD QD 2D", 1),
+    ],
+)
 def test_trick_contracts__highest_card_of_the_suit_led_wins(cards, winner):
     deal = deal_of(cards.split())
     play(deal, cards)
@@ -106,18 +110,22 @@ def test_trick_contracts__result_only_when_over():
         deal.result()
 
 
-@pytest.mark.parametrize("hands, message", [
-    (["2S", "2S", "4S", "5S"], "dealt to two players"),
-    (["2S 3S", "4S", "5S", "6S"], "same number of cards"),
-    (["2S", "3S", "4S"], "four hands"),
-])
+@pytest.mark.parametrize(
+    "hands, message",
+    [
+        (["2S", "2S", "4S", "5S"], "dealt to two players"),
+        (["2S 3S", "4S", "5S", "6S"], "same number of cards"),
+        (["2S", "3S", "4S"], "four hands"),
+    ],
+)
 def test_trick_contracts__hands_must_make_a_deal(hands, message):
     with pytest.raises(RuleError, match=message):
         deal_of(hands)
 
 
-@pytest.mark.parametrize("contracts, message", [
-    ((Contract.TREX,), "Trex"), ((DI, DI), "twice"), ((), "at least one")])
+@pytest.mark.parametrize(
+    "contracts, message", [((Contract.TREX,), "Trex"), ((DI, DI), "twice"), ((), "at least one")]
+)
 def test_trick_contracts__contracts_of_a_trick_deal(contracts, message):
     with pytest.raises(RuleError, match=message):
         deal_of(["2S", "3S", "4S", "5S"], contracts=contracts)
@@ -129,8 +137,9 @@ def test_king_of_hearts__the_deal_stops_when_the_king_is_taken():
     deal = deal_of(hands, contracts=(KH,), doubling=False)
     play(deal, "AH KH 2H 3H")
     assert deal.is_over and deal.result()["king_of_hearts"] == {"taker": 0}
-    longer = TrickDeal([parse_cards(h) for h in hands], 0, (KH,), HouseRules(doubling=False),
-                       stop_early=False)
+    longer = TrickDeal(
+        [parse_cards(h) for h in hands], 0, (KH,), HouseRules(doubling=False), stop_early=False
+    )
     play(longer, "AH KH 2H 3H")
     assert not longer.is_over
 
@@ -142,8 +151,9 @@ def test_king_of_hearts__a_combined_deal_does_not_stop_at_the_king():
 
 
 def test_no_heart_lead__a_heart_is_led_only_from_a_hand_of_hearts():
-    deal = deal_of(["2H 3S", "4H 5S", "6H 7S", "8H 9S"], contracts=(KH,), no_heart_lead=True,
-                   doubling=False)
+    deal = deal_of(
+        ["2H 3S", "4H 5S", "6H 7S", "8H 9S"], contracts=(KH,), no_heart_lead=True, doubling=False
+    )
     with pytest.raises(IllegalPlay, match="heart may not be led"):
         deal.play(parse_card("2H"))
     assert deal.legal_plays() == [parse_card("3S")]
@@ -157,14 +167,17 @@ def test_no_heart_lead__applies_only_to_king_of_hearts():
 
 
 # --- penalty-card discard -----------------------------------------------------------------------
-@pytest.mark.parametrize("contracts, void_hand, forced", [
-    ((KH,), "KH 2C 3D", "KH"),
-    ((DI,), "3D 2C 4H", "3D"),
-    ((QU,), "QC 2C 4H", "QC"),
-    ((CO,), "QC 2C 4H", "2C 4H QC"),  # Collections has no penalty card
-    ((KH, QU), "KH QC 2C", "QC KH"),
-    ((DI, QU), "QD 3D 2C", "3D QD"),
-])
+@pytest.mark.parametrize(
+    "contracts, void_hand, forced",
+    [
+        ((KH,), "KH 2C 3D", "KH"),
+        ((DI,), "3D 2C 4H", "3D"),
+        ((QU,), "QC 2C 4H", "QC"),
+        ((CO,), "QC 2C 4H", "2C 4H QC"),  # Collections has no penalty card
+        ((KH, QU), "KH QC 2C", "QC KH"),
+        ((DI, QU), "QD 3D 2C", "3D QD"),
+    ],
+)
 def test_must_discard_penalty__a_void_player_discards_a_penalty_card(contracts, void_hand, forced):
     hands = ["AS 5S 6S", void_hand, "7S 8S 9S", "10S JS QS"]
     deal = deal_of(hands, contracts=contracts, must_discard_penalty=True, doubling=False)
@@ -196,7 +209,12 @@ def test_doubling__holders_decide_in_turn_from_the_dealer_card_by_card():
     assert deal.current_player == 2 and deal.phase == "play"
     assert {str(c): s for c, s in deal.doubled.items()} == {"QH": 2, "QD": 3, "QC": 3, "QS": 0}
     assert [r.doubled for r in deal.history if isinstance(r, DoubleDecision)] == [
-        True, True, True, True, False]
+        True,
+        True,
+        True,
+        True,
+        False,
+    ]
 
 
 def test_doubling__before_the_first_lead_only():
@@ -215,13 +233,17 @@ def test_doubling__before_the_first_lead_only():
         deal.double(parse_card("KH"))
 
 
-@pytest.mark.parametrize("contracts, rules, message", [
-    ((KH,), {"doubling": False}, "Doubling is off"),
-    ((DI,), {}, "cannot be doubled in this deal"),
-    ((CO,), {}, "cannot be doubled in this deal"),
-])
-def test_doubling__only_the_king_of_hearts_and_queens_when_doubling_is_on(contracts, rules,
-                                                                         message):
+@pytest.mark.parametrize(
+    "contracts, rules, message",
+    [
+        ((KH,), {"doubling": False}, "Doubling is off"),
+        ((DI,), {}, "cannot be doubled in this deal"),
+        ((CO,), {}, "cannot be doubled in this deal"),
+    ],
+)
+def test_doubling__only_the_king_of_hearts_and_queens_when_doubling_is_on(
+    contracts, rules, message
+):
     deal = TrickDeal(full_hands({0: "KH QS"}), 0, contracts, HouseRules(**rules))
     assert deal.phase == "play" and deal.pending_double is None
     for card in parse_cards("KH QS"):
@@ -233,32 +255,70 @@ def test_doubling__only_the_king_of_hearts_and_queens_when_doubling_is_on(contra
 # One card each: the K♥ falls in the first trick. Columns: hands, dealer, doubled, self_capture,
 # expected result, expected points.
 KING_CASES = [
-    pytest.param(["AH", "KH", "2H", "3H"], 0, True, "single",
-                 {"taker": 0, "doubled_by": 1}, [-150, 75, 0, 0], id="another-takes-doubled"),
-    pytest.param(["AH", "KH", "2H", "3H"], 0, False, "single",
-                 {"taker": 0}, [-75, 0, 0, 0], id="not-doubled"),
-    pytest.param(["2H", "KH", "3H", "4H"], 0, True, "single",
-                 {"taker": 1, "doubled_by": 1}, [0, -75, 0, 0], id="holder-takes-single"),
-    pytest.param(["2H", "KH", "3H", "4H"], 0, True, "leader-credit",
-                 {"taker": 1, "doubled_by": 1, "led_by": 0}, [75, -150, 0, 0],
-                 id="holder-takes-leader-credit"),
-    pytest.param(["2H", "KH", "3H", "4H"], 1, True, "leader-credit",
-                 {"taker": 1, "doubled_by": 1, "led_by": 1}, [0, -75, 0, 0],
-                 id="holder-leads-and-takes"),
-    pytest.param(["AH", "KH", "2H", "3H"], 0, True, "leader-credit",
-                 {"taker": 0, "doubled_by": 1}, [-150, 75, 0, 0], id="leader-credit-other-takes"),
+    pytest.param(
+        ["AH", "KH", "2H", "3H"],
+        0,
+        True,
+        "single",
+        {"taker": 0, "doubled_by": 1},
+        [-150, 75, 0, 0],
+        id="another-takes-doubled",
+    ),
+    pytest.param(
+        ["AH", "KH", "2H", "3H"], 0, False, "single", {"taker": 0}, [-75, 0, 0, 0], id="not-doubled"
+    ),
+    pytest.param(
+        ["2H", "KH", "3H", "4H"],
+        0,
+        True,
+        "single",
+        {"taker": 1, "doubled_by": 1},
+        [0, -75, 0, 0],
+        id="holder-takes-single",
+    ),
+    pytest.param(
+        ["2H", "KH", "3H", "4H"],
+        0,
+        True,
+        "leader-credit",
+        {"taker": 1, "doubled_by": 1, "led_by": 0},
+        [75, -150, 0, 0],
+        id="holder-takes-leader-credit",
+    ),
+    pytest.param(
+        ["2H", "KH", "3H", "4H"],
+        1,
+        True,
+        "leader-credit",
+        {"taker": 1, "doubled_by": 1, "led_by": 1},
+        [0, -75, 0, 0],
+        id="holder-leads-and-takes",
+    ),
+    pytest.param(
+        ["AH", "KH", "2H", "3H"],
+        0,
+        True,
+        "leader-credit",
+        {"taker": 0, "doubled_by": 1},
+        [-150, 75, 0, 0],
+        id="leader-credit-other-takes",
+    ),
 ]
 
 
 @pytest.mark.parametrize("hands, dealer, doubled, self_capture, result, points", KING_CASES)
-def test_king_of_hearts__doubling_and_self_capture(hands, dealer, doubled, self_capture,
-                                                   result, points):
+def test_king_of_hearts__doubling_and_self_capture(
+    hands, dealer, doubled, self_capture, result, points
+):
     deal = deal_of(hands, dealer, (KH,), self_capture=self_capture)
     deal.double(parse_card("KH"), doubled)
     while not deal.is_over:
         deal.play(deal.legal_plays()[0])
-    assert deal.result() == {"king": dealer, "contracts": ["king_of_hearts"],
-                             "king_of_hearts": result}
+    assert deal.result() == {
+        "king": dealer,
+        "contracts": ["king_of_hearts"],
+        "king_of_hearts": result,
+    }
     assert deal.card_points() == points
     reversed_deal = deal_of(hands, dealer, (KH,), self_capture=self_capture, reverse_scores=True)
     reversed_deal.double(parse_card("KH"), doubled)
@@ -270,10 +330,13 @@ def test_king_of_hearts__doubling_and_self_capture(hands, dealer, doubled, self_
 QUEEN_HANDS = ["2S 2H 2D 2C", "QS QH QD QC", "3S 3H 3D 3C", "4S 4H 4D 4C"]
 
 
-@pytest.mark.parametrize("self_capture, points", [
-    ("single", [0, -100, 0, 0]),
-    ("leader-credit", [25, -125, 0, 0]),  # the Q♠ trick was led by seat 0
-])
+@pytest.mark.parametrize(
+    "self_capture, points",
+    [
+        ("single", [0, -100, 0, 0]),
+        ("leader-credit", [25, -125, 0, 0]),  # the Q♠ trick was led by seat 0
+    ],
+)
 def test_queens__holder_takes_own_doubled_queen(self_capture, points):
     deal = deal_of(QUEEN_HANDS, 0, (QU,), self_capture=self_capture)
     for card in parse_cards("QS QH QD QC"):
@@ -305,15 +368,17 @@ def test_combined__the_queen_of_diamonds_counts_as_a_diamond_and_a_queen():
 
 
 # --- properties over random deals ---------------------------------------------------------------
-RULE_CHOICES = st.fixed_dictionaries({
-    "doubling": st.booleans(),
-    "self_capture": st.sampled_from(["single", "leader-credit"]),
-    "swap_diamonds_collections": st.booleans(),
-    "no_heart_lead": st.booleans(),
-    "must_discard_penalty": st.booleans(),
-    "reverse_scores": st.booleans(),
-    "sweep_replay": st.sampled_from([None, 7, 10, 13]),
-})
+RULE_CHOICES = st.fixed_dictionaries(
+    {
+        "doubling": st.booleans(),
+        "self_capture": st.sampled_from(["single", "leader-credit"]),
+        "swap_diamonds_collections": st.booleans(),
+        "no_heart_lead": st.booleans(),
+        "must_discard_penalty": st.booleans(),
+        "reverse_scores": st.booleans(),
+        "sweep_replay": st.sampled_from([None, 7, 10, 13]),
+    }
+)
 CONTRACT_GROUPS = st.sets(st.sampled_from(NEGATIVE_CONTRACTS), min_size=1).map(tuple)
 
 
@@ -330,7 +395,8 @@ def random_trick_deal(seed: int, contracts, rules: HouseRules) -> TrickDeal:
 @settings(max_examples=150, deadline=None)
 @given(st.integers(0, 2**32), CONTRACT_GROUPS, RULE_CHOICES)
 def test_trick_contracts__every_card_and_trick_is_taken_and_points_agree_with_scorer(
-        seed, contracts, rule_values):
+    seed, contracts, rule_values
+):
     rules = HouseRules(**rule_values)
     deal = random_trick_deal(seed, contracts, rules)
     tricks = [r for r in deal.history if isinstance(r, TrickWon)]

@@ -1,5 +1,6 @@
 """Ratings (store.ratings): openskill's Plackett-Luce on the final places of finished games, in
 order of play; always equal to rating every finished game again from scratch."""
+
 from __future__ import annotations
 
 import json
@@ -26,8 +27,10 @@ def db(tmp_path):
 
 
 def snapshot(db) -> tuple[list, list]:
-    return (sorted(tuple(r.values()) for r in db.query("select * from ratings")),
-            sorted(tuple(r.values()) for r in db.query("select * from rating_changes")))
+    return (
+        sorted(tuple(r.values()) for r in db.query("select * from ratings")),
+        sorted(tuple(r.values()) for r in db.query("select * from rating_changes")),
+    )
 
 
 def assert_equal_to_a_recomputation(db) -> None:
@@ -91,10 +94,18 @@ def test_tied_seats_share_a_place(db):
     game = read_game(doc)
     game_id = import_one(db, doc)
     places = list(game.score().places)
-    rows = {r["player_id"]: r["place"] for r in db.query(
-        "select player_id, place from rating_changes where game_id = ?", [game_id])}
-    ids = [r["player_id"] for r in db.query(
-        "select player_id from game_players where game_id = ? order by seat", [game_id])]
+    rows = {
+        r["player_id"]: r["place"]
+        for r in db.query(
+            "select player_id, place from rating_changes where game_id = ?", [game_id]
+        )
+    }
+    ids = [
+        r["player_id"]
+        for r in db.query(
+            "select player_id from game_players where game_id = ? order by seat", [game_id]
+        )
+    ]
     assert [rows[i] for i in ids] == places
     model = PlackettLuce()
     expected = model.rate([[model.rating()] for _ in range(4)], ranks=places)
@@ -115,8 +126,9 @@ def test_partnership_rates_two_teams_of_two_by_the_team_result(db):
     import_one(db, doc)
     model = PlackettLuce()
     team_places = [game.score().places[0], game.score().places[1]]
-    expected = model.rate([[model.rating(), model.rating()], [model.rating(), model.rating()]],
-                          ranks=team_places)
+    expected = model.rate(
+        [[model.rating(), model.rating()], [model.rating(), model.rating()]], ranks=team_places
+    )
     table = {r.name: r for r in ratings.table(db)}
     assert table["Aya"].mu == pytest.approx(expected[0][0].mu)
     assert table["Carla"].mu == pytest.approx(expected[0][1].mu)
@@ -135,8 +147,11 @@ def test_an_unfinished_game_rates_nothing(db):
 @pytest.fixture
 def night(db):
     """Twelve simulated finished games over four nights, among six players."""
-    docs = list(simulated_games(12, seed=21, per_night=3,
-                                pool=("Aya", "Bilal", "Carla", "Dana", "Elias", "Farah")))
+    docs = list(
+        simulated_games(
+            12, seed=21, per_night=3, pool=("Aya", "Bilal", "Carla", "Dana", "Elias", "Farah")
+        )
+    )
     transfer.import_games(db, [read_game(d) for d in docs])
     assert_equal_to_a_recomputation(db)
     return db
@@ -145,8 +160,9 @@ def night(db):
 def test_saving_the_deal_that_finishes_the_latest_game_rates_it_alone(night, monkeypatch):
     db = night
     doc = game_with_totals_order(2, "2026-12-01")
-    game_id = storage.create_game(db, title="Latest", played_on="2026-12-01",
-                                  players=NAMES, rules=HouseRules(), first_king=0)
+    game_id = storage.create_game(
+        db, title="Latest", played_on="2026-12-01", players=NAMES, rules=HouseRules(), first_king=0
+    )
     calls = []
     monkeypatch.setattr(ratings, "recompute", lambda db: calls.append(1))
     for number, deal in enumerate(doc["deals"], start=1):
@@ -164,8 +180,9 @@ def test_equal_after_a_correction_of_an_older_game(night):
     deal = next(i for i, d in enumerate(stored.game.deals) if d.trex_order)
     raw = stored.game.deals[deal].to_dict()
     raw["trex_order"] = list(reversed(raw["trex_order"]))
-    storage.correct_deal(db, game_id, deal + 1, raw, token="c" * 22,
-                         version=stored.deals[deal]["version"])
+    storage.correct_deal(
+        db, game_id, deal + 1, raw, token="c" * 22, version=stored.deals[deal]["version"]
+    )
     assert_equal_to_a_recomputation(db)
 
 
@@ -241,9 +258,14 @@ def test_ratings_command_prints_the_table_and_json(tmp_path, capsys):
     assert main(["ratings", "--db", str(path), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert [r["player"] for r in out] == [r.name for r in expected]
-    assert out[0] == {"player": expected[0].name, "rating": expected[0].rating,
-                      "mu": expected[0].mu, "sigma": expected[0].sigma, "games": 2,
-                      "provisional": True}
+    assert out[0] == {
+        "player": expected[0].name,
+        "rating": expected[0].rating,
+        "mu": expected[0].mu,
+        "sigma": expected[0].sigma,
+        "games": 2,
+        "provisional": True,
+    }
     assert main(["ratings", "--db", str(path)]) == 0
     text = capsys.readouterr().out
     assert expected[0].name in text.splitlines()[1] and "provisional" in text
@@ -251,8 +273,7 @@ def test_ratings_command_prints_the_table_and_json(tmp_path, capsys):
     assert "There is no database" in capsys.readouterr().err
 
 
-def test_a_restore_brings_back_the_settings_and_club_nights_and_rates_every_game(tmp_path,
-                                                                                capsys):
+def test_a_restore_brings_back_the_settings_and_club_nights_and_rates_every_game(tmp_path, capsys):
     from scorekeeper.cli import main
     from scorekeeper.store import clubnights, open_database
 
@@ -260,9 +281,15 @@ def test_a_restore_brings_back_the_settings_and_club_nights_and_rates_every_game
     db = open_database(source)
     for i in range(3):
         import_one(db, game_with_totals_order(i, f"2026-11-0{i + 1}"))
-    club_id = clubnights.create(db, title="Café", night="2026-11-24",
-                                names=NAMES + ["Elias", "Farah", "Ghassan", "Hala"], rounds=2,
-                                rules=HouseRules(), seed=None)
+    club_id = clubnights.create(
+        db,
+        title="Café",
+        night="2026-11-24",
+        names=NAMES + ["Elias", "Farah", "Ghassan", "Hala"],
+        rounds=2,
+        rules=HouseRules(),
+        seed=None,
+    )
     kept = snapshot(db)
     ratings.set_enabled(db, False)
     ratings.set_enabled(db, True)  # the setting row exists, on

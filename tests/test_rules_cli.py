@@ -1,6 +1,7 @@
 """RULES.md "Who wins" and the refused entries of "Combined deals" and "King of Hearts", through
 the command line and the importer: ``scorekeeper score --json`` names the reversed game's winner,
 and each impossible entry is refused with exit status 2 and its deal's number, no traceback."""
+
 from __future__ import annotations
 
 import json
@@ -33,15 +34,16 @@ def test_who_wins_score_prints_the_winner_of_a_reversed_game(tmp_path, capsys):
 
 def contract_twice() -> dict:
     doc = standard_game()
-    doc["deals"][2] = {"king": 0, "contracts": ["diamonds", "diamonds"],
-                       "diamonds": [4, 3, 2, 4]}
+    doc["deals"][2] = {"king": 0, "contracts": ["diamonds", "diamonds"], "diamonds": [4, 3, 2, 4]}
     return doc
 
 
 def trickless_leader() -> dict:
     doc = standard_game(rules={"combining": "complex", "self_capture": "leader-credit"})
-    doc["deals"] = [{"king": 0, "contracts": ["trex"], "trex_order": [0, 1, 2, 3]},
-                    complex_with_leader(2)]
+    doc["deals"] = [
+        {"king": 0, "contracts": ["trex"], "trex_order": [0, 1, 2, 3]},
+        complex_with_leader(2),
+    ]
     return doc
 
 
@@ -53,24 +55,29 @@ def late_kh_redeal() -> dict:
 
 REFUSED = [
     (contract_twice, "Deal 3: Diamonds is listed twice"),
-    (trickless_leader, "Deal 2, Collections: Carla took no trick and is not the King, so they "
-                       "cannot have led to the trick with the K♥"),
-    (late_kh_redeal, "Deal 3: Aya cannot announce King of Hearts now, so nobody can ask for a "
-                     "K♥ redeal"),
+    (
+        trickless_leader,
+        "Deal 2, Collections: Carla took no trick and is not the King, so they "
+        "cannot have led to the trick with the K♥",
+    ),
+    (
+        late_kh_redeal,
+        "Deal 3: Aya cannot announce King of Hearts now, so nobody can ask for a K♥ redeal",
+    ),
 ]
 
 
 @pytest.mark.parametrize("make, message", REFUSED, ids=["twice", "leader", "kh-redeal"])
-def test_combined_deals_and_redeals_refused_by_score_with_exit_2(tmp_path, capsys, make,
-                                                                  message):
+def test_combined_deals_and_redeals_refused_by_score_with_exit_2(tmp_path, capsys, make, message):
     assert main(["score", write(tmp_path, make())]) == 2
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
 
 
 @pytest.mark.parametrize("make, message", REFUSED, ids=["twice", "leader", "kh-redeal"])
-def test_combined_deals_and_redeals_refused_by_import_storing_nothing(tmp_path, capsys, make,
-                                                                       message):
+def test_combined_deals_and_redeals_refused_by_import_storing_nothing(
+    tmp_path, capsys, make, message
+):
     database = tmp_path / "db.sqlite3"
     assert main(["import", write(tmp_path, make()), "--db", str(database)]) == 2
     err = capsys.readouterr().err

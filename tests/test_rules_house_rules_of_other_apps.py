@@ -2,6 +2,7 @@
 by hand: ``self_capture: king-credit``, doubling unchanged by partnership,
 ``split_queens_replay`` and ``no_redeal_requests``; through the engine, the bots, the advisor,
 game files and the pages."""
+
 from __future__ import annotations
 
 import json
@@ -40,12 +41,16 @@ def kh(king: int, taker: int, doubled_by: int | None = None) -> dict:
     return {"king": king, "contracts": ["king_of_hearts"], "king_of_hearts": capture}
 
 
-def queens(king: int, takers, doubled: dict[str, int] | None = None,
-           contracts=("queens",)) -> dict:
+def queens(king: int, takers, doubled: dict[str, int] | None = None, contracts=("queens",)) -> dict:
     doubled = doubled or {}
-    out = {"king": king, "contracts": list(contracts),
-           "queens": {s: {"taker": t} | ({"doubled_by": doubled[s]} if s in doubled else {})
-                      for s, t in zip(SUITS, takers)}}
+    out = {
+        "king": king,
+        "contracts": list(contracts),
+        "queens": {
+            s: {"taker": t} | ({"doubled_by": doubled[s]} if s in doubled else {})
+            for s, t in zip(SUITS, takers)
+        },
+    }
     return out
 
 
@@ -84,8 +89,13 @@ def test_doubling_king_credit_every_variant_keeps_the_deal_at_minus_75():
 def test_doubling_king_credit_needs_no_word_of_who_led():
     raw = kh(0, 2, 2)
     raw["king_of_hearts"]["led_by"] = 1
-    doc = {"format": "trex-game/1", "players": ["A", "B", "C", "D"],
-           "rules": {"self_capture": "king-credit"}, "first_king": 0, "deals": [raw]}
+    doc = {
+        "format": "trex-game/1",
+        "players": ["A", "B", "C", "D"],
+        "rules": {"self_capture": "king-credit"},
+        "first_king": 0,
+        "deals": [raw],
+    }
     with pytest.raises(InvalidResult) as info:
         read_game(doc)
     assert [p.code for p in info.value.problems] == ["led_by_unneeded"]
@@ -102,9 +112,13 @@ def test_partnership_doubling_unchanged_a_partner_taking_the_holders_card_is_ano
 
 # -- Partnership: split_queens_replay ------------------------------------------------------
 def split_game(deals: list[dict], rules: dict | None = None) -> dict:
-    return {"format": "trex-game/1", "players": ["A", "B", "C", "D"],
-            "rules": rules or {"partnership": True, "split_queens_replay": True},
-            "first_king": 0, "deals": deals}
+    return {
+        "format": "trex-game/1",
+        "players": ["A", "B", "C", "D"],
+        "rules": rules or {"partnership": True, "split_queens_replay": True},
+        "first_king": 0,
+        "deals": deals,
+    }
 
 
 def test_split_queens_replay_two_and_two_is_replayed_and_queens_stays_open():
@@ -134,22 +148,26 @@ def test_split_queens_replay_a_combined_deal_is_not_affected():
 def test_split_queens_replay_only_with_partnership():
     with pytest.raises(RulesError) as info:
         HouseRules.from_dict({"split_queens_replay": True})
-    assert str(info.value) == ("house rule 'split_queens_replay' is played only with "
-                               "'partnership' set to true")
+    assert str(info.value) == (
+        "house rule 'split_queens_replay' is played only with 'partnership' set to true"
+    )
 
 
 def test_split_queens_replay_the_sheet_and_a_file_say_replayed(tmp_path):
     game = read_game(split_game([queens(0, (0, 1, 2, 3))]))
     from scorekeeper.printing.render import scoresheet_html
+
     assert "split 2–2, replayed" in scoresheet_html(game)
 
 
 # -- no_redeal_requests ----------------------------------------------------------------------
 def test_no_redeal_requests_nobody_asks_for_a_kh_redeal_or_a_trex_throw_in():
-    hands = [parse_cards("KH 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS AS"),
-             parse_cards("2H 3H 4H 5H 6H 7H 8H 9H TH JH QH AH 2D"),
-             parse_cards("3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD KS"),
-             parse_cards("2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC")]
+    hands = [
+        parse_cards("KH 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS AS"),
+        parse_cards("2H 3H 4H 5H 6H 7H 8H 9H TH JH QH AH 2D"),
+        parse_cards("3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD KS"),
+        parse_cards("2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC"),
+    ]
     masks = [sum(c.bit for c in h) for h in hands]
     assert redeal_requests(masks, 0, [Contract.KING_OF_HEARTS], HouseRules())
     assert redeal_requests(masks, 0, [Contract.KING_OF_HEARTS], NO_REQUESTS) == []
@@ -165,16 +183,28 @@ def test_no_redeal_requests_only_a_misdeal_or_another_reason_is_possible():
     assert Progress(NO_REQUESTS, 0).possible_throw_in_reasons() == ("misdeal", "other")
 
 
-@pytest.mark.parametrize("reason, words", [
-    ("kh-redeal", "Deal 2: nobody may ask for a K♥ redeal: this game plays without redeal "
-                  "requests"),
-    ("trex-twos", "Deal 2: nobody may throw in for the 2s in Trex: this game plays without "
-                  "redeal requests")])
-def test_no_redeal_requests_a_file_with_one_is_refused_in_one_line_naming_the_deal(reason,
-                                                                                   words):
-    doc = split_game([{"king": 0, "thrown_in": {"reason": "misdeal", "by": 1}},
-                      {"king": 0, "thrown_in": {"reason": reason, "by": 1}}],
-                     {"no_redeal_requests": True})
+@pytest.mark.parametrize(
+    "reason, words",
+    [
+        (
+            "kh-redeal",
+            "Deal 2: nobody may ask for a K♥ redeal: this game plays without redeal requests",
+        ),
+        (
+            "trex-twos",
+            "Deal 2: nobody may throw in for the 2s in Trex: this game plays without "
+            "redeal requests",
+        ),
+    ],
+)
+def test_no_redeal_requests_a_file_with_one_is_refused_in_one_line_naming_the_deal(reason, words):
+    doc = split_game(
+        [
+            {"king": 0, "thrown_in": {"reason": "misdeal", "by": 1}},
+            {"king": 0, "thrown_in": {"reason": reason, "by": 1}},
+        ],
+        {"no_redeal_requests": True},
+    )
     with pytest.raises(InvalidResult) as info:
         read_game(doc)
     assert [str(p) for p in info.value.problems] == [words]
@@ -196,6 +226,7 @@ def test_advisor_average_hands_measure_the_new_rules_at_run_time():
 def test_advisor_a_split_of_the_queens_is_a_replay_it_leaves_out():
     statuses = set()
     from scorekeeper.engine.advisor.playout import sample_hands
+
     for index in range(40):
         hands = sample_hands(None, 29, index)
         statuses.add(play_choice(hands, (Contract.QUEENS,), SPLIT, True).status)
@@ -208,17 +239,21 @@ def test_no_redeal_requests_the_thrown_in_form_hides_the_two_reasons(client, tab
     game_id = table.new_game(preset="custom", doubling="y", no_redeal_requests="y")
     page = soup(client.get(f"/games/{game_id}/thrown-in?king=0"))
     assert [i["value"] for i in page.select("input[name=reason]")] == ["misdeal", "other"]
-    response = client.post(f"/games/{game_id}/thrown-in", data={
-        **hidden_fields(page), "reason": "kh-redeal", "by": "2", "step": "save"})
+    response = client.post(
+        f"/games/{game_id}/thrown-in",
+        data={**hidden_fields(page), "reason": "kh-redeal", "by": "2", "step": "save"},
+    )
     assert response.status_code == 400
-    assert "Nobody may ask for a K♥ redeal: this game plays without redeal requests" in \
-        soup(response).get_text(" ")
+    assert "Nobody may ask for a K♥ redeal: this game plays without redeal requests" in soup(
+        response
+    ).get_text(" ")
     assert query(client.application, "select id from deals") == []
 
 
 def test_split_queens_replay_the_entry_shows_the_replay_as_a_sweep_does(client, table):
-    game_id = table.new_game(preset="custom", doubling="y", partnership="y",
-                             split_queens_replay="y")
+    game_id = table.new_game(
+        preset="custom", doubling="y", partnership="y", split_queens_replay="y"
+    )
     fields = {f"q_{s}_taker": str(t) for s, t in zip(SUITS, (0, 1, 2, 3))}
     preview = table.post_entry(game_id, "queens", fields)
     assert "Queens: split two and two, replayed" in soup(preview).get_text(" ")
@@ -235,9 +270,14 @@ def test_split_queens_replay_the_entry_shows_the_replay_as_a_sweep_does(client, 
 
 
 def test_new_rules_through_an_exported_file_and_back(client, table):
-    game_id = table.new_game(preset="custom", doubling="y", partnership="y",
-                             split_queens_replay="y", self_capture="king-credit",
-                             no_redeal_requests="y")
+    game_id = table.new_game(
+        preset="custom",
+        doubling="y",
+        partnership="y",
+        split_queens_replay="y",
+        self_capture="king-credit",
+        no_redeal_requests="y",
+    )
     exported = client.get(f"/games/{game_id}/export.json").get_data(as_text=True)
     rules = json.loads(exported)["rules"]
     assert rules["split_queens_replay"] and rules["no_redeal_requests"]

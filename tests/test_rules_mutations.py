@@ -7,6 +7,7 @@ path (``read_game``) and through the oracle below, written from RULES.md and GAM
 alone: it imports nothing from the engine and shares none of its code. Both kinds of answer are
 counted, and a single disagreement fails the test.
 """
+
 from __future__ import annotations
 
 import copy
@@ -22,8 +23,13 @@ from scorekeeper.engine.simulate import simulate_game
 
 NEGATIVES = ["king_of_hearts", "diamonds", "queens", "collections"]
 CONTRACTS = NEGATIVES + ["trex"]
-FIELD_OF = {"king_of_hearts": "king_of_hearts", "diamonds": "diamonds", "queens": "queens",
-            "collections": "tricks", "trex": "trex_order"}
+FIELD_OF = {
+    "king_of_hearts": "king_of_hearts",
+    "diamonds": "diamonds",
+    "queens": "queens",
+    "collections": "tricks",
+    "trex": "trex_order",
+}
 SUITS = ["spades", "hearts", "diamonds", "clubs"]
 REASONS = ["kh-redeal", "trex-twos", "misdeal", "other"]
 
@@ -92,8 +98,7 @@ def capture(value: Any, table: Table) -> dict[str, int]:
     out = {key: seat(v) for key, v in value.items()}
     if "doubled_by" in out and not table.doubling:
         raise Impossible("doubling is off")
-    needs_leader = (table.leader_credit and "doubled_by" in out
-                    and out["doubled_by"] == out["taker"])
+    needs_leader = table.leader_credit and "doubled_by" in out and out["doubled_by"] == out["taker"]
     if needs_leader != ("led_by" in out):
         raise Impossible("who led, exactly when the leader-credit rule needs it")
     return out
@@ -151,7 +156,7 @@ def cards_hold_together(p: Played) -> None:
         penalty = list(p.diamonds)
     if p.queens is not None:
         for suit_name, queen in p.queens.items():
-            if not (suit_name == "diamonds" and p.diamonds is not None):   # Q♦ counted once
+            if not (suit_name == "diamonds" and p.diamonds is not None):  # Q♦ counted once
                 penalty[queen["taker"]] += 1
     if p.kh is not None:
         penalty[p.kh["taker"]] += 1
@@ -170,9 +175,11 @@ def is_a_sweep(p: Played, table: Table) -> bool:
     n = table.sweep_tricks
     if n is None:
         return False
-    return ((p.diamonds is not None and 13 in p.diamonds)
-            or (p.queens is not None and len({q["taker"] for q in p.queens.values()}) == 1)
-            or (p.tricks is not None and max(p.tricks) >= n))
+    return (
+        (p.diamonds is not None and 13 in p.diamonds)
+        or (p.queens is not None and len({q["taker"] for q in p.queens.values()}) == 1)
+        or (p.tricks is not None and max(p.tricks) >= n)
+    )
 
 
 @dataclass
@@ -279,14 +286,19 @@ def play_deal(deal: dict[str, Any], table: Table, state: Kingdoms) -> None:
         raise Impossible("only a sweep can be kept")
     if not state.may_announce(p.contracts):
         raise Impossible("contracts the King may announce")
-    split = (table.split_queens and p.contracts == ["queens"] and p.queens is not None
-             and sum(1 for q in p.queens.values() if q["taker"] % 2 == 0) == 2)
+    split = (
+        table.split_queens
+        and p.contracts == ["queens"]
+        and p.queens is not None
+        and sum(1 for q in p.queens.values() if q["taker"] % 2 == 0) == 2
+    )
     replayed = (swept and "sweep_kept" not in deal) or split
     state.add(king, [] if replayed else p.contracts)
 
 
-def check_computed(doc: dict[str, Any], table: Table, state: Kingdoms,
-                   exported: list[int] | None) -> None:
+def check_computed(
+    doc: dict[str, Any], table: Table, state: Kingdoms, exported: list[int] | None
+) -> None:
     """What export adds. Totals follow from the deals, which are not changed with them, so a
     changed total is impossible; places and winners follow from the totals (RULES.md "Who
     wins")."""
@@ -307,15 +319,16 @@ def check_computed(doc: dict[str, Any], table: Table, state: Kingdoms,
             losing = {s % 2 for s in range(4) if totals[s] == worst}
             won = {0, 1} - losing or {0, 1}
         else:
-            won = ({0} if better(teams[0], teams[1]) else {1} if better(teams[1], teams[0])
-                   else {0, 1})
+            won = (
+                {0} if better(teams[0], teams[1]) else {1} if better(teams[1], teams[0]) else {0, 1}
+            )
         places = [1 if s % 2 in won else 2 for s in range(4)]
         result = {0: "0+2", 1: "1+3"}[min(won)] if len(won) == 1 else "tie"
         if doc.get("team_result") != result:
             raise Impossible("the team result")
     else:
         places = [1 + sum(better(o, totals[s]) for o in totals) for s in range(4)]
-    if state.over():   # each may be left out: import recomputes what export adds
+    if state.over():  # each may be left out: import recomputes what export adds
         if doc.get("places", places) != places:
             raise Impossible("the places")
         winners = [s for s in range(4) if places[s] == 1]
@@ -339,17 +352,23 @@ def deal_mutations(index: int, deal: dict[str, Any]) -> Iterator[Mutation]:
     for other in range(4):
         if other != king:
             yield f"king->{other}", at(lambda d, o=other: d.__setitem__("king", o))
-    for reason in REASONS:   # a redeal asked before this deal
-        yield (f"insert {reason}",
-               lambda doc, r=reason: doc["deals"].insert(index, {
-                   "king": king, "thrown_in": {"reason": r, "by": (king + 1) % 4}}))
+    for reason in REASONS:  # a redeal asked before this deal
+        yield (
+            f"insert {reason}",
+            lambda doc, r=reason: doc["deals"].insert(
+                index, {"king": king, "thrown_in": {"reason": r, "by": (king + 1) % 4}}
+            ),
+        )
     if "thrown_in" in deal:
         yield from thrown_in_mutations(index, deal, at)
         return
-    for reason in REASONS:   # the deal thrown in instead
-        yield (f"thrown in ({reason}) instead",
-               lambda doc, r=reason: doc["deals"].__setitem__(index, {
-                   "king": king, "thrown_in": {"reason": r, "by": king}}))
+    for reason in REASONS:  # the deal thrown in instead
+        yield (
+            f"thrown in ({reason}) instead",
+            lambda doc, r=reason: doc["deals"].__setitem__(
+                index, {"king": king, "thrown_in": {"reason": r, "by": king}}
+            ),
+        )
     yield from contract_mutations(deal, at)
     for key in ("diamonds", "tricks"):
         if key in deal:
@@ -358,8 +377,9 @@ def deal_mutations(index: int, deal: dict[str, Any]) -> Iterator[Mutation]:
         yield from capture_mutations("K♥", lambda d: d["king_of_hearts"], at)
     if "queens" in deal:
         for suit_name in SUITS:
-            yield from capture_mutations(f"Q {suit_name}",
-                                         lambda d, s=suit_name: d["queens"][s], at)
+            yield from capture_mutations(
+                f"Q {suit_name}", lambda d, s=suit_name: d["queens"][s], at
+            )
     if "trex_order" in deal:
         yield from order_mutations(at)
     if "sweep_kept" in deal:
@@ -372,8 +392,10 @@ def deal_mutations(index: int, deal: dict[str, Any]) -> Iterator[Mutation]:
 def thrown_in_mutations(index: int, deal: dict[str, Any], at: Any) -> Iterator[Mutation]:
     for reason in REASONS:
         if reason != deal["thrown_in"]["reason"]:
-            yield f"reason->{reason}", at(lambda d, r=reason: d["thrown_in"].__setitem__(
-                "reason", r))
+            yield (
+                f"reason->{reason}",
+                at(lambda d, r=reason: d["thrown_in"].__setitem__("reason", r)),
+            )
     for by in range(4):
         if by != deal["thrown_in"]["by"]:
             yield f"by->{by}", at(lambda d, b=by: d["thrown_in"].__setitem__("by", b))
@@ -387,11 +409,13 @@ def contract_mutations(deal: dict[str, Any], at: Any) -> Iterator[Mutation]:
     yield "unknown contract", at(lambda d: d.__setitem__("contracts", ["slaps"]))
     if len(names) > 1:
         yield "contracts reversed", at(lambda d: d["contracts"].reverse())
-        for name in names:   # one contract (and its result) left out
-            yield f"without {name}", at(lambda d, n=name: (d["contracts"].remove(n),
-                                                            d.pop(FIELD_OF[n])))
+        for name in names:  # one contract (and its result) left out
+            yield (
+                f"without {name}",
+                at(lambda d, n=name: (d["contracts"].remove(n), d.pop(FIELD_OF[n]))),
+            )
     for name in CONTRACTS:
-        if name not in names:   # another contract named, without a result for it
+        if name not in names:  # another contract named, without a result for it
             yield f"plus {name}", at(lambda d, n=name: d["contracts"].append(n))
 
 
@@ -400,18 +424,27 @@ def count_mutations(deal: dict[str, Any], key: str, at: Any) -> Iterator[Mutatio
     for a in range(4):
         for b in range(4):
             if a != b and values[a] > 0:
-                yield f"{key}: one from {a} to {b}", at(
-                    lambda d, a=a, b=b: (d[key].__setitem__(a, d[key][a] - 1),
-                                         d[key].__setitem__(b, d[key][b] + 1)))
+                yield (
+                    f"{key}: one from {a} to {b}",
+                    at(
+                        lambda d, a=a, b=b: (
+                            d[key].__setitem__(a, d[key][a] - 1),
+                            d[key].__setitem__(b, d[key][b] + 1),
+                        )
+                    ),
+                )
     yield f"{key}: one more", at(lambda d: d[key].__setitem__(0, d[key][0] + 1))
-    yield f"{key}: negative", at(lambda d: d.__setitem__(
-        key, [-1, d[key][1], d[key][2], d[key][3] + d[key][0] + 1]))
+    yield (
+        f"{key}: negative",
+        at(lambda d: d.__setitem__(key, [-1, d[key][1], d[key][2], d[key][3] + d[key][0] + 1])),
+    )
     yield f"{key}: not whole", at(lambda d: d[key].__setitem__(0, d[key][0] + 0.5))
     yield f"{key}: three counts", at(lambda d: d[key].pop())
 
 
-def capture_mutations(card: str, get: Callable[[dict[str, Any]], dict[str, Any]],
-                      at: Any) -> Iterator[Mutation]:
+def capture_mutations(
+    card: str, get: Callable[[dict[str, Any]], dict[str, Any]], at: Any
+) -> Iterator[Mutation]:
     for key in ("taker", "doubled_by", "led_by"):
         for value in range(4):
             yield f"{card} {key}->{value}", at(lambda d, k=key, v=value: get(d).__setitem__(k, v))
@@ -422,8 +455,14 @@ def capture_mutations(card: str, get: Callable[[dict[str, Any]], dict[str, Any]]
 
 def order_mutations(at: Any) -> Iterator[Mutation]:
     for i in range(3):
-        yield f"trex order swap {i}", at(lambda d, i=i: d["trex_order"].__setitem__(
-            slice(i, i + 2), d["trex_order"][i:i + 2][::-1]))
+        yield (
+            f"trex order swap {i}",
+            at(
+                lambda d, i=i: d["trex_order"].__setitem__(
+                    slice(i, i + 2), d["trex_order"][i : i + 2][::-1]
+                )
+            ),
+        )
     yield "trex order repeats", at(lambda d: d["trex_order"].__setitem__(1, d["trex_order"][0]))
     yield "trex order out of range", at(lambda d: d["trex_order"].__setitem__(3, 4))
     yield "trex order of three", at(lambda d: d["trex_order"].pop())
@@ -435,10 +474,14 @@ def export_mutations(doc: dict[str, Any]) -> Iterator[Mutation]:
         yield f"total {s} + 5", lambda d, s=s: d["totals"].__setitem__(s, d["totals"][s] + 5)
         for place in (1, 2, 3, 4):
             yield f"place {s}->{place}", lambda d, s=s, p=place: d["places"].__setitem__(s, p)
-        yield f"winners + {s}", lambda d, s=s: d.__setitem__(
-            "winners", sorted(set(d["winners"]) | {s}))
-        yield f"winners - {s}", lambda d, s=s: d.__setitem__(
-            "winners", [w for w in d["winners"] if w != s])
+        yield (
+            f"winners + {s}",
+            lambda d, s=s: d.__setitem__("winners", sorted(set(d["winners"]) | {s})),
+        )
+        yield (
+            f"winners - {s}",
+            lambda d, s=s: d.__setitem__("winners", [w for w in d["winners"] if w != s]),
+        )
         yield f"winner {s} alone", lambda d, s=s: d.__setitem__("winners", [s])
     if "team_result" in doc:
         for result in ("0+2", "1+3", "tie"):
@@ -455,19 +498,44 @@ GAMES = [
     ({"self_capture": "leader-credit", "combining": "combination"}, 2, "random"),  # a throw-in
     ({"self_capture": "leader-credit", "combining": "complex"}, 3, "random"),
     # two sweeps kept, two replayed, a K♥ redeal
-    ({"sweep_replay": {"collections_tricks": 7}, "combining": "combination",
-      "kh_redeal_any_doubleton": True, "self_capture": "leader-credit"}, 4, "random"),
+    (
+        {
+            "sweep_replay": {"collections_tricks": 7},
+            "combining": "combination",
+            "kh_redeal_any_doubleton": True,
+            "self_capture": "leader-credit",
+        },
+        4,
+        "random",
+    ),
     ({"rotation": "table-picks", "doubling": False, "reverse_scores": True}, 5, "heuristic"),
-    ({"fixed_order": FIXED, "combining": "combination", "self_capture": "leader-credit"}, 6,
-     "heuristic"),                                                                 # a K♥ redeal
-    ({"partnership": True, "team_result": "worst-loses", "reverse_scores": True,
-      "sweep_replay": {"collections_tricks": 10}}, 7, "random"),
+    (
+        {"fixed_order": FIXED, "combining": "combination", "self_capture": "leader-credit"},
+        6,
+        "heuristic",
+    ),  # a K♥ redeal
+    (
+        {
+            "partnership": True,
+            "team_result": "worst-loses",
+            "reverse_scores": True,
+            "sweep_replay": {"collections_tricks": 10},
+        },
+        7,
+        "random",
+    ),
     ({"partnership": True, "fixed_order": FIXED}, 8, "heuristic"),
     # Queens split two and two, replayed; the King credited for a doubled card taken back
-    ({"partnership": True, "split_queens_replay": True, "self_capture": "king-credit"}, 9,
-     "random"),
-    ({"no_redeal_requests": True, "self_capture": "king-credit", "combining": "combination"},
-     10, "heuristic"),
+    (
+        {"partnership": True, "split_queens_replay": True, "self_capture": "king-credit"},
+        9,
+        "random",
+    ),
+    (
+        {"no_redeal_requests": True, "self_capture": "king-credit", "combining": "combination"},
+        10,
+        "heuristic",
+    ),
 ]
 
 
@@ -489,8 +557,10 @@ class Tally:
         engine = engine_accepts(doc)
         oracle = possible(doc, exported)
         if engine != oracle:
-            self.wrong.append(f"{what}: the engine {'accepts' if engine else 'refuses'}, "
-                              f"RULES.md says it is {'possible' if oracle else 'impossible'}")
+            self.wrong.append(
+                f"{what}: the engine {'accepts' if engine else 'refuses'}, "
+                f"RULES.md says it is {'possible' if oracle else 'impossible'}"
+            )
         if engine:
             self.accepted += 1
         else:
@@ -501,8 +571,9 @@ def simulated(rules: dict[str, Any], seed: int, bots: str) -> dict[str, Any]:
     return simulate_game(seed, HouseRules.from_dict(rules), bots)
 
 
-@pytest.mark.parametrize("rules, seed, bots", GAMES, ids=lambda v: ",".join(v) if isinstance(
-    v, dict) else str(v))
+@pytest.mark.parametrize(
+    "rules, seed, bots", GAMES, ids=lambda v: ",".join(v) if isinstance(v, dict) else str(v)
+)
 @pytest.mark.slow
 def test_mutations_impossible_changes_refused_possible_ones_accepted(rules, seed, bots):
     tally = Tally()
@@ -528,12 +599,14 @@ def test_mutations_the_oracle_is_not_trivial():
     """The oracle refuses what the rule book's own examples refuse, so agreement means
     something: a K♥ redeal after King of Hearts, a contract twice, 12 diamonds."""
     doc = simulated({}, 1, "heuristic")
-    first_kh = next(i for i, d in enumerate(doc["deals"])
-                    if d.get("contracts") == ["king_of_hearts"])
+    first_kh = next(
+        i for i, d in enumerate(doc["deals"]) if d.get("contracts") == ["king_of_hearts"]
+    )
     late = copy.deepcopy(doc)
     king = late["deals"][first_kh]["king"]
-    late["deals"].insert(first_kh + 1, {"king": king,
-                                        "thrown_in": {"reason": "kh-redeal", "by": king}})
+    late["deals"].insert(
+        first_kh + 1, {"king": king, "thrown_in": {"reason": "kh-redeal", "by": king}}
+    )
     assert not possible(late)
     twice = copy.deepcopy(doc)
     twice["deals"][first_kh]["contracts"] *= 2

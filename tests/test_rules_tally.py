@@ -7,6 +7,7 @@ texts ("QD", "10H") without the engine's masks, tallies or scorer. That count mu
 result fields the engine derives (``deal.result()``, engine/play/tally.py), which are what the
 scorer then scores.
 """
+
 from __future__ import annotations
 
 import random
@@ -43,15 +44,18 @@ def trick_winner(leader: int, cards: tuple) -> int:
 
 def counted_from_tricks(deal: TrickDeal) -> dict[str, Any]:
     """The result fields of a trick deal, counted from its history."""
-    holders = {str(r.card): int(r.seat) for r in deal.history
-               if isinstance(r, DoubleDecision) and r.doubled}
+    holders = {
+        str(r.card): int(r.seat)
+        for r in deal.history
+        if isinstance(r, DoubleDecision) and r.doubled
+    }
     tricks = [r for r in deal.history if isinstance(r, TrickWon)]
     won = [0, 0, 0, 0]
     diamonds = [0, 0, 0, 0]
     captured: dict[str, dict[str, int]] = {}
-    leader = int(deal.dealer)                      # the King leads the first trick
+    leader = int(deal.dealer)  # the King leads the first trick
     for trick in tricks:
-        assert int(trick.leader) == leader         # the winner of each trick leads the next
+        assert int(trick.leader) == leader  # the winner of each trick leads the next
         winner = trick_winner(leader, trick.cards)
         assert int(trick.winner) == winner
         won[winner] += 1
@@ -62,8 +66,7 @@ def counted_from_tricks(deal: TrickDeal) -> dict[str, Any]:
                 entry = {"taker": winner}
                 if text in holders and deal.rules.doubling:
                     entry["doubled_by"] = holders[text]
-                    if (holders[text] == winner
-                            and deal.rules.self_capture == "leader-credit"):
+                    if holders[text] == winner and deal.rules.self_capture == "leader-credit":
                         entry["led_by"] = leader
                 captured[text] = entry
         leader = winner
@@ -97,8 +100,11 @@ def counted_order(deal: TrexDeal) -> list[int]:
 
 def check_against_tricks(deal: TrickDeal | TrexDeal, recorded: dict[str, Any]) -> None:
     if isinstance(deal, TrexDeal):
-        expected = {"king": int(deal.dealer), "contracts": ["trex"],
-                    "trex_order": counted_order(deal)}
+        expected = {
+            "king": int(deal.dealer),
+            "contracts": ["trex"],
+            "trex_order": counted_order(deal),
+        }
     else:
         expected = counted_from_tricks(deal)
     result = deal.result()
@@ -107,26 +113,34 @@ def check_against_tricks(deal: TrickDeal | TrexDeal, recorded: dict[str, Any]) -
 
 
 # --- random legal play ------------------------------------------------------------------------
-RULE_CHOICES = st.fixed_dictionaries({
-    "doubling": st.booleans(),
-    "self_capture": st.sampled_from(["single", "leader-credit"]),
-    "no_heart_lead": st.booleans(),
-    "must_discard_penalty": st.booleans(),
-})
+RULE_CHOICES = st.fixed_dictionaries(
+    {
+        "doubling": st.booleans(),
+        "self_capture": st.sampled_from(["single", "leader-credit"]),
+        "no_heart_lead": st.booleans(),
+        "must_discard_penalty": st.booleans(),
+    }
+)
 CONTRACT_GROUPS = st.sets(st.sampled_from(NEGATIVE_CONTRACTS), min_size=1).map(tuple)
 
 
 @settings(max_examples=200, deadline=None)
 @given(st.integers(0, 2**32), CONTRACT_GROUPS, RULE_CHOICES, st.booleans())
 def test_trick_contracts_what_each_player_took_is_what_the_tricks_hold(
-        seed, contracts, rule_values, stop_early):
+    seed, contracts, rule_values, stop_early
+):
     rng = random.Random(seed)
-    deal = TrickDeal(deal_masks(rng), rng.randrange(4), contracts, HouseRules(**rule_values),
-                     stop_early=stop_early)
+    deal = TrickDeal(
+        deal_masks(rng),
+        rng.randrange(4),
+        contracts,
+        HouseRules(**rule_values),
+        stop_early=stop_early,
+    )
     while not deal.is_over:
         deal.apply(rng.choice(deal.legal_actions()))
     tricks = [r for r in deal.history if isinstance(r, TrickWon)]
-    if len(tricks) < 13:   # King of Hearts alone stops with the trick that holds the K♥
+    if len(tricks) < 13:  # King of Hearts alone stops with the trick that holds the K♥
         assert stop_early and [c.value for c in deal.contracts] == ["king_of_hearts"]
         assert "KH" in map(str, tricks[-1].cards)
     check_against_tricks(deal, deal.result())
@@ -148,10 +162,15 @@ VARIANTS = [
     {"self_capture": "leader-credit", "combining": "combination"},
     {"combining": "complex", "partnership": True, "must_discard_penalty": True},
     {"swap_diamonds_collections": True, "no_heart_lead": True, "reverse_scores": True},
-    {"sweep_replay": {"collections_tricks": 7}, "kh_redeal_any_doubleton": True,
-     "combining": "combination"},
-    {"doubling": False, "fixed_order": ["trex", "queens", "king_of_hearts", "diamonds",
-                                        "collections"]},
+    {
+        "sweep_replay": {"collections_tricks": 7},
+        "kh_redeal_any_doubleton": True,
+        "combining": "combination",
+    },
+    {
+        "doubling": False,
+        "fixed_order": ["trex", "queens", "king_of_hearts", "diamonds", "collections"],
+    },
 ]
 
 

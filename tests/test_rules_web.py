@@ -3,6 +3,7 @@ that can happen then (RULES.md "King of Hearts", "Trex"), the swept player may l
 a sweep (RULES.md "Sweeps"), each impossible entry is refused next to its field with the input
 kept, and a game stored before a check was added still opens and says which deal no longer
 passes."""
+
 from __future__ import annotations
 
 import json
@@ -32,8 +33,10 @@ def test_king_of_hearts_redeal_request_refused_once_king_of_hearts_was_played(cl
     game_id = table.new_game()
     table.enter(game_id, KH)
     page = soup(client.get(f"/games/{game_id}/thrown-in?king=0"))
-    response = client.post(f"/games/{game_id}/thrown-in", data={
-        **hidden_fields(page), "reason": "kh-redeal", "by": "2", "step": "save"})
+    response = client.post(
+        f"/games/{game_id}/thrown-in",
+        data={**hidden_fields(page), "reason": "kh-redeal", "by": "2", "step": "save"},
+    )
     assert response.status_code == 400
     text = soup(response).get_text(" ", strip=True)
     assert "Aya cannot announce King of Hearts now, so nobody can ask for a K♥ redeal" in text
@@ -53,10 +56,14 @@ def sweep_game(table) -> int:
 def test_sweeps_kept_as_played_scores_normally(client, table):
     game_id = sweep_game(table)
     hidden = hidden_fields(table.open_form(game_id, "diamonds", 0))
-    fields = {"diamonds_0": "13", "diamonds_1": "0", "diamonds_2": "0", "diamonds_3": "0",
-              "sweep_kept": "y"}
-    response = client.post(f"/games/{game_id}/deals/new",
-                           data={**hidden, **fields, "step": "save"})
+    fields = {
+        "diamonds_0": "13",
+        "diamonds_1": "0",
+        "diamonds_2": "0",
+        "diamonds_3": "0",
+        "sweep_kept": "y",
+    }
+    response = client.post(f"/games/{game_id}/deals/new", data={**hidden, **fields, "step": "save"})
     assert response.status_code == 303
     [deal] = query(client.application, "select record_json, score_0 from deals")
     assert json.loads(deal["record_json"])["sweep_kept"] is True and deal["score_0"] == -130
@@ -66,22 +73,24 @@ def test_sweeps_asked_for_are_replayed_and_score_nothing(client, table):
     game_id = sweep_game(table)
     hidden = hidden_fields(table.open_form(game_id, "diamonds", 0))
     fields = {"diamonds_0": "13", "diamonds_1": "0", "diamonds_2": "0", "diamonds_3": "0"}
-    response = client.post(f"/games/{game_id}/deals/new",
-                           data={**hidden, **fields, "step": "save"})
+    response = client.post(f"/games/{game_id}/deals/new", data={**hidden, **fields, "step": "save"})
     assert response.status_code == 303
     [deal] = query(client.application, "select record_json, score_0 from deals")
     assert "sweep_kept" not in json.loads(deal["record_json"]) and deal["score_0"] == 0
     assert "sweep, replayed" in soup(client.get(f"/games/{game_id}")).get_text(" ")
 
 
-def test_sweeps_kept_on_a_deal_that_is_not_a_sweep_is_refused_with_the_input_kept(client,
-                                                                                  table):
+def test_sweeps_kept_on_a_deal_that_is_not_a_sweep_is_refused_with_the_input_kept(client, table):
     game_id = sweep_game(table)
     hidden = hidden_fields(table.open_form(game_id, "diamonds", 0))
-    fields = {"diamonds_0": "4", "diamonds_1": "3", "diamonds_2": "3", "diamonds_3": "3",
-              "sweep_kept": "y"}
-    response = client.post(f"/games/{game_id}/deals/new",
-                           data={**hidden, **fields, "step": "save"})
+    fields = {
+        "diamonds_0": "4",
+        "diamonds_1": "3",
+        "diamonds_2": "3",
+        "diamonds_3": "3",
+        "sweep_kept": "y",
+    }
+    response = client.post(f"/games/{game_id}/deals/new", data={**hidden, **fields, "step": "save"})
     assert response.status_code == 400
     page = soup(response)
     assert "nobody swept this deal, so there is no sweep to keep" in page.get_text(" ").lower()
@@ -92,25 +101,32 @@ def test_sweeps_kept_on_a_deal_that_is_not_a_sweep_is_refused_with_the_input_kep
 def test_the_sweep_choice_is_offered_only_under_sweep_replay(client, table):
     plain = table.new_game()
     assert table.open_form(plain, "diamonds", 0).select_one("input[name=sweep_kept]") is None
-    assert table.open_form(sweep_game(table), "diamonds", 0).select_one(
-        "input[name=sweep_kept]") is not None
+    assert (
+        table.open_form(sweep_game(table), "diamonds", 0).select_one("input[name=sweep_kept]")
+        is not None
+    )
 
 
 def test_combined_deals_a_trickless_leader_is_refused_next_to_the_form(client, table):
-    game_id = table.new_game(preset="custom", combining="complex", doubling="y",
-                             self_capture="leader-credit")
+    game_id = table.new_game(
+        preset="custom", combining="complex", doubling="y", self_capture="leader-credit"
+    )
     contracts = "king_of_hearts,diamonds,queens,collections"
     hidden = hidden_fields(table.open_form(game_id, contracts, 0))
-    fields = {"kh_taker": "1", "kh_doubled_by": "1", "kh_led_by": "2",
-              **{f"q_{s}_taker": "1" for s in ("spades", "hearts", "diamonds")},
-              "q_clubs_taker": "3",
-              **{f"diamonds_{i}": str(n) for i, n in enumerate((3, 6, 0, 4))},
-              **{f"tricks_{i}": str(n) for i, n in enumerate((3, 6, 0, 4))}}
-    response = client.post(f"/games/{game_id}/deals/new",
-                           data={**hidden, **fields, "step": "save"})
+    fields = {
+        "kh_taker": "1",
+        "kh_doubled_by": "1",
+        "kh_led_by": "2",
+        **{f"q_{s}_taker": "1" for s in ("spades", "hearts", "diamonds")},
+        "q_clubs_taker": "3",
+        **{f"diamonds_{i}": str(n) for i, n in enumerate((3, 6, 0, 4))},
+        **{f"tricks_{i}": str(n) for i, n in enumerate((3, 6, 0, 4))},
+    }
+    response = client.post(f"/games/{game_id}/deals/new", data={**hidden, **fields, "step": "save"})
     assert response.status_code == 400
-    assert ("Carla took no trick and is not the King, so they cannot have led to the trick "
-            "with the K♥") in soup(response).get_text(" ", strip=True)
+    assert (
+        "Carla took no trick and is not the King, so they cannot have led to the trick with the K♥"
+    ) in soup(response).get_text(" ", strip=True)
     assert query(client.application, "select id from deals") == []
 
 
@@ -124,14 +140,16 @@ def test_a_stored_game_that_no_longer_passes_still_opens_and_says_why(app, clien
                 "insert into deals (game_id, number, king, contracts, thrown_in, record_json, "
                 "score_0, score_1, score_2, score_3, version, created_at, updated_at) values "
                 "(?, 2, 0, '', 'kh-redeal', ?, 0, 0, 0, 0, 1, '2026-11-20', '2026-11-20')",
-                [game_id, json.dumps({"king": 0, "thrown_in": {"reason": "kh-redeal",
-                                                                "by": 2}})])
+                [game_id, json.dumps({"king": 0, "thrown_in": {"reason": "kh-redeal", "by": 2}})],
+            )
     finally:
         db.close()
     page = soup(client.get(f"/games/{game_id}"))
     note = page.select_one("#no-longer-passes").get_text(" ", strip=True)
-    assert ("Deal 2 no longer passes: Aya cannot announce King of Hearts now, so nobody can "
-            "ask for a K♥ redeal.") in note
+    assert (
+        "Deal 2 no longer passes: Aya cannot announce King of Hearts now, so nobody can "
+        "ask for a K♥ redeal."
+    ) in note
     record = soup(client.get(f"/history/games/{game_id}"))
     assert record.select_one("#no-longer-passes") is not None
     assert client.get(f"/games/{game_id}/sheet.pdf").status_code == 200

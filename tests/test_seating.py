@@ -1,5 +1,6 @@
 """Seating a club night (store.seating): every player once a round, the sit-outs rotating, later
 rounds by the night's standings, partners not repeated."""
+
 from __future__ import annotations
 
 import random
@@ -42,8 +43,11 @@ def test_later_rounds_follow_the_standings_top_four_at_table_one():
     players = PLAYERS[:12]
     standings = list(reversed(players))  # the last entered now leads
     round_ = seat_round(standings, History())
-    assert [set(t) for t in round_.tables] == [set(standings[0:4]), set(standings[4:8]),
-                                               set(standings[8:12])]
+    assert [set(t) for t in round_.tables] == [
+        set(standings[0:4]),
+        set(standings[4:8]),
+        set(standings[8:12]),
+    ]
 
 
 def test_the_first_round_as_entered_or_at_random_from_a_seed():
@@ -78,12 +82,17 @@ def test_the_lowest_of_the_standings_sits_out_first():
     assert set(round_.sitting_out) == {players[-1], players[-2]}
 
 
-@pytest.mark.parametrize("players, message", [
-    (PLAYERS[:7], "A club night needs at least 8 players (two tables); 7 were entered."),
-    (PLAYERS[:32] + ["P99"], "A club night seats at most 32 players (eight tables); "
-                             "33 were entered."),
-    (PLAYERS[:8] + ["P03"], "P03 is entered twice."),
-])
+@pytest.mark.parametrize(
+    "players, message",
+    [
+        (PLAYERS[:7], "A club night needs at least 8 players (two tables); 7 were entered."),
+        (
+            PLAYERS[:32] + ["P99"],
+            "A club night seats at most 32 players (eight tables); 33 were entered.",
+        ),
+        (PLAYERS[:8] + ["P03"], "P03 is entered twice."),
+    ],
+)
 def test_bad_nights_are_refused_with_a_reason(players, message):
     with pytest.raises(Refused) as info:
         first_round(players, seed=None)

@@ -1,5 +1,6 @@
 """Whole simulated games (RULES.md "Game, kingdoms, deals", "Redeals in general", "Sweeps",
 "Combined deals"): every game is a valid game file and the fast path plays the same games."""
+
 from __future__ import annotations
 
 import random
@@ -15,10 +16,20 @@ from scorekeeper.engine.play import is_sweep
 from scorekeeper.engine.records import read_deal
 from scorekeeper.engine.rules import HouseRules
 from scorekeeper.engine.scoring import contract_scores
-from scorekeeper.engine.simrun import (CHECK_ENV, SimulationMismatch, check_game, checking,
-                                      run_simulation)
-from scorekeeper.engine.simulate import (MAX_REDEALS_IN_A_ROW, deal_options, play_game,
-                                         simulate_game, simulate_games)
+from scorekeeper.engine.simrun import (
+    CHECK_ENV,
+    SimulationMismatch,
+    check_game,
+    checking,
+    run_simulation,
+)
+from scorekeeper.engine.simulate import (
+    MAX_REDEALS_IN_A_ROW,
+    deal_options,
+    play_game,
+    simulate_game,
+    simulate_games,
+)
 
 FIXED = ["trex", "queens", "king_of_hearts", "diamonds", "collections"]
 RULE_TABLE = [
@@ -113,7 +124,7 @@ def test_simulate__a_swept_deal_is_played_again_unless_kept():
         deals = [d for d in doc["deals"] if "contracts" in d]
         for i, deal in enumerate(deals):
             if is_sweep(deal, rules):
-                later = [d["contracts"] for d in deals[i + 1:] if d["king"] == deal["king"]]
+                later = [d["contracts"] for d in deals[i + 1 :] if d["king"] == deal["king"]]
                 if deal.get("sweep_kept"):
                     kept += 1
                     assert deal["contracts"] not in later
@@ -149,13 +160,16 @@ def test_simulate__the_king_must_choose_an_offered_option():
         simulate_game(0, None, [Stubborn(0)] * 4)
 
 
-@pytest.mark.parametrize("combining, left, expected", [
-    ("none", ALL_CONTRACTS, 5),
-    ("complex", ALL_CONTRACTS, 2),
-    ("complex", (Contract.TREX,), 1),
-    ("combination", ALL_CONTRACTS, 16),  # 15 groups of the four negatives, and Trex
-    ("combination", (Contract.DIAMONDS, Contract.QUEENS), 3),
-])
+@pytest.mark.parametrize(
+    "combining, left, expected",
+    [
+        ("none", ALL_CONTRACTS, 5),
+        ("complex", ALL_CONTRACTS, 2),
+        ("complex", (Contract.TREX,), 1),
+        ("combination", ALL_CONTRACTS, 16),  # 15 groups of the four negatives, and Trex
+        ("combination", (Contract.DIAMONDS, Contract.QUEENS), 3),
+    ],
+)
 def test_kingdoms__the_options_of_the_king(combining, left, expected):
     options = deal_options(list(left), HouseRules(combining=combining))
     assert len(options) == expected == len(set(options))
@@ -171,8 +185,9 @@ def test_fixed_order__only_the_next_contract_is_offered():
 
 # --- the quick path: bots choosing on masks, points counted from the cards ---------------------
 @pytest.mark.parametrize("rules", RULE_TABLE, ids=lambda r: ",".join(r) or "standard")
-@pytest.mark.parametrize("bot", ["heuristic", ("heuristic", "random", "heuristic", "random")],
-                         ids=["heuristic", "mixed"])
+@pytest.mark.parametrize(
+    "bot", ["heuristic", ("heuristic", "random", "heuristic", "random")], ids=["heuristic", "mixed"]
+)
 def test_simulate__quick_path_plays_the_same_games_as_the_deal_objects(rules, bot):
     house = HouseRules.from_dict(rules)
     bots = list(bot) if isinstance(bot, tuple) else bot
@@ -239,10 +254,17 @@ def test_simulate__a_bot_with_its_own_play_is_asked_through_the_deal_objects():
     read_game(first)
 
 
-@pytest.mark.parametrize("shape", [(Contract.KING_OF_HEARTS,), (Contract.QUEENS,),
-                                   (Contract.DIAMONDS, Contract.COLLECTIONS),
-                                   tuple(ALL_CONTRACTS[:4]), (Contract.TREX,)],
-                         ids=lambda s: "+".join(c.value for c in s))
+@pytest.mark.parametrize(
+    "shape",
+    [
+        (Contract.KING_OF_HEARTS,),
+        (Contract.QUEENS,),
+        (Contract.DIAMONDS, Contract.COLLECTIONS),
+        tuple(ALL_CONTRACTS[:4]),
+        (Contract.TREX,),
+    ],
+    ids=lambda s: "+".join(c.value for c in s),
+)
 @pytest.mark.parametrize("bot", ["heuristic", "random"])
 def test_play_deal__one_deal_as_the_deal_objects_play_it(shape, bot):
     """The door for a contract advisor: one deal from given hands, played quickly, is the deal

@@ -5,6 +5,7 @@ they are; they were taken from the code before that work (``HeuristicBot`` at 12
 A digest changes only when a bot's judgement is changed on purpose; then say so in the commit
 and take the new digest from the code that changes it.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -31,8 +32,13 @@ RULE_TABLE = [
     {"fixed_order": FIXED, "combining": "combination"},
     {"reverse_scores": True, "swap_diamonds_collections": True, "doubling": False},
 ]
-KH, DI, QU, CO, TX = (Contract.KING_OF_HEARTS, Contract.DIAMONDS, Contract.QUEENS,
-                      Contract.COLLECTIONS, Contract.TREX)
+KH, DI, QU, CO, TX = (
+    Contract.KING_OF_HEARTS,
+    Contract.DIAMONDS,
+    Contract.QUEENS,
+    Contract.COLLECTIONS,
+    Contract.TREX,
+)
 DEAL_SHAPES = [(KH,), (DI,), (QU,), (CO,), (KH, DI, QU, CO), (DI, QU), (TX,)]
 
 
@@ -68,24 +74,30 @@ def deals_digest(name: str, seeds: range) -> str:
                 deal = new_deal(deal_masks(rng), seed % 4, shape, house)
                 play_out(deal, [bot] * 4)
                 history = [(type(record).__name__, _plain(record)) for record in deal.history]
-                digest.update(json.dumps([history, deal.result()], sort_keys=True,
-                                         separators=(",", ":")).encode())
+                digest.update(
+                    json.dumps(
+                        [history, deal.result()], sort_keys=True, separators=(",", ":")
+                    ).encode()
+                )
     return digest.hexdigest()
 
 
 def test_fingerprint__heuristic_games_are_the_same_games():
     assert games_digest("heuristic", range(12)) == (
-        "debf60cfebe7c99fcadfacf6f00f31583ce5785a520efd5cd842d5140cb26fcd")
+        "debf60cfebe7c99fcadfacf6f00f31583ce5785a520efd5cd842d5140cb26fcd"
+    )
 
 
 def test_fingerprint__mixed_tables_are_the_same_games():
     assert games_digest(["heuristic", "random", "heuristic", "random"], range(6)) == (
-        "b5f8270067674133b4506785dd2a3f38f63cae8957765ae931b237990e1cc0c5")
+        "b5f8270067674133b4506785dd2a3f38f63cae8957765ae931b237990e1cc0c5"
+    )
 
 
 def test_fingerprint__random_games_are_the_same_games():
     assert games_digest("random", range(30)) == (
-        "e0e49baf6bbec6cff0136782423a832a414ad39a54f441441dc922ef391acf7f")
+        "e0e49baf6bbec6cff0136782423a832a414ad39a54f441441dc922ef391acf7f"
+    )
 
 
 def test_fingerprint__heuristic_deals_are_played_card_for_card_the_same():

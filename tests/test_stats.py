@@ -4,6 +4,7 @@ The expected figures come from the file dicts themselves: points per contract fr
 book's table (checked, deal by deal, against the engine's ``score_game``), final totals and
 winners from ``score_game``. Nothing is read from the app's statistics tables.
 """
+
 from __future__ import annotations
 
 import re
@@ -74,8 +75,9 @@ class Expected:
     other: dict = field(default_factory=lambda: defaultdict(lambda: [0, 0]))
     kh_deals: int = 0
     kh_taken: int = 0
-    doubles: dict = field(default_factory=lambda: {k: {"made": 0, "passed": 0, "back": 0}
-                                                   for k in ("kh", "queens")})
+    doubles: dict = field(
+        default_factory=lambda: {k: {"made": 0, "passed": 0, "back": 0} for k in ("kh", "queens")}
+    )
     took_doubled: int = 0
     trex: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
     trex_king: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
@@ -115,8 +117,11 @@ def expected(docs, name, *, start=None, end=None, preset=None) -> Expected:
             assert [sum(p[s] for p in parts.values()) for s in range(4)] == list(scored.deals[i])
         if name not in doc["players"] or not scored.is_over:
             continue
-        if ((start and doc["played_on"] < start) or (end and doc["played_on"] > end)
-                or (preset and preset_of(doc) != preset)):
+        if (
+            (start and doc["played_on"] < start)
+            or (end and doc["played_on"] > end)
+            or (preset and preset_of(doc) != preset)
+        ):
             continue
         seat = doc["players"].index(name)
         totals = scored.totals
@@ -134,9 +139,13 @@ def expected(docs, name, *, start=None, end=None, preset=None) -> Expected:
                     out.trex[place] += 1
                     if deal["king"] == seat:
                         out.trex_king[place] += 1
-                captures = ({"kh": [deal["king_of_hearts"]]} if contract == "king_of_hearts"
-                            else {"queens": [deal["queens"][s] for s in SUITS]}
-                            if contract == "queens" else {})
+                captures = (
+                    {"kh": [deal["king_of_hearts"]]}
+                    if contract == "king_of_hearts"
+                    else {"queens": [deal["queens"][s] for s in SUITS]}
+                    if contract == "queens"
+                    else {}
+                )
                 for key, cards in captures.items():
                     for card in cards:
                         holder = card.get("doubled_by")
@@ -178,8 +187,14 @@ def docs():
 @pytest.fixture(scope="module")
 def install(docs, tmp_path_factory):
     path = tmp_path_factory.mktemp("stats")
-    app = create_app({"TESTING": True, "DATABASE": str(path / "db.sqlite3"),
-                      "INSTANCE_PATH": str(path / "instance"), "WTF_CSRF_ENABLED": False})
+    app = create_app(
+        {
+            "TESTING": True,
+            "DATABASE": str(path / "db.sqlite3"),
+            "INSTANCE_PATH": str(path / "instance"),
+            "WTF_CSRF_ENABLED": False,
+        }
+    )
     import_docs(app, docs)
     ids = {row["name"]: row["id"] for row in query(app, "select id, name from players")}
     return app, ids
@@ -205,8 +220,7 @@ def test_player_page__games_wins_average_and_best(install, docs, name):
     assert want.games > 0
     assert int(page.select_one("#games").get_text(strip=True)) == want.games
     assert int(page.select_one("#wins").contents[0].strip()) == want.wins
-    assert close(page.select_one("#average").get_text(strip=True),
-                 sum(want.totals) / want.games)
+    assert close(page.select_one("#average").get_text(strip=True), sum(want.totals) / want.games)
     assert number(page.select_one("#best").get_text(strip=True)) == max(want.totals)
 
 
@@ -246,8 +260,10 @@ def test_player_page__head_to_head(install, docs, name):
     app, ids = install
     page = player_page(install, name)
     want = expected(docs, name)
-    rows = {int(tr["data-player"]): [td.get_text(strip=True) for td in tr.find_all("td")]
-            for tr in page.select("#head-to-head tr[data-player]")}
+    rows = {
+        int(tr["data-player"]): [td.get_text(strip=True) for td in tr.find_all("td")]
+        for tr in page.select("#head-to-head tr[data-player]")
+    }
     assert set(rows) == {ids[other] for other in want.rivals}
     for other, (games, ahead, behind, margin) in want.rivals.items():
         cells = rows[ids[other]]
@@ -261,8 +277,10 @@ def test_player_page__partnership_results_with_each_partner(install, docs, name)
     page = player_page(install, name)
     want = expected(docs, name)
     assert want.partners, "the sample holds partnership games"
-    rows = {int(tr["data-player"]): [td.get_text(strip=True) for td in tr.find_all("td")]
-            for tr in page.select("#partners tr[data-player]")}
+    rows = {
+        int(tr["data-player"]): [td.get_text(strip=True) for td in tr.find_all("td")]
+        for tr in page.select("#partners tr[data-player]")
+    }
     assert set(rows) == {ids[p] for p in want.partners}
     has_level = any(row[2] for row in want.partners.values())
     for partner, (games, won, level, lost, team) in want.partners.items():
@@ -300,17 +318,27 @@ def leaderboard(install, **args) -> dict[str, dict]:
     for tr in soup(response).select("table.board tbody tr"):
         name = tr.th.a.get_text(strip=True)
         cells = tr.select("td:not(.rating)")
-        out[name] = {"games": int(cells[0].get_text()), "wins": int(cells[1].contents[0]),
-                     "average": cells[2].get_text(strip=True),
-                     "best": number(cells[3].get_text(strip=True)),
-                     "recent": [int(s.get_text()) for s in tr.select(".place")]}
+        out[name] = {
+            "games": int(cells[0].get_text()),
+            "wins": int(cells[1].contents[0]),
+            "average": cells[2].get_text(strip=True),
+            "best": number(cells[3].get_text(strip=True)),
+            "recent": [int(s.get_text()) for s in tr.select(".place")],
+        }
     return out
 
 
-@pytest.mark.parametrize("args", [{}, {"preset": "standard"}, {"preset": "partnership"},
-                                  {"preset": "complex", "from": "2026-11-10"},
-                                  {"from": "2026-11-14", "to": "2026-11-18"}],
-                         ids=["all", "standard", "partnership", "complex-since", "range"])
+@pytest.mark.parametrize(
+    "args",
+    [
+        {},
+        {"preset": "standard"},
+        {"preset": "partnership"},
+        {"preset": "complex", "from": "2026-11-10"},
+        {"from": "2026-11-14", "to": "2026-11-18"},
+    ],
+    ids=["all", "standard", "partnership", "complex-since", "range"],
+)
 @pytest.mark.slow
 def test_leaderboard__every_player_matches_the_game_files(install, docs, args):
     board = leaderboard(install, **args)
@@ -359,14 +387,18 @@ def test_leaderboard__kept_table_follows_every_change_to_the_data(app, client, t
     """The table is kept between requests, but never outlives the data it was read from:
     a game finished through the forms, an import by another connection and a rename all show
     on the next request."""
+
     def board():
         page = soup(client.get("/leaderboard"))
-        return {tr.th.a.get_text(strip=True): int(tr.select("td:not(.rating)")[0].get_text())
-                for tr in page.select("table.board tbody tr")}
+        return {
+            tr.th.a.get_text(strip=True): int(tr.select("td:not(.rating)")[0].get_text())
+            for tr in page.select("table.board tbody tr")
+        }
 
     assert board() == {}
-    [imported] = import_docs(app, list(simulated_games(1, seed=11, pool=("Aya", "Bilal",
-                                                                         "Carla", "Dana"))))
+    [imported] = import_docs(
+        app, list(simulated_games(1, seed=11, pool=("Aya", "Bilal", "Carla", "Dana")))
+    )
     assert board() == {"Aya": 1, "Bilal": 1, "Carla": 1, "Dana": 1}
     game = table.new_game(["Aya", "Bilal", "Carla", "Dana"])
     for king in range(4):
@@ -390,8 +422,11 @@ def test_leaderboard__kept_table_is_never_another_connections_stale_one(app):
 
     def board_seen_by_a_new_thread() -> str:
         seen = []
-        thread = threading.Thread(target=lambda: seen.append(
-            soup(app.test_client().get("/leaderboard")).select_one("main").get_text()))
+        thread = threading.Thread(
+            target=lambda: seen.append(
+                soup(app.test_client().get("/leaderboard")).select_one("main").get_text()
+            )
+        )
         thread.start()
         thread.join()
         return seen[0]

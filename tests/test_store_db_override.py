@@ -2,6 +2,7 @@
 (``table``, ``query``, ``atomic``) and reads its private ``_tracer``; this checks that the
 pinned sqlite-utils (``deploy/constraints.txt``) still has what the override expects, with the
 signatures it expects, and that the override behaves as the methods it replaces."""
+
 from __future__ import annotations
 
 import importlib.metadata
@@ -26,7 +27,8 @@ def pinned(name: str) -> str:
 
 def test_item5_the_sqlite_utils_tested_is_the_pinned_one():
     assert importlib.metadata.version("sqlite-utils") == pinned("sqlite-utils"), (
-        "run these tests with the pinned sqlite-utils, or pin the one they pass with")
+        "run these tests with the pinned sqlite-utils, or pin the one they pass with"
+    )
 
 
 def parameters(function) -> list[tuple[str, object]]:
@@ -37,7 +39,8 @@ def test_item5_the_overridden_methods_keep_the_signatures_the_override_expects()
     empty = inspect.Parameter.empty
     assert parameters(Database.table)[:2] == [("self", empty), ("table_name", empty)]
     assert inspect.signature(Database.table).parameters["kwargs"].kind is (
-        inspect.Parameter.VAR_KEYWORD)
+        inspect.Parameter.VAR_KEYWORD
+    )
     assert parameters(Database.query) == [("self", empty), ("sql", empty), ("params", None)]
     assert parameters(Database.atomic) == [("self", empty)]
     assert parameters(Database.rollback) == [("self", empty)]
@@ -51,10 +54,10 @@ def test_item5_the_overridden_methods_keep_the_signatures_the_override_expects()
 
 def test_item5_the_private_attributes_read_are_still_there(tmp_path):
     traced = []
-    db = Database(tmp_path / "plain.sqlite3", tracer=lambda sql, params: traced.append(sql),
-                  strict=True)
-    assert db._tracer is not None and db.strict is True and isinstance(db.conn,
-                                                                       sqlite3.Connection)
+    db = Database(
+        tmp_path / "plain.sqlite3", tracer=lambda sql, params: traced.append(sql), strict=True
+    )
+    assert db._tracer is not None and db.strict is True and isinstance(db.conn, sqlite3.Connection)
 
 
 @pytest.fixture
@@ -64,8 +67,9 @@ def both(tmp_path):
     ours = connect(tmp_path / "ours.sqlite3")
     for db in (plain, ours):
         db.execute("create table t (id integer primary key, name text, n integer)")
-        db.table("t").insert_all([{"id": 1, "name": "Aya", "n": 3},
-                                  {"id": 2, "name": "Lina", "n": 5}])
+        db.table("t").insert_all(
+            [{"id": 1, "name": "Aya", "n": 3}, {"id": 2, "name": "Lina", "n": 5}]
+        )
     yield plain, ours
     plain.close()
     ours.close()
@@ -73,18 +77,21 @@ def both(tmp_path):
 
 def test_item5_query_answers_as_sqlite_utils_does(both):
     plain, ours = both
-    for sql, params in [("select * from t order by id", None),
-                        ("select name, name from t where n > ?", [2]),
-                        ("  SELECT id AS x, n AS x FROM t WHERE name = :name", {"name": "Aya"}),
-                        ("with r as (select n from t) select sum(n) as s from r", None),
-                        ("pragma table_info(t)", None)]:
+    for sql, params in [
+        ("select * from t order by id", None),
+        ("select name, name from t where n > ?", [2]),
+        ("  SELECT id AS x, n AS x FROM t WHERE name = :name", {"name": "Aya"}),
+        ("with r as (select n from t) select sum(n) as s from r", None),
+        ("pragma table_info(t)", None),
+    ]:
         assert list(ours.query(sql, params)) == list(plain.query(sql, params)), sql
 
 
 def test_item5_query_still_tells_the_tracer(tmp_path):
     traced = []
-    db = WritingDatabase(tmp_path / "traced.sqlite3",
-                         tracer=lambda sql, params: traced.append((sql, params)))
+    db = WritingDatabase(
+        tmp_path / "traced.sqlite3", tracer=lambda sql, params: traced.append((sql, params))
+    )
     list(db.query("select ? as one", [1]))
     assert ("select ? as one", [1]) in traced
 

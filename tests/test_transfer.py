@@ -1,4 +1,5 @@
 """Export and import in the game file format: pages, command line, refusals, round trip."""
+
 from __future__ import annotations
 
 import copy
@@ -32,8 +33,9 @@ def counts(app) -> dict[str, int]:
 def upload(client, data: bytes | str, name: str = "night.json"):
     if isinstance(data, str):
         data = data.encode("utf-8")
-    return client.post("/import", data={"file": (io.BytesIO(data), name)},
-                       content_type="multipart/form-data")
+    return client.post(
+        "/import", data={"file": (io.BytesIO(data), name)}, content_type="multipart/form-data"
+    )
 
 
 def good_game(**changes) -> dict:
@@ -65,8 +67,10 @@ def test_export_game__the_file_format_with_scores_and_totals(app, client):
 def test_export_game__partnership_adds_team_totals_and_result(app, client):
     [game_id] = import_docs(app, [good_game(rules={"partnership": True})])
     exported = client.get(f"/games/{game_id}/export.json").get_json()
-    assert exported["team_totals"] == with_scores(good_game(rules={"partnership": True}))[
-        "team_totals"]
+    assert (
+        exported["team_totals"]
+        == with_scores(good_game(rules={"partnership": True}))["team_totals"]
+    )
     assert exported["team_result"] in ("0+2", "1+3", "tie")
 
 
@@ -111,8 +115,9 @@ def test_import_upload__stores_the_games_and_recomputes_the_scores(app, client):
     page = soup(client.get(response.headers["Location"]))
     assert "Imported 3 games." in page.get_text()
     stored = query(app, "select totals_json from games order by id")
-    assert [json.loads(r["totals_json"]) for r in stored] == [with_scores(d)["totals"]
-                                                            for d in docs]
+    assert [json.loads(r["totals_json"]) for r in stored] == [
+        with_scores(d)["totals"] for d in docs
+    ]
 
 
 def test_import_upload__one_game_opens_its_record_and_this_phone_may_correct_it(app, client):
@@ -147,19 +152,30 @@ def test_import_upload__a_file_over_the_limit_is_refused_kindly(app, client, mon
 
 def test_import_upload__bigger_than_a_form_with_the_csrf_check_on(tmp_path):
     """The app takes 64 KB a request; the import page takes more, and still checks CSRF."""
-    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "db.sqlite3"),
-                      "INSTANCE_PATH": str(tmp_path / "instance")})
+    app = create_app(
+        {
+            "TESTING": True,
+            "DATABASE": str(tmp_path / "db.sqlite3"),
+            "INSTANCE_PATH": str(tmp_path / "instance"),
+        }
+    )
     client = app.test_client()
-    text = json.dumps({"format": "trex-games/1", "games": list(simulated_games(20, seed=8))},
-                      indent=2)
+    text = json.dumps(
+        {"format": "trex-games/1", "games": list(simulated_games(20, seed=8))}, indent=2
+    )
     assert len(text) > 64 * 1024
-    refused = client.post("/import", data={"file": (io.BytesIO(text.encode()), "all.json")},
-                          content_type="multipart/form-data")
+    refused = client.post(
+        "/import",
+        data={"file": (io.BytesIO(text.encode()), "all.json")},
+        content_type="multipart/form-data",
+    )
     assert refused.status_code == 400 and "expired" in soup(refused).get_text()
     token = soup(client.get("/import")).select_one("input[name=csrf_token]")["value"]
-    response = client.post("/import", data={"csrf_token": token,
-                                            "file": (io.BytesIO(text.encode()), "all.json")},
-                           content_type="multipart/form-data")
+    response = client.post(
+        "/import",
+        data={"csrf_token": token, "file": (io.BytesIO(text.encode()), "all.json")},
+        content_type="multipart/form-data",
+    )
     assert response.status_code == 303
     assert counts(app)["games"] == 20
 
@@ -185,8 +201,11 @@ def wrong_scores() -> str:
 
 def one_bad_among_good() -> str:
     games = [with_scores(d) for d in simulated_games(3, seed=9)]
-    games[1]["deals"][4] = {"king": games[1]["deals"][4]["king"], "contracts": ["collections"],
-                            "tricks": [13, 0, 0, 1]}
+    games[1]["deals"][4] = {
+        "king": games[1]["deals"][4]["king"],
+        "contracts": ["collections"],
+        "tricks": [13, 0, 0, 1],
+    }
     return json.dumps({"format": "trex-games/1", "games": games})
 
 
@@ -200,8 +219,10 @@ REFUSED = {
     "a deal's scores that disagree": (wrong_scores(), ["Deal 7"]),
     "one bad game among good ones": (one_bad_among_good(), ["Game 2, Deal 5"]),
     "no game": (json.dumps({"format": "trex-games/1", "games": []}), ["no game"]),
-    "names that become one": (json.dumps(good_game(players=["Aya", "Aya ", "Carla", "Dana"])),
-                              ["Aya"]),
+    "names that become one": (
+        json.dumps(good_game(players=["Aya", "Aya ", "Carla", "Dana"])),
+        ["Aya"],
+    ),
 }
 
 
@@ -220,7 +241,8 @@ def test_import_upload__refused_files_store_nothing(app, client, text, expected)
 
 @pytest.mark.parametrize("text, expected", REFUSED.values(), ids=REFUSED.keys())
 def test_import_command__refused_files_print_each_problem_and_store_nothing(
-        app, tmp_path, capsys, text, expected):
+    app, tmp_path, capsys, text, expected
+):
     path = tmp_path / "bad.json"
     path.write_text(text, encoding="utf-8")
     before = counts(app)
@@ -240,8 +262,10 @@ def test_import_command__every_problem_named_with_its_deal(app, tmp_path, capsys
     (tmp_path / "bad.json").write_text(json.dumps(doc))
     assert cli.main(["import", str(tmp_path / "bad.json"), "--db", app.config["DATABASE"]]) == 2
     lines = capsys.readouterr().err.strip().splitlines()
-    assert [line.split(":")[0] for line in lines[:-1]] == ["Deal 3, Diamonds",
-                                                           "Deal 5, Collections"]
+    assert [line.split(":")[0] for line in lines[:-1]] == [
+        "Deal 3, Diamonds",
+        "Deal 5, Collections",
+    ]
 
 
 # -- the command line ----------------------------------------------------------------------
@@ -283,7 +307,8 @@ def test_export_command__game_all_and_night(app, tmp_path, capsys, monkeypatch):
 
 # -- the round trip ------------------------------------------------------------------------
 def test_round_trip__everything_into_an_empty_install_gives_the_same_games_players_and_stats(
-        app, client, table, tmp_path, capsys):
+    app, client, table, tmp_path, capsys
+):
     import_docs(app, list(simulated_games(12, seed=21, unfinished_every=5)))
     game_id = table.new_game(("Aya", "Bilal", "Carla", "Nour"), played_on="2026-11-21")
     for deal in standard_game(first_king=0)["deals"][:5]:
@@ -295,23 +320,34 @@ def test_round_trip__everything_into_an_empty_install_gives_the_same_games_playe
     backup.write_bytes(client.get("/history/export.json").get_data())
 
     other = tmp_path / "other"
-    fresh = create_app({"TESTING": True, "DATABASE": str(other / "db.sqlite3"),
-                        "INSTANCE_PATH": str(other / "instance"), "WTF_CSRF_ENABLED": False})
+    fresh = create_app(
+        {
+            "TESTING": True,
+            "DATABASE": str(other / "db.sqlite3"),
+            "INSTANCE_PATH": str(other / "instance"),
+            "WTF_CSRF_ENABLED": False,
+        }
+    )
     assert cli.main(["import", str(backup), "--db", fresh.config["DATABASE"]]) == 0
     assert len(capsys.readouterr().out.split()) == 13
     again = fresh.test_client()
 
     def games(c):
-        return [dict(g, id=None) for g in json.loads(c.get("/history/export.json").get_data())[
-            "games"]]
+        return [
+            dict(g, id=None) for g in json.loads(c.get("/history/export.json").get_data())["games"]
+        ]
 
     assert games(again) == games(client)
-    assert (soup(again.get("/players/")).select("ul.list")[0].get_text(" ", strip=True)
-            == soup(client.get("/players/")).select("ul.list")[0].get_text(" ", strip=True))
-    assert (soup(again.get("/leaderboard")).select_one("table.board").get_text(" ", strip=True)
-            == soup(client.get("/leaderboard")).select_one("table.board").get_text(" ", strip=True))
-    facts = "select contract, is_king, count(*) n, sum(points) p from seat_contract_stats " \
-            "group by contract, is_king"
+    assert soup(again.get("/players/")).select("ul.list")[0].get_text(" ", strip=True) == soup(
+        client.get("/players/")
+    ).select("ul.list")[0].get_text(" ", strip=True)
+    assert soup(again.get("/leaderboard")).select_one("table.board").get_text(
+        " ", strip=True
+    ) == soup(client.get("/leaderboard")).select_one("table.board").get_text(" ", strip=True)
+    facts = (
+        "select contract, is_king, count(*) n, sum(points) p from seat_contract_stats "
+        "group by contract, is_king"
+    )
     assert query(fresh, facts) == query(app, facts)
     for name in ("Aya", "Nour"):
         [a] = query(app, "select id from players where name = ?", [name])
@@ -320,15 +356,16 @@ def test_round_trip__everything_into_an_empty_install_gives_the_same_games_playe
         theirs = soup(again.get(f"/players/{b['id']}")).select_one("main")
         for part in ("dl.tiles", "#contract-table", "#doubles", "#trex-places"):
             if mine.select_one(part) is not None:
-                assert (theirs.select_one(part).get_text(" ", strip=True)
-                        == mine.select_one(part).get_text(" ", strip=True))
+                assert theirs.select_one(part).get_text(" ", strip=True) == mine.select_one(
+                    part
+                ).get_text(" ", strip=True)
 
 
 @settings(max_examples=15, deadline=None)
-@given(seed=st.integers(0, 10**6), preset=st.sampled_from(sorted(PRESETS)),
-       keep=st.integers(0, 40))
+@given(seed=st.integers(0, 10**6), preset=st.sampled_from(sorted(PRESETS)), keep=st.integers(0, 40))
 def test_round_trip__any_game_whole_or_in_progress_comes_back_as_it_went(
-        tmp_path_factory, seed, preset, keep):
+    tmp_path_factory, seed, preset, keep
+):
     doc = simulate_game(seed, PRESETS[preset], "random", players=["Aya", "Bilal", "Carla", "ليلى"])
     doc["deals"] = doc["deals"][:keep]
     db = connect(tmp_path_factory.mktemp("roundtrip") / "db.sqlite3")
@@ -338,7 +375,8 @@ def test_round_trip__any_game_whole_or_in_progress_comes_back_as_it_went(
         exported = json.loads(transfer.game_json(transfer.stored_game(db, game_id)))
         want = with_scores(doc)
         assert {k: v for k, v in exported.items() if k != "rules"} == {
-            k: v for k, v in want.items() if k != "rules"}
+            k: v for k, v in want.items() if k != "rules"
+        }
         assert HouseRules.from_dict(exported["rules"]) == PRESETS[preset]
         again = transfer.import_text(db, json.dumps(exported))
         assert again.ids == [] and again.skipped == [(1, game_id)]

@@ -2,6 +2,7 @@
 (``web/validators.py``): a phone that has the page of the game as it is gets 304 before any
 template or session write; a second phone gets the kept body; and every change of the game, of
 how the phone reads or of its right to keep score gives another validator and another body."""
+
 from __future__ import annotations
 
 from contextlib import contextmanager
@@ -93,8 +94,10 @@ def test_conditional_get__one_query_by_the_games_id(app, client, game, page):
         from scorekeeper.store.ratings import VERSION_SQL
 
         # the game's row by its id, and the ratings' version by the settings' key within it
-        assert statements == ["select version_tag, edit_key, pin_hash, %s from games where "
-                              "id = %d" % (VERSION_SQL, game)]
+        assert statements == [
+            "select version_tag, edit_key, pin_hash, %s from games where "
+            "id = %d" % (VERSION_SQL, game)
+        ]
         statements.clear()
         client.get(path)  # the kept body: no more than that either
         assert len(statements) == 1
@@ -109,15 +112,15 @@ def test_conditional_get__a_tag_of_another_game_or_none_is_a_full_page(app, clie
     etag, _ = seen(client, f"/games/{other}")
     response = client.get(f"/games/{game}", headers={"If-None-Match": etag})
     assert response.status_code == 200 and response.headers["ETag"] != etag
-    assert client.get(f"/games/{game}", headers={"If-None-Match": '"nonsense"'}
-                      ).status_code == 200
+    assert client.get(f"/games/{game}", headers={"If-None-Match": '"nonsense"'}).status_code == 200
 
 
 def test_no_game__404_whatever_the_validator(client, game):
     etag, _ = seen(client, f"/games/{game}")
     for page in PAGES:
-        assert client.get(page.format(game + 50), headers={"If-None-Match": etag}
-                          ).status_code == 404
+        assert (
+            client.get(page.format(game + 50), headers={"If-None-Match": etag}).status_code == 404
+        )
 
 
 # -- the kept body -------------------------------------------------------------------------
@@ -175,8 +178,7 @@ def change_merge(app, client, table, game):
 
 
 def change_seat_name(app, client, table, game):
-    assert client.post(f"/games/{game}/seats/1/name", data={"name": "Bilel"}
-                       ).status_code == 303
+    assert client.post(f"/games/{game}/seats/1/name", data={"name": "Bilel"}).status_code == 303
 
 
 def change_pin(app, client, table, game):
@@ -192,12 +194,21 @@ def change_title(app, client, table, game):
     write(app, "update games set title = ? where id = ?", ["Friday, the rematch", game])
 
 
-CHANGES = [change_save, change_correction, change_undo, change_rename, change_merge,
-           change_seat_name, change_pin, change_edit_key, change_title]
+CHANGES = [
+    change_save,
+    change_correction,
+    change_undo,
+    change_rename,
+    change_merge,
+    change_seat_name,
+    change_pin,
+    change_edit_key,
+    change_title,
+]
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("change", CHANGES, ids=lambda f: f.__name__[len("change_"):])
+@pytest.mark.parametrize("change", CHANGES, ids=lambda f: f.__name__[len("change_") :])
 def test_a_changed_game__another_validator_and_the_new_body(app, client, table, game, change):
     before = {page: seen(client, page.format(game)) for page in PAGES}
     change(app, client, table, game)
@@ -271,8 +282,13 @@ def test_a_restart__pages_made_again(app, client, game, tmp_path):
     from scorekeeper.web import create_app
 
     etag, body = seen(client, f"/games/{game}")
-    again = create_app({**{k: app.config[k] for k in ("DATABASE", "WTF_CSRF_ENABLED")},
-                        "TESTING": True, "INSTANCE_PATH": str(tmp_path / "instance")})
+    again = create_app(
+        {
+            **{k: app.config[k] for k in ("DATABASE", "WTF_CSRF_ENABLED")},
+            "TESTING": True,
+            "INSTANCE_PATH": str(tmp_path / "instance"),
+        }
+    )
     response = again.test_client().get(f"/games/{game}", headers={"If-None-Match": etag})
     assert response.status_code == 200 and response.headers["ETag"] != etag
 
@@ -300,10 +316,8 @@ def test_rights__a_scorer_and_a_watcher_get_their_own_page(app, client, game):
     assert watching.select_one(f"a[href='/games/{game}/unlock']") is not None
     assert scorer.select_one(f"a[href='/games/{game}/share']") is not None
     # neither is answered with the other's page
-    assert watcher.get(f"/games/{game}", headers={"If-None-Match": scorer_tag}
-                       ).status_code == 200
-    assert client.get(f"/games/{game}", headers={"If-None-Match": watcher_tag}
-                      ).status_code == 200
+    assert watcher.get(f"/games/{game}", headers={"If-None-Match": scorer_tag}).status_code == 200
+    assert client.get(f"/games/{game}", headers={"If-None-Match": watcher_tag}).status_code == 200
 
 
 def test_rights__taken_back_by_a_new_edit_key_the_page_is_a_watchers(app, client, game):
@@ -363,8 +377,7 @@ def test_session__not_written_on_a_plain_get_but_rights_kept(app, client, game):
     assert client.get(ENTRY.format(game)).status_code == 200
 
 
-def test_session__renewed_when_a_day_old_and_the_rights_survive(app, client, game,
-                                                                monkeypatch):
+def test_session__renewed_when_a_day_old_and_the_rights_survive(app, client, game, monkeypatch):
     now = [rights.time.time()]
     monkeypatch.setattr(rights.time, "time", lambda: now[0])
     client.get("/")  # stamped when the game was started; a fresh stamp is not written again
@@ -386,10 +399,12 @@ def test_session__a_watcher_gets_no_cookie_at_all(app, game):
 
 
 # -- a property: the validator follows the game and nothing else -------------------------------
-@settings(max_examples=12, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(steps=st.lists(st.sampled_from(["save", "title", "reload", "language"]), min_size=1,
-                      max_size=6))
+@settings(
+    max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    steps=st.lists(st.sampled_from(["save", "title", "reload", "language"]), min_size=1, max_size=6)
+)
 def test_property__equal_validators_mean_equal_pages(app, client, table, steps):
     validators.clear()
     game = table.new_game()
@@ -418,13 +433,18 @@ def test_property__equal_validators_mean_equal_pages(app, client, table, steps):
 def finished_games(app, count: int, seed: int, last_night: str = "2026-11-20") -> list[int]:
     from history_helpers import import_docs, simulated_games
 
-    return import_docs(app, simulated_games(count, seed=seed, last_night=last_night,
-                                            pool=("Aya", "Bilal", "Carla", "Dana", "Elias")))
+    return import_docs(
+        app,
+        simulated_games(
+            count, seed=seed, last_night=last_night, pool=("Aya", "Bilal", "Carla", "Dana", "Elias")
+        ),
+    )
 
 
 def rating_changes_shown(response) -> list[str]:
-    return [item.get_text(" ", strip=True) for item in soup(response).select(
-        "#rating-changes .change")]
+    return [
+        item.get_text(" ", strip=True) for item in soup(response).select("#rating-changes .change")
+    ]
 
 
 def test_item6_a_finished_games_page_has_an_etag_and_answers_304(app, client):
@@ -473,7 +493,8 @@ def test_item6_ratings_turned_off__another_etag_and_no_ratings_shown(app, client
 
 
 def test_item6_a_game_before_its_first_deal_is_kept_and_its_chances_follow_the_ratings(
-        app, client, table):
+    app, client, table
+):
     validators.clear()
     finished_games(app, 3, seed=4)
     fresh = table.new_game(("Aya", "Bilal", "Carla", "Dana"), played_on="2026-12-01")
@@ -487,7 +508,8 @@ def test_item6_a_game_before_its_first_deal_is_kept_and_its_chances_follow_the_r
 
 
 def test_item6_a_page_that_shows_ratings_without_their_version_in_its_key_is_not_kept(
-        app, client, game, monkeypatch):
+    app, client, game, monkeypatch
+):
     """The guard beside the key: a page that reads the ratings under a key without their
     version (any page but the game page) is neither kept nor validated."""
     from scorekeeper.web import ratingview

@@ -1,5 +1,6 @@
 """No one in where they don't belong: the phone that started a game, one that opened its secret
 edit link and one that gave the table PIN keep score; every other phone can only watch."""
+
 from __future__ import annotations
 
 import re
@@ -16,8 +17,13 @@ from scorekeeper.store.schema import migrate, migrations
 from web_helpers import PLAYERS, edit_link, hidden_fields, soup
 
 DIAMONDS = {"diamonds_0": "4", "diamonds_1": "3", "diamonds_2": "3", "diamonds_3": "3"}
-NEW_GAME = {**{f"player_{s}": n for s, n in enumerate(PLAYERS)}, "first_king": "0",
-            "preset": "standard", "title": "Friday", "played_on": "2026-11-20"}
+NEW_GAME = {
+    **{f"player_{s}": n for s, n in enumerate(PLAYERS)},
+    "first_king": "0",
+    "preset": "standard",
+    "title": "Friday",
+    "played_on": "2026-11-20",
+}
 
 
 def rows(app, sql, params=()):
@@ -30,8 +36,10 @@ def rows(app, sql, params=()):
 
 def snapshot(app):
     """Everything a write could change."""
-    return {t: rows(app, f"select * from {t} order by 1") for t in
-            ("games", "game_players", "players", "deals", "deal_history")}
+    return {
+        t: rows(app, f"select * from {t} order by 1")
+        for t in ("games", "game_players", "players", "deals", "deal_history")
+    }
 
 
 @pytest.fixture
@@ -60,9 +68,17 @@ def test_the_phone_that_started_the_game_keeps_score(table, client, game):
     assert page.find("a", string=re.compile("Phones")) is not None
 
 
-@pytest.mark.parametrize("url", ["/games/{g}/deals/new", "/games/{g}/deals/new?contracts=queens",
-                                 "/games/{g}/thrown-in", "/games/{g}/deals/1/edit",
-                                 "/games/{g}/deals/1/undo", "/games/{g}/share"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/games/{g}/deals/new",
+        "/games/{g}/deals/new?contracts=queens",
+        "/games/{g}/thrown-in",
+        "/games/{g}/deals/1/edit",
+        "/games/{g}/deals/1/undo",
+        "/games/{g}/share",
+    ],
+)
 def test_a_watching_phone_cannot_open_a_form_that_changes_the_game(watcher, game, url):
     response = watcher.get(url.format(g=game))
     assert response.status_code == 403
@@ -71,23 +87,37 @@ def test_a_watching_phone_cannot_open_a_form_that_changes_the_game(watcher, game
     assert page.find("a", string="Back to the game")["href"] == f"/games/{game}"
 
 
-def test_a_watching_phone_cannot_post_anything_and_nothing_is_stored(app, client, watcher,
-                                                                     table, game):
+def test_a_watching_phone_cannot_post_anything_and_nothing_is_stored(
+    app, client, watcher, table, game
+):
     entry = hidden_fields(table.open_form(game, "queens"))
     correction = hidden_fields(soup(client.get(f"/games/{game}/deals/1/edit")))
     undo = hidden_fields(soup(client.get(f"/games/{game}/deals/1/undo")))
     thrown = hidden_fields(soup(client.get(f"/games/{game}/thrown-in")))
     before = snapshot(app)
     posts = [
-        (f"/games/{game}/deals/new", {**entry, **{f"q_{s}_taker": "1" for s in
-                                                 ("spades", "hearts", "diamonds", "clubs")},
-                                      "step": "save"}),
-        (f"/games/{game}/deals/1/edit", {**correction, **DIAMONDS, "diamonds_0": "13",
-                                         "diamonds_1": "0", "diamonds_2": "0",
-                                         "diamonds_3": "0", "step": "save"}),
+        (
+            f"/games/{game}/deals/new",
+            {
+                **entry,
+                **{f"q_{s}_taker": "1" for s in ("spades", "hearts", "diamonds", "clubs")},
+                "step": "save",
+            },
+        ),
+        (
+            f"/games/{game}/deals/1/edit",
+            {
+                **correction,
+                **DIAMONDS,
+                "diamonds_0": "13",
+                "diamonds_1": "0",
+                "diamonds_2": "0",
+                "diamonds_3": "0",
+                "step": "save",
+            },
+        ),
         (f"/games/{game}/deals/1/undo", undo),
-        (f"/games/{game}/thrown-in", {**thrown, "reason": "misdeal", "by": "1",
-                                      "step": "save"}),
+        (f"/games/{game}/thrown-in", {**thrown, "reason": "misdeal", "by": "1", "step": "save"}),
         (f"/games/{game}/deals/preview.json", {**entry, "q_spades_taker": "1"}),
     ]
     for url, data in posts:
@@ -148,7 +178,8 @@ def test_the_qr_codes_address_is_the_view_link(app, client, game):
         stored = storage.load_game(get_db(), game)
         assert live.watch_url(stored) == f"/v/{row['view_key']}"
         assert live.watch_url(stored, external=True) == (
-            f"http://192.168.1.23:5000/v/{row['view_key']}")
+            f"http://192.168.1.23:5000/v/{row['view_key']}"
+        )
 
 
 def test_every_game_gets_its_own_keys_whatever_stores_it(app, table):
@@ -165,8 +196,15 @@ def test_every_game_gets_its_own_keys_whatever_stores_it(app, table):
 def test_the_migration_gives_keys_to_games_stored_before_it(tmp_path):
     db = connect(tmp_path / "old.sqlite3")
     migrations.apply(db, stop_before="m003_access")
-    db.table("games").insert({"title": "Old", "rules_json": "{}", "first_king": 0,
-                              "created_at": "2026-01-01", "updated_at": "2026-01-01"})
+    db.table("games").insert(
+        {
+            "title": "Old",
+            "rules_json": "{}",
+            "first_king": 0,
+            "created_at": "2026-01-01",
+            "updated_at": "2026-01-01",
+        }
+    )
     migrate(db)
     [row] = db.query("select edit_key, view_key, pin_hash from games")
     db.close()
@@ -233,10 +271,17 @@ def test_pin__guessing_is_rate_limited_even_after_a_restart(app, client, watcher
     assert int(limited.headers["Retry-After"]) > 0
     assert "Too many wrong PINs" in soup(limited).get_text()
     assert watcher.get(f"/games/{game}/deals/new").status_code == 403
-    again = create_app({"TESTING": True, "DATABASE": app.config["DATABASE"],
-                        "INSTANCE_PATH": app.instance_path, "WTF_CSRF_ENABLED": False})
-    assert again.test_client().post(f"/games/{game}/unlock",
-                                    data={"pin": "4821"}).status_code == 429
+    again = create_app(
+        {
+            "TESTING": True,
+            "DATABASE": app.config["DATABASE"],
+            "INSTANCE_PATH": app.instance_path,
+            "WTF_CSRF_ENABLED": False,
+        }
+    )
+    assert (
+        again.test_client().post(f"/games/{game}/unlock", data={"pin": "4821"}).status_code == 429
+    )
 
 
 @pytest.mark.slow
@@ -249,8 +294,7 @@ def test_pin__the_limit_is_per_address_and_per_game(client, app):
     for _ in range(keys.PIN_TRIES):
         assert phones[0].post(f"/games/{game}/unlock", data={"pin": "0000"}).status_code == 400
     assert phones[0].post(f"/games/{game}/unlock", data={"pin": "4821"}).status_code == 429
-    assert phones[0].post(f"/games/{other_game}/unlock",
-                          data={"pin": "9999"}).status_code == 303
+    assert phones[0].post(f"/games/{other_game}/unlock", data={"pin": "9999"}).status_code == 303
     assert phones[1].post(f"/games/{game}/unlock", data={"pin": "4821"}).status_code == 303
     # many addresses together: past the game's own limit, a phone that has failed waits, and
     # one that has not may still give the PIN (strangers cannot lock the table out this way)
@@ -273,10 +317,21 @@ def test_pin__a_game_without_one(watcher, game):
     assert watcher.post(f"/games/{game}/unlock", data={"pin": "0000"}).status_code == 400
 
 
-@pytest.mark.parametrize("target", ["https://evil.example/", "//evil.example/games/1",
-                                    "/games/12", "/games/1x", "/players/", "/\\evil.example",
-                                    "/games/1/../../import", "/games/1/./x", "javascript:alert(1)",
-                                    "/games/1\n/x"])
+@pytest.mark.parametrize(
+    "target",
+    [
+        "https://evil.example/",
+        "//evil.example/games/1",
+        "/games/12",
+        "/games/1x",
+        "/players/",
+        "/\\evil.example",
+        "/games/1/../../import",
+        "/games/1/./x",
+        "javascript:alert(1)",
+        "/games/1\n/x",
+    ],
+)
 @pytest.mark.slow
 def test_pin__goes_back_to_a_page_of_this_game_only(watcher, client, target):
     game = pin_game(client)
@@ -310,14 +365,28 @@ def test_session_cookie_is_httponly_and_samesite_lax(client):
     assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
 
 
-@pytest.mark.parametrize("url", ["/", "/games/new", "/games/{g}", "/games/{g}/deals/1",
-                                 "/games/{g}/deals/new?contracts=queens", "/games/404",
-                                 "/history/", "/players/", "/import", "/e/" + "0" * 32])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/",
+        "/games/new",
+        "/games/{g}",
+        "/games/{g}/deals/1",
+        "/games/{g}/deals/new?contracts=queens",
+        "/games/404",
+        "/history/",
+        "/players/",
+        "/import",
+        "/e/" + "0" * 32,
+    ],
+)
 @pytest.mark.slow
 def test_headers__policy_frames_referrer_on_every_page(client, game, url):
     response = client.get(url.format(g=game))
-    policy = dict(part.strip().split(" ", 1) for part in
-                  response.headers["Content-Security-Policy"].split(";"))
+    policy = dict(
+        part.strip().split(" ", 1)
+        for part in response.headers["Content-Security-Policy"].split(";")
+    )
     assert "'unsafe-inline'" not in policy["script-src"] and "script-src" in policy
     assert "'unsafe-inline'" not in policy.get("default-src", "")
     assert policy["frame-ancestors"] == "'none'"
@@ -326,13 +395,14 @@ def test_headers__policy_frames_referrer_on_every_page(client, game, url):
     assert response.headers["X-Frame-Options"] == "DENY"
 
 
-def test_secret_key__generated_private_and_never_printed(tmp_path, monkeypatch, capsys,
-                                                         caplog):
+def test_secret_key__generated_private_and_never_printed(tmp_path, monkeypatch, capsys, caplog):
     instance = tmp_path / "instance"
     monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(instance))
     monkeypatch.setattr("scorekeeper.printing.warm_up", lambda: None)
-    monkeypatch.setattr("scorekeeper.web.serve.serve_until_stopped",
-                        lambda app, **kwargs: app.logger.info("serving"))
+    monkeypatch.setattr(
+        "scorekeeper.web.serve.serve_until_stopped",
+        lambda app, **kwargs: app.logger.info("serving"),
+    )
     caplog.set_level("DEBUG")
     assert cli.main(["serve", "--db", str(tmp_path / "x.sqlite3")]) == 0
     key_file = instance / "secret_key"

@@ -2,6 +2,7 @@
 invalid and described by that error (``aria-invalid``, ``aria-describedby``), fields without one
 are neither, and the scoreboards that refresh themselves are polite live regions. The browser
 suite reads the same from Chromium's accessibility tree (test_browser_accessibility.py)."""
+
 from __future__ import annotations
 
 from web_helpers import COMPLEX, form_fields, soup
@@ -19,11 +20,19 @@ def described_errors(page) -> dict[str, str]:
 
 def test_entry_form__a_group_error_describes_its_group(client, table):
     game_id = table.new_game(first_king=0, preset="complex")
-    deal = {"king": 0, "contracts": COMPLEX.split(","), "king_of_hearts": {"taker": 3},
-            "diamonds": [5, 4, 4, 0],
-            "queens": {"spades": {"taker": 0}, "hearts": {"taker": 1},
-                       "diamonds": {"taker": 3}, "clubs": {"taker": 2}},
-            "tricks": [5, 4, 4, 0]}
+    deal = {
+        "king": 0,
+        "contracts": COMPLEX.split(","),
+        "king_of_hearts": {"taker": 3},
+        "diamonds": [5, 4, 4, 0],
+        "queens": {
+            "spades": {"taker": 0},
+            "hearts": {"taker": 1},
+            "diamonds": {"taker": 3},
+            "clubs": {"taker": 2},
+        },
+        "tricks": [5, 4, 4, 0],
+    }
     page = soup(table.post_entry(game_id, COMPLEX, form_fields(deal)))
     errors = described_errors(page)
     assert "took the Q♦, so they took at least one diamond" in errors["g-diamonds"]
@@ -34,9 +43,18 @@ def test_entry_form__a_group_error_describes_its_group(client, table):
 
 
 def test_new_game__a_field_error_describes_its_field_and_no_other(client):
-    response = client.post("/games/new", data={
-        "player_0": "Aya", "player_1": "Bilal", "player_2": "Carla", "player_3": "Dana",
-        "first_king": "0", "preset": "standard", "pin": "12"})
+    response = client.post(
+        "/games/new",
+        data={
+            "player_0": "Aya",
+            "player_1": "Bilal",
+            "player_2": "Carla",
+            "player_3": "Dana",
+            "first_king": "0",
+            "preset": "standard",
+            "pin": "12",
+        },
+    )
     assert response.status_code == 400
     page = soup(response)
     errors = described_errors(page)

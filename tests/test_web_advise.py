@@ -1,5 +1,6 @@
 """The Advise page: only the phone that keeps score opens it; the picker is a form of 52
 checkboxes; the answer is a page; a wrong hand is said and kept; nothing is written."""
+
 from __future__ import annotations
 
 import pytest
@@ -17,9 +18,15 @@ HAND = "KH 2H 3H 4H 5H 6H 7H 3S 4S 5S 3D 4D 3C".split()
 
 @pytest.fixture
 def app(tmp_path):
-    yield create_app({"TESTING": True, "DATABASE": str(tmp_path / "scorekeeper.sqlite3"),
-                      "INSTANCE_PATH": str(tmp_path / "instance"), "WTF_CSRF_ENABLED": False,
-                      "ADVISOR_DEALS": 12})
+    yield create_app(
+        {
+            "TESTING": True,
+            "DATABASE": str(tmp_path / "scorekeeper.sqlite3"),
+            "INSTANCE_PATH": str(tmp_path / "instance"),
+            "WTF_CSRF_ENABLED": False,
+            "ADVISOR_DEALS": 12,
+        }
+    )
 
 
 def database_dump(app) -> list[str]:
@@ -89,12 +96,15 @@ def test_combination__the_combined_deals_allowed(client, table):
     assert len(page.select("#advice .choices > li")) == 16  # 15 groups of negatives, and Trex
 
 
-@pytest.mark.parametrize("cards, message", [
-    (HAND[:12], "A hand has 13 cards, not 12."),
-    (HAND + ["AS"], "A hand has 13 cards, not 14."),
-    (HAND[:12] + ["ZZ"], "'ZZ' is not a card"),
-    ([], "A hand has 13 cards, not 0."),
-])
+@pytest.mark.parametrize(
+    "cards, message",
+    [
+        (HAND[:12], "A hand has 13 cards, not 12."),
+        (HAND + ["AS"], "A hand has 13 cards, not 14."),
+        (HAND[:12] + ["ZZ"], "'ZZ' is not a card"),
+        ([], "A hand has 13 cards, not 0."),
+    ],
+)
 def test_a_hand_that_cannot_be_is_said_and_the_cards_kept(client, table, cards, message):
     game = table.new_game()
     response = client.post(f"/games/{game}/advise", data={"card": cards})
@@ -128,11 +138,21 @@ def test_after_the_last_deal_there_is_nothing_to_advise(client, table):
 
 
 def test_the_form_needs_its_token_when_csrf_is_on(tmp_path):
-    app = create_app({"DATABASE": str(tmp_path / "db.sqlite3"),
-                      "INSTANCE_PATH": str(tmp_path / "instance"), "ADVISOR_DEALS": 4})
-    seed = create_app({"TESTING": True, "WTF_CSRF_ENABLED": False,
-                       "DATABASE": str(tmp_path / "db.sqlite3"),
-                       "INSTANCE_PATH": str(tmp_path / "instance")})
+    app = create_app(
+        {
+            "DATABASE": str(tmp_path / "db.sqlite3"),
+            "INSTANCE_PATH": str(tmp_path / "instance"),
+            "ADVISOR_DEALS": 4,
+        }
+    )
+    seed = create_app(
+        {
+            "TESTING": True,
+            "WTF_CSRF_ENABLED": False,
+            "DATABASE": str(tmp_path / "db.sqlite3"),
+            "INSTANCE_PATH": str(tmp_path / "instance"),
+        }
+    )
     client = seed.test_client()
     game = Table(client).new_game()
     phone = app.test_client()

@@ -1,4 +1,5 @@
 """The app factory, its instance folder, and pages that are light, local and script-safe."""
+
 from __future__ import annotations
 
 import os
@@ -56,15 +57,18 @@ def test_migrations__applied_at_start_up_once_in_wal_mode(app):
         migrate(db)  # idempotent
         assert [m.name for m in migrations.applied(db)] == applied
         assert {"players", "games", "game_players", "deals", "deal_history"} <= set(
-            db.table_names())
+            db.table_names()
+        )
         assert db.journal_mode == "wal"
     finally:
         db.close()
 
 
 def test_engine_never_imports_the_web_wing():
-    code = ("import sys, scorekeeper.engine; "
-            "assert 'flask' not in sys.modules and 'sqlite_utils' not in sys.modules")
+    code = (
+        "import sys, scorekeeper.engine; "
+        "assert 'flask' not in sys.modules and 'sqlite_utils' not in sys.modules"
+    )
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
@@ -78,29 +82,54 @@ def every_page(client, table):
     """One of every page: home, new game, game, each form, preview, deal, undo, history, error."""
     game_id = table.new_game()
     table.enter(game_id, {"king": 0, "contracts": ["diamonds"], "diamonds": [4, 3, 3, 3]})
-    complex_id = table.new_game(preset="custom", doubling="y", self_capture="leader-credit",
-                                combining="complex", partnership="y")
-    urls = ["/", "/games/new", f"/games/{game_id}", f"/games/{game_id}/history",
-            f"/games/{game_id}/deals/1", f"/games/{game_id}/deals/1/edit",
-            f"/games/{game_id}/deals/1/undo", f"/games/{game_id}/thrown-in",
-            f"/games/{game_id}/deals/new", f"/games/{game_id}/deals/new?contracts=queens",
-            f"/games/{game_id}/deals/new?contracts=trex", f"/games/{complex_id}",
-            f"/games/{game_id}/watch", f"/games/{complex_id}/watch",
-            f"/games/{complex_id}/deals/new?contracts={COMPLEX}", "/games/404"]
+    complex_id = table.new_game(
+        preset="custom",
+        doubling="y",
+        self_capture="leader-credit",
+        combining="complex",
+        partnership="y",
+    )
+    urls = [
+        "/",
+        "/games/new",
+        f"/games/{game_id}",
+        f"/games/{game_id}/history",
+        f"/games/{game_id}/deals/1",
+        f"/games/{game_id}/deals/1/edit",
+        f"/games/{game_id}/deals/1/undo",
+        f"/games/{game_id}/thrown-in",
+        f"/games/{game_id}/deals/new",
+        f"/games/{game_id}/deals/new?contracts=queens",
+        f"/games/{game_id}/deals/new?contracts=trex",
+        f"/games/{complex_id}",
+        f"/games/{game_id}/watch",
+        f"/games/{complex_id}/watch",
+        f"/games/{complex_id}/deals/new?contracts={COMPLEX}",
+        "/games/404",
+    ]
     pages = {url: client.get(url) for url in urls}
-    pages["preview"] = table.post_entry(game_id, "queens", {
-        "q_spades_taker": "0", "q_hearts_taker": "1", "q_diamonds_taker": "2",
-        "q_clubs_taker": "3"})
+    pages["preview"] = table.post_entry(
+        game_id,
+        "queens",
+        {
+            "q_spades_taker": "0",
+            "q_hearts_taker": "1",
+            "q_diamonds_taker": "2",
+            "q_clubs_taker": "3",
+        },
+    )
     return pages
 
 
 def test_pages__light_enough(client, table):
     for url, response in every_page(client, table).items():
         page = soup(response)
-        linked = [t.get("href") or t.get("src") for t in page.select("link[rel=stylesheet], "
-                                                                      "script[src]")]
+        linked = [
+            t.get("href") or t.get("src") for t in page.select("link[rel=stylesheet], script[src]")
+        ]
         weight = len(response.data) + sum(
-            len((STATIC / u.removeprefix("/static/")).read_bytes()) for u in linked)
+            len((STATIC / u.removeprefix("/static/")).read_bytes()) for u in linked
+        )
         assert weight <= PAGE_BUDGET, f"{url}: {weight} bytes"
 
 
@@ -153,8 +182,14 @@ def test_static__script_is_small_and_plain(name):
 
 @pytest.mark.slow
 def test_run_from_another_directory_finds_templates(tmp_path):
-    code = ("from scorekeeper.web import create_app; "
-            f"app = create_app({{'INSTANCE_PATH': {str(tmp_path)!r}, 'TESTING': True}}); "
-            "assert app.test_client().get('/').status_code == 200")
-    subprocess.run([sys.executable, "-c", code], check=True, cwd=tmp_path,
-                   env={**os.environ, "SCOREKEEPER_DB": ""})
+    code = (
+        "from scorekeeper.web import create_app; "
+        f"app = create_app({{'INSTANCE_PATH': {str(tmp_path)!r}, 'TESTING': True}}); "
+        "assert app.test_client().get('/').status_code == 200"
+    )
+    subprocess.run(
+        [sys.executable, "-c", code],
+        check=True,
+        cwd=tmp_path,
+        env={**os.environ, "SCOREKEEPER_DB": ""},
+    )

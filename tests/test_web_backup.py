@@ -1,6 +1,7 @@
 """``scorekeeper backup`` writes a consistent copy while the server runs; ``scorekeeper restore``
 brings one back, refusing anything that is not a sound scorekeeper database and refusing to
 run under a live server."""
+
 from __future__ import annotations
 
 import json
@@ -28,8 +29,12 @@ def consistent(path) -> int:
         for row in db.query("select id, totals_json, deal_count from games"):
             stored = storage.load_game(db, row["id"])
             totals = list(stored.game.score().totals)
-            seats = [r["total"] for r in db.query(
-                "select total from game_players where game_id = ? order by seat", [row["id"]])]
+            seats = [
+                r["total"]
+                for r in db.query(
+                    "select total from game_players where game_id = ? order by seat", [row["id"]]
+                )
+            ]
             assert json.loads(row["totals_json"]) == seats == totals
             assert row["deal_count"] == len(stored.deals)
             total += len(stored.deals)
@@ -49,9 +54,20 @@ def test_backup_while_the_server_writes__then_restore(tmp_path, capsys):
     server = Server(database, instance).start()
     runs = [TableRun(seed, simulated(seed)) for seed in range(200, 204)]
     stop = threading.Event()
-    threads = [threading.Thread(target=play_table, args=(server.port, run), kwargs=dict(
-        deals=12, deadline=time.monotonic() + 60, record=lambda *a: None, preview=False,
-        stop=stop)) for run in runs]
+    threads = [
+        threading.Thread(
+            target=play_table,
+            args=(server.port, run),
+            kwargs=dict(
+                deals=12,
+                deadline=time.monotonic() + 60,
+                record=lambda *a: None,
+                preview=False,
+                stop=stop,
+            ),
+        )
+        for run in runs
+    ]
     try:
         for thread in threads:
             thread.start()
@@ -83,8 +99,14 @@ def test_backup_while_the_server_writes__then_restore(tmp_path, capsys):
     db = connect(database)
     from scorekeeper.engine import HouseRules
 
-    storage.create_game(db, title="after", played_on=None, players=["W", "X", "Y", "Z"],
-                        rules=HouseRules(), first_king=0)
+    storage.create_game(
+        db,
+        title="after",
+        played_on=None,
+        players=["W", "X", "Y", "Z"],
+        rules=HouseRules(),
+        first_king=0,
+    )
     db.close()
     assert games_in(database) == 5
     assert cli.main(["restore", str(final), "--db", str(database)]) == 0
@@ -121,7 +143,7 @@ def damaged(tmp_path, database):
     assert cli.main(["backup", "-o", str(copy), "--db", database]) == 0
     data = bytearray(copy.read_bytes())
     page = 4096
-    data[page * 3: page * 3 + 200] = b"\xff" * 200  # a b-tree page of the database
+    data[page * 3 : page * 3 + 200] = b"\xff" * 200  # a b-tree page of the database
     copy.write_bytes(bytes(data))
     return copy
 
@@ -130,8 +152,10 @@ def newer(tmp_path, database):
     copy = tmp_path / "newer.sqlite3"
     assert cli.main(["backup", "-o", str(copy), "--db", database]) == 0
     with sqlite3.connect(copy) as conn:
-        conn.execute("insert into _sqlite_migrations (migration_set, name, applied_at) "
-                     "values ('scorekeeper', 'm999_from_the_future', 'x')")
+        conn.execute(
+            "insert into _sqlite_migrations (migration_set, name, applied_at) "
+            "values ('scorekeeper', 'm999_from_the_future', 'x')"
+        )
     return copy
 
 
@@ -148,12 +172,17 @@ def not_sqlite(tmp_path, database):
     return copy
 
 
-@pytest.mark.parametrize("make, message", [
-    (damaged, ""), (newer, "newer version"), (other_app, "not a scorekeeper database"),
-    (not_sqlite, "not a scorekeeper database"),
-    (lambda tmp_path, database: tmp_path / "missing.sqlite3", "There is no file")])
-def test_restore__refuses_what_is_not_a_sound_backup(tmp_path, database, capsys, make,
-                                                     message):
+@pytest.mark.parametrize(
+    "make, message",
+    [
+        (damaged, ""),
+        (newer, "newer version"),
+        (other_app, "not a scorekeeper database"),
+        (not_sqlite, "not a scorekeeper database"),
+        (lambda tmp_path, database: tmp_path / "missing.sqlite3", "There is no file"),
+    ],
+)
+def test_restore__refuses_what_is_not_a_sound_backup(tmp_path, database, capsys, make, message):
     source = make(tmp_path, database)
     before = digest(database)
     assert cli.main(["restore", str(source), "--db", database]) == 2
@@ -164,8 +193,9 @@ def test_restore__refuses_what_is_not_a_sound_backup(tmp_path, database, capsys,
 
 
 def test_backup__clear_refusals(tmp_path, database, capsys):
-    assert cli.main(["backup", "-o", str(tmp_path / "x.db"), "--db",
-                     str(tmp_path / "none.db")]) == 2
+    assert (
+        cli.main(["backup", "-o", str(tmp_path / "x.db"), "--db", str(tmp_path / "none.db")]) == 2
+    )
     assert "There is no database" in capsys.readouterr().err
     assert not (tmp_path / "none.db").exists()
     assert cli.main(["backup", "-o", str(tmp_path / "no" / "x.db"), "--db", database]) == 2
@@ -205,8 +235,9 @@ def test_serve__does_not_start_on_a_database_being_restored(tmp_path, monkeypatc
     monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(tmp_path / "instance"))
     monkeypatch.setattr("scorekeeper.printing.warm_up", lambda: None)
     served = []
-    monkeypatch.setattr("scorekeeper.web.serve.serve_until_stopped",
-                        lambda app, **kwargs: served.append(app))
+    monkeypatch.setattr(
+        "scorekeeper.web.serve.serve_until_stopped", lambda app, **kwargs: served.append(app)
+    )
     with backup._restore_lock(database):
         assert cli.main(["serve", "--db", str(database)]) == 1
     assert "A restore is running" in capsys.readouterr().err and served == []
@@ -223,9 +254,12 @@ def test_backup_into_a_folder_keeps_the_newest_and_drops_the_oldest(tmp_path, ca
     folder = tmp_path / "backups"
     folder.mkdir()
     (folder / "notes.txt").write_text("mine")  # another file: never touched
-    made = [backup_into(database, folder, keep=3,
-                        now=datetime(2026, 11, day, 4, 30, tzinfo=timezone.utc))[0]
-            for day in range(1, 6)]
+    made = [
+        backup_into(
+            database, folder, keep=3, now=datetime(2026, 11, day, 4, 30, tzinfo=timezone.utc)
+        )[0]
+        for day in range(1, 6)
+    ]
     left = sorted(p.name for p in folder.iterdir())
     assert left == ["notes.txt"] + [p.name for p in made[-3:]]
     assert made[-1].name == "scorekeeper-20261105-043000.sqlite3"

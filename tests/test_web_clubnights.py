@@ -1,6 +1,7 @@
 """Club nights on the pages: New club night (and its refusals, with nothing stored), the club
 night's page with every table's progress and the standings across them, the next round (and
 the refusal while tables still play), the wall view and its state document."""
+
 from __future__ import annotations
 
 import pytest
@@ -16,15 +17,23 @@ THIRTEEN = EIGHT + ["Imad", "Jana", "Karim", "Lina", "Maya"]
 
 
 def form(names, **extra) -> dict[str, str]:
-    data = {"title": "Café", "played_on": "2026-11-24", "players": "\n".join(names),
-            "rounds": "3", "first_round": "entered", "preset": "standard"}
+    data = {
+        "title": "Café",
+        "played_on": "2026-11-24",
+        "players": "\n".join(names),
+        "rounds": "3",
+        "first_round": "entered",
+        "preset": "standard",
+    }
     data.update(extra)
     return data
 
 
 def counts(app) -> dict[str, int]:
-    return {t: query(app, f"select count(*) as n from {t}")[0]["n"]
-            for t in ("club_nights", "club_tables", "games", "players")}
+    return {
+        t: query(app, f"select count(*) as n from {t}")[0]["n"]
+        for t in ("club_nights", "club_tables", "games", "players")
+    }
 
 
 def start(client, names=EIGHT, **extra) -> int:
@@ -38,8 +47,9 @@ def play_out(app, game_id: int, deals: int | None = None, *, after: int = 0) -> 
     db = connect(app.config["DATABASE"])
     try:
         for number, deal in enumerate(standard_game()["deals"][after:deals], start=after + 1):
-            storage.add_deal(db, game_id, deal, token=f"g{game_id:03d}n{number:02d}" + "z" * 14,
-                             number=number)
+            storage.add_deal(
+                db, game_id, deal, token=f"g{game_id:03d}n{number:02d}" + "z" * 14, number=number
+            )
     finally:
         db.close()
 
@@ -61,8 +71,9 @@ def test_new_club_night__the_form_then_two_tables_seated_as_entered(app, client)
     page = soup(client.get(f"/clubs/{club_id}"))
     tables = page.select(".club-table")
     assert [t.h3.get_text(strip=True) for t in tables] == ["Table 1", "Table 2"]
-    assert [[td.get_text(strip=True) for td in t.select(".seats td:first-child")]
-            for t in tables] == [EIGHT[:4], EIGHT[4:]]
+    assert [
+        [td.get_text(strip=True) for td in t.select(".seats td:first-child")] for t in tables
+    ] == [EIGHT[:4], EIGHT[4:]]
     assert "Not started" in tables[0].get_text()
     # each table links to its game and to its phones page (edit link, PIN, QR code)
     ids = [t.game_id for t in night.rounds[0].tables]
@@ -70,22 +81,30 @@ def test_new_club_night__the_form_then_two_tables_seated_as_entered(app, client)
     assert tables[1].select_one(".links a")["href"] == f"/games/{ids[1]}/share"
     # the phone that seated the round keeps the score of its tables
     assert client.get(f"/games/{ids[1]}/share").status_code == 200
-    rows = [tr.select("td")[1].get_text(strip=True) for tr in
-            page.select("#night-standings tbody tr")]
+    rows = [
+        tr.select("td")[1].get_text(strip=True) for tr in page.select("#night-standings tbody tr")
+    ]
     assert sorted(rows) == sorted(EIGHT)
     assert page.select_one("#champion") is None  # no game over yet
-    assert "Most wins, then the better average place" in page.select_one(
-        "#champion-rule").get_text()
+    assert (
+        "Most wins, then the better average place" in page.select_one("#champion-rule").get_text()
+    )
 
 
-@pytest.mark.parametrize("names, message", [
-    (EIGHT + ["  aya "], "aya is entered twice."),
-    (EIGHT[:6], "A club night needs at least 8 players (two tables); 6 were entered."),
-    ([f"P{n}" for n in range(33)],
-     "A club night seats at most 32 players (eight tables); 33 were entered."),
-])
+@pytest.mark.parametrize(
+    "names, message",
+    [
+        (EIGHT + ["  aya "], "aya is entered twice."),
+        (EIGHT[:6], "A club night needs at least 8 players (two tables); 6 were entered."),
+        (
+            [f"P{n}" for n in range(33)],
+            "A club night seats at most 32 players (eight tables); 33 were entered.",
+        ),
+    ],
+)
 def test_new_club_night__bad_players_the_form_back_with_its_input_and_nothing_stored(
-        app, client, names, message):
+    app, client, names, message
+):
     client.get("/")
     before = counts(app)
     response = client.post("/clubs/new", data=form(names, title="Le café"))
@@ -134,12 +153,17 @@ def test_club_night__progress_standings_champion_and_the_next_round(app, client)
     play_out(app, first.tables[1].game_id)
     page = soup(client.get(f"/clubs/{club_id}"))
     assert "Finished" in page.select_one("#table-1 .progress").get_text()
-    ranked = [tr.select("td")[1].get_text(strip=True)
-              for tr in page.select("#night-standings tbody tr")]
+    ranked = [
+        tr.select("td")[1].get_text(strip=True) for tr in page.select("#night-standings tbody tr")
+    ]
     db = connect(app.config["DATABASE"])
     try:
-        expected = [r["name"] for r in clubnights.night_standings(
-            db, [t.game_id for t in first.tables], players=EIGHT)]
+        expected = [
+            r["name"]
+            for r in clubnights.night_standings(
+                db, [t.game_id for t in first.tables], players=EIGHT
+            )
+        ]
     finally:
         db.close()
     assert ranked == expected
@@ -178,11 +202,14 @@ def test_wall_view_and_its_state_follow_the_tables(app, client):
     state = client.get(f"/clubs/{club_id}/state.json")
     version = state.get_json()["version"]
     assert state.headers["ETag"].strip('"') == version
-    assert client.get(f"/clubs/{club_id}/state.json",
-                      headers={"If-None-Match": f'"{version}"'}).status_code == 304
+    assert (
+        client.get(
+            f"/clubs/{club_id}/state.json", headers={"If-None-Match": f'"{version}"'}
+        ).status_code
+        == 304
+    )
     play_out(app, first.tables[1].game_id, deals=3)
-    state = client.get(f"/clubs/{club_id}/state.json",
-                       headers={"If-None-Match": f'"{version}"'})
+    state = client.get(f"/clubs/{club_id}/state.json", headers={"If-None-Match": f'"{version}"'})
     assert state.status_code == 200
     assert state.get_json()["tables"][1]["deals"] == 3
     wall = soup(client.get(f"/clubs/{club_id}/wall"))
@@ -191,8 +218,7 @@ def test_wall_view_and_its_state_follow_the_tables(app, client):
 
 
 def test_unknown_club_night_is_a_404(client):
-    for path in ("/clubs/99", "/clubs/99/wall", "/clubs/99/state.json",
-                 "/clubs/99/standings.pdf"):
+    for path in ("/clubs/99", "/clubs/99/wall", "/clubs/99/state.json", "/clubs/99/standings.pdf"):
         assert client.get(path).status_code == 404
 
 
@@ -202,13 +228,19 @@ def test_the_night_page_has_standings_of_its_own_and_names_its_champion(app, cli
     play_out(app, first.tables[0].game_id)
     play_out(app, first.tables[1].game_id, deals=5)  # still playing: points, no place
     page = soup(client.get("/history/nights/2026-11-24"))
-    rows = [[td.get_text(strip=True) for td in tr.select("td")]
-            for tr in page.select("#night-standings tbody tr")]
+    rows = [
+        [td.get_text(strip=True) for td in tr.select("td")]
+        for tr in page.select("#night-standings tbody tr")
+    ]
     db = connect(app.config["DATABASE"])
     try:
         expected = clubnights.night_standings(db, [t.game_id for t in first.tables])
-        totals = {r["name"]: r["total"] for r in db.query(
-            "select p.name, gp.total from game_players gp join players p on p.id = gp.player_id")}
+        totals = {
+            r["name"]: r["total"]
+            for r in db.query(
+                "select p.name, gp.total from game_players gp join players p on p.id = gp.player_id"
+            )
+        }
     finally:
         db.close()
     assert [r[1] for r in rows] == [r["name"] for r in expected]
@@ -217,19 +249,29 @@ def test_the_night_page_has_standings_of_its_own_and_names_its_champion(app, cli
         assert games == "1" and int(points.replace("−", "-")) == totals[name]
     winner = rows[0][1]
     assert rows[0][2] == "1" and rows[0][3] == "1·0·0·0"
-    assert " ".join(page.select_one("#champion").get_text(" ").split()) == \
-        f"★ Champion of the night: {winner}"
-    assert "Most wins, then the better average place, then the higher total." in \
-        page.select_one("#champion-rule").get_text()
+    assert (
+        " ".join(page.select_one("#champion").get_text(" ").split())
+        == f"★ Champion of the night: {winner}"
+    )
+    assert (
+        "Most wins, then the better average place, then the higher total."
+        in page.select_one("#champion-rule").get_text()
+    )
 
 
-@pytest.mark.parametrize("doc, played, total", [
-    (standard_game(), 0, 20), (standard_game(), 7, 20), (standard_game(), 20, 20),
-    (complex_game(), 0, 8), (complex_game(), 3, 8),
-    # two deals thrown in: their contracts are played again, the game is two deals longer
-    ("thrown", 7, 22),
-    (complex_game(rules={"combining": "combination"}), 2, None),
-])
+@pytest.mark.parametrize(
+    "doc, played, total",
+    [
+        (standard_game(), 0, 20),
+        (standard_game(), 7, 20),
+        (standard_game(), 20, 20),
+        (complex_game(), 0, 8),
+        (complex_game(), 3, 8),
+        # two deals thrown in: their contracts are played again, the game is two deals longer
+        ("thrown", 7, 22),
+        (complex_game(rules={"combining": "combination"}), 2, None),
+    ],
+)
 def test_a_tables_deal_count_counts_its_redeals(doc, played, total):
     from scorekeeper.engine import read_game
     from scorekeeper.web.pages.clubs import deals_planned
@@ -267,9 +309,16 @@ def test_a_partnership_night_at_random__everyone_seated_once_and_the_partners_pr
 
 
 def test_custom_rules_reach_every_table_and_a_too_long_title_is_refused(app, client):
-    club_id = start(client, preset="custom", partnership="y", doubling="y",
-                    combining="complex", self_capture="single", team_result="sum",
-                    rotation="right")
+    club_id = start(
+        client,
+        preset="custom",
+        partnership="y",
+        doubling="y",
+        combining="complex",
+        self_capture="single",
+        team_result="sum",
+        rotation="right",
+    )
     night = club(app, club_id)
     assert night.rules.partnership and night.rules.combining == "complex"
     db = connect(app.config["DATABASE"])

@@ -1,6 +1,7 @@
 """Two phones on one game: nothing is ever overwritten unseen. A late entry or a stale
 correction is refused with the game as it stands now and what changed; the same entry sent at
 the same moment twice is recorded once."""
+
 from __future__ import annotations
 
 import threading
@@ -43,10 +44,15 @@ def test_the_second_phone_saving_the_same_deal_sees_what_was_recorded(app, phone
     game, a, b = phones
     form_a = hidden_fields(a.open_form(game, "diamonds"))
     form_b = hidden_fields(b.open_form(game, "king_of_hearts"))
-    assert a.client.post(f"/games/{game}/deals/new",
-                         data={**form_a, **DIAMONDS, "step": "save"}).status_code == 303
-    late = b.client.post(f"/games/{game}/deals/new",
-                         data={**form_b, "kh_taker": "2", "step": "save"})
+    assert (
+        a.client.post(
+            f"/games/{game}/deals/new", data={**form_a, **DIAMONDS, "step": "save"}
+        ).status_code
+        == 303
+    )
+    late = b.client.post(
+        f"/games/{game}/deals/new", data={**form_b, "kh_taker": "2", "step": "save"}
+    )
     assert late.status_code == 409
     assert "Deal 1 has been recorded meanwhile" in soup(late).get_text()
     text = meanwhile_text(late)
@@ -61,8 +67,12 @@ def test_a_stale_correction_is_refused_with_what_changed(app, phones):
     a.enter(game, {"king": 0, "contracts": ["diamonds"], "diamonds": [4, 3, 3, 3]})
     url = f"/games/{game}/deals/1/edit"
     stale = hidden_fields(soup(b.client.get(url)))
-    assert a.correct(game, 1, {"king": 0, "contracts": ["diamonds"],
-                               "diamonds": [1, 6, 3, 3]}).status_code == 303
+    assert (
+        a.correct(
+            game, 1, {"king": 0, "contracts": ["diamonds"], "diamonds": [1, 6, 3, 3]}
+        ).status_code
+        == 303
+    )
     before = count(app, "select count(*) from deal_history")
     mine = {"diamonds_0": "13", "diamonds_1": "0", "diamonds_2": "0", "diamonds_3": "0"}
     refused = b.client.post(url, data={**stale, **mine, "step": "save"})
@@ -138,8 +148,9 @@ DEAL = {"king": 0, "contracts": ["diamonds"], "diamonds": [4, 3, 3, 3]}
 def test_the_same_entry_sent_at_the_same_moment_is_recorded_once(app, table):
     game = table.new_game()
     token = "t" * 22
-    results = race(app, [lambda db: storage.add_deal(db, game, DEAL, token=token, number=1)
-                         for _ in range(6)])
+    results = race(
+        app, [lambda db: storage.add_deal(db, game, DEAL, token=token, number=1) for _ in range(6)]
+    )
     assert results.count(1) == 1
     assert all(isinstance(r, storage.DuplicateToken) for r in results if r != 1), results
     assert count(app, "select count(*) from deals") == 1
@@ -148,9 +159,13 @@ def test_the_same_entry_sent_at_the_same_moment_is_recorded_once(app, table):
 
 def test_two_entries_for_the_same_deal_at_the_same_moment__one_is_refused(app, table):
     game = table.new_game()
-    results = race(app, [
-        lambda db, i=i: storage.add_deal(db, game, DEAL, token=f"phone{i}" * 4, number=1)
-        for i in range(6)])
+    results = race(
+        app,
+        [
+            lambda db, i=i: storage.add_deal(db, game, DEAL, token=f"phone{i}" * 4, number=1)
+            for i in range(6)
+        ],
+    )
     assert results.count(1) == 1
     assert all(isinstance(r, storage.Conflict) for r in results if r != 1), results
     assert count(app, "select count(*) from deals") == 1
@@ -161,18 +176,29 @@ def test_new_players_at_the_same_moment__each_stored_once(app):
     taken before the read, so no phone gets "database is locked" and no name is doubled."""
     from scorekeeper.engine import HouseRules
 
-    names = [["Aya", "Bilal", "Carla", "Dana"], ["Dana", "Eli", "Fadi", "Aya"],
-             ["Gus", "Aya", "Eli", "Hind"], ["Bilal", "Hind", "Gus", "Ivo"]] * 2
-    results = race(app, [lambda db, n=n: storage.create_game(
-        db, title="x", played_on=None, players=n, rules=HouseRules(), first_king=0)
-        for n in names])
+    names = [
+        ["Aya", "Bilal", "Carla", "Dana"],
+        ["Dana", "Eli", "Fadi", "Aya"],
+        ["Gus", "Aya", "Eli", "Hind"],
+        ["Bilal", "Hind", "Gus", "Ivo"],
+    ] * 2
+    results = race(
+        app,
+        [
+            lambda db, n=n: storage.create_game(
+                db, title="x", played_on=None, players=n, rules=HouseRules(), first_king=0
+            )
+            for n in names
+        ],
+    )
     assert all(isinstance(r, int) for r in results), results
     assert count(app, "select count(*) from players") == 9
     assert count(app, "select count(*) from games") == 8
 
 
-def test_a_deal_saved_between_the_check_and_the_write_is_caught_by_storage(app, phones,
-                                                                            monkeypatch):
+def test_a_deal_saved_between_the_check_and_the_write_is_caught_by_storage(
+    app, phones, monkeypatch
+):
     """The page's check of the deal number and the write are apart; storage checks again
     inside its transaction, and the answer is the same: what is recorded now."""
     from scorekeeper.web.pages import deals
@@ -181,8 +207,9 @@ def test_a_deal_saved_between_the_check_and_the_write_is_caught_by_storage(app, 
     form_b = hidden_fields(b.open_form(game, "king_of_hearts"))
     a.enter(game, {"king": 0, "contracts": ["diamonds"], "diamonds": [4, 3, 3, 3]})
     monkeypatch.setattr(deals, "_check_number", lambda stored, form: None)
-    late = b.client.post(f"/games/{game}/deals/new",
-                         data={**form_b, "kh_taker": "2", "step": "save"})
+    late = b.client.post(
+        f"/games/{game}/deals/new", data={**form_b, "kh_taker": "2", "step": "save"}
+    )
     assert late.status_code == 409
     assert "Deal 1 has been recorded meanwhile (another phone?)" in soup(late).get_text()
     assert "Deal 1: Diamonds" in meanwhile_text(late)
@@ -190,7 +217,8 @@ def test_a_deal_saved_between_the_check_and_the_write_is_caught_by_storage(app, 
 
 
 def test_a_conflict_is_a_refusal_with_a_code_and_values_said_in_the_pages_language(
-        app, phones, monkeypatch):
+    app, phones, monkeypatch
+):
     """Issue 30: the store raises a conflict as a Refused (its msgid and the deal's number), and
     the page says it from the catalog: no pattern matched against English text."""
     from scorekeeper.web.pages import deals
@@ -201,9 +229,13 @@ def test_a_conflict_is_a_refusal_with_a_code_and_values_said_in_the_pages_langua
     db = connect(app.config["DATABASE"])
     try:
         with pytest.raises(storage.Conflict) as raised:
-            storage.add_deal(db, game, {"king": 0, "contracts": ["king_of_hearts"],
-                                        "king_of_hearts": {"taker": 2}},
-                             token=form_b["token"], number=1)
+            storage.add_deal(
+                db,
+                game,
+                {"king": 0, "contracts": ["king_of_hearts"], "king_of_hearts": {"taker": 2}},
+                token=form_b["token"],
+                number=1,
+            )
     finally:
         db.close()
     assert isinstance(raised.value, Refused)
@@ -212,7 +244,8 @@ def test_a_conflict_is_a_refusal_with_a_code_and_values_said_in_the_pages_langua
     monkeypatch.setattr(deals, "_check_number", lambda stored, form: None)  # storage's check
     b.client.set_cookie("lang", "ar")
     b.client.set_cookie("digits", "arabic")
-    late = b.client.post(f"/games/{game}/deals/new",
-                         data={**form_b, "kh_taker": "2", "step": "save"})
+    late = b.client.post(
+        f"/games/{game}/deals/new", data={**form_b, "kh_taker": "2", "step": "save"}
+    )
     assert late.status_code == 409
     assert "سُجّلت اليد ١ في هذه الأثناء" in soup(late).get_text()

@@ -6,6 +6,7 @@ database. Every deal a phone was told was saved is there, in its place; the one 
 sending at the moment of the kill is there whole or not at all; every game's summary, seats
 and statistics agree with the engine; ``PRAGMA integrity_check`` says ok.
 """
+
 from __future__ import annotations
 
 import sqlite3
@@ -35,9 +36,14 @@ def test_sigkill_mid_stream__acknowledged_deals_survive_nothing_half_written(tmp
             with lock:
                 saves.append(reply.status)
 
-    threads = [threading.Thread(target=play_table, args=(server.port, run), kwargs=dict(
-        deals=0, deadline=time.monotonic() + 60, record=record, preview=False))
-        for run in runs]
+    threads = [
+        threading.Thread(
+            target=play_table,
+            args=(server.port, run),
+            kwargs=dict(deals=0, deadline=time.monotonic() + 60, record=record, preview=False),
+        )
+        for run in runs
+    ]
     for thread in threads:
         thread.start()
     deadline = time.monotonic() + 30
@@ -62,14 +68,18 @@ def test_sigkill_mid_stream__acknowledged_deals_survive_nothing_half_written(tmp
         # the game goes on: a phone with the game's edit link enters its next deal
         run = runs[0]
         with sqlite3.connect(database) as conn:
-            key, = conn.execute("select edit_key from games where id = ?",
-                                [run.game_id]).fetchone()
-            number = conn.execute("select count(*) from deals where game_id = ?",
-                                  [run.game_id]).fetchone()[0] + 1
+            (key,) = conn.execute(
+                "select edit_key from games where id = ?", [run.game_id]
+            ).fetchone()
+            number = (
+                conn.execute(
+                    "select count(*) from deals where game_id = ?", [run.game_id]
+                ).fetchone()[0]
+                + 1
+            )
         phone = Phone(again.port)
         assert phone.request("link", "GET", f"/e/{key}").status == 303
         assert enter_deal(phone, run.game_id, number, run.game["deals"][number - 1])
         phone.close()
     finally:
         again.stop()
-

@@ -1,6 +1,7 @@
 """CSRF on every POST, with the protection switched on as in production: every route that takes
 a POST, found in the app's URL map (a route added later is covered too), refuses a form without
 the page's token and stores nothing; the same forms with their token go through."""
+
 from __future__ import annotations
 
 import re
@@ -12,8 +13,16 @@ from scorekeeper.store.db import connect
 
 from web_helpers import PLAYERS, be_admin, hidden_fields, soup
 
-TABLES = ("games", "game_players", "players", "deals", "deal_history", "pin_attempts",
-          "club_nights", "club_tables")
+TABLES = (
+    "games",
+    "game_players",
+    "players",
+    "deals",
+    "deal_history",
+    "pin_attempts",
+    "club_nights",
+    "club_tables",
+)
 #: Example values for the variables of a route.
 ARGUMENTS = {"game_id": 1, "number": 1, "pid": 1, "seat": 0, "club_id": 1, "member_id": 1}
 
@@ -26,18 +35,25 @@ def post_rules(app):
 @pytest.fixture
 def site(tmp_path):
     """An app with CSRF on, a game with a PIN and two deals, entered with the forms' tokens."""
-    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "csrf.sqlite3"),
-                      "INSTANCE_PATH": str(tmp_path / "instance")})
+    app = create_app(
+        {
+            "TESTING": True,
+            "DATABASE": str(tmp_path / "csrf.sqlite3"),
+            "INSTANCE_PATH": str(tmp_path / "instance"),
+        }
+    )
     assert app.config.get("WTF_CSRF_ENABLED", True)
     client = app.test_client()
     fields = hidden_fields(soup(client.get("/games/new")))
     data = {f"player_{s}": n for s, n in enumerate(PLAYERS)}
-    data.update(fields, first_king="0", preset="standard", title="CSRF", played_on="2026-11-20",
-                pin="1234")
+    data.update(
+        fields, first_king="0", preset="standard", title="CSRF", played_on="2026-11-20", pin="1234"
+    )
     assert client.post("/games/new", data=data).status_code == 303
-    for contracts, result in (("diamonds", {"diamonds_0": "4", "diamonds_1": "3",
-                                            "diamonds_2": "3", "diamonds_3": "3"}),
-                              ("trex", {"trex_1": "0", "trex_2": "1", "trex_3": "2"})):
+    for contracts, result in (
+        ("diamonds", {"diamonds_0": "4", "diamonds_1": "3", "diamonds_2": "3", "diamonds_3": "3"}),
+        ("trex", {"trex_1": "0", "trex_2": "1", "trex_3": "2"}),
+    ):
         entry = hidden_fields(soup(client.get(f"/games/1/deals/new?contracts={contracts}")))
         saved = client.post("/games/1/deals/new", data={**entry, **result, "step": "save"})
         assert saved.status_code == 303
@@ -56,21 +72,34 @@ def snapshot(app):
 def test_every_post_route_is_listed(site):
     app, _ = site
     endpoints = {endpoint for _, endpoint in post_rules(app)}
-    assert {"games.new", "deals.create", "deals.thrown_in", "deals.edit", "deals.undo",
-            "access.unlock", "transfer.upload", "players.rename",
-            "players.merge", "players.delete", "players.fix_name", "access.rotate",
-            "access.change_pin"} <= endpoints
+    assert {
+        "games.new",
+        "deals.create",
+        "deals.thrown_in",
+        "deals.edit",
+        "deals.undo",
+        "access.unlock",
+        "transfer.upload",
+        "players.rename",
+        "players.merge",
+        "players.delete",
+        "players.fix_name",
+        "access.rotate",
+        "access.change_pin",
+    } <= endpoints
 
 
 def test_csrf__every_post_without_the_token_is_refused_and_stores_nothing(site):
     app, client = site
-    form_pages = {"/games/1/deals/1/edit": "/games/1/deals/1/edit",
-                  "/games/1/deals/1/undo": "/games/1/deals/1/undo",
-                  "/games/1/thrown-in": "/games/1/thrown-in",
-                  "/games/1/deals/new": "/games/1/deals/new?contracts=queens",
-                  "/players/1/rename": "/players/1/rename",
-                  "/games/1/seats/0/name": "/games/1/seats/0/name",
-                  "/games/1/edit-key": "/games/1/share"}
+    form_pages = {
+        "/games/1/deals/1/edit": "/games/1/deals/1/edit",
+        "/games/1/deals/1/undo": "/games/1/deals/1/undo",
+        "/games/1/thrown-in": "/games/1/thrown-in",
+        "/games/1/deals/new": "/games/1/deals/new?contracts=queens",
+        "/players/1/rename": "/players/1/rename",
+        "/games/1/seats/0/name": "/games/1/seats/0/name",
+        "/games/1/edit-key": "/games/1/share",
+    }
     before = snapshot(app)
     for rule, endpoint in post_rules(app):
         url = re.sub(r"<int:(\w+)>", lambda m: str(ARGUMENTS[m.group(1)]), rule)
@@ -80,8 +109,9 @@ def test_csrf__every_post_without_the_token_is_refused_and_stores_nothing(site):
             fields = hidden_fields(soup(client.get(page)))
             fields.pop("csrf_token")
         for data in (fields, {**fields, "csrf_token": "forged"}):
-            response = client.post(url, data={**data, "name": "Mallory", "pin": "1234",
-                                              "step": "save", "other": "2"})
+            response = client.post(
+                url, data={**data, "name": "Mallory", "pin": "1234", "step": "save", "other": "2"}
+            )
             assert response.status_code == 400, (endpoint, response.status_code)
             assert "expired or was sent from elsewhere" in soup(response).get_text(), endpoint
     assert snapshot(app) == before
@@ -93,9 +123,15 @@ def test_csrf__a_token_from_another_session_is_refused(site, tmp_path):
     token = hidden_fields(soup(other.get("/games/new")))["csrf_token"]
     entry = hidden_fields(soup(client.get("/games/1/deals/new?contracts=queens")))
     before = snapshot(app)
-    response = client.post("/games/1/deals/new", data={
-        **entry, "csrf_token": token, "step": "save",
-        **{f"q_{s}_taker": "1" for s in ("spades", "hearts", "diamonds", "clubs")}})
+    response = client.post(
+        "/games/1/deals/new",
+        data={
+            **entry,
+            "csrf_token": token,
+            "step": "save",
+            **{f"q_{s}_taker": "1" for s in ("spades", "hearts", "diamonds", "clubs")},
+        },
+    )
     assert response.status_code == 400
     assert snapshot(app) == before
 

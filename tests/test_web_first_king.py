@@ -1,6 +1,7 @@
 """Who holds the 7♥, said again before the first deal: a club night's table is seated with
 player 1 first and New game can be mistapped, so the game page lets the phone that keeps score
 name the first King until a deal is recorded (RULES.md: the holder of the 7♥ is the first King)."""
+
 from __future__ import annotations
 
 import pytest
@@ -16,7 +17,8 @@ DIAMONDS_BY_CARLA = {"king": 2, "contracts": ["diamonds"], "diamonds": [4, 3, 3,
 
 
 def test_first_king__the_phone_that_keeps_score_names_the_7h_holder_before_the_first_deal(
-        app, client, table):
+    app, client, table
+):
     game = table.new_game()
     page = soup(client.get(f"/games/{game}"))
     assert "Aya’s kingdom" in page.select_one("#next h2").get_text()
@@ -31,8 +33,10 @@ def test_first_king__the_phone_that_keeps_score_names_the_7h_holder_before_the_f
     after = soup(client.get(f"/games/{game}"))
     assert after.select_one("details.first-king") is None  # a deal is recorded: no more
     assert client.post(f"/games/{game}/first-king", data={"king": "0"}).status_code == 303
-    assert "The first King can be changed only before the first deal." in soup(
-        client.get(f"/games/{game}")).get_text()
+    assert (
+        "The first King can be changed only before the first deal."
+        in soup(client.get(f"/games/{game}")).get_text()
+    )
     db = connect(app.config["DATABASE"])
     try:
         assert storage.load_game(db, game).game.first_king == 2
@@ -61,8 +65,7 @@ def test_first_king__in_arabic(client, table):
     assert summary.bdi.get_text() == PLAYERS[0] and "7♥" in summary.get_text()
 
 
-def test_set_first_king__the_store_refuses_after_a_deal_and_the_engine_checks_the_seat(
-        app, table):
+def test_set_first_king__the_store_refuses_after_a_deal_and_the_engine_checks_the_seat(app, table):
     game = table.new_game()
     db = connect(app.config["DATABASE"])
     try:

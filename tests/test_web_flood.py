@@ -4,6 +4,7 @@ Every PDF and PNG not kept is laid out by the printing pool through one bounded 
 bound, 503 with Retry-After; identical requests share one render; what depends only on its
 parameters is kept, keyed by the database too. The advisor's work is limited per game, per
 client address and in all."""
+
 from __future__ import annotations
 
 import threading
@@ -91,8 +92,7 @@ def test_item1__past_the_waiting_requests_bound_the_answer_is_503(app, held, mon
     assert [a.status_code for a in answers] == [200]
 
 
-def test_item1__a_request_waits_a_bounded_time_then_is_told_to_ask_again(app, held,
-                                                                        monkeypatch):
+def test_item1__a_request_waits_a_bounded_time_then_is_told_to_ask_again(app, held, monkeypatch):
     monkeypatch.setattr(printer, "PRINTER", printer.Printer(wait_seconds=0.2))
     response = app.test_client().get(BLANK)
     assert response.status_code == 503 and response.headers["Retry-After"]
@@ -139,8 +139,13 @@ def test_item1__a_kept_blank_sheet_is_not_rendered_twice(app, held):
 def test_item1__two_databases_never_share_a_kept_answer(tmp_path, held):
     held.release()
     for name in ("one", "two"):
-        other = create_app({"TESTING": True, "DATABASE": str(tmp_path / f"{name}.sqlite3"),
-                            "INSTANCE_PATH": str(tmp_path / name)})
+        other = create_app(
+            {
+                "TESTING": True,
+                "DATABASE": str(tmp_path / f"{name}.sqlite3"),
+                "INSTANCE_PATH": str(tmp_path / name),
+            }
+        )
         assert other.test_client().get(BLANK).status_code == 200
     assert len(held.calls) == 2
 
@@ -148,9 +153,15 @@ def test_item1__two_databases_never_share_a_kept_answer(tmp_path, held):
 # -- the advisor ------------------------------------------------------------------------------
 @pytest.fixture
 def advice_app(tmp_path):
-    return create_app({"TESTING": True, "DATABASE": str(tmp_path / "scorekeeper.sqlite3"),
-                       "INSTANCE_PATH": str(tmp_path / "instance"), "WTF_CSRF_ENABLED": False,
-                       "ADVISOR_DEALS": 8})
+    return create_app(
+        {
+            "TESTING": True,
+            "DATABASE": str(tmp_path / "scorekeeper.sqlite3"),
+            "INSTANCE_PATH": str(tmp_path / "instance"),
+            "WTF_CSRF_ENABLED": False,
+            "ADVISOR_DEALS": 8,
+        }
+    )
 
 
 @pytest.fixture
@@ -171,8 +182,9 @@ def held_advice(monkeypatch):
 
 
 def ask(client, game: int, address: str):
-    return client.post(f"/games/{game}/advise", data={"card": HAND},
-                       environ_overrides={"REMOTE_ADDR": address})
+    return client.post(
+        f"/games/{game}/advise", data={"card": HAND}, environ_overrides={"REMOTE_ADDR": address}
+    )
 
 
 def test_item1__advice_one_at_a_time_per_client(advice_app, held_advice):
@@ -201,8 +213,10 @@ def test_item1__advice_one_at_a_time_per_game_and_a_few_in_all(advice_app, held_
     table = Table(phone)
     games = [table.new_game(title=f"Table {n}") for n in range(3)]
     answers: list = []
-    threads = [threading.Thread(target=lambda g=g, a=a: answers.append(ask(phone, g, a)))
-               for g, a in ((games[0], "10.0.0.1"), (games[1], "10.0.0.2"))]
+    threads = [
+        threading.Thread(target=lambda g=g, a=a: answers.append(ask(phone, g, a)))
+        for g, a in ((games[0], "10.0.0.1"), (games[1], "10.0.0.2"))
+    ]
     for thread in threads:
         thread.start()
     assert started.acquire(timeout=10) and started.acquire(timeout=10)
@@ -218,8 +232,9 @@ def test_item1__advice_one_at_a_time_per_game_and_a_few_in_all(advice_app, held_
 
 
 # -- charts -------------------------------------------------------------------------------------
-def test_item1__a_games_running_totals_chart_is_kept_until_the_game_changes(app, client, table,
-                                                                           monkeypatch):
+def test_item1__a_games_running_totals_chart_is_kept_until_the_game_changes(
+    app, client, table, monkeypatch
+):
     from scorekeeper.web.pages import charts
 
     from test_web_game_flow import NIGHT
@@ -227,8 +242,11 @@ def test_item1__a_games_running_totals_chart_is_kept_until_the_game_changes(app,
     monkeypatch.setattr(charts, "RUNNING", charts.Kept(8))
     drawn: list[int] = []
     real = charts.running_totals_svg
-    monkeypatch.setattr(charts, "running_totals_svg",
-                        lambda names, running: drawn.append(len(running)) or real(names, running))
+    monkeypatch.setattr(
+        charts,
+        "running_totals_svg",
+        lambda names, running: drawn.append(len(running)) or real(names, running),
+    )
     game_id = table.new_game(first_king=2)
     table.enter(game_id, NIGHT[0])
     first = client.get(f"/charts/games/{game_id}/running.svg")
@@ -242,8 +260,7 @@ def test_item1__a_games_running_totals_chart_is_kept_until_the_game_changes(app,
     assert drawn == [1, 2, 2]
 
 
-def test_item1__past_the_charts_drawn_at_once_the_answer_is_503(app, client, table,
-                                                                monkeypatch):
+def test_item1__past_the_charts_drawn_at_once_the_answer_is_503(app, client, table, monkeypatch):
     monkeypatch.setattr(inflight, "CHARTS", inflight.InFlight(1, inflight.CHARTS_BUSY))
     game_id = table.new_game(first_king=2)
     with inflight.CHARTS.one_each():  # another chart being drawn

@@ -2,6 +2,7 @@
 different blank sheets is answered with whole PDFs or 503 with ``Retry-After``, never an error
 or a hung connection, and the home page answers meanwhile. Not timed: the figures are
 ``benchmarks/bench_flood.py``'s."""
+
 from __future__ import annotations
 
 import http.client
@@ -21,8 +22,7 @@ def get(port: int, path: str) -> tuple[int, str, bytes]:
         connection.close()
 
 
-def test_item1__a_burst_of_blank_sheets_through_waitress_is_pdfs_or_503_with_retry_after(
-        tmp_path):
+def test_item1__a_burst_of_blank_sheets_through_waitress_is_pdfs_or_503_with_retry_after(tmp_path):
     server = Server(tmp_path / "live.sqlite3", tmp_path / "instance").start()
     answers: list[tuple[int, str, bytes]] = []
     lock = threading.Lock()

@@ -6,6 +6,7 @@ huge numbers, out-of-range seats, unicode and control characters, 1 MB, ids that
 and ids of another game. Hypothesis then fuzzes the two forms that write the most: the deal entry
 and the new game.
 """
+
 from __future__ import annotations
 
 import re
@@ -22,21 +23,71 @@ from web_helpers import COMPLEX, Table, hidden_fields, soup
 MB = 1024 * 1024
 #: Missing (empty), negative, an out-of-range seat, fractional, huge, not a number, control
 #: characters, markup with quotes and a right-to-left override, other digits, long.
-BAD_VALUES = ["", "-1", "4", "1.5", "9" * 30, "x", "\x00\x1b[31m",
-              "\u202e<script>alert('x')</script>\"", "٣", "a" * 5000]
+BAD_VALUES = [
+    "",
+    "-1",
+    "4",
+    "1.5",
+    "9" * 30,
+    "x",
+    "\x00\x1b[31m",
+    "\u202e<script>alert('x')</script>\"",
+    "٣",
+    "a" * 5000,
+]
 #: A game or deal that does not exist, another game's, beyond SQLite's integers.
 PATH_INTS = ["0", "2", "999", "9" * 30]
 PATH_TEXT = ["%00", "..%2F..%2Fetc%2Fpasswd", "2026-13-45", "9" * 3000, "%E2%80%AE<script>"]
-QUERY_NAMES = ["king", "contracts", "from", "player", "before", "sort", "other", "download",
-               "next", "to", "preset", "number"]
+QUERY_NAMES = [
+    "king",
+    "contracts",
+    "from",
+    "player",
+    "before",
+    "sort",
+    "other",
+    "download",
+    "next",
+    "to",
+    "preset",
+    "number",
+]
 #: Every name any form of the app posts.
-FORM_NAMES = ["csrf_token", "token", "king", "contracts", "number", "version", "deal", "step",
-              "reason", "by", "kh_taker", "kh_doubled_by", "kh_led_by", "q_spades_taker",
-              "q_hearts_doubled_by", *(f"diamonds_{s}" for s in range(4)),
-              *(f"tricks_{s}" for s in range(4)), *(f"trex_{p}" for p in range(1, 5)),
-              *(f"player_{s}" for s in range(4)), "first_king", "preset", "title", "played_on",
-              "pin", "next", "name", "other", "deal_id", "file", "doubling", "combining",
-              "fixed_1", "sweep_tricks"]
+FORM_NAMES = [
+    "csrf_token",
+    "token",
+    "king",
+    "contracts",
+    "number",
+    "version",
+    "deal",
+    "step",
+    "reason",
+    "by",
+    "kh_taker",
+    "kh_doubled_by",
+    "kh_led_by",
+    "q_spades_taker",
+    "q_hearts_doubled_by",
+    *(f"diamonds_{s}" for s in range(4)),
+    *(f"tricks_{s}" for s in range(4)),
+    *(f"trex_{p}" for p in range(1, 5)),
+    *(f"player_{s}" for s in range(4)),
+    "first_king",
+    "preset",
+    "title",
+    "played_on",
+    "pin",
+    "next",
+    "name",
+    "other",
+    "deal_id",
+    "file",
+    "doubling",
+    "combining",
+    "fixed_1",
+    "sweep_tricks",
+]
 ANSWERS = {200, 303, 304, 400, 403, 404, 405, 409, 413, 429}
 
 
@@ -64,15 +115,26 @@ class Watch:
 
 
 def make_site(tmp_path):
-    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "fuzz.sqlite3"),
-                      "INSTANCE_PATH": str(tmp_path / "instance"), "WTF_CSRF_ENABLED": False})
+    app = create_app(
+        {
+            "TESTING": True,
+            "DATABASE": str(tmp_path / "fuzz.sqlite3"),
+            "INSTANCE_PATH": str(tmp_path / "instance"),
+            "WTF_CSRF_ENABLED": False,
+        }
+    )
     client = app.test_client()
     table = Table(client)
     first = table.new_game()
     table.enter(first, {"king": 0, "contracts": ["diamonds"], "diamonds": [4, 3, 3, 3]})
     table.enter(first, {"king": 0, "contracts": ["trex"], "trex_order": [0, 1, 2, 3]})
-    second = table.new_game(["Rami", "Nour", "Sami", "Hala"], preset="custom", doubling="y",
-                            self_capture="leader-credit", combining="complex")
+    second = table.new_game(
+        ["Rami", "Nour", "Sami", "Hala"],
+        preset="custom",
+        doubling="y",
+        self_capture="leader-credit",
+        combining="complex",
+    )
     table.enter(second, {"king": 0, "contracts": ["trex"], "trex_order": [3, 2, 1, 0]})
     return app, client, table
 
@@ -117,8 +179,13 @@ def test_every_get_route__malformed_paths_and_queries(site):
         for value in values:
             response = client.get(fill(rule), query_string={n: value for n in QUERY_NAMES})
             assert_answered(response, (rule, value))
-    for rule in ("/", "/games/new", "/history/", "/players/<int:pid>",
-                 "/games/<int:game_id>/deals/new"):
+    for rule in (
+        "/",
+        "/games/new",
+        "/history/",
+        "/players/<int:pid>",
+        "/games/<int:game_id>/deals/new",
+    ):
         huge = client.get(fill(rule), query_string={"from": "9" * MB})
         assert_answered(huge, (rule, "1 MB"))
     assert not watch.changed(), "a GET wrote to the database"
@@ -132,8 +199,12 @@ def test_every_post_route__malformed_forms_store_nothing(site, who):
     watch = Watch(app)
     for rule in routes(app, "POST"):
         for url in (fill(rule), fill(rule, game="2", number="9"), fill(rule, game="999")):
-            bodies = [{}, *({n: v for n in FORM_NAMES} for v in BAD_VALUES),
-                      {"file": "x" * MB}, {"title": "x" * MB}]
+            bodies = [
+                {},
+                *({n: v for n in FORM_NAMES} for v in BAD_VALUES),
+                {"file": "x" * MB},
+                {"title": "x" * MB},
+            ]
             for body in bodies:
                 response = phone.post(url, data=body)
                 assert_answered(response, (url, sorted(body.items())[:1]))
@@ -154,30 +225,47 @@ def test_ids_of_another_game_are_not_found(site):
     assert response.status_code == 404
     assert "not in this game" in soup(response).get_text()
     edit = hidden_fields(soup(client.get("/games/1/deals/1/edit")))
-    response = client.post("/games/1/deals/1/edit", data={
-        **edit, "deal": str(other["id"]), "diamonds_0": "4", "diamonds_1": "3",
-        "diamonds_2": "3", "diamonds_3": "3", "step": "save"})
+    response = client.post(
+        "/games/1/deals/1/edit",
+        data={
+            **edit,
+            "deal": str(other["id"]),
+            "diamonds_0": "4",
+            "diamonds_1": "3",
+            "diamonds_2": "3",
+            "diamonds_3": "3",
+            "step": "save",
+        },
+    )
     assert response.status_code == 404
     assert not watch.changed()
     watch.close()
 
 
-@pytest.mark.parametrize("body", [
-    b"", b"\xff\xfe\x00\x00", b"[" * 100_000, b"1" * 5000, b'{"format": NaN}',
-    b'{"format": "trex-game/1", "players": ["\\ud800", "b", "c", "d"], "first_king": 0}',
-    b'{"format": "trex-game/1", "players": ["a\\u0000", "b", "c", "d"], "first_king": 0}',
-    b'{"format": "trex-game/1", "players": ["a", "b", "c", "d"], "first_king": 1e999}',
-    b'{"format": "trex-games/1", "games": [' + b'{}, ' * 2_000 + b'{}]}',
-    b"PK\x03\x04" + b"\x00" * 1000,
-], ids=["empty", "binary", "deep", "big-int", "nan", "surrogate", "nul", "inf", "many",
-        "zip"])
+@pytest.mark.parametrize(
+    "body",
+    [
+        b"",
+        b"\xff\xfe\x00\x00",
+        b"[" * 100_000,
+        b"1" * 5000,
+        b'{"format": NaN}',
+        b'{"format": "trex-game/1", "players": ["\\ud800", "b", "c", "d"], "first_king": 0}',
+        b'{"format": "trex-game/1", "players": ["a\\u0000", "b", "c", "d"], "first_king": 0}',
+        b'{"format": "trex-game/1", "players": ["a", "b", "c", "d"], "first_king": 1e999}',
+        b'{"format": "trex-games/1", "games": [' + b"{}, " * 2_000 + b"{}]}",
+        b"PK\x03\x04" + b"\x00" * 1000,
+    ],
+    ids=["empty", "binary", "deep", "big-int", "nan", "surrogate", "nul", "inf", "many", "zip"],
+)
 def test_import__hostile_files_are_refused_with_a_message(site, body):
     from io import BytesIO
 
     app, client, _ = site
     watch = Watch(app)
-    response = client.post("/import", data={"file": (BytesIO(body), "games.json")},
-                           content_type="multipart/form-data")
+    response = client.post(
+        "/import", data={"file": (BytesIO(body), "games.json")}, content_type="multipart/form-data"
+    )
     assert response.status_code == 400
     assert soup(response).select(".error, .errors, [role=alert]"), soup(response).get_text()
     assert not watch.changed()
@@ -193,11 +281,16 @@ def test_import__a_file_over_the_limit_is_refused_before_it_is_read(site):
     watch = Watch(app)
     # the body is built here: the test client's own encoder would spool it to a temporary
     # file that nothing closes when the server stops reading early
-    body = (b'--B\r\nContent-Disposition: form-data; name="file"; filename="big.json"\r\n'
-            b"Content-Type: application/json\r\n\r\n" + b" " * (UPLOAD_LIMIT + 1)
-            + b"\r\n--B--\r\n")
-    response = client.post("/import", input_stream=BytesIO(body), content_length=len(body),
-                           content_type="multipart/form-data; boundary=B")
+    body = (
+        b'--B\r\nContent-Disposition: form-data; name="file"; filename="big.json"\r\n'
+        b"Content-Type: application/json\r\n\r\n" + b" " * (UPLOAD_LIMIT + 1) + b"\r\n--B--\r\n"
+    )
+    response = client.post(
+        "/import",
+        input_stream=BytesIO(body),
+        content_length=len(body),
+        content_type="multipart/form-data; boundary=B",
+    )
     assert response.status_code == 413
     assert "larger than" in soup(response).get_text()
     assert not watch.changed()
@@ -206,29 +299,51 @@ def test_import__a_file_over_the_limit_is_refused_before_it_is_read(site):
 
 # -- Hypothesis: the deal entry and the new game ------------------------------------------
 def nasty_text():
-    return st.one_of(st.sampled_from(BAD_VALUES), st.text(max_size=40),
-                     st.integers(-20, 200).map(str), st.sampled_from(["0", "1", "2", "3"]))
+    return st.one_of(
+        st.sampled_from(BAD_VALUES),
+        st.text(max_size=40),
+        st.integers(-20, 200).map(str),
+        st.sampled_from(["0", "1", "2", "3"]),
+    )
 
 
 HIDDEN = ["token", "king", "contracts", "number", "version", "deal"]
-ENTRY_NAMES = sorted({*FORM_NAMES, "kh_doubled_by", "q_diamonds_taker", "q_clubs_taker",
-                      "q_hearts_taker", "q_spades_doubled_by", "q_spades_led_by"})
-ENTRY_PAGES = ["/games/{g}/deals/new?contracts=diamonds", "/games/{g}/deals/new?contracts=queens",
-               "/games/{g}/deals/new?contracts=king_of_hearts",
-               "/games/{g}/deals/new?contracts=collections", "/games/{g}/thrown-in",
-               "/games/{g}/deals/1/edit", f"/games/{{g}}/deals/new?contracts={COMPLEX}"]
+ENTRY_NAMES = sorted(
+    {
+        *FORM_NAMES,
+        "kh_doubled_by",
+        "q_diamonds_taker",
+        "q_clubs_taker",
+        "q_hearts_taker",
+        "q_spades_doubled_by",
+        "q_spades_led_by",
+    }
+)
+ENTRY_PAGES = [
+    "/games/{g}/deals/new?contracts=diamonds",
+    "/games/{g}/deals/new?contracts=queens",
+    "/games/{g}/deals/new?contracts=king_of_hearts",
+    "/games/{g}/deals/new?contracts=collections",
+    "/games/{g}/thrown-in",
+    "/games/{g}/deals/1/edit",
+    f"/games/{{g}}/deals/new?contracts={COMPLEX}",
+]
 
 
-@settings(max_examples=100, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(
+    max_examples=100,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 @given(data=st.data())
 def test_hypothesis__deal_entry(site, data):
     app, client, _ = site
     # everything is drawn before the game is looked at, so that the draws do not depend on it
     game = data.draw(st.sampled_from([1, 2]), label="game")
     page_url = data.draw(st.sampled_from(ENTRY_PAGES), label="page").format(g=game)
-    changes = data.draw(st.dictionaries(st.sampled_from(ENTRY_NAMES), nasty_text(),
-                                        max_size=8), label="changes")
+    changes = data.draw(
+        st.dictionaries(st.sampled_from(ENTRY_NAMES), nasty_text(), max_size=8), label="changes"
+    )
     dropped = data.draw(st.lists(st.sampled_from(HIDDEN), max_size=2), label="dropped")
     step = data.draw(st.sampled_from(["save", "preview", "edit", "", "x"]), label="step")
     page = client.get(page_url)
@@ -247,19 +362,56 @@ def test_hypothesis__deal_entry(site, data):
     watch.close()
 
 
-@settings(max_examples=100, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
-@given(fields=st.dictionaries(
-    st.sampled_from(["player_0", "player_1", "player_2", "player_3", "first_king", "preset",
-                     "title", "played_on", "pin", "token", "doubling", "combining",
-                     "self_capture", "fixed_order_on", "fixed_1", "sweep_on", "sweep_tricks",
-                     "rotation", "team_result", "partnership"]),
-    nasty_text(), max_size=12),
-    base=st.booleans())
+@settings(
+    max_examples=100,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    fields=st.dictionaries(
+        st.sampled_from(
+            [
+                "player_0",
+                "player_1",
+                "player_2",
+                "player_3",
+                "first_king",
+                "preset",
+                "title",
+                "played_on",
+                "pin",
+                "token",
+                "doubling",
+                "combining",
+                "self_capture",
+                "fixed_order_on",
+                "fixed_1",
+                "sweep_on",
+                "sweep_tricks",
+                "rotation",
+                "team_result",
+                "partnership",
+            ]
+        ),
+        nasty_text(),
+        max_size=12,
+    ),
+    base=st.booleans(),
+)
 def test_hypothesis__new_game(site, fields, base):
     app, client, _ = site
-    start = {"player_0": "Aya", "player_1": "Bilal", "player_2": "Carla", "player_3": "Dana",
-             "first_king": "0", "preset": "standard"} if base else {}
+    start = (
+        {
+            "player_0": "Aya",
+            "player_1": "Bilal",
+            "player_2": "Carla",
+            "player_3": "Dana",
+            "first_king": "0",
+            "preset": "standard",
+        }
+        if base
+        else {}
+    )
     db = connect(app.config["DATABASE"])
     before = db.execute("select count(*) from games").fetchone()[0]
     watch = Watch(app)
@@ -274,8 +426,9 @@ def test_hypothesis__new_game(site, fields, base):
     watch.close()
 
 
-def test_a_database_locked_past_the_busy_timeout_is_a_503_that_says_send_again(tmp_path,
-                                                                                 monkeypatch):
+def test_a_database_locked_past_the_busy_timeout_is_a_503_that_says_send_again(
+    tmp_path, monkeypatch
+):
     import sqlite3
 
     from scorekeeper.store import storage
@@ -287,8 +440,13 @@ def test_a_database_locked_past_the_busy_timeout_is_a_503_that_says_send_again(t
 
     monkeypatch.setattr(storage, "add_deal", locked)
     entry = hidden_fields(soup(client.get("/games/1/deals/new?contracts=queens")))
-    response = client.post("/games/1/deals/new", data={
-        **entry, "step": "save", **{f"q_{s}_taker": "1" for s in
-                                    ("spades", "hearts", "diamonds", "clubs")}})
+    response = client.post(
+        "/games/1/deals/new",
+        data={
+            **entry,
+            "step": "save",
+            **{f"q_{s}_taker": "1" for s in ("spades", "hearts", "diamonds", "clubs")},
+        },
+    )
     assert response.status_code == 503
     assert "Send the form again" in soup(response).get_text()

@@ -1,4 +1,5 @@
 """Whole games entered through the forms, checked against the engine's own totals."""
+
 from __future__ import annotations
 
 import json
@@ -66,8 +67,15 @@ NIGHT = [
 
 
 def engine_totals(deals, rules=None, first_king=2, players=PLAYERS):
-    game = read_game({"format": "trex-game/1", "players": list(players), "rules": rules or {},
-                      "first_king": first_king, "deals": deals})
+    game = read_game(
+        {
+            "format": "trex-game/1",
+            "players": list(players),
+            "rules": rules or {},
+            "first_king": first_king,
+            "deals": deals,
+        }
+    )
     scored = game.score()
     return dict(zip(players, scored.totals)), scored
 
@@ -77,8 +85,9 @@ def test_whole_game__entered_through_the_forms__matches_the_engine(app, client, 
     game_id = table.new_game(first_king=2)
     for number, deal in enumerate(NIGHT, start=1):
         if "thrown_in" in deal:
-            table.throw_in(game_id, deal["king"], deal["thrown_in"]["reason"],
-                           deal["thrown_in"]["by"])
+            table.throw_in(
+                game_id, deal["king"], deal["thrown_in"]["reason"], deal["thrown_in"]["by"]
+            )
         else:
             table.enter(game_id, deal, leave_out_last=number % 2 == 0)
         if number == 9:  # a correction of an earlier deal, in the middle of the night
@@ -103,8 +112,12 @@ def test_whole_game__entered_through_the_forms__matches_the_engine(app, client, 
         row = get_db().table("games").get(game_id)
         assert row["finished"] == 1
         assert json.loads(row["totals_json"]) == [expected[n] for n in PLAYERS]
-        ranks = {r["seat"]: (r["total"], r["rank"]) for r in get_db().query(
-            "select seat, total, rank from game_players where game_id = ?", [game_id])}
+        ranks = {
+            r["seat"]: (r["total"], r["rank"])
+            for r in get_db().query(
+                "select seat, total, rank from game_players where game_id = ?", [game_id]
+            )
+        }
         assert ranks[scored.winners[0]][1] == 1
         history = storage.history(get_db(), game_id)
     actions = [(h["number"], h["action"]) for h in history]
@@ -145,9 +158,15 @@ def test_whole_game__the_sheet_has_a_row_per_deal_with_the_totals_after_it(clien
     page = soup(client.get(f"/games/{game_id}"))
     first = page.find(id="kingdom-1")
     assert [label for label, _, _ in sheet_rows(first)] == [
-        "Trex", "K♥", "Diamonds", "Queens", "Collections"]
+        "Trex",
+        "K♥",
+        "Diamonds",
+        "Queens",
+        "Collections",
+    ]
     assert [(points, running) for _, points, running in sheet_rows(first)] == [
-        (list(scored.deals[i]), list(scored.running[i])) for i in range(5)]
+        (list(scored.deals[i]), list(scored.running[i])) for i in range(5)
+    ]
     assert sheet_rows(first)[1][1] == [-150, 0, 0, 75]
     subtotal = [number(td.get_text()) for td in first.select("tr.sub td")]
     assert subtotal == list(scored.kingdoms[0][1])
@@ -172,12 +191,18 @@ def test_complex_game__entered_with_cross_checks__matches_the_engine(client, tab
     for k in range(4):
         king = (1 + k) % 4
         complex_deal = {
-            "king": king, "contracts": COMPLEX.split(","),
+            "king": king,
+            "contracts": COMPLEX.split(","),
             "king_of_hearts": {"taker": (king + 1) % 4, "doubled_by": king},
             "diamonds": [3, 4, 2, 4],
-            "queens": {"spades": {"taker": 0}, "hearts": {"taker": 1, "doubled_by": 1},
-                       "diamonds": {"taker": 2}, "clubs": {"taker": 3, "doubled_by": 0}},
-            "tricks": [3, 4, 2, 4]}
+            "queens": {
+                "spades": {"taker": 0},
+                "hearts": {"taker": 1, "doubled_by": 1},
+                "diamonds": {"taker": 2},
+                "clubs": {"taker": 3, "doubled_by": 0},
+            },
+            "tricks": [3, 4, 2, 4],
+        }
         pair = [complex_deal, trex(king, [(king + s) % 4 for s in range(4)])]
         if k % 2:
             pair.reverse()
@@ -196,18 +221,28 @@ def test_complex_game__entered_with_cross_checks__matches_the_engine(client, tab
 
 def test_complex_game__cross_check_refused_next_to_the_field(client, table):
     game_id = table.new_game(first_king=0, preset="complex")
-    deal = {"king": 0, "contracts": COMPLEX.split(","), "king_of_hearts": {"taker": 3},
-            "diamonds": [5, 4, 4, 0],
-            "queens": {"spades": {"taker": 0}, "hearts": {"taker": 1},
-                       "diamonds": {"taker": 3}, "clubs": {"taker": 2}},
-            "tricks": [5, 4, 4, 0]}
+    deal = {
+        "king": 0,
+        "contracts": COMPLEX.split(","),
+        "king_of_hearts": {"taker": 3},
+        "diamonds": [5, 4, 4, 0],
+        "queens": {
+            "spades": {"taker": 0},
+            "hearts": {"taker": 1},
+            "diamonds": {"taker": 3},
+            "clubs": {"taker": 2},
+        },
+        "tricks": [5, 4, 4, 0],
+    }
     from web_helpers import form_fields
 
     response = table.post_entry(game_id, COMPLEX, form_fields(deal))
     assert response.status_code == 400
     page = soup(response)
-    assert any("took the Q♦, so they took at least one diamond" in m
-               for m in page.find(id="g-diamonds").find_all(string=True))
+    assert any(
+        "took the Q♦, so they took at least one diamond" in m
+        for m in page.find(id="g-diamonds").find_all(string=True)
+    )
     assert page.select_one('input[name="q_diamonds_taker"][value="3"]').has_attr("checked")
 
 
@@ -217,10 +252,13 @@ def test_partnership_game__team_result_at_game_over(client, table):
     order = ["trex", "king_of_hearts", "diamonds", "queens", "collections"]
     for k in range(4):
         for contract in order:
-            deal = {"trex": trex(k, [0, 2, 1, 3]), "king_of_hearts": kh(k, 1),
-                    "diamonds": counts(k, "diamonds", [1, 5, 2, 5]),
-                    "queens": queens(k, [1, 3, 1, 0]),
-                    "collections": counts(k, "collections", [4, 3, 3, 3])}[contract]
+            deal = {
+                "trex": trex(k, [0, 2, 1, 3]),
+                "king_of_hearts": kh(k, 1),
+                "diamonds": counts(k, "diamonds", [1, 5, 2, 5]),
+                "queens": queens(k, [1, 3, 1, 0]),
+                "collections": counts(k, "collections", [4, 3, 3, 3]),
+            }[contract]
             table.enter(game_id, deal)
     text = soup(client.get(f"/games/{game_id}")).find(id="game-over").get_text(" ", strip=True)
     assert "Aya & Carla win as a team" in text
@@ -277,10 +315,13 @@ def test_undo__a_middle_deal_renumbers_the_later_ones(client, table):
 def test_undo__refused_when_later_deals_would_not_make_sense(client, table):
     game_id = table.new_game()
     for contract in ("king_of_hearts", "diamonds", "queens", "collections", "trex"):
-        deal = {"king_of_hearts": kh(0, 1), "diamonds": counts(0, "diamonds", [4, 3, 3, 3]),
-                "queens": queens(0, [0, 1, 2, 3]),
-                "collections": counts(0, "collections", [4, 3, 3, 3]),
-                "trex": trex(0, [0, 1, 2, 3])}[contract]
+        deal = {
+            "king_of_hearts": kh(0, 1),
+            "diamonds": counts(0, "diamonds", [4, 3, 3, 3]),
+            "queens": queens(0, [0, 1, 2, 3]),
+            "collections": counts(0, "collections", [4, 3, 3, 3]),
+            "trex": trex(0, [0, 1, 2, 3]),
+        }[contract]
         table.enter(game_id, deal)
     table.enter(game_id, kh(1, 2))  # deal 6 belongs to the next kingdom
     response = table.undo(game_id, 1)
@@ -310,8 +351,9 @@ def test_correction__stale_version_is_refused(client, table):
     page = soup(client.get(f"/games/{game_id}/deals/1/edit"))
     hidden = hidden_fields(page)
     assert table.correct(game_id, 1, kh(0, 2)).status_code == 303
-    response = client.post(f"/games/{game_id}/deals/1/edit",
-                           data={**hidden, "kh_taker": "3", "step": "save"})
+    response = client.post(
+        f"/games/{game_id}/deals/1/edit", data={**hidden, "kh_taker": "3", "step": "save"}
+    )
     assert response.status_code == 409
     assert "changed meanwhile" in soup(response).get_text(" ", strip=True)
     assert table.standings(game_id)["Carla"] == -75
@@ -339,9 +381,19 @@ def test_standings__seat_order_with_places_level_totals_sharing_one(app):
     from scorekeeper.engine import GameScore
     from scorekeeper.web import present
 
-    scored = GameScore(deals=(), running=(), kingdoms=(), totals=(-40, 75, -40, 5),
-                       winners=(1,), is_over=True, places=(3, 1, 3, 2))  # the engine's places
+    scored = GameScore(
+        deals=(),
+        running=(),
+        kingdoms=(),
+        totals=(-40, 75, -40, 5),
+        winners=(1,),
+        is_over=True,
+        places=(3, 1, 3, 2),
+    )  # the engine's places
     rows = present.standings(PLAYERS, scored)
     assert [(r.seat, r.name, r.total, r.rank, r.winner) for r in rows] == [
-        (0, "Aya", -40, 3, False), (1, "Bilal", 75, 1, True), (2, "Carla", -40, 3, False),
-        (3, "Dana", 5, 2, False)]
+        (0, "Aya", -40, 3, False),
+        (1, "Bilal", 75, 1, True),
+        (2, "Carla", -40, 3, False),
+        (3, "Dana", 5, 2, False),
+    ]

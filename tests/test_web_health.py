@@ -1,5 +1,6 @@
 """``/healthz``: a container's health check and a service monitor ask it whether the app can read
 its database."""
+
 from __future__ import annotations
 
 

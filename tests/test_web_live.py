@@ -1,5 +1,6 @@
 """Quick entry and following a game: the live preview the engine computes, the read-only
 scoreboard, the state document it polls, the QR code, the home-screen manifest."""
+
 from __future__ import annotations
 
 import io
@@ -13,14 +14,18 @@ from scorekeeper.web import STATIC
 
 from web_helpers import COMPLEX, PLAYERS, hidden_fields, soup
 
-KH_DOUBLED = {"king": 0, "contracts": ["king_of_hearts"],
-              "king_of_hearts": {"taker": 2, "doubled_by": 1}}
+KH_DOUBLED = {
+    "king": 0,
+    "contracts": ["king_of_hearts"],
+    "king_of_hearts": {"taker": 2, "doubled_by": 1},
+}
 
 
 def preview(client, game_id, contracts, fields, *, url=None):
     page = soup(client.get(url or f"/games/{game_id}/deals/new?contracts={contracts}"))
-    return client.post(f"/games/{game_id}/deals/preview.json",
-                       data={**hidden_fields(page), **fields})
+    return client.post(
+        f"/games/{game_id}/deals/preview.json", data={**hidden_fields(page), **fields}
+    )
 
 
 # -- the entry form and its live preview -------------------------------------------------------
@@ -48,13 +53,21 @@ def test_entry_form__doubling_is_one_tap_on_the_holder_not_doubled_at_first(tabl
 def test_preview__the_engines_scores_and_totals(table, client):
     game_id = table.new_game()
     table.enter(game_id, {"king": 0, "contracts": ["diamonds"], "diamonds": [4, 3, 3, 3]})
-    answer = preview(client, game_id, "king_of_hearts", {"kh_taker": "2", "kh_doubled_by": "1"}).json
+    answer = preview(
+        client, game_id, "king_of_hearts", {"kh_taker": "2", "kh_doubled_by": "1"}
+    ).json
     record, _ = read_deal(KH_DOUBLED, 2, PLAYERS)
     assert answer["ok"] is True
     assert [r["deal"] for r in answer["rows"]] == list(score_deal(record, HouseRules()))
     assert [r["total"] for r in answer["rows"]] == [-40, 45, -180, -30]
-    assert answer["rows"][2] == {"seat": 2, "name": "Carla", "deal": -150, "deal_text": "−150",
-                                 "total": -180, "total_text": "−180"}
+    assert answer["rows"][2] == {
+        "seat": 2,
+        "name": "Carla",
+        "deal": -150,
+        "deal_text": "−150",
+        "total": -180,
+        "total_text": "−180",
+    }
     assert answer["lines"] == ["K♥: Carla (doubled by Bilal)"]
 
 
@@ -62,8 +75,9 @@ def test_preview__says_what_is_missing_and_saves_nothing(table, client):
     game_id = table.new_game()
     answer = preview(client, game_id, "diamonds", {"diamonds_0": "4"}).json
     assert answer == {"ok": False, "problems": ["Give four counts, one per player."]}
-    answer = preview(client, game_id, "diamonds",
-                     {"diamonds_0": "9", "diamonds_1": "9", "diamonds_2": "0"}).json
+    answer = preview(
+        client, game_id, "diamonds", {"diamonds_0": "9", "diamonds_1": "9", "diamonds_2": "0"}
+    ).json
     assert answer["ok"] is False and "13" in answer["problems"][0]
     assert table.standings(game_id) == dict.fromkeys(PLAYERS, 0)
     assert client.get(f"/games/{game_id}/state.json").json["deals"] == 0
@@ -71,8 +85,9 @@ def test_preview__says_what_is_missing_and_saves_nothing(table, client):
 
 def test_preview__fills_in_the_fourth_count_as_the_save_does(table, client):
     game_id = table.new_game()
-    answer = preview(client, game_id, "collections",
-                     {"tricks_0": "3", "tricks_1": "4", "tricks_2": "5"}).json
+    answer = preview(
+        client, game_id, "collections", {"tricks_0": "3", "tricks_1": "4", "tricks_2": "5"}
+    ).json
     assert [r["deal"] for r in answer["rows"]] == [-45, -60, -75, -15]
 
 
@@ -80,16 +95,22 @@ def test_preview__of_a_correction_counts_the_game_with_it(table, client):
     game_id = table.new_game()
     table.enter(game_id, KH_DOUBLED)
     table.enter(game_id, {"king": 0, "contracts": ["diamonds"], "diamonds": [4, 3, 3, 3]})
-    answer = preview(client, game_id, None, {"kh_taker": "0", "kh_doubled_by": ""},
-                     url=f"/games/{game_id}/deals/1/edit").json
+    answer = preview(
+        client,
+        game_id,
+        None,
+        {"kh_taker": "0", "kh_doubled_by": ""},
+        url=f"/games/{game_id}/deals/1/edit",
+    ).json
     assert [r["deal"] for r in answer["rows"]] == [-75, 0, 0, 0]
     assert [r["total"] for r in answer["rows"]] == [-115, -30, -30, -30]
 
 
 def test_preview__of_a_sweep_says_it_is_replayed(table, client):
     game_id = table.new_game(preset="custom", doubling="y", sweep_on="y", sweep_tricks="13")
-    answer = preview(client, game_id, "diamonds",
-                     {"diamonds_0": "13", "diamonds_1": "0", "diamonds_2": "0"}).json
+    answer = preview(
+        client, game_id, "diamonds", {"diamonds_0": "13", "diamonds_1": "0", "diamonds_2": "0"}
+    ).json
     assert answer["ok"] and "sweep" in answer["note"] and "not used up" in answer["note"]
 
 
@@ -97,8 +118,9 @@ def test_preview__only_for_a_phone_that_keeps_score(table, app):
     game_id = table.new_game()
     page = table.open_form(game_id, "trex")
     watcher = app.test_client()
-    response = watcher.post(f"/games/{game_id}/deals/preview.json",
-                            data={**hidden_fields(page), "trex_1": "0"})
+    response = watcher.post(
+        f"/games/{game_id}/deals/preview.json", data={**hidden_fields(page), "trex_1": "0"}
+    )
     assert response.status_code == 403
 
 
@@ -110,8 +132,7 @@ def test_preview__a_malformed_form_is_a_400_not_a_500(table, client):
 
 
 # -- the state document pages poll -------------------------------------------------------------
-def test_state__standings_from_the_engine_and_a_version_that_moves_with_every_write(table,
-                                                                                    client):
+def test_state__standings_from_the_engine_and_a_version_that_moves_with_every_write(table, client):
     game_id = table.new_game()
     versions = [client.get(f"/games/{game_id}/state.json").json["version"]]
     table.enter(game_id, KH_DOUBLED)
@@ -119,9 +140,14 @@ def test_state__standings_from_the_engine_and_a_version_that_moves_with_every_wr
     versions.append(state["version"])
     assert state["deals"] == 1 and state["next"] == {"number": 2, "king": 0}
     assert {r["name"]: r["total"] for r in state["standings"]} == {
-        "Aya": 0, "Bilal": 75, "Carla": -150, "Dana": 0}
-    table.correct(game_id, 1, {"king": 0, "contracts": ["king_of_hearts"],
-                               "king_of_hearts": {"taker": 3}})
+        "Aya": 0,
+        "Bilal": 75,
+        "Carla": -150,
+        "Dana": 0,
+    }
+    table.correct(
+        game_id, 1, {"king": 0, "contracts": ["king_of_hearts"], "king_of_hearts": {"taker": 3}}
+    )
     versions.append(client.get(f"/games/{game_id}/state.json").json["version"])
     table.undo(game_id, 1)
     versions.append(client.get(f"/games/{game_id}/state.json").json["version"])
@@ -133,12 +159,14 @@ def test_state__unchanged_is_a_304_without_a_body(table, client):
     game_id = table.new_game()
     first = client.get(f"/games/{game_id}/state.json")
     assert first.headers["Cache-Control"] == "no-cache"
-    again = client.get(f"/games/{game_id}/state.json",
-                       headers={"If-None-Match": first.headers["ETag"]})
+    again = client.get(
+        f"/games/{game_id}/state.json", headers={"If-None-Match": first.headers["ETag"]}
+    )
     assert again.status_code == 304 and again.data == b""
     table.enter(game_id, KH_DOUBLED)
-    changed = client.get(f"/games/{game_id}/state.json",
-                         headers={"If-None-Match": first.headers["ETag"]})
+    changed = client.get(
+        f"/games/{game_id}/state.json", headers={"If-None-Match": first.headers["ETag"]}
+    )
     assert changed.status_code == 200 and changed.json["deals"] == 1
 
 
@@ -162,10 +190,19 @@ def test_watch__standings_and_grid_and_nothing_to_change(table, client):
 
 def test_watch__a_finished_game_says_who_won(table, client):
     game_id = table.new_game(preset="complex")
-    deals = [{"king": k, "contracts": COMPLEX.split(","), "king_of_hearts": {"taker": k},
-              "diamonds": [4, 3, 3, 3], "tricks": [4, 3, 3, 3],
-              "queens": {s: {"taker": i} for i, s in enumerate(
-                  ("spades", "hearts", "diamonds", "clubs"))}} for k in range(4)]
+    deals = [
+        {
+            "king": k,
+            "contracts": COMPLEX.split(","),
+            "king_of_hearts": {"taker": k},
+            "diamonds": [4, 3, 3, 3],
+            "tricks": [4, 3, 3, 3],
+            "queens": {
+                s: {"taker": i} for i, s in enumerate(("spades", "hearts", "diamonds", "clubs"))
+            },
+        }
+        for k in range(4)
+    ]
     for k, entered in enumerate(deals):
         table.enter(game_id, entered)
         table.enter(game_id, {"king": k, "contracts": ["trex"], "trex_order": [0, 1, 2, 3]})
@@ -193,9 +230,16 @@ def test_game_page__refreshes_itself_keeps_the_screen_on_and_shows_the_qr_code(t
 
 def qr_of(url: str) -> bytes:
     out = io.BytesIO()
-    segno.make(url, error="m").save(out, kind="svg", border=4, dark="#000", light="#fff",
-                                    xmldecl=False, omitsize=True,
-                                    title="Scan to follow this game")
+    segno.make(url, error="m").save(
+        out,
+        kind="svg",
+        border=4,
+        dark="#000",
+        light="#fff",
+        xmldecl=False,
+        omitsize=True,
+        title="Scan to follow this game",
+    )
     return out.getvalue()
 
 

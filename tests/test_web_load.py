@@ -2,6 +2,7 @@
 production server (``benchmarks/load_tables.py`` runs the fifty-table version for
 BENCHMARKS.md). Every acknowledged deal is stored exactly once, the totals are the engine's,
 and no request failed."""
+
 from __future__ import annotations
 
 import sqlite3
@@ -28,9 +29,10 @@ def test_ten_tables_at_once__every_deal_once_totals_the_engines(tmp_path):
 
     # and the check does catch a deal stored twice or a total that is not the engine's
     with sqlite3.connect(database) as conn:
-        conn.execute("update game_players set total = total + 1 where game_id = ? and seat = 0",
-                     [result.runs[0].game_id])
-        conn.execute("delete from deals where game_id = ? and number = 8",
-                     [result.runs[1].game_id])
+        conn.execute(
+            "update game_players set total = total + 1 where game_id = ? and seat = 0",
+            [result.runs[0].game_id],
+        )
+        conn.execute("delete from deals where game_id = ? and number = 8", [result.runs[1].game_id])
     problems = verify(database, result.runs)
     assert any("totals" in p for p in problems) and any("acknowledged" in p for p in problems)

@@ -1,6 +1,7 @@
 """Player names are limited in length and shown as text everywhere: pages, the PDF, exports,
 charts. A name holding markup, quotes and right-to-left override characters is shown as what it
 is, and cannot turn the text after it around."""
+
 from __future__ import annotations
 
 import io
@@ -14,7 +15,7 @@ from scorekeeper.engine.gamefile import NAME_LIMIT
 from web_helpers import be_admin, soup
 
 SCRIPT = '<script>alert("x")</script>'
-QUOTES = "Bo \"the\" O'Neil & co"
+QUOTES = 'Bo "the" O\'Neil & co'
 #: A name that mixes directions. An override inside a name (once "\u202eCarla 1", stored with
 #: its end added) is refused since issue 27, item 8c, and m008 took those stored out of every
 #: database: a name's direction is the page's <bdi> and the text's isolates alone.
@@ -28,9 +29,19 @@ BIDI = set("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 def game(table):
     game_id = table.new_game(NAMES)
     table.enter(game_id, {"king": 0, "contracts": ["diamonds"], "diamonds": [4, 3, 3, 3]})
-    table.enter(game_id, {"king": 0, "contracts": ["queens"], "queens": {
-        "spades": {"taker": 2, "doubled_by": 1}, "hearts": {"taker": 0},
-        "diamonds": {"taker": 3}, "clubs": {"taker": 1}}})
+    table.enter(
+        game_id,
+        {
+            "king": 0,
+            "contracts": ["queens"],
+            "queens": {
+                "spades": {"taker": 2, "doubled_by": 1},
+                "hearts": {"taker": 0},
+                "diamonds": {"taker": 3},
+                "clubs": {"taker": 1},
+            },
+        },
+    )
     return game_id
 
 
@@ -45,11 +56,21 @@ def player_ids(app):
 
 
 def pages(client, app, game):
-    urls = ["/", f"/games/{game}", f"/games/{game}/watch", f"/games/{game}/deals/1",
-            f"/games/{game}/deals/2/edit", f"/games/{game}/deals/new?contracts=trex",
-            f"/games/{game}/history", f"/games/{game}/deals/1/undo", "/history/",
-            f"/history/games/{game}", "/players/", "/leaderboard",
-            f"/games/new?from={game}"]
+    urls = [
+        "/",
+        f"/games/{game}",
+        f"/games/{game}/watch",
+        f"/games/{game}/deals/1",
+        f"/games/{game}/deals/2/edit",
+        f"/games/{game}/deals/new?contracts=trex",
+        f"/games/{game}/history",
+        f"/games/{game}/deals/1/undo",
+        "/history/",
+        f"/history/games/{game}",
+        "/players/",
+        "/leaderboard",
+        f"/games/new?from={game}",
+    ]
     urls += [f"/players/{pid}" for pid in player_ids(app)]
     return {url: client.get(url) for url in urls}
 
@@ -82,9 +103,14 @@ def test_names__an_override_never_reaches_past_the_name(client, app, game):
     from scorekeeper.store.db import connect
 
     db = connect(app.config["DATABASE"])
-    stored = [r["name"] for r in db.query(
-        "select p.name from game_players gp join players p on p.id = gp.player_id "
-        "where gp.game_id = ? order by gp.seat", [game])]
+    stored = [
+        r["name"]
+        for r in db.query(
+            "select p.name from game_players gp join players p on p.id = gp.player_id "
+            "where gp.game_id = ? order by gp.seat",
+            [game],
+        )
+    ]
     db.close()
     assert stored == STORED
     for url, response in pages(client, app, game).items():
@@ -95,11 +121,18 @@ def test_names__an_override_never_reaches_past_the_name(client, app, game):
             assert balanced(tag["value"]), url
 
 
-@pytest.mark.parametrize("name, stored", [
-    ("\u202eabc", "\u202eabc\u202c"), ("a\u202cb", "ab"),
-    ("\u2067x\u202ay", "\u2067x\u202ay\u202c\u2069"),
-    ("\u2067x\u202ay\u2069z", "\u2067x\u202ay\u202c\u2069z"), ("x\u2069", "x"),
-    ("\u202ea\u202c\u202cb", "\u202ea\u202cb"), ("ليلى", "ليلى")])
+@pytest.mark.parametrize(
+    "name, stored",
+    [
+        ("\u202eabc", "\u202eabc\u202c"),
+        ("a\u202cb", "ab"),
+        ("\u2067x\u202ay", "\u2067x\u202ay\u202c\u2069"),
+        ("\u2067x\u202ay\u2069z", "\u2067x\u202ay\u202c\u2069z"),
+        ("x\u2069", "x"),
+        ("\u202ea\u202c\u202cb", "\u202ea\u202cb"),
+        ("ليلى", "ليلى"),
+    ],
+)
 def test_names__direction_marks_are_balanced_when_stored(name, stored):
     from scorekeeper.store.storage import clean_name
 
@@ -146,34 +179,60 @@ def test_names__charts_hold_them_as_text_and_no_script(client, app, game):
     assert "&lt;script&gt;" in running or "&lt;script" in running
 
 
-@pytest.mark.parametrize("name, ok", [("A" * NAME_LIMIT, True), ("A" * (NAME_LIMIT + 1), False),
-                                      ("Ab\x00c", False), ("Ab\x1b[2Jc", False),
-                                      ("Ab\x7fc", False), ("Ab\u0085c", True),
-                                      ("A\u202eb", False),  # issue 27, item 8c
-                                      ("  Aya \t Bee ", True)])
+@pytest.mark.parametrize(
+    "name, ok",
+    [
+        ("A" * NAME_LIMIT, True),
+        ("A" * (NAME_LIMIT + 1), False),
+        ("Ab\x00c", False),
+        ("Ab\x1b[2Jc", False),
+        ("Ab\x7fc", False),
+        ("Ab\u0085c", True),
+        ("A\u202eb", False),  # issue 27, item 8c
+        ("  Aya \t Bee ", True),
+    ],
+)
 @pytest.mark.slow
 def test_names__limited_in_length_and_free_of_control_characters(table, client, name, ok):
-    data = {"player_0": name, "player_1": "B", "player_2": "C", "player_3": "D",
-            "first_king": "0", "preset": "standard", "title": "t", "played_on": "2026-11-20"}
+    data = {
+        "player_0": name,
+        "player_1": "B",
+        "player_2": "C",
+        "player_3": "D",
+        "first_king": "0",
+        "preset": "standard",
+        "title": "t",
+        "played_on": "2026-11-20",
+    }
     response = client.post("/games/new", data=data)
     assert response.status_code == (303 if ok else 400)
     if not ok:
         errors = soup(response).find(id="player_0").find_previous("p", class_="error")
-        assert errors is not None and ("characters" in errors.get_text()
-                                       or "control" in errors.get_text()
-                                       or "does not show" in errors.get_text())
+        assert errors is not None and (
+            "characters" in errors.get_text()
+            or "control" in errors.get_text()
+            or "does not show" in errors.get_text()
+        )
 
 
 def test_names__the_title_too(client):
-    data = {"player_0": "A", "player_1": "B", "player_2": "C", "player_3": "D",
-            "first_king": "0", "preset": "standard", "played_on": "2026-11-20"}
+    data = {
+        "player_0": "A",
+        "player_1": "B",
+        "player_2": "C",
+        "player_3": "D",
+        "first_king": "0",
+        "preset": "standard",
+        "played_on": "2026-11-20",
+    }
     assert client.post("/games/new", data={**data, "title": "x\x00"}).status_code == 400
     assert client.post("/games/new", data={**data, "title": SCRIPT}).status_code == 303
     assert "<script>alert" not in client.get("/games/1").get_data(as_text=True)
 
 
-@pytest.mark.parametrize("name, status", [("Ay\x00a", 400), ("A" * (NAME_LIMIT + 1), 400),
-                                          (SCRIPT[:NAME_LIMIT], 303)])
+@pytest.mark.parametrize(
+    "name, status", [("Ay\x00a", 400), ("A" * (NAME_LIMIT + 1), 400), (SCRIPT[:NAME_LIMIT], 303)]
+)
 def test_names__a_rename_is_held_to_the_same_rules(app, client, table, name, status):
     table.new_game()
     be_admin(client, app)

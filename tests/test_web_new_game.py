@@ -1,4 +1,5 @@
 """The new-game form: names, seats, house rules, who holds the 7♥, title and date."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -10,8 +11,16 @@ from scorekeeper.web.database import get_db
 
 from web_helpers import checked_values, error_next_to, soup
 
-BASE = {"player_0": "Aya", "player_1": "Bilal", "player_2": "Carla", "player_3": "Dana",
-        "first_king": "0", "preset": "standard", "title": "Friday", "played_on": "2026-11-20"}
+BASE = {
+    "player_0": "Aya",
+    "player_1": "Bilal",
+    "player_2": "Carla",
+    "player_3": "Dana",
+    "first_king": "0",
+    "preset": "standard",
+    "title": "Friday",
+    "played_on": "2026-11-20",
+}
 
 
 def post(client, **changes):
@@ -50,8 +59,10 @@ def test_home_and_past_nights__games_titled_alike_on_one_night_told_apart(client
     post(client, title="Tuesday night", played_on="2026-11-21")  # another night: no number
     home = [b.get_text() for b in soup(client.get("/")).select(".list b")]
     assert sorted(home) == ["Tuesday night", "Tuesday night", "Tuesday night, game 2"]
-    night = [h.get_text(strip=True)
-             for h in soup(client.get("/history/nights/2026-11-20")).select("section.card h2 a")]
+    night = [
+        h.get_text(strip=True)
+        for h in soup(client.get("/history/nights/2026-11-20")).select("section.card h2 a")
+    ]
     assert night == ["Tuesday night, game 2", "Tuesday night"]  # the latest first
 
 
@@ -69,7 +80,9 @@ def test_new_game__same_name_twice_refused(client):
     assert response.status_code == 400
     page = soup(response)
     messages = page.find("input", attrs={"name": "player_2"}).find_previous("p", class_="error")
-    assert messages.get_text(strip=True) == "'Aya' is named twice; each player needs their own name."
+    assert (
+        messages.get_text(strip=True) == "'Aya' is named twice; each player needs their own name."
+    )
     values = checked_values(page)
     assert [values[f"player_{s}"] for s in range(4)] == ["Aya", "Bilal", "Aya", "Dana"]
     assert values["first_king"] == "0"
@@ -85,8 +98,12 @@ def test_new_game__same_name_in_another_case_or_spacing_refused(client):
 def test_new_game__empty_name_shown_next_to_its_field(client):
     response = post(client, player_1="   ")
     assert response.status_code == 400
-    text = soup(response).find("input", attrs={"name": "player_1"}).find_previous(
-        "p", class_="error").get_text(strip=True)
+    text = (
+        soup(response)
+        .find("input", attrs={"name": "player_1"})
+        .find_previous("p", class_="error")
+        .get_text(strip=True)
+    )
     assert text == "Player 2 has no name."
 
 
@@ -110,8 +127,7 @@ def test_new_game__bad_date_refused_by_the_engine(client):
 
 
 def test_new_game__names_in_any_script(client, app):
-    response = post(client, player_0="ليلى", player_1="Zoë", player_2="Ἀλέξανδρος",
-                    player_3="王")
+    response = post(client, player_0="ليلى", player_1="Zoë", player_2="Ἀλέξανδρος", player_3="王")
     assert response.status_code == 303
     page = soup(client.get("/games/1"))
     assert "ليلى" in [b.get_text() for b in page.select("table.sheet bdi")]
@@ -139,11 +155,14 @@ def test_new_game__seat_diagram_shows_direction_of_play(client):
     assert "player 2 sits on player 1’s right" in page.get_text()
 
 
-@pytest.mark.parametrize("preset, expected", [
-    ("standard", {}),
-    ("complex", {"combining": "complex"}),
-    ("partnership", {"partnership": True}),
-])
+@pytest.mark.parametrize(
+    "preset, expected",
+    [
+        ("standard", {}),
+        ("complex", {"combining": "complex"}),
+        ("partnership", {"partnership": True}),
+    ],
+)
 def test_new_game__presets(client, app, preset, expected):
     assert post(client, preset=preset).status_code == 303
     rules = stored_rules(app)
@@ -151,31 +170,67 @@ def test_new_game__presets(client, app, preset, expected):
 
 
 def test_new_game__every_variant_as_a_custom_setting(client, app):
-    response = post(client, preset="custom", self_capture="leader-credit",
-                    swap_diamonds_collections="y", combining="combination", partnership="y",
-                    team_result="worst-loses", rotation="table-picks", fixed_order_on="y",
-                    fixed_1="trex", fixed_2="queens", fixed_3="king_of_hearts",
-                    fixed_4="diamonds", fixed_5="collections", sweep_on="y", sweep_tricks="10",
-                    no_heart_lead="y", must_discard_penalty="y", kh_redeal_any_doubleton="y",
-                    reverse_scores="y", split_queens_replay="y", no_redeal_requests="y")
+    response = post(
+        client,
+        preset="custom",
+        self_capture="leader-credit",
+        swap_diamonds_collections="y",
+        combining="combination",
+        partnership="y",
+        team_result="worst-loses",
+        rotation="table-picks",
+        fixed_order_on="y",
+        fixed_1="trex",
+        fixed_2="queens",
+        fixed_3="king_of_hearts",
+        fixed_4="diamonds",
+        fixed_5="collections",
+        sweep_on="y",
+        sweep_tricks="10",
+        no_heart_lead="y",
+        must_discard_penalty="y",
+        kh_redeal_any_doubleton="y",
+        reverse_scores="y",
+        split_queens_replay="y",
+        no_redeal_requests="y",
+    )
     assert response.status_code == 303
     assert stored_rules(app) == {
-        "doubling": False, "self_capture": "leader-credit", "swap_diamonds_collections": True,
-        "combining": "combination", "partnership": True, "team_result": "worst-loses",
+        "doubling": False,
+        "self_capture": "leader-credit",
+        "swap_diamonds_collections": True,
+        "combining": "combination",
+        "partnership": True,
+        "team_result": "worst-loses",
         "rotation": "table-picks",
         "fixed_order": ["trex", "queens", "king_of_hearts", "diamonds", "collections"],
-        "sweep_replay": {"collections_tricks": 10}, "no_heart_lead": True,
-        "must_discard_penalty": True, "kh_redeal_any_doubleton": True, "reverse_scores": True,
-        "split_queens_replay": True, "no_redeal_requests": True}
+        "sweep_replay": {"collections_tricks": 10},
+        "no_heart_lead": True,
+        "must_discard_penalty": True,
+        "kh_redeal_any_doubleton": True,
+        "reverse_scores": True,
+        "split_queens_replay": True,
+        "no_redeal_requests": True,
+    }
 
 
 def test_new_game__custom_fixed_order_with_a_contract_twice_refused(client):
-    response = post(client, preset="custom", doubling="y", fixed_order_on="y", fixed_1="trex",
-                    fixed_2="trex", fixed_3="king_of_hearts", fixed_4="diamonds",
-                    fixed_5="collections")
+    response = post(
+        client,
+        preset="custom",
+        doubling="y",
+        fixed_order_on="y",
+        fixed_1="trex",
+        fixed_2="trex",
+        fixed_3="king_of_hearts",
+        fixed_4="diamonds",
+        fixed_5="collections",
+    )
     assert response.status_code == 400
     messages = error_next_to(soup(response), "g-rules")
-    assert len(messages) == 1 and "'fixed_order' must be null or list each of the five" in messages[0]
+    assert (
+        len(messages) == 1 and "'fixed_order' must be null or list each of the five" in messages[0]
+    )
     assert checked_values(soup(response))["preset"] == "custom"
 
 

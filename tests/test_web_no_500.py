@@ -9,6 +9,7 @@ request is made by a phone that holds every right (it keeps score in the games a
 admin link), so that the values reach as deep as they can; with ``TESTING`` on, an exception in
 a view is raised here rather than drawn as a 500 page, and fails the test.
 """
+
 from __future__ import annotations
 
 import re
@@ -32,74 +33,176 @@ ANSWERS = {200, 303, 304, 400, 403, 404, 405, 409, 413, 429}
 #: PIN, player 9 has no game, club night 1 seats games 1's and 2's players apart, as entered,
 #: so that players 1 and 5 can still be merged; club night 2, of eight others, has its second
 #: round seated, which can still be taken back).
-FORM_PAGES = ["/games/new", "/games/1/deals/new", "/games/1/thrown-in", "/games/1/deals/1/edit",
-              "/games/1/deals/1/undo", "/games/1/share", "/games/1/advise", "/games/2", "/games/1/seats/0/name",
-              "/players/1", "/players/1/rename", "/players/1/merge", "/players/1/merge?other=5",
-              "/players/9", "/settings", "/import", "/history/", "/leaderboard",
-              "/clubs/new", "/clubs/1", "/clubs/2",
-              *(f"/games/1/deals/new?contracts={c}" for c in (
-                  "king_of_hearts", "diamonds", "queens", "collections", "trex",
-                  "king_of_hearts,diamonds,queens,collections"))]
-CONTROL = st.text(alphabet=st.characters(codec="utf-8",
-                                         categories=["Cc", "Cf", "Zl", "Zp", "Co"]),
-                  min_size=1, max_size=12)
+FORM_PAGES = [
+    "/games/new",
+    "/games/1/deals/new",
+    "/games/1/thrown-in",
+    "/games/1/deals/1/edit",
+    "/games/1/deals/1/undo",
+    "/games/1/share",
+    "/games/1/advise",
+    "/games/2",
+    "/games/1/seats/0/name",
+    "/players/1",
+    "/players/1/rename",
+    "/players/1/merge",
+    "/players/1/merge?other=5",
+    "/players/9",
+    "/settings",
+    "/import",
+    "/history/",
+    "/leaderboard",
+    "/clubs/new",
+    "/clubs/1",
+    "/clubs/2",
+    *(
+        f"/games/1/deals/new?contracts={c}"
+        for c in (
+            "king_of_hearts",
+            "diamonds",
+            "queens",
+            "collections",
+            "trex",
+            "king_of_hearts,diamonds,queens,collections",
+        )
+    ),
+]
+CONTROL = st.text(
+    alphabet=st.characters(codec="utf-8", categories=["Cc", "Cf", "Zl", "Zp", "Co"]),
+    min_size=1,
+    max_size=12,
+)
 #: The hostile values, by kind: each route gets each kind in turn, so that none is left to
 #: chance. Values that look right are mixed in, to get past the first checks.
 KINDS = {
-    "unicode digits": st.sampled_from(["²", "³", "١", "١٢", "߂", "𝟗", "Ⅻ", "½", "०", "٣٤",
-                                       "¹⁰", "۴۸۲۱"]),
-    "huge integers": st.one_of(st.integers(min_value=10 ** 18, max_value=10 ** 4000).map(str),
-                               st.integers(max_value=-(10 ** 18)).map(str),
-                               st.sampled_from(["9" * 5000, "9" * 19, str(2 ** 63)])),
+    "unicode digits": st.sampled_from(
+        ["²", "³", "١", "١٢", "߂", "𝟗", "Ⅻ", "½", "०", "٣٤", "¹⁰", "۴۸۲۱"]
+    ),
+    "huge integers": st.one_of(
+        st.integers(min_value=10**18, max_value=10**4000).map(str),
+        st.integers(max_value=-(10**18)).map(str),
+        st.sampled_from(["9" * 5000, "9" * 19, str(2**63)]),
+    ),
     "control characters": st.one_of(
         CONTROL,
-        st.tuples(st.sampled_from(["/", "/games/1/", "/history/?x=", "Aya", "1"]),
-                  st.sampled_from(["\x00", "\x85", "\u2028", "\t", "\x1b[2J", "\u202e",
-                                   "\u200b", "\x7f"]),
-                  st.text(max_size=6)).map("".join)),
-    "line breaks": st.tuples(st.sampled_from(["/", "/games/1", "/history/?x=", "Aya"]),
-                             st.sampled_from(["\r\n", "\n", "\r"]),
-                             st.sampled_from(["x", "Set-Cookie: a=1", ""])).map("".join),
+        st.tuples(
+            st.sampled_from(["/", "/games/1/", "/history/?x=", "Aya", "1"]),
+            st.sampled_from(
+                ["\x00", "\x85", "\u2028", "\t", "\x1b[2J", "\u202e", "\u200b", "\x7f"]
+            ),
+            st.text(max_size=6),
+        ).map("".join),
+    ),
+    "line breaks": st.tuples(
+        st.sampled_from(["/", "/games/1", "/history/?x=", "Aya"]),
+        st.sampled_from(["\r\n", "\n", "\r"]),
+        st.sampled_from(["x", "Set-Cookie: a=1", ""]),
+    ).map("".join),
     "very long strings": st.integers(min_value=5_000, max_value=70_000).map(lambda n: "x" * n),
-    "odd numbers and addresses": st.sampled_from([
-        " 1", "1 ", "1.5", "+1", "-1", "1e999", "NaN", "0x10", "0" * 40, "//evil.example",
-        "/\\evil", "javascript:alert(1)", "https://evil.example/", "/%2e%2e/x"]),
+    "odd numbers and addresses": st.sampled_from(
+        [
+            " 1",
+            "1 ",
+            "1.5",
+            "+1",
+            "-1",
+            "1e999",
+            "NaN",
+            "0x10",
+            "0" * 40,
+            "//evil.example",
+            "/\\evil",
+            "javascript:alert(1)",
+            "https://evil.example/",
+            "/%2e%2e/x",
+        ]
+    ),
     "text": st.one_of(st.text(max_size=40), st.sampled_from(["<i id=zz>w</i>", "\u202e"])),
 }
-PLAUSIBLE = st.sampled_from(["", "0", "1", "2", "3", "-1", "save", "preview", "edit", "y",
-                             "standard", "custom", "complex", "queens", "trex", "misdeal",
-                             "4821", "482193", "Aya"])
+PLAUSIBLE = st.sampled_from(
+    [
+        "",
+        "0",
+        "1",
+        "2",
+        "3",
+        "-1",
+        "save",
+        "preview",
+        "edit",
+        "y",
+        "standard",
+        "custom",
+        "complex",
+        "queens",
+        "trex",
+        "misdeal",
+        "4821",
+        "482193",
+        "Aya",
+    ]
+)
 
 
 pytestmark = pytest.mark.slow  # hostile values in every field of every form (about a minute)
 
 
 def make_site(tmp_path):
-    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "no500.sqlite3"),
-                      "INSTANCE_PATH": str(tmp_path / "instance"), "WTF_CSRF_ENABLED": False})
+    app = create_app(
+        {
+            "TESTING": True,
+            "DATABASE": str(tmp_path / "no500.sqlite3"),
+            "INSTANCE_PATH": str(tmp_path / "instance"),
+            "WTF_CSRF_ENABLED": False,
+        }
+    )
     client = app.test_client()
     table = Table(client)
     first = table.new_game()
     table.enter(first, {"king": 0, "contracts": ["diamonds"], "diamonds": [4, 3, 3, 3]})
     table.enter(first, {"king": 0, "contracts": ["trex"], "trex_order": [0, 1, 2, 3]})
-    table.new_game(["Rami", "Nour", "Sami", "Hala"], pin="4821", preset="custom", doubling="y",
-                   self_capture="leader-credit", combining="complex")
+    table.new_game(
+        ["Rami", "Nour", "Sami", "Hala"],
+        pin="4821",
+        preset="custom",
+        doubling="y",
+        self_capture="leader-credit",
+        combining="complex",
+    )
     from scorekeeper.store.db import connect
 
     db = connect(app.config["DATABASE"])
     with db.atomic():
-        db.execute("insert into players (id, name, name_key, created_at) values "
-                   "(9, 'Zed', 'zed', '2026-11-20')")
+        db.execute(
+            "insert into players (id, name, name_key, created_at) values "
+            "(9, 'Zed', 'zed', '2026-11-20')"
+        )
     db.close()
-    club = client.post("/clubs/new", data={
-        "title": "Café", "played_on": "2026-11-20", "rounds": "3", "first_round": "entered",
-        "preset": "standard", "players": "\n".join(
-            ["Aya", "Bilal", "Carla", "Dana", "Rami", "Nour", "Sami", "Hala", "Zoe"])})
+    club = client.post(
+        "/clubs/new",
+        data={
+            "title": "Café",
+            "played_on": "2026-11-20",
+            "rounds": "3",
+            "first_round": "entered",
+            "preset": "standard",
+            "players": "\n".join(
+                ["Aya", "Bilal", "Carla", "Dana", "Rami", "Nour", "Sami", "Hala", "Zoe"]
+            ),
+        },
+    )
     assert club.headers["Location"].endswith("/clubs/1")
-    second = client.post("/clubs/new", data={
-        "title": "Diwan", "played_on": "2026-11-21", "rounds": "2", "first_round": "entered",
-        "preset": "standard", "players": "\n".join(
-            ["Omar", "Lina", "Karim", "Jana", "Imad", "Maya", "Tala", "Yara"])})
+    second = client.post(
+        "/clubs/new",
+        data={
+            "title": "Diwan",
+            "played_on": "2026-11-21",
+            "rounds": "2",
+            "first_round": "entered",
+            "preset": "standard",
+            "players": "\n".join(["Omar", "Lina", "Karim", "Jana", "Imad", "Maya", "Tala", "Yara"]),
+        },
+    )
     assert second.headers["Location"].endswith("/clubs/2")
     assert client.post("/clubs/2/rounds", data={"anyway": "1"}).status_code == 303
     be_admin(client, app)
@@ -150,15 +253,22 @@ def read_fields(app, client) -> Fields:
             rule = rule_of(app, form.get("action") or url, method)
             if rule is None:
                 continue
-            for script in ([form["data-preview"]] if form.has_attr("data-preview") else []):
+            for script in [form["data-preview"]] if form.has_attr("data-preview") else []:
                 posted.setdefault(rule_of(app, script, "POST"), {}).update(
-                    {e["name"]: e.get("value", "") for e in form.select("input[type=hidden]")})
+                    {e["name"]: e.get("value", "") for e in form.select("input[type=hidden]")}
+                )
             if method == "POST":
-                posted.setdefault(rule, {
-                    e["name"]: e.get("value", "") for e in form.select("input[name]")
-                    if e.get("type") not in ("radio", "checkbox") or e.has_attr("checked")})
-                posted[rule].update({e["name"]: posted[rule].get(e["name"], "")
-                                     for e in form.select("[name]")})
+                posted.setdefault(
+                    rule,
+                    {
+                        e["name"]: e.get("value", "")
+                        for e in form.select("input[name]")
+                        if e.get("type") not in ("radio", "checkbox") or e.has_attr("checked")
+                    },
+                )
+                posted[rule].update(
+                    {e["name"]: posted[rule].get(e["name"], "") for e in form.select("[name]")}
+                )
             else:
                 queried.setdefault(rule, set()).update(e["name"] for e in form.select("[name]"))
         for link in page.select("a[href]"):
@@ -183,10 +293,16 @@ def _rules_of(method: str) -> list[str]:
     import tempfile
 
     with tempfile.TemporaryDirectory() as tmp:
-        app = create_app({"TESTING": True, "DATABASE": f"{tmp}/map.sqlite3",
-                          "INSTANCE_PATH": f"{tmp}/instance"})
-        return sorted({r.rule for r in app.url_map.iter_rules()
-                       if method in r.methods and not r.rule.startswith("/static")})
+        app = create_app(
+            {"TESTING": True, "DATABASE": f"{tmp}/map.sqlite3", "INSTANCE_PATH": f"{tmp}/instance"}
+        )
+        return sorted(
+            {
+                r.rule
+                for r in app.url_map.iter_rules()
+                if method in r.methods and not r.rule.startswith("/static")
+            }
+        )
 
 
 POST_RULES = _rules_of("POST")
@@ -208,8 +324,9 @@ def names_for(own: list[str], every: list[str]):
     """A field name: mostly one of the route's own, sometimes any the app knows."""
     if not own:
         return st.sampled_from(every)
-    return st.one_of(st.sampled_from(own), st.sampled_from(own), st.sampled_from(own),
-                     st.sampled_from(every))
+    return st.one_of(
+        st.sampled_from(own), st.sampled_from(own), st.sampled_from(own), st.sampled_from(every)
+    )
 
 
 def answered(response, what) -> None:
@@ -224,12 +341,19 @@ def test_no_500__hostile_values_in_every_field_of_every_form(tmp_path, fields, r
     name = names_for(sorted(base), fields.every)
 
     def post(kind):
-        @settings(max_examples=6, deadline=None, database=None,
-                  suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-        @given(keep_form=st.booleans(),
-               pairs=st.lists(st.tuples(name, st.one_of(kind, kind, PLAUSIBLE)), min_size=1,
-                              max_size=6),
-               repeated=st.lists(name, max_size=2))
+        @settings(
+            max_examples=6,
+            deadline=None,
+            database=None,
+            suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+        )
+        @given(
+            keep_form=st.booleans(),
+            pairs=st.lists(
+                st.tuples(name, st.one_of(kind, kind, PLAUSIBLE)), min_size=1, max_size=6
+            ),
+            repeated=st.lists(name, max_size=2),
+        )
         def run(keep_form, pairs, repeated):
             data = MultiDict(base.items() if keep_form else [])
             for key, value in pairs:
@@ -240,6 +364,7 @@ def test_no_500__hostile_values_in_every_field_of_every_form(tmp_path, fields, r
             for key in repeated:  # a field sent twice
                 data.add(key, data.get(key, "1"))
             answered(client.post(url, data=data), (url, list(data.items(multi=True))[:8]))
+
         run()
 
     for kind in KINDS.values():
@@ -253,13 +378,20 @@ def test_no_500__hostile_values_in_every_query_of_every_page(site, fields, rule)
     name = names_for(sorted(fields.queried.get(rule, ())), fields.every)
 
     def get(kind):
-        @settings(max_examples=1 if rule.endswith(".pdf") else 4, deadline=None,
-                  database=None,
-                  suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-        @given(pairs=st.lists(st.tuples(name, st.one_of(kind, kind, PLAUSIBLE)), min_size=1,
-                              max_size=4))
+        @settings(
+            max_examples=1 if rule.endswith(".pdf") else 4,
+            deadline=None,
+            database=None,
+            suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+        )
+        @given(
+            pairs=st.lists(
+                st.tuples(name, st.one_of(kind, kind, PLAUSIBLE)), min_size=1, max_size=4
+            )
+        )
         def run(pairs):
             answered(client.get(url, query_string=MultiDict(pairs)), (url, pairs[:6]))
+
         run()
 
     for kind in KINDS.values():
@@ -268,15 +400,34 @@ def test_no_500__hostile_values_in_every_query_of_every_page(site, fields, rule)
 
 def test_no_500__the_routes_and_fields_are_all_there(fields):
     """The enumeration itself: every POST route of the app, and the fields that broke pages."""
-    assert {"/players/<int:pid>/merge", "/games/new", "/games/<int:game_id>/pin",
-            "/games/<int:game_id>/seats/<int:seat>/name", "/settings/words"} <= set(POST_RULES)
+    assert {
+        "/players/<int:pid>/merge",
+        "/games/new",
+        "/games/<int:game_id>/pin",
+        "/games/<int:game_id>/seats/<int:seat>/name",
+        "/settings/words",
+    } <= set(POST_RULES)
     assert {"/lang/<code>", "/digits/<style>"} <= set(GET_RULES)
-    assert {"other", "next", "pin", "name", "player_0", "trex", "diamonds_0", "token",
-            "version", "deal_id", "remove"} <= set(fields.every)
+    assert {
+        "other",
+        "next",
+        "pin",
+        "name",
+        "player_0",
+        "trex",
+        "diamonds_0",
+        "token",
+        "version",
+        "deal_id",
+        "remove",
+    } <= set(fields.every)
     assert "other" in fields.posted["/players/<int:pid>/merge"]
     # The header's language link is a GET; the settings page switches both by a POST form.
-    assert "next" in fields.queried["/lang/<code>"] and "next" in fields.posted[
-        "/digits/<style>"] and "next" in fields.posted["/lang/<code>"]
+    assert (
+        "next" in fields.queried["/lang/<code>"]
+        and "next" in fields.posted["/digits/<style>"]
+        and "next" in fields.posted["/lang/<code>"]
+    )
     # every form found on a page; a group's own page exists only where reading is private
     # (a hosted box, a box of many groups): tests/test_groups.py sends it hostile values
     assert {r for r in POST_RULES if not r.startswith("/group/")} - set(fields.posted) == set()

@@ -4,6 +4,7 @@ each player's change at the end of a game, and the Settings switch that hides th
 
 Every figure is compared with what the store's ratings (openskill, tests/test_ratings.py) give,
 not with the page's own arithmetic."""
+
 from __future__ import annotations
 
 import re
@@ -26,8 +27,9 @@ MINUS = "\u2212"
 def rated(app):
     """Fifteen finished games among six players, and one player (Ghada) with two games."""
     docs = list(simulated_games(15, seed=5, pool=POOL))
-    docs += list(simulated_games(2, seed=9, pool=("Ghada", "Aya", "Bilal", "Carla"),
-                                 last_night="2026-11-21"))
+    docs += list(
+        simulated_games(2, seed=9, pool=("Ghada", "Aya", "Bilal", "Carla"), last_night="2026-11-21")
+    )
     import_docs(app, docs)
     return app
 
@@ -41,8 +43,9 @@ def pid(app, name: str) -> int:
 
 
 def turn(client, on: bool):
-    response = client.post("/settings/ratings", data={"ratings": "on" if on else "off",
-                                                       "next": "/"})
+    response = client.post(
+        "/settings/ratings", data={"ratings": "on" if on else "off", "next": "/"}
+    )
     assert response.status_code == 303
     return response
 
@@ -92,8 +95,7 @@ def test_player_page__in_arabic_with_arabic_digits_the_signs_stay_left(rated, cl
     page = soup(client.get(f"/players/{aya}"))
     assert page.html["dir"] == "rtl"
     mine = ratings.of_players(db, [aya])[aya]
-    assert page.select_one("#rating-value").get_text() == str(mine.rating).translate(
-        ARABIC_DIGITS)
+    assert page.select_one("#rating-value").get_text() == str(mine.rating).translate(ARABIC_DIGITS)
     latest = ratings.history(db, aya)[-1]
     change = page.select("#rating-table tbody tr")[0].select_one("td.change span.ltr")
     assert change.get_text() == signed(latest["change"]).translate(ARABIC_DIGITS)
@@ -115,10 +117,14 @@ def board(client, **args) -> list[dict]:
     rows = []
     for tr in page.select("table.board tbody tr"):
         cell = tr.select_one("td.rating")
-        rows.append({"name": tr.th.a.get_text(strip=True),
-                     "rating": None if cell is None else int(cell.contents[0]),
-                     "provisional": cell is not None and "provisional" in cell["class"],
-                     "wins": int(tr.select("td:not(.rating)")[1].contents[0])})
+        rows.append(
+            {
+                "name": tr.th.a.get_text(strip=True),
+                "rating": None if cell is None else int(cell.contents[0]),
+                "provisional": cell is not None and "provisional" in cell["class"],
+                "wins": int(tr.select("td:not(.rating)")[1].contents[0]),
+            }
+        )
     return rows
 
 
@@ -158,7 +164,8 @@ def test_new_game__chances_of_four_known_players(rated, client):
     cells = page.select("#chances tbody tr")
     assert [tr.bdi.get_text() for tr in cells] == names
     assert [tr.select_one("td.num").get_text() for tr in cells] == [
-        f"{round(100 * c)}%" for c in want]
+        f"{round(100 * c)}%" for c in want
+    ]
     # a name the group does not know yet: no prediction
     data = {f"player_{s}": n for s, n in enumerate(names[:3] + ["Newcomer"])}
     data.update(first_king="9", preset="standard")
@@ -166,8 +173,9 @@ def test_new_game__chances_of_four_known_players(rated, client):
     assert refused.select_one("#chances")["hidden"] == ""  # there for the script, not shown
     assert [td.get_text() for td in refused.select("#chances td.num")] == [""] * 4
     data["player_3"] = names[3]
-    assert soup(client.post("/games/new", data=data)).select_one(
-        "#chances:not([hidden])") is not None
+    assert (
+        soup(client.post("/games/new", data=data)).select_one("#chances:not([hidden])") is not None
+    )
 
 
 @pytest.mark.slow
@@ -188,7 +196,8 @@ def test_game_page__chances_before_the_first_deal_and_changes_at_the_end(rated, 
     page = soup(client.get(f"/games/{game_id}"))
     assert seen["unkeyed"] is True
     assert [item.select_one(".ltr").get_text() for item in page.select("#chances .chance")] == [
-        f"{round(100 * c)}%" for c in ratings.chances(db, ids)]
+        f"{round(100 * c)}%" for c in ratings.chances(db, ids)
+    ]
     assert [item.bdi.get_text() for item in page.select("#chances .chance")] == names
     table.enter(game_id, standard_deal(0, "king_of_hearts"))
     page = soup(client.get(f"/games/{game_id}"))
@@ -201,8 +210,10 @@ def test_game_page__chances_before_the_first_deal_and_changes_at_the_end(rated, 
     page = soup(client.get(f"/games/{game_id}"))
     assert page.select_one("#game-over") is not None and seen["unkeyed"] is True
     changes = ratings.changes_in(db_of(rated), game_id)
-    shown = {item.bdi.get_text(): item.select_one(".ltr").get_text()
-             for item in page.select("#rating-changes .change")}
+    shown = {
+        item.bdi.get_text(): item.select_one(".ltr").get_text()
+        for item in page.select("#rating-changes .change")
+    }
     assert shown == {n: signed(changes[i]) for n, i in zip(names, ids)}
     turn(client, False)  # the setting is not the game's: the page is still not kept by version
     page = soup(client.get(f"/games/{game_id}"))
@@ -211,8 +222,10 @@ def test_game_page__chances_before_the_first_deal_and_changes_at_the_end(rated, 
 
 def test_partnership_chances_are_the_teams(rated, client):
     game_id = Table(client).new_game(["Aya", "Bilal", "Carla", "Dana"], preset="partnership")
-    cells = [item.select_one(".ltr").get_text()
-             for item in soup(client.get(f"/games/{game_id}")).select("#chances .chance")]
+    cells = [
+        item.select_one(".ltr").get_text()
+        for item in soup(client.get(f"/games/{game_id}")).select("#chances .chance")
+    ]
     assert cells[0] == cells[2] and cells[1] == cells[3]
     assert "team’s chance" in soup(client.get(f"/games/{game_id}")).get_text()
 
@@ -223,8 +236,14 @@ def test_turned_off_ratings_appear_nowhere_and_come_back(rated, client):
     aya = pid(rated, "Aya")
     [last] = query(rated, "select id from games where finished = 1 order by id desc limit 1")
     fresh = Table(client).new_game(["Aya", "Bilal", "Carla", "Dana"])
-    pages = [f"/players/{aya}", "/leaderboard", f"/games/{last['id']}", f"/games/{fresh}",
-             f"/games/new?from={last['id']}", "/settings"]
+    pages = [
+        f"/players/{aya}",
+        "/leaderboard",
+        f"/games/{last['id']}",
+        f"/games/{fresh}",
+        f"/games/new?from={last['id']}",
+        "/settings",
+    ]
     before = {url: soup(client.get(url)) for url in pages}
     assert before[f"/players/{aya}"].select_one("#rating")
     assert before["/leaderboard"].select_one("td.rating")
@@ -233,8 +252,15 @@ def test_turned_off_ratings_appear_nowhere_and_come_back(rated, client):
     turn(client, False)
     for url in pages:
         page = soup(client.get(url))
-        for selector in ("#rating", "td.rating", "th.rating", "#rating-hint", "#rating-changes",
-                         "#chances", "img[src*='rating.svg']"):
+        for selector in (
+            "#rating",
+            "td.rating",
+            "th.rating",
+            "#rating-hint",
+            "#rating-changes",
+            "#chances",
+            "img[src*='rating.svg']",
+        ):
             if url == "/settings" and selector == "#rating":
                 continue
             assert page.select_one(selector) is None, (url, selector)
@@ -274,18 +300,21 @@ def test_chances_json__as_new_game_asks_while_names_are_typed(rated, client):
     want = ratings.chances(db_of(rated), [pid(rated, n) for n in names])
     got = client.get("/players/chances.json", query_string={"names": names}).get_json()
     assert got == {"chances": [f"{round(100 * c)}%" for c in want]}
-    pair = client.get("/players/chances.json",
-                      query_string={"names": names, "partnership": "1"}).get_json()["chances"]
+    pair = client.get(
+        "/players/chances.json", query_string={"names": names, "partnership": "1"}
+    ).get_json()["chances"]
     assert pair[0] == pair[2] and pair[1] == pair[3] and pair != got["chances"]
     client.get("/digits/arabic", headers=OWN_LINK)
     arabic = client.get("/players/chances.json", query_string={"names": names}).get_json()
     assert arabic["chances"] == [c.translate(ARABIC_DIGITS) for c in got["chances"]]
     for wrong in (names[:3], names[:3] + ["Newcomer"], names[:3] + ["aya"]):
-        assert client.get("/players/chances.json",
-                          query_string={"names": wrong}).get_json() == {"chances": None}
+        assert client.get("/players/chances.json", query_string={"names": wrong}).get_json() == {
+            "chances": None
+        }
     turn(client, False)
-    assert client.get("/players/chances.json",
-                      query_string={"names": names}).get_json() == {"chances": None}
+    assert client.get("/players/chances.json", query_string={"names": names}).get_json() == {
+        "chances": None
+    }
 
 
 def test_hosted__only_the_groups_phones_turn_ratings_off(tmp_path):
@@ -295,9 +324,14 @@ def test_hosted__only_the_groups_phones_turn_ratings_off(tmp_path):
 
     from scorekeeper.web import serve as serve_module
 
-    app = make(tmp_path, PROXY_HOPS=1, PUBLIC_URL=PUBLIC,
-               TRUSTED_HOSTS=serve_module.trusted_hosts("127.0.0.1", lan=None,
-                                                        public_url=PUBLIC, proxy_hops=1))
+    app = make(
+        tmp_path,
+        PROXY_HOPS=1,
+        PUBLIC_URL=PUBLIC,
+        TRUSTED_HOSTS=serve_module.trusted_hosts(
+            "127.0.0.1", lan=None, public_url=PUBLIC, proxy_hops=1
+        ),
+    )
     stranger = via_proxy(app)
     assert stranger.get("/settings").status_code == 404
     refused = stranger.post("/settings/ratings", data={"ratings": "off"})

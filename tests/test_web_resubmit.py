@@ -1,4 +1,5 @@
 """Back, reload, a double tap, two phones: nothing is ever recorded twice. And CSRF."""
+
 from __future__ import annotations
 
 import re
@@ -39,9 +40,14 @@ def test_back_to_the_preview_and_save_again__records_nothing(table, client):
     game_id = table.new_game()
     fields = preview_fields(table, game_id)
     client.post(f"/games/{game_id}/deals/new", data=fields)
-    table.enter(game_id, {"king": 0, "contracts": ["queens"],
-                          "queens": {s: {"taker": 2} for s in
-                                     ("spades", "hearts", "diamonds", "clubs")}})
+    table.enter(
+        game_id,
+        {
+            "king": 0,
+            "contracts": ["queens"],
+            "queens": {s: {"taker": 2} for s in ("spades", "hearts", "diamonds", "clubs")},
+        },
+    )
     again = client.post(f"/games/{game_id}/deals/new", data={**fields, "step": "preview"})
     assert again.status_code == 303
     assert again.headers["Location"] == f"/games/{game_id}/deals/1"
@@ -73,19 +79,20 @@ def test_two_phones__the_second_entry_of_the_same_deal_is_held_back(table, clien
     game_id = table.new_game()
     phone_a = hidden_fields(table.open_form(game_id, "diamonds"))
     phone_b = hidden_fields(table.open_form(game_id, "king_of_hearts"))
-    saved = client.post(f"/games/{game_id}/deals/new",
-                        data={**phone_a, **DIAMONDS, "step": "save"})
+    saved = client.post(f"/games/{game_id}/deals/new", data={**phone_a, **DIAMONDS, "step": "save"})
     assert saved.status_code == 303
-    late = client.post(f"/games/{game_id}/deals/new",
-                       data={**phone_b, "kh_taker": "1", "step": "save"})
+    late = client.post(
+        f"/games/{game_id}/deals/new", data={**phone_b, "kh_taker": "1", "step": "save"}
+    )
     assert late.status_code == 409
     page = soup(late)
     assert "Deal 1 has been recorded meanwhile" in page.get_text()
     assert page.select_one('input[name="kh_taker"][checked]')["value"] == "1"
     assert deal_count(client, game_id) == 1
     # sent again on purpose, it becomes deal 2
-    again = client.post(f"/games/{game_id}/deals/new",
-                        data={**hidden_fields(page), "kh_taker": "1", "step": "save"})
+    again = client.post(
+        f"/games/{game_id}/deals/new", data={**hidden_fields(page), "kh_taker": "1", "step": "save"}
+    )
     assert again.status_code == 303
     assert deal_count(client, game_id) == 2
 
@@ -94,8 +101,13 @@ def test_correction_sent_twice__one_new_version(table, client, app):
     game_id = table.new_game()
     table.enter(game_id, {"king": 0, "contracts": ["diamonds"], "diamonds": [4, 3, 3, 3]})
     url = f"/games/{game_id}/deals/1/edit"
-    preview = client.post(url, data={**hidden_fields(soup(client.get(url))),
-                                     **{**DIAMONDS, "diamonds_0": "1", "diamonds_3": "6"}})
+    preview = client.post(
+        url,
+        data={
+            **hidden_fields(soup(client.get(url))),
+            **{**DIAMONDS, "diamonds_0": "1", "diamonds_3": "6"},
+        },
+    )
     fields = {**hidden_fields(soup(preview)), "step": "save"}
     assert client.post(url, data=fields).status_code == 303
     second = client.post(url, data=fields)
@@ -144,10 +156,15 @@ def test_a_used_token_with_another_result_never_says_saved(table, client):
     assert hidden_fields(page)["number"] == "2"
     assert deal_count(client, game_id) == 1
     assert "Already saved" not in soup(client.get(f"/games/{game_id}")).get_text()
-    again = client.post(f"/games/{game_id}/deals/new",
-                        data={**hidden_fields(page), "contracts": "queens",
-                              **{f"q_{s}_taker": "2" for s in
-                                 ("spades", "hearts", "diamonds", "clubs")}, "step": "save"})
+    again = client.post(
+        f"/games/{game_id}/deals/new",
+        data={
+            **hidden_fields(page),
+            "contracts": "queens",
+            **{f"q_{s}_taker": "2" for s in ("spades", "hearts", "diamonds", "clubs")},
+            "step": "save",
+        },
+    )
     assert again.status_code == 303 and deal_count(client, game_id) == 2
 
 
@@ -198,8 +215,13 @@ def test_a_used_correction_token_with_another_result_never_says_saved(table, cli
 # -- CSRF ---------------------------------------------------------------------------------
 @pytest.fixture
 def csrf_client(tmp_path):
-    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "csrf.sqlite3"),
-                      "INSTANCE_PATH": str(tmp_path / "instance")})
+    app = create_app(
+        {
+            "TESTING": True,
+            "DATABASE": str(tmp_path / "csrf.sqlite3"),
+            "INSTANCE_PATH": str(tmp_path / "instance"),
+        }
+    )
     assert app.config.get("WTF_CSRF_ENABLED", True)
     return app.test_client()
 
@@ -208,8 +230,9 @@ def test_csrf__a_post_with_the_forms_token_is_accepted(csrf_client):
     page = soup(csrf_client.get("/games/new"))
     token = page.find("input", attrs={"name": "csrf_token"})["value"]
     data = {f"player_{s}": n for s, n in enumerate(PLAYERS)}
-    data.update(first_king="0", preset="standard", title="CSRF", played_on="2026-11-20",
-                csrf_token=token)
+    data.update(
+        first_king="0", preset="standard", title="CSRF", played_on="2026-11-20", csrf_token=token
+    )
     response = csrf_client.post("/games/new", data=data)
     assert response.status_code == 303
     # every form of the game carries it: enter a deal with it
@@ -218,13 +241,15 @@ def test_csrf__a_post_with_the_forms_token_is_accepted(csrf_client):
     assert fields["csrf_token"]
     preview = csrf_client.post("/games/1/deals/new", data=fields)
     assert preview.status_code == 200
-    saved = csrf_client.post("/games/1/deals/new",
-                             data={**hidden_fields(soup(preview)), "step": "save"})
+    saved = csrf_client.post(
+        "/games/1/deals/new", data={**hidden_fields(soup(preview)), "step": "save"}
+    )
     assert saved.status_code == 303
 
 
-@pytest.mark.parametrize("url", ["/games/new", "/games/1/deals/new", "/games/1/thrown-in",
-                                 "/games/1/deals/1/undo"])
+@pytest.mark.parametrize(
+    "url", ["/games/new", "/games/1/deals/new", "/games/1/thrown-in", "/games/1/deals/1/undo"]
+)
 def test_csrf__a_post_without_the_token_is_refused(csrf_client, url):
     response = csrf_client.post(url, data={"player_0": "Aya"})
     assert response.status_code == 400

@@ -2,6 +2,7 @@
 numbers of the engine's value table, the doubling rule and the house rules (a game's own), read
 from the same summary the printed sheet prints; and every contract name on the entry form and
 the game page links to it."""
+
 from __future__ import annotations
 
 import re
@@ -10,8 +11,14 @@ import pytest
 from babel.support import Translations
 from bs4 import BeautifulSoup
 
-from scorekeeper.engine.contracts import (DIAMOND_VALUE, KING_OF_HEARTS_VALUE, QUEEN_VALUE,
-                                          TREX_PLACES, TRICK_VALUE, Contract)
+from scorekeeper.engine.contracts import (
+    DIAMOND_VALUE,
+    KING_OF_HEARTS_VALUE,
+    QUEEN_VALUE,
+    TREX_PLACES,
+    TRICK_VALUE,
+    Contract,
+)
 from scorekeeper.engine.rules import HouseRules
 from scorekeeper.languages import TRANSLATIONS, digits_text
 from scorekeeper.printing.language import words_for
@@ -20,8 +27,10 @@ from scorekeeper.printing.sheet import contract_values
 from web_helpers import PLAYERS, Table, soup
 
 AR = Translations.load(str(TRANSLATIONS), ["ar"])
-DOUBLING = ("×2: doubled by its holder (named); another player who takes it scores twice its "
-            "value and the holder gains its value")
+DOUBLING = (
+    "×2: doubled by its holder (named); another player who takes it scores twice its "
+    "value and the holder gains its value"
+)
 
 
 def say(lang: str, message: str) -> str:
@@ -32,9 +41,13 @@ def say(lang: str, message: str) -> str:
 
 def engine_numbers(contract: Contract, swap: bool = False) -> list[str]:
     """The signed values the engine's table gives *contract*, as the page writes them."""
-    values = {Contract.KING_OF_HEARTS: [KING_OF_HEARTS_VALUE], Contract.QUEENS: [QUEEN_VALUE],
-              Contract.DIAMONDS: [DIAMOND_VALUE[swap]], Contract.COLLECTIONS: [TRICK_VALUE[swap]],
-              Contract.TREX: list(TREX_PLACES)}[contract]
+    values = {
+        Contract.KING_OF_HEARTS: [KING_OF_HEARTS_VALUE],
+        Contract.QUEENS: [QUEEN_VALUE],
+        Contract.DIAMONDS: [DIAMOND_VALUE[swap]],
+        Contract.COLLECTIONS: [TRICK_VALUE[swap]],
+        Contract.TREX: list(TREX_PLACES),
+    }[contract]
     return [f"+{v}" if v > 0 else f"−{-v}" for v in values]
 
 
@@ -67,8 +80,7 @@ def test_rules_page__the_engine_numbers_and_the_doubling_rule(client, lang, digi
 
 @pytest.mark.parametrize("lang", ["en", "ar"])
 def test_game_rules_page__the_house_rules_this_game_plays_with(client, lang):
-    game_id = Table(client).new_game(preset="custom", doubling="",
-                                     swap_diamonds_collections="y")
+    game_id = Table(client).new_game(preset="custom", doubling="", swap_diamonds_collections="y")
     client.set_cookie("lang", lang)
     text = text_of(client.get(f"/games/{game_id}/rules/diamonds,queens"))
     assert "−15" in text  # diamonds are −15 in this game, not −10
@@ -86,8 +98,9 @@ def test_rules_page__reads_the_lines_the_printed_sheet_prints(client, app):
     game_id = Table(client).new_game(preset="custom", swap_diamonds_collections="y")
     export = client.get(f"/games/{game_id}/export.json").get_json()
     game = read_game(export)
-    footer = BeautifulSoup(scoresheet_html(game), "html.parser").select_one("footer") \
-        or BeautifulSoup(scoresheet_html(game), "html.parser")
+    footer = BeautifulSoup(scoresheet_html(game), "html.parser").select_one(
+        "footer"
+    ) or BeautifulSoup(scoresheet_html(game), "html.parser")
     for contract, line in contract_values(game.rules).items():
         assert line in footer.get_text()
         page = soup(client.get(f"/games/{game_id}/rules/{contract.value}"))
@@ -123,8 +136,10 @@ def test_links__the_next_deal_line_the_chooser_and_a_finished_game(client, app):
     assert "القواعد:" in soup(client.get(f"/games/{game_id}")).select_one(".rules-at-hand").text
 
 
-@pytest.mark.parametrize("preset, contracts", [
-    ("standard", "diamonds"), ("complex", "king_of_hearts,diamonds,queens,collections")])
+@pytest.mark.parametrize(
+    "preset, contracts",
+    [("standard", "diamonds"), ("complex", "king_of_hearts,diamonds,queens,collections")],
+)
 def test_links__the_entry_heading_names_its_contracts_with_a_link(client, preset, contracts):
     game_id = Table(client).new_game(PLAYERS, preset=preset)
     page = soup(client.get(f"/games/{game_id}/deals/new?contracts={contracts}"))

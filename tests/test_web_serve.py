@@ -1,4 +1,5 @@
 """`scorekeeper serve`: waitress on 127.0.0.1 by default, --lan on the local network."""
+
 from __future__ import annotations
 
 import ipaddress
@@ -54,8 +55,7 @@ def test_serve__honours_scorekeeper_db(tmp_path, fake, monkeypatch):
     assert fake.calls[0][0].config["DATABASE"] == str(tmp_path / "env.sqlite3")
 
 
-def test_serve__lan_listens_everywhere_and_prints_the_address(tmp_path, fake, capsys,
-                                                              monkeypatch):
+def test_serve__lan_listens_everywhere_and_prints_the_address(tmp_path, fake, capsys, monkeypatch):
     monkeypatch.setattr(serve_module, "lan_address", lambda: "192.168.1.23")
     assert cli.main(["serve", "--lan", "--db", str(tmp_path / "x.db")]) == 0
     assert fake.calls[0][1]["host"] == "0.0.0.0"
@@ -85,8 +85,9 @@ def test_serve__warms_the_printer_once_before_listening(tmp_path, fake, warm_ups
     assert warm_ups == [1] and len(fake.calls) == 1
 
 
-def test_serve__a_printer_that_fails_to_load_does_not_stop_the_app(tmp_path, fake, monkeypatch,
-                                                                   capsys):
+def test_serve__a_printer_that_fails_to_load_does_not_stop_the_app(
+    tmp_path, fake, monkeypatch, capsys
+):
     def broken():
         raise OSError("no Pango")
 
@@ -126,8 +127,7 @@ def drawn_modules(text: str) -> list[list[int]]:
     return rows
 
 
-def test_serve__lan_prints_the_address_as_a_qr_code_to_scan(tmp_path, fake, capsys,
-                                                            monkeypatch):
+def test_serve__lan_prints_the_address_as_a_qr_code_to_scan(tmp_path, fake, capsys, monkeypatch):
     import segno
 
     monkeypatch.setattr(serve_module, "lan_address", lambda: "192.168.1.23")
@@ -137,7 +137,7 @@ def test_serve__lan_prints_the_address_as_a_qr_code_to_scan(tmp_path, fake, caps
     want = [[int(bool(m)) for m in row] for row in code.matrix]
     drawn = drawn_modules(out)
     border = 4
-    inner = [row[border:border + len(want)] for row in drawn[border:border + len(want)]]
+    inner = [row[border : border + len(want)] for row in drawn[border : border + len(want)]]
     assert inner == want  # the very address, scannable
 
 

@@ -2,6 +2,7 @@
 languages (names isolated, digits as the phone reads them), the scoresheet as a PNG made from
 the same sheet as the PDF, and the page without JavaScript: the text to copy, the image to
 download."""
+
 from __future__ import annotations
 
 import io
@@ -50,10 +51,12 @@ def test_game_text__standings_and_winner_in_english(client, finished):
     assert text == shared_text(client, button["href"])
     lines = text.split("\n")
     assert lines[0] == f"Trex · {FSI}Test night{PDI} · Fri 20 Nov 2026"
-    assert lines[1:5] == [f"1. {FSI}Dana{PDI} \u2066+115\u2069",
-                          f"2. {FSI}Aya{PDI} \u2066+25\u2069",
-                          f"3. {FSI}ليلى{PDI} \u2066−25\u2069",
-                          f"4. {FSI}Bilal{PDI} \u2066−115\u2069"]
+    assert lines[1:5] == [
+        f"1. {FSI}Dana{PDI} \u2066+115\u2069",
+        f"2. {FSI}Aya{PDI} \u2066+25\u2069",
+        f"3. {FSI}ليلى{PDI} \u2066−25\u2069",
+        f"4. {FSI}Bilal{PDI} \u2066−115\u2069",
+    ]
     assert lines[5] == f"Winner: {FSI}Dana{PDI}"
     assert button["data-image"] == f"/games/{finished}/sheet.png"
 
@@ -89,8 +92,9 @@ def test_sheet_png__opens_as_an_image_of_the_sheet(client, finished):
     width, height = image.size
     assert width == 1240 and 1.3 < height / width < 1.5  # an A4 page
     assert image.convert("L").getextrema()[0] < 64  # there is ink on it
-    again = client.get(f"/games/{finished}/sheet.png",
-                       headers={"If-None-Match": response.headers["ETag"]})
+    again = client.get(
+        f"/games/{finished}/sheet.png", headers={"If-None-Match": response.headers["ETag"]}
+    )
     assert again.status_code == 304
     assert client.get("/games/999/sheet.png").status_code == 404
 
@@ -126,9 +130,10 @@ def test_night_text__the_night_standings_and_its_champion(app, client, lang):
     assert text == shared_text(client, button["href"])
     say = (lambda m: m) if lang == "en" else AR.gettext
     lines = [line.removeprefix(RLM) for line in text.split("\n")]
-    assert lines[1] == ("2 games" if lang == "en" else AR.ngettext("%(num)s game",
-                                                                    "%(num)s games", 2))
-    shown = [line.split(FSI)[1].split(PDI)[0] for line in lines[2:2 + len(standings)]]
+    assert lines[1] == (
+        "2 games" if lang == "en" else AR.ngettext("%(num)s game", "%(num)s games", 2)
+    )
+    shown = [line.split(FSI)[1].split(PDI)[0] for line in lines[2 : 2 + len(standings)]]
     assert shown == [row["name"] for row in standings]
     champion = standings[0]["name"]
     assert lines[-2] == say("Champion of the night: %(name)s") % {"name": f"{FSI}{champion}{PDI}"}
@@ -155,10 +160,18 @@ def test_night_image__the_night_standings_printed_as_a_png(app, client, lang):
     width, height = image.size
     assert width == 1240 and 1.3 < height / width < 1.5
     assert image.convert("L").getextrema()[0] < 64
-    assert client.get(button["data-image"], headers={"If-None-Match": response.headers["ETag"]}
-                      ).status_code == 304
+    assert (
+        client.get(
+            button["data-image"], headers={"If-None-Match": response.headers["ETag"]}
+        ).status_code
+        == 304
+    )
     client.set_cookie("lang", "en" if lang == "ar" else "ar")  # another language, another image
-    assert client.get(button["data-image"], headers={"If-None-Match": response.headers["ETag"]}
-                      ).status_code == 200
+    assert (
+        client.get(
+            button["data-image"], headers={"If-None-Match": response.headers["ETag"]}
+        ).status_code
+        == 200
+    )
     assert client.get("/history/nights/2026-01-01/standings.png").status_code == 404
     assert client.get("/history/nights/nonsense/standings.png").status_code == 404

@@ -1,4 +1,5 @@
 """The printed scoresheets as downloads: a game's sheet, and a blank one with the names."""
+
 from __future__ import annotations
 
 import io
@@ -20,7 +21,8 @@ def test_game_sheet__a_pdf_download_named_after_the_night(table, client):
     assert response.status_code == 200 and response.mimetype == "application/pdf"
     assert response.data.startswith(b"%PDF-")
     assert response.headers["Content-Disposition"] == (
-        "attachment; filename=trex-2026-11-20-test-night.pdf")
+        "attachment; filename=trex-2026-11-20-test-night.pdf"
+    )
     assert "Bilal" in pdf_text(response.data)
 
 
@@ -41,15 +43,15 @@ def test_blank_sheet__with_the_four_names(client):
     response = client.get("/sheet/blank.pdf?" + "&".join(f"names={n}" for n in PLAYERS))
     assert response.status_code == 200 and response.data.startswith(b"%PDF-")
     assert response.headers["Content-Disposition"] == (
-        "attachment; filename=trex-blank-scoresheet.pdf")
+        "attachment; filename=trex-blank-scoresheet.pdf"
+    )
     text = pdf_text(response.data)
     assert all(name in text for name in PLAYERS)
 
 
 def test_blank_sheet__four_names_or_none(client):
     assert client.get("/sheet/blank.pdf?names=Aya&names=Bilal").status_code == 400
-    assert client.get("/sheet/blank.pdf?" + "&".join(["names=" + "x" * 41] * 4)
-                      ).status_code == 400
+    assert client.get("/sheet/blank.pdf?" + "&".join(["names=" + "x" * 41] * 4)).status_code == 400
 
 
 def test_links__on_the_game_page_and_the_new_game_page(table, client):

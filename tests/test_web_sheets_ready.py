@@ -2,6 +2,7 @@
 per way of reading it, answered with an ETag and 304, made in the background after a save when
 the game is over or was printed before, one sheet at a time, and made when asked otherwise;
 every one laid out by the printing pool (web/printer.py), never by the thread that asks."""
+
 from __future__ import annotations
 
 import io
@@ -60,6 +61,7 @@ def renders(monkeypatch):
             assert threading.current_thread().name.startswith("printer")
             made.append((who_asked(), title_of(document)))
             return real(document, **way)
+
         return counted
 
     patch_render(monkeypatch, wrap)
@@ -152,16 +154,19 @@ def test_sheet__a_rename_makes_a_new_sheet(app, table, client, renders):
     store_deals(app, game_id, NIGHT[:2])
     first = client.get(f"/games/{game_id}/sheet.pdf")
     with app.app_context():
-        [row] = get_db().query("select player_id from game_players where game_id = ? and "
-                               "seat = 1", [game_id])
+        [row] = get_db().query(
+            "select player_id from game_players where game_id = ? and seat = 1", [game_id]
+        )
         rename_player(get_db(), row["player_id"], "Bilal Haddad")
-    renamed = client.get(f"/games/{game_id}/sheet.pdf", headers={
-        "If-None-Match": first.headers["ETag"]})
+    renamed = client.get(
+        f"/games/{game_id}/sheet.pdf", headers={"If-None-Match": first.headers["ETag"]}
+    )
     assert renamed.status_code == 200 and "Bilal Haddad" in pdf_text(renamed.data)
 
 
-def test_worker__a_slot_asked_for_again_while_waiting_is_made_once(app, table, client,
-                                                                   renders, monkeypatch):
+def test_worker__a_slot_asked_for_again_while_waiting_is_made_once(
+    app, table, client, renders, monkeypatch
+):
     game_a = table.new_game(first_king=2)
     game_b = table.new_game(first_king=2, title="Second table")
     store_deals(app, game_a, NIGHT[:1])
@@ -174,6 +179,7 @@ def test_worker__a_slot_asked_for_again_while_waiting_is_made_once(app, table, c
             if title_of(document) == "Test night":  # game A
                 gate.wait(10)
             return real(document, **way)
+
         return slow
 
     patch_render(monkeypatch, wrap)
@@ -194,7 +200,8 @@ def test_worker__a_slot_asked_for_again_while_waiting_is_made_once(app, table, c
 
 
 def test_sheet__asked_for_while_the_worker_is_busy_is_made_by_the_printer_next(
-        app, table, client, renders, monkeypatch):
+    app, table, client, renders, monkeypatch
+):
     """A phone asking for a sheet while the worker has another one laid out is answered once
     the printer is free: its sheet is laid out by the printer too, never by the request."""
     busy_game = table.new_game(first_king=2)
@@ -210,16 +217,19 @@ def test_sheet__asked_for_while_the_worker_is_busy_is_made_by_the_printer_next(
             started.set()
             gate.wait(10)
             return b"%PDF-held"
+
         return held
 
     patch_render(monkeypatch, wrap)
     answers = []
     try:
-        sheets.WORKER.ask((app.config["DATABASE"], busy_game, sheets.Way("a4", "en", "western",
-                                                                          ())))
+        sheets.WORKER.ask(
+            (app.config["DATABASE"], busy_game, sheets.Way("a4", "en", "western", ()))
+        )
         assert started.wait(10) and sheets.WORKER.busy()
-        phone = threading.Thread(target=lambda: answers.append(
-            app.test_client().get(f"/games/{asked}/sheet.pdf")))
+        phone = threading.Thread(
+            target=lambda: answers.append(app.test_client().get(f"/games/{asked}/sheet.pdf"))
+        )
         phone.start()
     finally:
         gate.set()
@@ -230,8 +240,9 @@ def test_sheet__asked_for_while_the_worker_is_busy_is_made_by_the_printer_next(
     assert "Other table" in pdf_text(response.data)
 
 
-def test_sheet__a_request_for_the_sheet_being_made_waits_for_it(app, table, client, renders,
-                                                                 monkeypatch):
+def test_sheet__a_request_for_the_sheet_being_made_waits_for_it(
+    app, table, client, renders, monkeypatch
+):
     game_id = table.new_game(first_king=2)
     store_deals(app, game_id, NIGHT[:-1])
     client.get(f"/games/{game_id}/sheet.pdf")  # printed once: made again after each save
@@ -242,6 +253,7 @@ def test_sheet__a_request_for_the_sheet_being_made_waits_for_it(app, table, clie
             if who_asked() == "sheet-worker":
                 started.set()
             return real(document, **way)
+
         return slow
 
     patch_render(monkeypatch, wrap)
@@ -268,12 +280,16 @@ def test_sheet__every_answer_whole_while_tables_save_and_print(app, table, clien
         other.set_cookie("lang", lang)
         tag = None
         for _ in range(6):
-            response = other.get(f"/games/{game_id}/sheet.pdf",
-                                 headers={"If-None-Match": tag} if tag else {})
+            response = other.get(
+                f"/games/{game_id}/sheet.pdf", headers={"If-None-Match": tag} if tag else {}
+            )
             if response.status_code == 304:
                 continue
-            if response.status_code != 200 or not response.data.startswith(b"%PDF-") or \
-                    not response.data.rstrip().endswith(b"%%EOF"):
+            if (
+                response.status_code != 200
+                or not response.data.startswith(b"%PDF-")
+                or not response.data.rstrip().endswith(b"%%EOF")
+            ):
                 problems.append(f"{response.status_code} {response.data[:20]!r}")
                 continue
             tag = response.headers["ETag"]
@@ -305,6 +321,7 @@ def test_sheet__made_ahead_in_a_process_of_its_own(app, table, client, monkeypat
         def watched(document, **way):
             in_server.append(threading.current_thread().name)
             return real(document, **way)
+
         return watched
 
     patch_render(monkeypatch, wrap)

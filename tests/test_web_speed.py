@@ -1,6 +1,7 @@
 """What keeps the pages quick must not change what they show: the games kept in memory, the
 connection each server thread keeps, the write lock, the facts written by plain SQL and the
 score cells written in Python."""
+
 from __future__ import annotations
 
 import json
@@ -73,14 +74,16 @@ def test_cache__keeps_at_most_its_size_the_least_recently_used_going_first():
 
 @pytest.mark.parametrize("title", ["Night", ""])
 def test_storage__the_game_kept_after_each_write_is_the_one_the_database_holds(db, title):
-    game_id = storage.create_game(db, title=title, played_on=None, players=PLAYERS,
-                                  rules=HouseRules(), first_king=0)
+    game_id = storage.create_game(
+        db, title=title, played_on=None, players=PLAYERS, rules=HouseRules(), first_king=0
+    )
     storage.add_deal(db, game_id, DIAMONDS, token="a" * 22, number=1)
     storage.add_deal(db, game_id, KH, token="b" * 22, number=2)
     kept = storage.load_game(db, game_id).game
     assert kept == fresh_read(db, game_id) and len(kept.deals) == 2
-    storage.correct_deal(db, game_id, 1, {**DIAMONDS, "diamonds": [1, 4, 4, 4]},
-                         token="c" * 22, version=1)
+    storage.correct_deal(
+        db, game_id, 1, {**DIAMONDS, "diamonds": [1, 4, 4, 4]}, token="c" * 22, version=1
+    )
     kept = storage.load_game(db, game_id).game
     assert kept == fresh_read(db, game_id) and kept.deals[0].diamonds == (1, 4, 4, 4)
     deal_id = storage.load_game(db, game_id).deals[0]["id"]
@@ -90,8 +93,9 @@ def test_storage__the_game_kept_after_each_write_is_the_one_the_database_holds(d
 
 
 def test_storage__a_renamed_player_is_another_document(db):
-    game_id = storage.create_game(db, title="", played_on=None, players=PLAYERS,
-                                  rules=HouseRules(), first_king=0)
+    game_id = storage.create_game(
+        db, title="", played_on=None, players=PLAYERS, rules=HouseRules(), first_king=0
+    )
     assert storage.load_game(db, game_id).game.players[0] == "Aya"
     with db.atomic():
         db.execute("update players set name = 'Ayah' where name = 'Aya'")
@@ -101,8 +105,11 @@ def test_storage__a_renamed_player_is_another_document(db):
 # -- facts by plain SQL ----------------------------------------------------------------------
 def test_facts__the_insert_names_every_column_a_fact_row_has(db):
     game = read_game(simulate_game(11, HouseRules(), players=PLAYERS))
-    rows = [row for number, deal in enumerate(game.deals, start=1)
-            for row in facts.deal_facts(deal, number, game.rules)]
+    rows = [
+        row
+        for number, deal in enumerate(game.deals, start=1)
+        for row in facts.deal_facts(deal, number, game.rules)
+    ]
     assert rows and all(tuple(row) == facts.FACT_COLUMNS for row in rows)
     stored = {c for c in db.table(facts.TABLE).columns_dict}
     assert stored == {"game_id", *facts.FACT_COLUMNS}
@@ -162,8 +169,9 @@ def test_write_lock__held_for_the_transaction_and_given_back(tmp_path):
         with db.atomic():
             db.execute("create table t (x)")
             taken = []
-            thread = threading.Thread(target=lambda: taken.append(
-                db.write_lock.acquire(blocking=False)))
+            thread = threading.Thread(
+                target=lambda: taken.append(db.write_lock.acquire(blocking=False))
+            )
             thread.start()
             thread.join()
             assert taken == [False]
@@ -189,15 +197,18 @@ def test_score_cells__what_the_template_macro_wrote(app):
     with app.test_request_context("/"):
         python = render_template_string(
             '{% from "_macros.html" import score %}{% for v in values %}{{ score(v) }};'
-            '{% endfor %}', values=values)
+            "{% endfor %}",
+            values=values,
+        )
         assert python == render_template_string(MACRO, values=values)
         assert python.startswith('<span class="neg">\u2212150</span>;')
 
 
 # -- the sqlite-utils checks left out -----------------------------------------------------------
 def test_query__a_select_gives_its_rows_anything_else_goes_through_sqlite_utils(db):
-    storage.create_game(db, title="", played_on=None, players=PLAYERS, rules=HouseRules(),
-                        first_king=0)
+    storage.create_game(
+        db, title="", played_on=None, players=PLAYERS, rules=HouseRules(), first_king=0
+    )
     assert [r["name"] for r in db.query("  SELECT name from players order by name")] == PLAYERS
     assert next(db.query("with n as (select 2 as x) select x from n"))["x"] == 2
     with pytest.raises(ValueError):
@@ -212,8 +223,7 @@ def test_qr__drawn_once_and_a_phone_that_has_it_gets_304(table, client):
     game_id = table.new_game()
     first = client.get(f"/games/{game_id}/qr.svg")
     hits = qr_svg.cache_info().hits
-    again = client.get(f"/games/{game_id}/qr.svg",
-                       headers={"If-None-Match": first.headers["ETag"]})
+    again = client.get(f"/games/{game_id}/qr.svg", headers={"If-None-Match": first.headers["ETag"]})
     assert qr_svg.cache_info().hits == hits + 1
     assert first.status_code == 200 and again.status_code == 304 and not again.data
     assert client.get(f"/games/{game_id}/qr.svg").data == first.data

@@ -1,4 +1,5 @@
 """Storage: every deal write in one transaction, checked whole by the engine before it commits."""
+
 from __future__ import annotations
 
 import json
@@ -25,8 +26,9 @@ def db(tmp_path):
 
 @pytest.fixture
 def game_id(db):
-    return storage.create_game(db, title="Night", played_on="2026-11-20", players=PLAYERS,
-                               rules=HouseRules(), first_king=0)
+    return storage.create_game(
+        db, title="Night", played_on="2026-11-20", players=PLAYERS, rules=HouseRules(), first_king=0
+    )
 
 
 def count(db, table):
@@ -37,16 +39,28 @@ def test_create_game__players_once_each_and_a_summary(db, game_id):
     stored = storage.load_game(db, game_id)
     assert stored.game.players == tuple(PLAYERS)
     assert stored.row["finished"] == 0 and json.loads(stored.row["totals_json"]) == [0] * 4
-    storage.create_game(db, title="", played_on=None, players=[" aya", "Bilal", "Nour", "Sami"],
-                        rules=HouseRules(combining="complex"), first_king=3)
+    storage.create_game(
+        db,
+        title="",
+        played_on=None,
+        players=[" aya", "Bilal", "Nour", "Sami"],
+        rules=HouseRules(combining="complex"),
+        first_king=3,
+    )
     assert count(db, "players") == 6
     assert storage.known_names(db)[:4] == ["Aya", "Bilal", "Nour", "Sami"]
 
 
 def test_create_game__refused_by_the_engine(db):
     with pytest.raises(InvalidResult):
-        storage.create_game(db, title="", played_on=None, players=["A", "A", "B", "C"],
-                            rules=HouseRules(), first_king=0)
+        storage.create_game(
+            db,
+            title="",
+            played_on=None,
+            players=["A", "A", "B", "C"],
+            rules=HouseRules(),
+            first_king=0,
+        )
     assert count(db, "games") == 0 and count(db, "players") == 0
 
 
@@ -59,8 +73,12 @@ def test_add_deal__stores_record_scores_history_and_totals(db, game_id):
     assert [h["action"] for h in storage.history(db, game_id)] == ["create"]
     game = db.table("games").get(game_id)
     assert json.loads(game["totals_json"]) == [-40, -30, -30, -30] and game["deal_count"] == 1
-    ranks = [r["rank"] for r in db.query(
-        "select rank from game_players where game_id = ? order by seat", [game_id])]
+    ranks = [
+        r["rank"]
+        for r in db.query(
+            "select rank from game_players where game_id = ? order by seat", [game_id]
+        )
+    ]
     assert ranks == [4, 1, 1, 1]
 
 
@@ -102,7 +120,9 @@ def test_correct_deal__new_version_the_old_one_kept(db, game_id):
     assert stored.game.deals[0].diamonds == (1, 4, 4, 4)
     versions = storage.history(db, game_id, stored.deals[0]["id"])
     assert [(v["action"], v["version"], v["record"]["diamonds"]) for v in versions] == [
-        ("create", 1, [4, 3, 3, 3]), ("correct", 2, [1, 4, 4, 4])]
+        ("create", 1, [4, 3, 3, 3]),
+        ("correct", 2, [1, 4, 4, 4]),
+    ]
     with pytest.raises(storage.Conflict):
         storage.correct_deal(db, game_id, 1, corrected, token="c" * 22, version=1)
 

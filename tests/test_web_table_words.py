@@ -1,6 +1,7 @@
 """Issue 28, "words and colours that say the right thing": each test is named after its item.
 (The colours and the local time, which a browser draws, are also checked in
 tests/browser/test_browser_table_words.py.)"""
+
 from __future__ import annotations
 
 from scorekeeper.engine.contracts import Contract
@@ -52,14 +53,17 @@ def finish(table, game_id: int) -> None:
     for king in range(4):
         counts = [3, 3, 4, 3] if king % 2 else [4, 3, 3, 3]
         order = [2, 0, 3, 1] if king % 2 else [0, 2, 3, 1]
-        for deal in ({"king": king, "contracts": ["king_of_hearts"],
-                      "king_of_hearts": {"taker": 1}},
-                     {"king": king, "contracts": ["diamonds"], "diamonds": counts},
-                     {"king": king, "contracts": ["queens"],
-                      "queens": {s: {"taker": 1} for s in
-                                 ("spades", "hearts", "diamonds", "clubs")}},
-                     {"king": king, "contracts": ["collections"], "tricks": counts},
-                     {"king": king, "contracts": ["trex"], "trex_order": order}):
+        for deal in (
+            {"king": king, "contracts": ["king_of_hearts"], "king_of_hearts": {"taker": 1}},
+            {"king": king, "contracts": ["diamonds"], "diamonds": counts},
+            {
+                "king": king,
+                "contracts": ["queens"],
+                "queens": {s: {"taker": 1} for s in ("spades", "hearts", "diamonds", "clubs")},
+            },
+            {"king": king, "contracts": ["collections"], "tricks": counts},
+            {"king": king, "contracts": ["trex"], "trex_order": order},
+        ):
             table.enter(game_id, deal)
 
 
@@ -88,8 +92,9 @@ def test_another_contract_offers_only_the_open_ones(client, table):
     kingdom: "it was another contract" offers Queens and Collections only."""
     game_id = table.new_game()
     table.enter(game_id, {"king": 0, "contracts": ["diamonds"], "diamonds": [4, 3, 3, 3]})
-    table.enter(game_id, {"king": 0, "contracts": ["king_of_hearts"],
-                          "king_of_hearts": {"taker": 2}})
+    table.enter(
+        game_id, {"king": 0, "contracts": ["king_of_hearts"], "king_of_hearts": {"taker": 2}}
+    )
     table.enter(game_id, TREX)
     page = soup(client.get(f"/games/{game_id}/deals/1/edit"))
     offered = [a["href"].rsplit("contracts=", 1)[1] for a in page.select("details .options a")]
@@ -103,9 +108,16 @@ def test_without_javascript_the_hint_promises_only_what_happens(client, table):
     page = table.open_form(game_id, "diamonds")
     hint = page.select_one("#g-diamonds p.hint").get_text()
     assert "fills itself in" not in hint and "worked out for you" in hint
-    preview = client.post(f"/games/{game_id}/deals/new", data={
-        **hidden_fields(page), "diamonds_0": "4", "diamonds_1": "3", "diamonds_2": "3",
-        "step": "preview"})
+    preview = client.post(
+        f"/games/{game_id}/deals/new",
+        data={
+            **hidden_fields(page),
+            "diamonds_0": "4",
+            "diamonds_1": "3",
+            "diamonds_2": "3",
+            "step": "preview",
+        },
+    )
     assert preview.status_code == 200
     assert hidden_fields(soup(preview))["diamonds_3"] == "3"
 
@@ -113,8 +125,10 @@ def test_without_javascript_the_hint_promises_only_what_happens(client, table):
 def test_history_and_record_are_named_apart_in_arabic(client, table):
     game_id = table.new_game(PLAYERS)
     arabic(client)
-    links = {a["href"]: a.get_text(strip=True)
-             for a in soup(client.get(f"/games/{game_id}")).select(".actions a.btn")}
+    links = {
+        a["href"]: a.get_text(strip=True)
+        for a in soup(client.get(f"/games/{game_id}")).select(".actions a.btn")
+    }
     history = links[f"/games/{game_id}/history"]
     record = links[f"/history/games/{game_id}"]
     assert history.split()[0] != record.split()[0], (history, record)
@@ -126,8 +140,9 @@ def test_in_a_complex_deal_the_bar_asks_about_the_part_on_screen(client, table):
     game_id = table.new_game(preset="complex")
     contracts = "king_of_hearts,diamonds,queens,collections"
     page = table.open_form(game_id, contracts)
-    answer = client.post(f"/games/{game_id}/deals/preview.json",
-                         data={**hidden_fields(page), "kh_taker": "1"}).get_json()
+    answer = client.post(
+        f"/games/{game_id}/deals/preview.json", data={**hidden_fields(page), "kh_taker": "1"}
+    ).get_json()
     assert answer["ok"] is False
     assert answer["problems"][0] == "Give four counts, one per player.", answer["problems"]
     assert answer["problems"][1:5] == [f"Say who took the Q{s}." for s in "♠♥♦♣"]

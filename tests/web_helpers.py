@@ -1,4 +1,5 @@
 """A scorekeeper at the table, driving the web forms the way a browser without JavaScript does."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -92,8 +93,13 @@ def form_fields(deal: dict[str, Any], *, leave_out_last: bool = False) -> dict[s
     for key in ("diamonds", "tricks"):
         counts = deal.get(key)
         if counts is not None:
-            out.update({f"{key}_{s}": str(n) for s, n in enumerate(counts)
-                        if not (leave_out_last and s == 3)})
+            out.update(
+                {
+                    f"{key}_{s}": str(n)
+                    for s, n in enumerate(counts)
+                    if not (leave_out_last and s == 3)
+                }
+            )
     for place, seat in enumerate(deal.get("trex_order", ()), start=1):
         if not (leave_out_last and place == 4):
             out[f"trex_{place}"] = str(seat)
@@ -107,12 +113,18 @@ class Table:
     def __init__(self, client):
         self.client = client
 
-    def new_game(self, names=PLAYERS, *, first_king: int = 0, preset: str = "standard",
-                 title: str = "Test night", played_on: str = "2026-11-20",
-                 **settings: Any) -> int:
+    def new_game(
+        self,
+        names=PLAYERS,
+        *,
+        first_king: int = 0,
+        preset: str = "standard",
+        title: str = "Test night",
+        played_on: str = "2026-11-20",
+        **settings: Any,
+    ) -> int:
         data = {f"player_{s}": n for s, n in enumerate(names)}
-        data.update(first_king=str(first_king), preset=preset, title=title,
-                    played_on=played_on)
+        data.update(first_king=str(first_king), preset=preset, title=title, played_on=played_on)
         data.update({k: v for k, v in settings.items()})
         response = self.client.post("/games/new", data=data)
         assert response.status_code == 303, soup(response).get_text(" ", strip=True)[:2000]
@@ -126,30 +138,41 @@ class Table:
         assert response.status_code == 200, response.status_code
         return soup(response)
 
-    def post_entry(self, game_id: int, contracts: str, fields: dict[str, str], *,
-                   king: int | None = None, step: str = "preview"):
+    def post_entry(
+        self,
+        game_id: int,
+        contracts: str,
+        fields: dict[str, str],
+        *,
+        king: int | None = None,
+        step: str = "preview",
+    ):
         hidden = hidden_fields(self.open_form(game_id, contracts, king))
-        return self.client.post(f"/games/{game_id}/deals/new",
-                                data={**hidden, **fields, "step": step})
+        return self.client.post(
+            f"/games/{game_id}/deals/new", data={**hidden, **fields, "step": step}
+        )
 
     def enter(self, game_id: int, deal: dict[str, Any], *, leave_out_last: bool = False):
         """Enter a played deal as a person does: the form, the preview, then save."""
         contracts = ",".join(deal["contracts"])
-        preview = self.post_entry(game_id, contracts, form_fields(deal, leave_out_last=
-                                                                  leave_out_last),
-                                  king=deal["king"])
+        preview = self.post_entry(
+            game_id, contracts, form_fields(deal, leave_out_last=leave_out_last), king=deal["king"]
+        )
         assert preview.status_code == 200, soup(preview).get_text(" ", strip=True)[:3000]
         page = soup(preview)
         assert page.find("button", attrs={"value": "save"}) is not None, "no preview"
-        saved = self.client.post(f"/games/{game_id}/deals/new",
-                                 data={**hidden_fields(page), "step": "save"})
+        saved = self.client.post(
+            f"/games/{game_id}/deals/new", data={**hidden_fields(page), "step": "save"}
+        )
         assert saved.status_code == 303, soup(saved).get_text(" ", strip=True)[:3000]
         return saved
 
     def throw_in(self, game_id: int, king: int, reason: str, by: int):
         page = soup(self.client.get(f"/games/{game_id}/thrown-in?king={king}"))
-        response = self.client.post(f"/games/{game_id}/thrown-in", data={
-            **hidden_fields(page), "reason": reason, "by": str(by), "step": "save"})
+        response = self.client.post(
+            f"/games/{game_id}/thrown-in",
+            data={**hidden_fields(page), "reason": reason, "by": str(by), "step": "save"},
+        )
         assert response.status_code == 303, soup(response).get_text(" ", strip=True)[:2000]
         return response
 
@@ -180,7 +203,9 @@ def sheet_totals(page: BeautifulSoup) -> dict[str, int]:
     """Each player's total at the head of the page's scoresheet, by name in seat order."""
     sheet = page.select_one("table.sheet")
     names = [b.get_text(strip=True) for b in sheet.select("thead tr:first-child th bdi")]
-    totals = [int(span.get_text(strip=True).replace("\u2212", "-"))
-              for span in sheet.select("thead tr.totals td > span")]
+    totals = [
+        int(span.get_text(strip=True).replace("\u2212", "-"))
+        for span in sheet.select("thead tr.totals td > span")
+    ]
     assert len(names) == len(totals) == 4
     return dict(zip(names, totals))

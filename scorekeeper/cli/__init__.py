@@ -10,6 +10,7 @@
 - ``serve``: the table app under a production server (``serve.py``, the one module that
   imports the web wing).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -25,8 +26,9 @@ GROUPS = (serve, groups, score, advise, sheets, data, ratings)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="scorekeeper",
-                                     description="Trex Scorekeeper: score, serve and simulate.")
+    parser = argparse.ArgumentParser(
+        prog="scorekeeper", description="Trex Scorekeeper: score, serve and simulate."
+    )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     for group in GROUPS:

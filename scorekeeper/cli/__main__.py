@@ -1,4 +1,5 @@
 """``python -m scorekeeper.cli``: the ``scorekeeper`` command."""
+
 import sys
 
 from . import main

@@ -3,6 +3,7 @@
 
 The store (and sqlite-utils under it) is imported only by a command that opens the database,
 so that the others (``score``, ``simulate``) start without it."""
+
 from __future__ import annotations
 
 import argparse
@@ -31,19 +32,27 @@ def fail(lines: Iterable[str | Problem]) -> int:
 
 
 def add_db_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--db", default=os.environ.get("SCOREKEEPER_DB"),
-                        help="SQLite database file (default: $SCOREKEEPER_DB, or the instance "
-                             "folder)")
-    parser.add_argument("--group", metavar="ID",
-                        help="on a box with many groups (serve --groups): the group's database "
-                             "instead (see `scorekeeper groups list`)")
+    parser.add_argument(
+        "--db",
+        default=os.environ.get("SCOREKEEPER_DB"),
+        help="SQLite database file (default: $SCOREKEEPER_DB, or the instance folder)",
+    )
+    parser.add_argument(
+        "--group",
+        metavar="ID",
+        help="on a box with many groups (serve --groups): the group's database "
+        "instead (see `scorekeeper groups list`)",
+    )
     add_instance_option(parser)
 
 
 def add_instance_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--instance", metavar="DIR",
-                        help="the instance folder, where the database, the secret key and the "
-                             "groups live (default: $SCOREKEEPER_INSTANCE, see the README)")
+    parser.add_argument(
+        "--instance",
+        metavar="DIR",
+        help="the instance folder, where the database, the secret key and the "
+        "groups live (default: $SCOREKEEPER_INSTANCE, see the README)",
+    )
 
 
 def use_instance(args: argparse.Namespace) -> None:
@@ -77,8 +86,9 @@ def resolve_group(args: argparse.Namespace) -> str | None:
 def link_prefix(args: argparse.Namespace) -> str:
     """What a link of the database's group starts with: the public address when one is known
     (``--public-url`` or $SCOREKEEPER_PUBLIC_URL), then /g/<id> for a group of a box with many groups."""
-    root = (getattr(args, "public_url", None) or os.environ.get("SCOREKEEPER_PUBLIC_URL")
-            or "").rstrip("/")
+    root = (
+        getattr(args, "public_url", None) or os.environ.get("SCOREKEEPER_PUBLIC_URL") or ""
+    ).rstrip("/")
     group = getattr(args, "group", None)
     return root + (f"/g/{group}" if group else "")
 
@@ -121,9 +131,17 @@ def write_output(chunks: Iterable[str], out: str | None) -> None:
 
 
 def plural(count: int, word: str) -> str:
-    """"1 game", "3 games"."""
+    """ "1 game", "3 games"."""
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
-__all__: Sequence[str] = ["EXIT_INVALID", "EXIT_NOT_FOUND", "add_db_option", "database_path",
-                          "fail", "open_database", "plural", "write_output"]
+__all__: Sequence[str] = [
+    "EXIT_INVALID",
+    "EXIT_NOT_FOUND",
+    "add_db_option",
+    "database_path",
+    "fail",
+    "open_database",
+    "plural",
+    "write_output",
+]

@@ -5,6 +5,7 @@ edit link, the PIN changed), and the install's ``admin-link`` and ``join-link``.
 The database is the one the app would use: ``--db``, else ``$SCOREKEEPER_DB``, else the
 instance folder's (``store.paths``).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -13,8 +14,17 @@ from pathlib import Path
 from typing import Any
 
 from ..languages import problem_sentence
-from .common import (EXIT_NOT_FOUND, add_db_option, database_path, fail, groups_host,
-                     link_prefix, open_database, plural, write_output)
+from .common import (
+    EXIT_NOT_FOUND,
+    add_db_option,
+    database_path,
+    fail,
+    groups_host,
+    link_prefix,
+    open_database,
+    plural,
+    write_output,
+)
 
 
 def cmd_export(args: argparse.Namespace) -> int:
@@ -70,8 +80,9 @@ def cmd_import(args: argparse.Namespace) -> int:
     try:
         games = transfer.read_import(data)
     except transfer.ImportRefused as exc:
-        return fail([problem_sentence(p, context=True) for p in exc.problems]
-                    + ["Nothing was imported."])
+        return fail(
+            [problem_sentence(p, context=True) for p in exc.problems] + ["Nothing was imported."]
+        )
     db = open_database(args.db)
     try:
         result = transfer.import_games(db, games)
@@ -81,8 +92,7 @@ def cmd_import(args: argparse.Namespace) -> int:
         print(game_id)
     for number, stored in result.skipped:
         which = f"Game {number} of the file" if len(games) > 1 else "The game in the file"
-        print(f"{which} is stored already (game {stored}); not imported again.",
-              file=sys.stderr)
+        print(f"{which} is stored already (game {stored}); not imported again.", file=sys.stderr)
     return 0
 
 
@@ -94,8 +104,7 @@ def cmd_backup(args: argparse.Namespace) -> int:
         return fail(["--keep goes with --into FOLDER (a folder of dated backups)."])
     keep = 14 if args.keep is None else args.keep
     host = groups_host()
-    if args.into is not None and not args.group and not args.db \
-            and host.register_path.exists():
+    if args.into is not None and not args.group and not args.db and host.register_path.exists():
         return _backup_every_group(host, args.into, keep)
     try:
         if args.into is not None:
@@ -134,8 +143,7 @@ def cmd_restore(args: argparse.Namespace) -> int:
 
     target = database_path(args.db)
     try:
-        with (not_served(groups_host().register_path) if args.group
-              else contextlib.nullcontext()):
+        with not_served(groups_host().register_path) if args.group else contextlib.nullcontext():
             restored = restore_database(args.file, target)
     except BackupError as exc:
         return fail([f"{exc} Nothing was changed."])
@@ -152,8 +160,12 @@ def cmd_links(args: argparse.Namespace) -> int:
 
     if args.pin is not None and not keys.pin_fits(args.pin):
         low, high = keys.PIN_DIGITS
-        return fail([f"--pin: a table PIN is {low} to {high} digits (on a hosted box, at least "
-                     f"{keys.HOSTED_PIN_DIGITS})."])
+        return fail(
+            [
+                f"--pin: a table PIN is {low} to {high} digits (on a hosted box, at least "
+                f"{keys.HOSTED_PIN_DIGITS})."
+            ]
+        )
     path = database_path(args.db)
     if not path.is_file():
         return fail([f"There is no database at {path}."])
@@ -194,8 +206,7 @@ def _install_link(args: argparse.Namespace, name: str, path: str) -> int:
         return fail([f"There is no database at {database}."])
     db = open_database(str(database))
     try:
-        key = (keys.rotate_install_key(db, name) if args.rotate
-               else keys.install_key(db, name))
+        key = keys.rotate_install_key(db, name) if args.rotate else keys.install_key(db, name)
     finally:
         db.close()
     prefix = link_prefix(args)
@@ -203,8 +214,9 @@ def _install_link(args: argparse.Namespace, name: str, path: str) -> int:
     if args.rotate:
         print(f"The old {name} link no longer works: it lets no new phone in.")
     if not prefix.startswith("http"):
-        print(f"Put the address the server prints in front, e.g. "
-              f"https://trex.example.org/{path}/...")
+        print(
+            f"Put the address the server prints in front, e.g. https://trex.example.org/{path}/..."
+        )
     return 0
 
 
@@ -219,12 +231,18 @@ def cmd_join_link(args: argparse.Namespace) -> int:
 # -- the subcommands -------------------------------------------------------------------------
 def add_commands(sub: Any) -> None:
     export = sub.add_parser("export", help="write games to a game file (with scores and totals)")
-    export.add_argument("--game", type=int, action="append", metavar="ID",
-                        help="the game with this id (repeat for several)")
+    export.add_argument(
+        "--game",
+        type=int,
+        action="append",
+        metavar="ID",
+        help="the game with this id (repeat for several)",
+    )
     export.add_argument("--all", action="store_true", help="every game stored")
     export.add_argument("--night", metavar="YYYY-MM-DD", help="the games of one night")
-    export.add_argument("-o", "--out", metavar="FILE",
-                        help="the file to write (default: standard output)")
+    export.add_argument(
+        "-o", "--out", metavar="FILE", help="the file to write (default: standard output)"
+    )
     add_db_option(export)
     export.set_defaults(func=cmd_export)
 
@@ -234,62 +252,83 @@ def add_commands(sub: Any) -> None:
     imp.set_defaults(func=cmd_import)
 
     backup = sub.add_parser(
-        "backup", help="write a consistent copy of the database, also while the server runs",
+        "backup",
+        help="write a consistent copy of the database, also while the server runs",
         description="Copy the database with SQLite's backup API: one consistent snapshot, "
-                    "taken while the server keeps running. The file is readable by its owner "
-                    "only (it holds the games' edit keys).")
+        "taken while the server keeps running. The file is readable by its owner "
+        "only (it holds the games' edit keys).",
+    )
     where = backup.add_mutually_exclusive_group(required=True)
-    where.add_argument("-o", "--out", metavar="FILE",
-                       help="the backup file to write (replaced if it exists)")
-    where.add_argument("--into", metavar="FOLDER",
-                       help="write a dated backup (scorekeeper-YYYYMMDD-HHMMSS.sqlite3) into "
-                            "this folder, for a daily timer")
-    backup.add_argument("--keep", type=int, metavar="N",
-                        help="with --into: keep the newest N dated backups there, remove older "
-                             "ones (default 14)")
+    where.add_argument(
+        "-o", "--out", metavar="FILE", help="the backup file to write (replaced if it exists)"
+    )
+    where.add_argument(
+        "--into",
+        metavar="FOLDER",
+        help="write a dated backup (scorekeeper-YYYYMMDD-HHMMSS.sqlite3) into "
+        "this folder, for a daily timer",
+    )
+    backup.add_argument(
+        "--keep",
+        type=int,
+        metavar="N",
+        help="with --into: keep the newest N dated backups there, remove older ones (default 14)",
+    )
     add_db_option(backup)
     backup.set_defaults(func=cmd_backup)
 
     restore = sub.add_parser(
-        "restore", help="bring back a backup (stop the server first)",
+        "restore",
+        help="bring back a backup (stop the server first)",
         description="Replace the database with the data of a backup, never its schema: a new "
-                    "database is built by this version, and the rows of the scorekeeper's own "
-                    "tables are copied in, checked as an import is, every game scored again. "
-                    "Triggers, views and other tables stay behind. Refused, in one line and "
-                    "changing nothing, when the file is not a sound scorekeeper backup, and "
-                    "while `scorekeeper serve` runs on the database: stop it first. The "
-                    "database being replaced is kept beside it as FILE.before-restore-TIME.")
+        "database is built by this version, and the rows of the scorekeeper's own "
+        "tables are copied in, checked as an import is, every game scored again. "
+        "Triggers, views and other tables stay behind. Refused, in one line and "
+        "changing nothing, when the file is not a sound scorekeeper backup, and "
+        "while `scorekeeper serve` runs on the database: stop it first. The "
+        "database being replaced is kept beside it as FILE.before-restore-TIME.",
+    )
     restore.add_argument("file", help="a file written by `scorekeeper backup`")
     add_db_option(restore)
     restore.set_defaults(func=cmd_restore)
 
     links = sub.add_parser(
-        "links", help="print a game's edit and watch links; set or clear its table PIN",
+        "links",
+        help="print a game's edit and watch links; set or clear its table PIN",
         description="For a phone that has neither the edit link nor the PIN: the edit link "
-                    "lets it keep score, the watch link only follow the game.")
-    links.add_argument("game", type=int, metavar="ID",
-                       help="the game's number, as its page shows it")
-    links.add_argument("--rotate", action="store_true",
-                       help="make a new edit link: every phone that kept score only watches")
+        "lets it keep score, the watch link only follow the game.",
+    )
+    links.add_argument(
+        "game", type=int, metavar="ID", help="the game's number, as its page shows it"
+    )
+    links.add_argument(
+        "--rotate",
+        action="store_true",
+        help="make a new edit link: every phone that kept score only watches",
+    )
     pin = links.add_mutually_exclusive_group()
-    pin.add_argument("--pin", metavar="DIGITS",
-                     help="set the table PIN (4 to 12 digits; phones the old one let in lose "
-                          "their right)")
+    pin.add_argument(
+        "--pin",
+        metavar="DIGITS",
+        help="set the table PIN (4 to 12 digits; phones the old one let in lose their right)",
+    )
     pin.add_argument("--no-pin", action="store_true", help="remove the table PIN")
     add_db_option(links)
     links.set_defaults(func=cmd_links)
 
     for name, func, gives in (
-            ("admin-link", cmd_admin_link,
-             "rename, merge and delete the group's players"),
-            ("join-link", cmd_join_link,
-             "start and import games on a hosted box (serve --proxy-hops)")):
+        ("admin-link", cmd_admin_link, "rename, merge and delete the group's players"),
+        ("join-link", cmd_join_link, "start and import games on a hosted box (serve --proxy-hops)"),
+    ):
         command = sub.add_parser(
-            name, help=f"print the secret link that lets a phone {gives}",
+            name,
+            help=f"print the secret link that lets a phone {gives}",
             description=f"Print the install's secret {name}: a phone that opens it may {gives}. "
-                        f"Keep it among the group. --rotate makes a new one, and every phone "
-                        f"that opened the old one loses that right.")
-        command.add_argument("--rotate", action="store_true",
-                             help="make a new link; the old one stops working")
+            f"Keep it among the group. --rotate makes a new one, and every phone "
+            f"that opened the old one loses that right.",
+        )
+        command.add_argument(
+            "--rotate", action="store_true", help="make a new link; the old one stops working"
+        )
         add_db_option(command)
         command.set_defaults(func=func)

@@ -1,6 +1,7 @@
 """``scorekeeper groups``: the groups of a box that hosts many (``serve --groups``), for an
 operator, a script or a test to drive without a browser: start one, list them, print or rotate
 a group's join and admin links, delete one with its file."""
+
 from __future__ import annotations
 
 import argparse
@@ -39,8 +40,16 @@ def cmd_create(args: argparse.Namespace) -> int:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    rows = [{"id": g.id, "name": g.name, "lang": g.lang, "created_at": g.created_at,
-             "bytes": g.path.stat().st_size} for g in groups_host().groups()]
+    rows = [
+        {
+            "id": g.id,
+            "name": g.name,
+            "lang": g.lang,
+            "created_at": g.created_at,
+            "bytes": g.path.stat().st_size,
+        }
+        for g in groups_host().groups()
+    ]
     if args.json:
         print(json.dumps(rows, ensure_ascii=False, indent=1))
         return 0
@@ -59,9 +68,10 @@ def _found(group: str) -> bool:
 
 
 #: What a new link of each kind leaves behind, said after it is made.
-ROTATED = {"join": "The old join link lets no new phone in; the members keep their membership.",
-           "admin": "The old admin link no longer works: the phones that opened it lose its "
-                    "rights."}
+ROTATED = {
+    "join": "The old join link lets no new phone in; the members keep their membership.",
+    "admin": "The old admin link no longer works: the phones that opened it lose its rights.",
+}
 
 
 def cmd_link(args: argparse.Namespace) -> int:
@@ -76,8 +86,12 @@ def cmd_link(args: argparse.Namespace) -> int:
 
 def cmd_delete(args: argparse.Namespace) -> int:
     if not args.yes:
-        return fail(["Deleting a group deletes all its games: add --yes to say so (export "
-                     "them first with `scorekeeper export --all --group ID`)."])
+        return fail(
+            [
+                "Deleting a group deletes all its games: add --yes to say so (export "
+                "them first with `scorekeeper export --all --group ID`)."
+            ]
+        )
     if not groups_host().delete(args.id):
         print(f"There is no group {args.id}.", file=sys.stderr)
         return EXIT_NOT_FOUND
@@ -90,8 +104,9 @@ def add_commands(sub: Any) -> None:
     each = groups.add_subparsers(dest="groups_command", required=True)
     create = each.add_parser("create", help="start a group; print its id, then its join link")
     create.add_argument("name", help="the group's name (at most 80 characters)")
-    create.add_argument("--lang", choices=("en", "ar"), default="en",
-                        help="the group's language (default en)")
+    create.add_argument(
+        "--lang", choices=("en", "ar"), default="en", help="the group's language (default en)"
+    )
     create.set_defaults(func=cmd_create)
     listing = each.add_parser("list", help="every group: id, when started, language, name")
     listing.add_argument("--json", action="store_true", help="as a JSON list")
@@ -99,8 +114,9 @@ def add_commands(sub: Any) -> None:
     for what in ROTATED:
         command = each.add_parser(f"{what}-link", help=f"print the group's {what} link")
         command.add_argument("id", help="the group's id")
-        command.add_argument("--rotate", action="store_true",
-                             help="make a new link; the old one stops working")
+        command.add_argument(
+            "--rotate", action="store_true", help="make a new link; the old one stops working"
+        )
         command.set_defaults(func=cmd_link, kind=what)
     delete = each.add_parser("delete", help="delete a group and its file")
     delete.add_argument("id", help="the group's id")
@@ -109,6 +125,8 @@ def add_commands(sub: Any) -> None:
     for command in each.choices.values():
         add_instance_option(command)
     for command in (create, each.choices["join-link"], each.choices["admin-link"]):
-        command.add_argument("--public-url", metavar="URL",
-                             help="print the link whole, from this address (default: "
-                                  "$SCOREKEEPER_PUBLIC_URL)")
+        command.add_argument(
+            "--public-url",
+            metavar="URL",
+            help="print the link whole, from this address (default: $SCOREKEEPER_PUBLIC_URL)",
+        )

@@ -1,5 +1,6 @@
 """``scorekeeper serve``: the table app under waitress. The one command that imports the web
 wing, and only when it runs."""
+
 from __future__ import annotations
 
 import argparse
@@ -12,11 +13,19 @@ from .common import add_db_option
 def cmd_serve(args: argparse.Namespace) -> int:
     from ..web.serve import serve
 
-    return serve(host=args.host, port=args.port, lan=args.lan, db_path=args.db,
-                 proxy_hops=args.proxy_hops, public_url=args.public_url, groups=args.groups,
-                 log_level=args.log_level, log_format=args.log_format,
-                 workers=args.workers or default_workers(),
-                 end_process=True)
+    return serve(
+        host=args.host,
+        port=args.port,
+        lan=args.lan,
+        db_path=args.db,
+        proxy_hops=args.proxy_hops,
+        public_url=args.public_url,
+        groups=args.groups,
+        log_level=args.log_level,
+        log_format=args.log_format,
+        workers=args.workers or default_workers(),
+        end_process=True,
+    )
 
 
 def default_workers() -> int:
@@ -47,38 +56,66 @@ def add_commands(sub: Any) -> None:
     serve = sub.add_parser("serve", help="start the table app with a production server")
     serve.add_argument("--host", default=None, help="address to listen on (default 127.0.0.1)")
     serve.add_argument("--port", type=int, default=5000, help="port to listen on (default 5000)")
-    serve.add_argument("--lan", action="store_true",
-                       help="listen on the local network and print the address for the phones")
-    serve.add_argument("--proxy-hops", type=_hops, metavar="N",
-                       default=os.environ.get("SCOREKEEPER_PROXY_HOPS") or "0",
-                       help="hosted behind N reverse proxies that terminate HTTPS: trust their "
-                            "X-Forwarded-For/-Proto/-Host, send HSTS and secure cookies, and "
-                            "ask for the group's join link to start games (default: "
-                            "$SCOREKEEPER_PROXY_HOPS, else 0)")
-    serve.add_argument("--public-url", metavar="URL",
-                       default=os.environ.get("SCOREKEEPER_PUBLIC_URL") or None,
-                       help="the address phones use (e.g. https://trex.example.org): every "
-                            "link and QR code carries it, and only its host is answered "
-                            "(default: $SCOREKEEPER_PUBLIC_URL)")
-    serve.add_argument("--groups", nargs="?", const="open", type=_groups, metavar="invite",
-                       default=_groups(os.environ.get("SCOREKEEPER_GROUPS") or ""),
-                       help="host many groups, each with its own database and join link: the "
-                            "front page offers \"Start a group\" (limited per address); "
-                            "--groups=invite: starting a group needs the operator's invitation "
-                            "link, which serve prints (default: $SCOREKEEPER_GROUPS)")
-    serve.add_argument("--log-level", metavar="LEVEL",
-                       choices=("debug", "info", "warning", "error"),
-                       type=str.lower,
-                       default=(os.environ.get("SCOREKEEPER_LOG_LEVEL") or "info").lower(),
-                       help="what the log on standard output holds: info (a line per request "
-                            "and the warnings), warning, error or debug (default: "
-                            "$SCOREKEEPER_LOG_LEVEL, else info)")
-    serve.add_argument("--log-format", choices=("text", "json"), type=str.lower,
-                       default=(os.environ.get("SCOREKEEPER_LOG_FORMAT") or "text").lower(),
-                       help="a line of text per request, or a JSON object per line (default: "
-                            "$SCOREKEEPER_LOG_FORMAT, else text)")
-    serve.add_argument("--workers", type=int, metavar="N", default=None,
-                       help="server processes on the one port, each answering any group "
-                            "(default: $SCOREKEEPER_WORKERS, else one per core)")
+    serve.add_argument(
+        "--lan",
+        action="store_true",
+        help="listen on the local network and print the address for the phones",
+    )
+    serve.add_argument(
+        "--proxy-hops",
+        type=_hops,
+        metavar="N",
+        default=os.environ.get("SCOREKEEPER_PROXY_HOPS") or "0",
+        help="hosted behind N reverse proxies that terminate HTTPS: trust their "
+        "X-Forwarded-For/-Proto/-Host, send HSTS and secure cookies, and "
+        "ask for the group's join link to start games (default: "
+        "$SCOREKEEPER_PROXY_HOPS, else 0)",
+    )
+    serve.add_argument(
+        "--public-url",
+        metavar="URL",
+        default=os.environ.get("SCOREKEEPER_PUBLIC_URL") or None,
+        help="the address phones use (e.g. https://trex.example.org): every "
+        "link and QR code carries it, and only its host is answered "
+        "(default: $SCOREKEEPER_PUBLIC_URL)",
+    )
+    serve.add_argument(
+        "--groups",
+        nargs="?",
+        const="open",
+        type=_groups,
+        metavar="invite",
+        default=_groups(os.environ.get("SCOREKEEPER_GROUPS") or ""),
+        help="host many groups, each with its own database and join link: the "
+        'front page offers "Start a group" (limited per address); '
+        "--groups=invite: starting a group needs the operator's invitation "
+        "link, which serve prints (default: $SCOREKEEPER_GROUPS)",
+    )
+    serve.add_argument(
+        "--log-level",
+        metavar="LEVEL",
+        choices=("debug", "info", "warning", "error"),
+        type=str.lower,
+        default=(os.environ.get("SCOREKEEPER_LOG_LEVEL") or "info").lower(),
+        help="what the log on standard output holds: info (a line per request "
+        "and the warnings), warning, error or debug (default: "
+        "$SCOREKEEPER_LOG_LEVEL, else info)",
+    )
+    serve.add_argument(
+        "--log-format",
+        choices=("text", "json"),
+        type=str.lower,
+        default=(os.environ.get("SCOREKEEPER_LOG_FORMAT") or "text").lower(),
+        help="a line of text per request, or a JSON object per line (default: "
+        "$SCOREKEEPER_LOG_FORMAT, else text)",
+    )
+    serve.add_argument(
+        "--workers",
+        type=int,
+        metavar="N",
+        default=None,
+        help="server processes on the one port, each answering any group "
+        "(default: $SCOREKEEPER_WORKERS, else one per core)",
+    )
     add_db_option(serve)
     serve.set_defaults(func=cmd_serve)

@@ -2,6 +2,7 @@
 
 WeasyPrint is imported only when a sheet is rendered, so that other commands start quickly.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -25,32 +26,58 @@ def add_commands(subparsers: Any) -> None:
     source = pdf.add_mutually_exclusive_group(required=True)
     source.add_argument("--game", type=int, metavar="ID", help="a game in the database")
     source.add_argument("--file", metavar="GAME.json", help="a game file (trex-game/1)")
-    pdf.add_argument("--number", type=int, default=None, metavar="N",
-                     help="which game of a file holding several (1 is the first)")
+    pdf.add_argument(
+        "--number",
+        type=int,
+        default=None,
+        metavar="N",
+        help="which game of a file holding several (1 is the first)",
+    )
     _add_output_options(pdf)
-    pdf.add_argument("--rtl", action="store_true", default=None,
-                     help="lay the sheet out right to left (an Arabic sheet always is)")
+    pdf.add_argument(
+        "--rtl",
+        action="store_true",
+        default=None,
+        help="lay the sheet out right to left (an Arabic sheet always is)",
+    )
     add_db_option(pdf)
     pdf.set_defaults(func=cmd_pdf)
 
     blank = subparsers.add_parser("blank-sheet", help="print an empty scoresheet to fill in")
-    blank.add_argument("--names", default=None, metavar="A,B,C,D",
-                       help="the four players' names, in seat order, separated by commas")
+    blank.add_argument(
+        "--names",
+        default=None,
+        metavar="A,B,C,D",
+        help="the four players' names, in seat order, separated by commas",
+    )
     blank.add_argument("--title", default="", help="a title to print at the top")
     _add_output_options(blank)
     blank.set_defaults(func=cmd_blank_sheet)
 
 
 def _add_output_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("-o", "--output", required=True, metavar="FILE",
-                        help="the PDF file to write ('-' for standard output)")
-    parser.add_argument("--paper", type=_paper, default="A4", metavar="A4|Letter",
-                        help="paper size (default A4)")
-    parser.add_argument("--lang", choices=LANGUAGES, default="en",
-                        help="the sheet's language: en (English, the default) or ar (Arabic, "
-                             "right to left)")
-    parser.add_argument("--digits", choices=("western", "arabic"), default="western",
-                        help="numbers in 0123456789 (the default) or in Arabic-Indic ٠١٢٣٤٥٦٧٨٩")
+    parser.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        metavar="FILE",
+        help="the PDF file to write ('-' for standard output)",
+    )
+    parser.add_argument(
+        "--paper", type=_paper, default="A4", metavar="A4|Letter", help="paper size (default A4)"
+    )
+    parser.add_argument(
+        "--lang",
+        choices=LANGUAGES,
+        default="en",
+        help="the sheet's language: en (English, the default) or ar (Arabic, right to left)",
+    )
+    parser.add_argument(
+        "--digits",
+        choices=("western", "arabic"),
+        default="western",
+        help="numbers in 0123456789 (the default) or in Arabic-Indic ٠١٢٣٤٥٦٧٨٩",
+    )
 
 
 def _paper(text: str) -> str:
@@ -82,8 +109,12 @@ def cmd_pdf(args: argparse.Namespace) -> int:
     from ..printing import render_game_pdf
 
     try:
-        _write(args.output, render_game_pdf(game, paper=args.paper, rtl=args.rtl,
-                                                     lang=args.lang, digits=args.digits))
+        _write(
+            args.output,
+            render_game_pdf(
+                game, paper=args.paper, rtl=args.rtl, lang=args.lang, digits=args.digits
+            ),
+        )
     except OSError as exc:
         return _fail(f"Cannot write {args.output}: {exc.strerror or exc}")
     return 0
@@ -96,8 +127,9 @@ def cmd_blank_sheet(args: argparse.Namespace) -> int:
 
         names = [clean_name(n) for n in args.names.split(",")]
         if len(names) != 4:
-            return _fail("--names takes four names separated by commas, e.g. --names "
-                         "Aya,Bilal,Carla,Dana")
+            return _fail(
+                "--names takes four names separated by commas, e.g. --names Aya,Bilal,Carla,Dana"
+            )
         from ..engine.gamefile import check_players
 
         problems = check_players(names)  # the one check of a name, as for a game
@@ -106,8 +138,12 @@ def cmd_blank_sheet(args: argparse.Namespace) -> int:
     from ..printing import render_blank_pdf
 
     try:
-        _write(args.output, render_blank_pdf(names, paper=args.paper, title=args.title,
-                                                      lang=args.lang, digits=args.digits))
+        _write(
+            args.output,
+            render_blank_pdf(
+                names, paper=args.paper, title=args.title, lang=args.lang, digits=args.digits
+            ),
+        )
     except OSError as exc:
         return _fail(f"Cannot write {args.output}: {exc.strerror or exc}")
     return 0
@@ -126,8 +162,9 @@ def game_from_file(path: str, number: int | None = None) -> tuple[Game | None, l
     if number is None and len(games) == 1:
         return games[0], []
     if number is None:
-        return None, [f"{path} holds {len(games)} games: choose one with --number 1 to "
-                      f"{len(games)}"]
+        return None, [
+            f"{path} holds {len(games)} games: choose one with --number 1 to {len(games)}"
+        ]
     if not 1 <= number <= len(games):
         return None, [f"{path} holds {len(games)} games; there is no game {number}"]
     return games[number - 1], []
@@ -140,8 +177,9 @@ def game_from_database(db_path: str | None, game_id: int) -> tuple[Game | None, 
 
     path = database_path(db_path)
     if not path.is_file():
-        return None, [f"No database at {path}: give its file with --db, or print a game file "
-                      "with --file"]
+        return None, [
+            f"No database at {path}: give its file with --db, or print a game file with --file"
+        ]
     db = connect(path)
     try:
         stored = storage.load_game(db, game_id)

@@ -8,6 +8,7 @@ Both bots here also choose their cards on masks (``pick_trick``, ``pick_trex``: 
 :mod:`scorekeeper.engine.play.quick`), which is how the simulator plays their deals; their
 ``choose_play`` makes the same choice through the deal objects.
 """
+
 from __future__ import annotations
 
 import random as _random
@@ -134,10 +135,12 @@ def plays_on_masks(bot: object) -> bool:
     ``pick_trex``) rather than through the deal objects: it is one of the bots here, or a bot
     made from one that leaves the choice of card as it is."""
     cls = type(bot)
-    return any(getattr(cls, "choose_play", None) is base.choose_play
-               and getattr(cls, "pick_trick", None) is base.pick_trick
-               and getattr(cls, "pick_trex", None) is base.pick_trex
-               for base in (RandomBot, HeuristicBot))
+    return any(
+        getattr(cls, "choose_play", None) is base.choose_play
+        and getattr(cls, "pick_trick", None) is base.pick_trick
+        and getattr(cls, "pick_trex", None) is base.pick_trex
+        for base in (RandomBot, HeuristicBot)
+    )
 
 
 def make_bot(name: str, rng: _random.Random) -> RandomBot | HeuristicBot:
@@ -145,5 +148,6 @@ def make_bot(name: str, rng: _random.Random) -> RandomBot | HeuristicBot:
     try:
         return BOTS[name](rng=rng)
     except KeyError:
-        raise ValueError(f"There is no bot called {name!r}; choose from "
-                         f"{', '.join(sorted(BOTS))}.") from None
+        raise ValueError(
+            f"There is no bot called {name!r}; choose from {', '.join(sorted(BOTS))}."
+        ) from None

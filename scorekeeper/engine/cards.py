@@ -4,6 +4,7 @@ Every card has an index 0..51, ``suit * 13 + rank``, so a set of cards is an ``i
 per card (a *mask*). Suits are in the file format's queen order (spades, hearts, diamonds, clubs)
 and ranks run from the 2 (0) to the ace (12).
 """
+
 from __future__ import annotations
 
 import random
@@ -186,9 +187,18 @@ def nth_index(mask: int, n: int) -> int:
 
 # --- text --------------------------------------------------------------------------------------
 _SUIT_BY_TEXT = {
-    "S": Suit.SPADES, "H": Suit.HEARTS, "D": Suit.DIAMONDS, "C": Suit.CLUBS,
-    "♠": Suit.SPADES, "♥": Suit.HEARTS, "♦": Suit.DIAMONDS, "♣": Suit.CLUBS,
-    "♤": Suit.SPADES, "♡": Suit.HEARTS, "♢": Suit.DIAMONDS, "♧": Suit.CLUBS,
+    "S": Suit.SPADES,
+    "H": Suit.HEARTS,
+    "D": Suit.DIAMONDS,
+    "C": Suit.CLUBS,
+    "♠": Suit.SPADES,
+    "♥": Suit.HEARTS,
+    "♦": Suit.DIAMONDS,
+    "♣": Suit.CLUBS,
+    "♤": Suit.SPADES,
+    "♡": Suit.HEARTS,
+    "♢": Suit.DIAMONDS,
+    "♧": Suit.CLUBS,
 }
 _RANK_BY_TEXT = {label: Rank(i) for i, label in enumerate(_RANK_LABELS)}
 _RANK_BY_TEXT["T"] = Rank.TEN
@@ -243,8 +253,12 @@ def deal_masks(rng: random.Random) -> list[int]:
 def hand_masks(deck: list[int]) -> list[int]:
     """The four hands dealt from a shuffled deck of indices (13 each, seat 0 first), as masks."""
     bit = BITS.__getitem__
-    return [sum(map(bit, deck[0:13])), sum(map(bit, deck[13:26])),
-            sum(map(bit, deck[26:39])), sum(map(bit, deck[39:52]))]
+    return [
+        sum(map(bit, deck[0:13])),
+        sum(map(bit, deck[13:26])),
+        sum(map(bit, deck[26:39])),
+        sum(map(bit, deck[39:52])),
+    ]
 
 
 def deal_hands(rng: random.Random) -> tuple[tuple[Card, ...], ...]:

@@ -1,4 +1,5 @@
 """The five contracts and the values they score, as data."""
+
 from __future__ import annotations
 
 from enum import Enum, unique

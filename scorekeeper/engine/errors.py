@@ -3,6 +3,7 @@
 A :class:`Problem` carries a message *code* and its parameters, so that a translating layer can
 render it in another language; ``str(problem)`` renders it in English.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -60,8 +61,9 @@ class Problem:
         return render_problem(self, self.text)
 
 
-def render_problem(problem: Problem, text: str, *, deal_word: str = "Deal",
-                   contract_label: str | None = None) -> str:
+def render_problem(
+    problem: Problem, text: str, *, deal_word: str = "Deal", contract_label: str | None = None
+) -> str:
     """Prefix *text* with "Deal N, Contract: " as the problem's context says."""
     from .contracts import Contract
 

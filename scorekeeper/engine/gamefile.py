@@ -10,6 +10,7 @@ what those checks find in :attr:`Game.no_longer_passes`, one problem per deal na
 page to show (:func:`~.errors.no_longer_passes_text` says it in English). Every other problem
 refuses the game in both modes.
 """
+
 from __future__ import annotations
 
 import datetime as _dt
@@ -121,8 +122,13 @@ def score_game(game: Game) -> GameScore:
         kingdoms.append((kingdom.king, sub, kingdom.is_complete))
     teams = team_totals(total) if rules.partnership else None
     return GameScore(
-        deals=deal_scores, running=tuple(running), kingdoms=tuple(kingdoms), totals=total,
-        is_over=progress.is_over, partnership=rules.partnership, team_totals=teams,
+        deals=deal_scores,
+        running=tuple(running),
+        kingdoms=tuple(kingdoms),
+        totals=total,
+        is_over=progress.is_over,
+        partnership=rules.partnership,
+        team_totals=teams,
         team_result=team_result(total, rules) if rules.partnership else None,
         winners=winners(total, rules) if progress.is_over else (),
         places=places(total, rules),
@@ -133,8 +139,6 @@ def has_control(text: str) -> bool:
     """Does *text* hold a control character (other than white space) or half a surrogate pair?
     Such characters cannot be shown, printed or stored as UTF-8 text."""
     return any(unicodedata.category(c) in ("Cc", "Cs") and not c.isspace() for c in text)
-
-
 
 
 def is_visible(text: str) -> bool:
@@ -188,12 +192,15 @@ def check_players(value: Any) -> list[Problem]:
     for seat, name in enumerate(value):
         code = name_problem(name)
         if code is not None:
-            params = {"seat": seat + 1, **({"limit": NAME_LIMIT}
-                                           if code == "player_name_too_long" else {})}
+            params = {
+                "seat": seat + 1,
+                **({"limit": NAME_LIMIT} if code == "player_name_too_long" else {}),
+            }
             problems.append(Problem(code, params, field=f"players.{seat}"))
         elif name.strip().casefold() in seen:
-            problems.append(Problem("player_name_twice", {"name": name.strip()},
-                                    field=f"players.{seat}"))
+            problems.append(
+                Problem("player_name_twice", {"name": name.strip()}, field=f"players.{seat}")
+            )
         else:
             seen[name.strip().casefold()] = seat
     return problems
@@ -229,8 +236,9 @@ def read_game(data: Any, *, strict: bool = True) -> Game:
     if not isinstance(raw_deals, list):
         raise InvalidResult(problems + [Problem("deals_not_list", field="deals")])
     if strict and len(raw_deals) > DEAL_LIMIT:  # refused before a deal is read: one line
-        raise InvalidResult(problems + [Problem("too_many_deals", {"limit": DEAL_LIMIT},
-                                                field="deals")])
+        raise InvalidResult(
+            problems + [Problem("too_many_deals", {"limit": DEAL_LIMIT}, field="deals")]
+        )
     first_king = _first_king(data, raw_deals, problems)
     if problems:
         raise InvalidResult(problems)
@@ -239,10 +247,17 @@ def read_game(data: Any, *, strict: bool = True) -> Game:
     deals = _read_deals(raw_deals, rules, first_king, names, problems, lapses)
     if problems:
         raise InvalidResult(problems)
-    game = Game(players=names, rules=rules, first_king=first_king, deals=tuple(deals),
-                title=title, played_on=played_on, rules_given=data.get("rules"),
-                extra=tuple((k, v) for k, v in data.items() if k not in _KNOWN + _COMPUTED),
-                no_longer_passes=tuple(lapses or ()))
+    game = Game(
+        players=names,
+        rules=rules,
+        first_king=first_king,
+        deals=tuple(deals),
+        title=title,
+        played_on=played_on,
+        rules_given=data.get("rules"),
+        extra=tuple((k, v) for k, v in data.items() if k not in _KNOWN + _COMPUTED),
+        no_longer_passes=tuple(lapses or ()),
+    )
     _check_extra_size(game)
     _check_given_scores(data, raw_deals, game)
     return game
@@ -251,15 +266,26 @@ def read_game(data: Any, *, strict: bool = True) -> Game:
 def _check_extra_size(game: Game) -> None:
     """The unknown fields of a game and of its deals together stay under EXTRA_LIMIT; beyond
     it, the game is refused with the largest of them named."""
-    sizes: list[tuple[int, str, int | None]] = [(_json_size(key, value), key, None)
-                                                for key, value in game.extra]
-    sizes += [(_json_size(key, value), key, number)
-              for number, deal in enumerate(game.deals, start=1) for key, value in deal.extra]
+    sizes: list[tuple[int, str, int | None]] = [
+        (_json_size(key, value), key, None) for key, value in game.extra
+    ]
+    sizes += [
+        (_json_size(key, value), key, number)
+        for number, deal in enumerate(game.deals, start=1)
+        for key, value in deal.extra
+    ]
     total = sum(size for size, _, _ in sizes)
     if total > EXTRA_LIMIT:
         _, key, deal = max(sizes, key=lambda item: item[0])
-        raise InvalidResult([Problem("extra_too_big", {
-            "key": key, "size": -(-total // 1024), "limit": EXTRA_LIMIT // 1024}, deal)])
+        raise InvalidResult(
+            [
+                Problem(
+                    "extra_too_big",
+                    {"key": key, "size": -(-total // 1024), "limit": EXTRA_LIMIT // 1024},
+                    deal,
+                )
+            ]
+        )
 
 
 def _json_size(key: str, value: Any) -> int:
@@ -289,9 +315,14 @@ def _first_king(data: Mapping[str, Any], raw_deals: list[Any], problems: list[Pr
     return 0
 
 
-def _read_deals(raw_deals: list[Any], rules: HouseRules, first_king: int, names: Sequence[str],
-                problems: list[Problem], lapses: list[Problem] | None = None,
-                ) -> list[DealRecord]:
+def _read_deals(
+    raw_deals: list[Any],
+    rules: HouseRules,
+    first_king: int,
+    names: Sequence[str],
+    problems: list[Problem],
+    lapses: list[Problem] | None = None,
+) -> list[DealRecord]:
     """Read and check each deal in turn, adding what is wrong to *problems*. When *lapses* is
     given (lenient reading), the problems of LATER_CHECKS go there instead, and a deal that has
     no other problem is kept as recorded."""
@@ -324,8 +355,9 @@ def _check_given_scores(data: Mapping[str, Any], raw_deals: list[Any], game: Gam
     problems = []
     for number, (raw, scores) in enumerate(zip(raw_deals, scored.deals), start=1):
         if "scores" in raw and raw["scores"] != list(scores):
-            problems.append(Problem("scores_differ", {"given": raw["scores"],
-                                                      "computed": list(scores)}, number))
+            problems.append(
+                Problem("scores_differ", {"given": raw["scores"], "computed": list(scores)}, number)
+            )
     expected = computed_keys(scored)
     for key in _COMPUTED:
         if key not in data:
@@ -333,8 +365,9 @@ def _check_given_scores(data: Mapping[str, Any], raw_deals: list[Any], game: Gam
         if key not in expected:
             problems.append(Problem("not_over_no_winner", {"key": key}, field=key))
         elif data[key] != expected[key]:
-            problems.append(Problem(f"{key}_differ", {"given": data[key],
-                                                      "computed": expected[key]}, field=key))
+            problems.append(
+                Problem(f"{key}_differ", {"given": data[key], "computed": expected[key]}, field=key)
+            )
     if problems:
         raise InvalidResult(problems)
 
@@ -383,14 +416,21 @@ def read_document(data: Any, *, strict: bool = True, most: int | None = None) ->
         if not isinstance(games_raw, list):
             raise InvalidResult([Problem("deals_not_list", field="games")])
         if most is not None and len(games_raw) > most:
-            raise InvalidResult([Problem("too_many_games", {"limit": most,
-                                                            "count": len(games_raw)})])
+            raise InvalidResult(
+                [Problem("too_many_games", {"limit": most, "count": len(games_raw)})]
+            )
         games, problems = [], []
         for number, raw in enumerate(games_raw, start=1):
             try:
                 game = read_game(raw, strict=strict)
-                games.append(replace(game, no_longer_passes=tuple(
-                    replace(p, game=number) for p in game.no_longer_passes)))
+                games.append(
+                    replace(
+                        game,
+                        no_longer_passes=tuple(
+                            replace(p, game=number) for p in game.no_longer_passes
+                        ),
+                    )
+                )
             except InvalidResult as exc:
                 problems += [replace(p, game=number) for p in exc.problems]
         if problems:
@@ -425,8 +465,9 @@ def loads(text: str | bytes, *, strict: bool = True, most: int | None = None) ->
         raise InvalidResult([Problem("not_json", {"detail": N_("nested too deeply")})]) from None
     if twice:
         keys = list(dict.fromkeys(twice))
-        raise InvalidResult([Problem("duplicate_key", {"key": key})
-                             for key in keys[:_DUPLICATES_SHOWN]])
+        raise InvalidResult(
+            [Problem("duplicate_key", {"key": key}) for key in keys[:_DUPLICATES_SHOWN]]
+        )
     return read_document(data, strict=strict, most=most)
 
 
@@ -434,11 +475,16 @@ def dumps(games: Sequence[Game], *, with_scores: bool = True, several: bool = Fa
     """JSON text of one game, or of several (``several`` forces the multi-game document)."""
     text = IndentedText()
     if len(games) == 1 and not several:
-        doc: dict[str, Any] = _kept_compact(game_to_dict(games[0], with_scores=with_scores),
-                                            games[0], text)
+        doc: dict[str, Any] = _kept_compact(
+            game_to_dict(games[0], with_scores=with_scores), games[0], text
+        )
     else:
-        doc = {"format": MULTI_FORMAT, "games": [
-            _kept_compact(game_to_dict(g, with_scores=with_scores), g, text) for g in games]}
+        doc = {
+            "format": MULTI_FORMAT,
+            "games": [
+                _kept_compact(game_to_dict(g, with_scores=with_scores), g, text) for g in games
+            ],
+        }
     return text.dumps(doc)
 
 

@@ -6,6 +6,7 @@ own hand and what the table can see. The card-play functions take what a player 
 mask, and give a card index, so that the same judgement serves the deal objects and the quick
 simulation (:mod:`.play.quick`).
 """
+
 from __future__ import annotations
 
 from typing import Iterable
@@ -30,8 +31,12 @@ _DIAMONDS_SUIT = Suit.DIAMONDS.value
 
 
 def _lengths(hand: int) -> list[int]:
-    return [(hand & _SPADES).bit_count(), (hand & _HEARTS).bit_count(),
-            (hand & _DIAMONDS).bit_count(), (hand & _CLUBS).bit_count()]
+    return [
+        (hand & _SPADES).bit_count(),
+        (hand & _HEARTS).bit_count(),
+        (hand & _DIAMONDS).bit_count(),
+        (hand & _CLUBS).bit_count(),
+    ]
 
 
 def _high_card_risk(ranks: int) -> float:
@@ -123,8 +128,9 @@ def _trex(hand: int) -> float:
     return value
 
 
-def contract_advantage(hand: int, contract: Contract, rules: HouseRules,
-                       risk: float | None = None) -> float:
+def contract_advantage(
+    hand: int, contract: Contract, rules: HouseRules, risk: float | None = None
+) -> float:
     """Roughly how many points better than an even share this hand expects in *contract*.
     *risk*, when given, is the hand's :func:`trick_risk`, which several contracts weigh."""
     swap = rules.swap_diamonds_collections
@@ -141,8 +147,11 @@ def contract_advantage(hand: int, contract: Contract, rules: HouseRules,
     return _collections(-10 if swap else -15, risk)
 
 
-def contract_advantages(hand: int, contracts: Iterable[Contract], rules: HouseRules,
-                        ) -> dict[Contract, float]:
+def contract_advantages(
+    hand: int,
+    contracts: Iterable[Contract],
+    rules: HouseRules,
+) -> dict[Contract, float]:
     """:func:`contract_advantage` of each of the *contracts*, the hand's risk weighed once."""
     risk = trick_risk(hand)
     return {c: contract_advantage(hand, c, rules, risk) for c in contracts}
@@ -160,6 +169,7 @@ def double_is_wise(hand: int, card: Card) -> bool:
 
 # --- trick play ------------------------------------------------------------------------------
 # Each function goes through the legal cards in index order and keeps the first best one.
+
 
 def trick_index(state: TrickState, legal: int) -> int:
     """Which card to play: lead, follow suit or discard."""
@@ -363,5 +373,14 @@ def _chain(hand: int, index: int) -> int:
     return count
 
 
-__all__ = ["contract_advantage", "contract_advantages", "double_is_wise", "trick_index",
-           "lead_index", "follow_index", "discard_index", "trex_index", "trick_risk"]
+__all__ = [
+    "contract_advantage",
+    "contract_advantages",
+    "double_is_wise",
+    "trick_index",
+    "lead_index",
+    "follow_index",
+    "discard_index",
+    "trex_index",
+    "trick_risk",
+]

@@ -5,6 +5,7 @@ every level of that nesting would be a line of its own, indented by its depth: a
 kept keys were nested 900 deep was written as 55 MB. So the format's own structure is indented,
 and each kept value is written on one line, compact, never much bigger than it came.
 """
+
 from __future__ import annotations
 
 import json
@@ -32,5 +33,9 @@ class IndentedText:
         if not self._held:
             return text
         stand_in = re.compile('"%s(\\d+)"' % re.escape(json.dumps(self._mark)[1:-1]))
-        return stand_in.sub(lambda found: json.dumps(
-            self._held[int(found[1])], ensure_ascii=False, separators=(",", ":")), text)
+        return stand_in.sub(
+            lambda found: json.dumps(
+                self._held[int(found[1])], ensure_ascii=False, separators=(",", ":")
+            ),
+            text,
+        )

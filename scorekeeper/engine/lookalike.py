@@ -13,6 +13,7 @@ few dozen letters of Unicode's confusables list (UTS #39) that look like a Latin
 which is what a look-alike of a name a group writes in Latin or Arabic letters is made of:
 the whole list (and a dependency to ship it) would add marks and symbols no name holds.
 """
+
 from __future__ import annotations
 
 import unicodedata
@@ -23,17 +24,58 @@ BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u034f")
 
 #: Cyrillic and Greek letters (as case folding leaves them) and the Latin letter each looks
 #: like, in the capital or the small form a name writes it in.
-CONFUSABLES = str.maketrans({
-    # Cyrillic
-    "а": "a", "в": "b", "е": "e", "ё": "ë", "з": "3", "һ": "h", "і": "i", "ї": "ï", "ј": "j",
-    "к": "k", "ӏ": "l", "м": "m", "н": "h", "о": "o", "р": "p", "ԛ": "q", "с": "c", "ѕ": "s",
-    "т": "t", "у": "y", "ԝ": "w", "х": "x", "ү": "y", "ь": "b",
-    # Greek
-    "α": "a", "β": "b", "ϲ": "c", "ε": "e", "η": "h", "ι": "i", "κ": "k", "μ": "m", "ν": "v",
-    "ο": "o", "ρ": "p", "τ": "t", "υ": "u", "χ": "x", "γ": "y", "ζ": "z",
-    # Latin letters that look like plainer ones
-    "ı": "i", "ȷ": "j", "ɑ": "a", "ɡ": "g", "ℓ": "l",
-})
+CONFUSABLES = str.maketrans(
+    {
+        # Cyrillic
+        "а": "a",
+        "в": "b",
+        "е": "e",
+        "ё": "ë",
+        "з": "3",
+        "һ": "h",
+        "і": "i",
+        "ї": "ï",
+        "ј": "j",
+        "к": "k",
+        "ӏ": "l",
+        "м": "m",
+        "н": "h",
+        "о": "o",
+        "р": "p",
+        "ԛ": "q",
+        "с": "c",
+        "ѕ": "s",
+        "т": "t",
+        "у": "y",
+        "ԝ": "w",
+        "х": "x",
+        "ү": "y",
+        "ь": "b",
+        # Greek
+        "α": "a",
+        "β": "b",
+        "ϲ": "c",
+        "ε": "e",
+        "η": "h",
+        "ι": "i",
+        "κ": "k",
+        "μ": "m",
+        "ν": "v",
+        "ο": "o",
+        "ρ": "p",
+        "τ": "t",
+        "υ": "u",
+        "χ": "x",
+        "γ": "y",
+        "ζ": "z",
+        # Latin letters that look like plainer ones
+        "ı": "i",
+        "ȷ": "j",
+        "ɑ": "a",
+        "ɡ": "g",
+        "ℓ": "l",
+    }
+)
 
 
 def hidden(char: str) -> bool:

@@ -8,6 +8,7 @@ Every pool is made by :func:`pool`, which keeps a note of it, so that :func:`sto
 them all at once when the server stops (a worker writes nothing: it computes and hands back,
 so ending it in the middle of its work leaves nothing half-written).
 """
+
 from __future__ import annotations
 
 import multiprocessing
@@ -97,8 +98,12 @@ def context(preload: Sequence[str] = ()) -> multiprocessing.context.BaseContext:
 
 def pool(workers: int, nice: int, preload: Sequence[str] = ()) -> ProcessPoolExecutor:
     """A pool of *workers* processes started as above, noted for :func:`stop_all`."""
-    executor = ProcessPoolExecutor(max_workers=workers, mp_context=context(preload),
-                                   initializer=start_worker, initargs=(nice, os.getpid()))
+    executor = ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=context(preload),
+        initializer=start_worker,
+        initargs=(nice, os.getpid()),
+    )
     _pools.add(executor)
     return executor
 

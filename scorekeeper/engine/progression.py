@@ -3,6 +3,7 @@
 :class:`Progress` folds the deals of a game one by one. :meth:`Progress.check` says what is wrong
 with a proposed next deal (as problems), and :meth:`Progress.add` records it.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -53,8 +54,13 @@ class Progress:
         self.count = 0
 
     @classmethod
-    def of(cls, rules: HouseRules, first_king: int, deals: Sequence[DealRecord],
-           names: Sequence[str] | None = None) -> Progress:
+    def of(
+        cls,
+        rules: HouseRules,
+        first_king: int,
+        deals: Sequence[DealRecord],
+        names: Sequence[str] | None = None,
+    ) -> Progress:
         progress = cls(rules, first_king, names)
         for deal in deals:
             progress.add(deal)
@@ -131,10 +137,15 @@ class Progress:
         if self.is_over:
             return ()
         options = self.deal_options()
-        return tuple(reason for reason in THROW_IN_REASONS
-                     if reason not in ANNOUNCED_FIRST
-                     or (not self.rules.no_redeal_requests
-                         and any(ANNOUNCED_FIRST[reason] in option for option in options)))
+        return tuple(
+            reason
+            for reason in THROW_IN_REASONS
+            if reason not in ANNOUNCED_FIRST
+            or (
+                not self.rules.no_redeal_requests
+                and any(ANNOUNCED_FIRST[reason] in option for option in options)
+            )
+        )
 
     # -- checking and adding a deal
     def check(self, deal: DealRecord, number: int | None = None) -> list[Problem]:
@@ -160,8 +171,15 @@ class Progress:
         left = self.contracts_left()
         for contract in deal.contracts:
             if contract not in left:
-                return [Problem("contract_used", {"contract": contract.label}, number,
-                                contract.value, "contracts")]
+                return [
+                    Problem(
+                        "contract_used",
+                        {"contract": contract.label},
+                        number,
+                        contract.value,
+                        "contracts",
+                    )
+                ]
         if _sorted(deal.contracts) not in _option_keys(left, self.rules):
             expected = [c for c in (self.rules.fixed_order or ()) if c in left][:1]
             label = expected[0].label if expected else "?"
@@ -173,17 +191,26 @@ class Progress:
             return []
         if self.rules.no_redeal_requests and reason in ANNOUNCED_FIRST:
             return [Problem(_OFF_REASON_CODES[reason], {}, number, None, "thrown_in.reason")]
-        return [Problem(_CLOSED_REASON_CODES[reason], {"king": self.names[king]}, number, None,
-                        "thrown_in.reason")]
+        return [
+            Problem(
+                _CLOSED_REASON_CODES[reason],
+                {"king": self.names[king]},
+                number,
+                None,
+                "thrown_in.reason",
+            )
+        ]
 
     def _wrong_king(self, found: int, kings: tuple[int, ...], number: int) -> Problem:
         params = {"found": self.names[found]}
         if self.current is not None:
-            return Problem("wrong_king", {**params, "expected": self.names[kings[0]]}, number,
-                           None, "king")
+            return Problem(
+                "wrong_king", {**params, "expected": self.names[kings[0]]}, number, None, "king"
+            )
         if not self.kingdoms:
-            return Problem("first_deal_king", {"expected": self.names[self.first_king]}, number,
-                           None, "king")
+            return Problem(
+                "first_deal_king", {"expected": self.names[self.first_king]}, number, None, "king"
+            )
         if self.rules.rotation == "table-picks":
             return Problem("king_again", {"player": self.names[found]}, number, None, "king")
         return Problem("not_next_king", {"expected": self.names[kings[0]]}, number, None, "king")
@@ -228,7 +255,9 @@ def deal_options(left: Sequence[Contract], rules: HouseRules) -> list[tuple[Cont
 
 
 @lru_cache(maxsize=1024)
-def _deal_options(left: tuple[Contract, ...], rules: HouseRules) -> tuple[tuple[Contract, ...], ...]:
+def _deal_options(
+    left: tuple[Contract, ...], rules: HouseRules
+) -> tuple[tuple[Contract, ...], ...]:
     negatives = [c for c in NEGATIVE_CONTRACTS if c in left]
     options: list[tuple[Contract, ...]]
     if rules.combining == "none":
@@ -236,8 +265,11 @@ def _deal_options(left: tuple[Contract, ...], rules: HouseRules) -> tuple[tuple[
     elif rules.combining == "complex":
         options = [tuple(negatives)] if negatives else []
     else:
-        options = [group for size in range(1, len(negatives) + 1)
-                   for group in combinations(negatives, size)]
+        options = [
+            group
+            for size in range(1, len(negatives) + 1)
+            for group in combinations(negatives, size)
+        ]
     if rules.combining != "none" and Contract.TREX in left:
         options.append((Contract.TREX,))
     if rules.fixed_order is not None and options:

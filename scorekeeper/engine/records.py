@@ -4,6 +4,7 @@ Reading checks the *shape* of each field (a seat is 0..3, a count is a whole num
 the ones the format knows) and reports every problem it finds; the rules of the game (sums,
 cross-checks, the order of kingdoms) are checked by :mod:`validation`.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -15,8 +16,10 @@ from .errors import Problem
 THROW_IN_REASONS = ("kh-redeal", "trex-twos", "misdeal", "other")
 #: The reasons for a redeal that follow the announcement of a contract (RULES.md "King of
 #: Hearts", "Trex"): each is possible only while the King may still announce that contract.
-ANNOUNCED_FIRST: dict[str, Contract] = {"kh-redeal": Contract.KING_OF_HEARTS,
-                                        "trex-twos": Contract.TREX}
+ANNOUNCED_FIRST: dict[str, Contract] = {
+    "kh-redeal": Contract.KING_OF_HEARTS,
+    "trex-twos": Contract.TREX,
+}
 RESULT_FIELDS: dict[Contract, str] = {
     Contract.KING_OF_HEARTS: "king_of_hearts",
     Contract.DIAMONDS: "diamonds",
@@ -30,8 +33,13 @@ SWEEP_KEPT = "sweep_kept"
 #: Keys the engine writes on export and recomputes on import.
 COMPUTED_KEYS = ("scores",)
 _CAPTURE_KEYS = ("taker", "doubled_by", "led_by")
-CARD_NAMES = {"king_of_hearts": "the K♥", "spades": "the Q♠", "hearts": "the Q♥",
-              "diamonds": "the Q♦", "clubs": "the Q♣"}
+CARD_NAMES = {
+    "king_of_hearts": "the K♥",
+    "spades": "the Q♠",
+    "hearts": "the Q♥",
+    "diamonds": "the Q♦",
+    "clubs": "the Q♣",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,20 +117,29 @@ class _Reader:
         self.names = names
         self.problems: list[Problem] = []
 
-    def problem(self, code: str, contract: str | None = None, field: str | None = None, /,
-                **params: Any) -> None:
+    def problem(
+        self, code: str, contract: str | None = None, field: str | None = None, /, **params: Any
+    ) -> None:
         """Note a problem; *params* may use any name, ``contract`` and ``field`` included."""
         self.problems.append(Problem(code, params, self.number, contract, field))
 
-    def seat(self, value: Any, what: str, contract: str | None, field: str,
-             card: str | None = None) -> int | None:
+    def seat(
+        self, value: Any, what: str, contract: str | None, field: str, card: str | None = None
+    ) -> int | None:
         """*value* as a seat. A problem names *what* the seat answers (one of SEAT_QUESTIONS'
         English phrases, which the web translates) and the *card* it is about, if any."""
         if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 3:
             return value
         full = f"{CARD_NAMES[card]}: {what}" if card else what
-        self.problem("bad_seat", contract, field, what=full, question=what,
-                     card=CARD_NAMES[card] if card else None, value=value)
+        self.problem(
+            "bad_seat",
+            contract,
+            field,
+            what=full,
+            question=what,
+            card=CARD_NAMES[card] if card else None,
+            value=value,
+        )
         return None
 
     def counts(self, value: Any, contract: str, field: str) -> tuple[int, ...] | None:
@@ -145,12 +162,14 @@ class _Reader:
             return None
         for key in value:
             if key not in _CAPTURE_KEYS:
-                self.problem("capture_unknown_key", contract, field, key=key,
-                             card=CARD_NAMES[card])
+                self.problem("capture_unknown_key", contract, field, key=key, card=CARD_NAMES[card])
         seats: dict[str, int | None] = {}
         ok = True
-        for key, what in (("taker", "who took it"), ("doubled_by", "who doubled it"),
-                          ("led_by", "who led")):
+        for key, what in (
+            ("taker", "who took it"),
+            ("doubled_by", "who doubled it"),
+            ("led_by", "who led"),
+        ):
             if key in value:
                 seats[key] = self.seat(value[key], what, contract, f"{field}.{key}", card)
                 ok = ok and seats[key] is not None
@@ -177,16 +196,16 @@ def default_names() -> tuple[str, ...]:
     return tuple(f"seat {s}" for s in range(4))
 
 
-def read_deal(raw: Any, number: int | None = None,
-              names: Sequence[str] | None = None) -> tuple[DealRecord | None, list[Problem]]:
+def read_deal(
+    raw: Any, number: int | None = None, names: Sequence[str] | None = None
+) -> tuple[DealRecord | None, list[Problem]]:
     """Read one file-format deal; return the record (or None) and the problems found."""
     reader = _Reader(number, names or default_names())
     if not isinstance(raw, Mapping):
         reader.problem("deal_not_object")
         return None, reader.problems
     king = reader.seat(raw.get("king"), "the King", None, "king")
-    known = {"king", "contracts", "thrown_in", SWEEP_KEPT, *RESULT_FIELDS.values(),
-             *COMPUTED_KEYS}
+    known = {"king", "contracts", "thrown_in", SWEEP_KEPT, *RESULT_FIELDS.values(), *COMPUTED_KEYS}
     extra = tuple((k, v) for k, v in raw.items() if k not in known)
     if "thrown_in" in raw:
         return _read_thrown_in(reader, raw, king, extra)
@@ -209,16 +228,18 @@ def read_deal(raw: Any, number: int | None = None,
     return DealRecord(king=king, contracts=contracts, sweep_kept=kept, extra=extra, **fields), []
 
 
-def _read_thrown_in(reader: _Reader, raw: Mapping[str, Any], king: int | None,
-                    extra: tuple[tuple[str, Any], ...]) -> tuple[DealRecord | None, list[Problem]]:
+def _read_thrown_in(
+    reader: _Reader, raw: Mapping[str, Any], king: int | None, extra: tuple[tuple[str, Any], ...]
+) -> tuple[DealRecord | None, list[Problem]]:
     info = raw["thrown_in"]
     if any(k in raw for k in ("contracts", *RESULT_FIELDS.values())):
         reader.problem("thrown_in_with_contracts", None, "thrown_in")
     if SWEEP_KEPT in raw:
         reader.problem("sweep_kept_not_swept", None, SWEEP_KEPT)
     if not isinstance(info, Mapping) or info.get("reason") not in THROW_IN_REASONS:
-        reader.problem("bad_thrown_in_reason", None, "thrown_in.reason",
-                       allowed=", ".join(THROW_IN_REASONS))
+        reader.problem(
+            "bad_thrown_in_reason", None, "thrown_in.reason", allowed=", ".join(THROW_IN_REASONS)
+        )
         return None, reader.problems
     by = reader.seat(info.get("by"), "who asked for the redeal", None, "thrown_in.by")
     if reader.problems or king is None or by is None:

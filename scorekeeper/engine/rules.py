@@ -8,6 +8,7 @@ declarations in order; the parser, the file format, the rules line, the New game
 night settings, their template and the game file's checks all read it. Words are English
 msgids marked ``N_``, said by the wing that shows them, as :mod:`.messages` does.
 """
+
 from __future__ import annotations
 
 import json
@@ -84,20 +85,37 @@ def _choice_code(value: Any) -> str:
     return str(value).replace("-", "_")
 
 
-def _declare(kind: str, default: Any, label: str, line: str | Mapping[Any, str],
-             **more: Any) -> Any:
+def _declare(
+    kind: str, default: Any, label: str, line: str | Mapping[Any, str], **more: Any
+) -> Any:
     return field(default=default, metadata={"rule": Rule(kind, default, label, line, **more)})
 
 
-def flag(default: bool, label: str, line: str, *, needs: Mapping[str, Any] | None = None,
-         excludes: Mapping[str, Any] | None = None) -> Any:
+def flag(
+    default: bool,
+    label: str,
+    line: str,
+    *,
+    needs: Mapping[str, Any] | None = None,
+    excludes: Mapping[str, Any] | None = None,
+) -> Any:
     """A yes-or-no house rule: *label* on New game, *line* in the rules line when changed."""
-    return _declare("bool", default, label, line, needs=tuple((needs or {}).items()),
-                    excludes=tuple((excludes or {}).items()))
+    return _declare(
+        "bool",
+        default,
+        label,
+        line,
+        needs=tuple((needs or {}).items()),
+        excludes=tuple((excludes or {}).items()),
+    )
 
 
-def choice(default: str, label: str, choices: Mapping[str, str], lines: Mapping[str, str],
-           ) -> Any:
+def choice(
+    default: str,
+    label: str,
+    choices: Mapping[str, str],
+    lines: Mapping[str, str],
+) -> Any:
     """A house rule with a few values: *choices* their words on New game, *lines* their parts
     of the rules line."""
     return _declare("choice", default, label, lines, choices=tuple(choices.items()))
@@ -116,46 +134,72 @@ class HouseRules:
 
     doubling: bool = flag(True, N_("Doubling of the K♥ and the queens"), N_("no doubling"))
     self_capture: str = choice(
-        "single", N_("A doubled card taken by its own holder"),
-        {"single": N_("Holder scores the card once"),
-         "leader-credit": N_("Holder pays double, the player who led gets the credit"),
-         "king-credit": N_("Holder pays double, the King gets the credit")},
-        {"leader-credit": N_("self-capture credits the leader"),
-         "king-credit": N_("self-capture credits the King")})
+        "single",
+        N_("A doubled card taken by its own holder"),
+        {
+            "single": N_("Holder scores the card once"),
+            "leader-credit": N_("Holder pays double, the player who led gets the credit"),
+            "king-credit": N_("Holder pays double, the King gets the credit"),
+        },
+        {
+            "leader-credit": N_("self-capture credits the leader"),
+            "king-credit": N_("self-capture credits the King"),
+        },
+    )
     swap_diamonds_collections: bool = flag(
-        False, N_("Diamonds −15 each, Collections −10 a trick"), N_("diamonds -15, collections -10"))
+        False, N_("Diamonds −15 each, Collections −10 a trick"), N_("diamonds -15, collections -10")
+    )
     combining: str = choice(
-        "none", N_("Deals"),
-        {"none": N_("One contract per deal"),
-         "complex": N_("Complex: the four negatives in one deal"),
-         "combination": N_("Combination: any negatives together")},
-        {"complex": N_("Complex"), "combination": N_("Combination")})
+        "none",
+        N_("Deals"),
+        {
+            "none": N_("One contract per deal"),
+            "complex": N_("Complex: the four negatives in one deal"),
+            "combination": N_("Combination: any negatives together"),
+        },
+        {"complex": N_("Complex"), "combination": N_("Combination")},
+    )
     partnership: bool = flag(False, N_("Partnership: partners sit opposite"), N_("partnership"))
     team_result: str = choice(
-        "sum", N_("Team result (partnership)"),
+        "sum",
+        N_("Team result (partnership)"),
         {"sum": N_("The partners' sum"), "worst-loses": N_("The worst player's team loses")},
-        {"worst-loses": N_("worst score loses")})
+        {"worst-loses": N_("worst score loses")},
+    )
     rotation: str = choice(
-        "right", N_("Next King"),
-        {"right": N_("The player to the right of the last King"),
-         "table-picks": N_("The table picks anyone not yet King")},
-        {"table-picks": N_("table picks the next King")})
+        "right",
+        N_("Next King"),
+        {
+            "right": N_("The player to the right of the last King"),
+            "table-picks": N_("The table picks anyone not yet King"),
+        },
+        {"table-picks": N_("table picks the next King")},
+    )
     fixed_order: tuple[Contract, ...] | None = setting(
-        "order", N_("Contracts in a fixed order"), N_("fixed order: {contracts}"))
+        "order", N_("Contracts in a fixed order"), N_("fixed order: {contracts}")
+    )
     sweep_replay: int | None = setting(  # N tricks in Collections that make a sweep, or None
-        "sweep", N_("Replay a sweep (13 diamonds, 4 queens, or many tricks)"),
-        N_("sweeps replayed ({tricks}+ tricks)"))
+        "sweep",
+        N_("Replay a sweep (13 diamonds, 4 queens, or many tricks)"),
+        N_("sweeps replayed ({tricks}+ tricks)"),
+    )
     no_heart_lead: bool = flag(False, N_("No heart lead in King of Hearts"), N_("no heart lead"))
-    must_discard_penalty: bool = flag(False, N_("Must discard a penalty card when void"),
-                                      N_("must discard penalty cards"))
-    kh_redeal_any_doubleton: bool = flag(False, N_("K♥ redeal with any one other heart"),
-                                         N_("K♥ redeal with any doubleton"))
+    must_discard_penalty: bool = flag(
+        False, N_("Must discard a penalty card when void"), N_("must discard penalty cards")
+    )
+    kh_redeal_any_doubleton: bool = flag(
+        False, N_("K♥ redeal with any one other heart"), N_("K♥ redeal with any doubleton")
+    )
     reverse_scores: bool = flag(False, N_("Reversed scores"), N_("reversed scores"))
     split_queens_replay: bool = flag(
-        False, N_("Queens split two and two between the teams is replayed"),
-        N_("queens split 2–2 replayed"), needs={"partnership": True})
-    no_redeal_requests: bool = flag(False, N_("No K♥ redeal request and no Trex throw-in"),
-                                    N_("no redeal requests"))
+        False,
+        N_("Queens split two and two between the teams is replayed"),
+        N_("queens split 2–2 replayed"),
+        needs={"partnership": True},
+    )
+    no_redeal_requests: bool = flag(
+        False, N_("No K♥ redeal request and no Trex throw-in"), N_("no redeal requests")
+    )
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any] | None) -> HouseRules:
@@ -167,8 +211,7 @@ class HouseRules:
             raise RulesError("rules_not_object")
         unknown = sorted(set(data) - set(RULE))
         if unknown:
-            raise RulesError("rule_unknown",
-                             {"key": unknown[0], "known": ", ".join(sorted(RULE))})
+            raise RulesError("rule_unknown", {"key": unknown[0], "known": ", ".join(sorted(RULE))})
         rules = cls(**{key: RULE[key].parse(value) for key, value in data.items()})
         rules.check_combinations()
         return rules
@@ -188,8 +231,11 @@ class HouseRules:
 
     def to_dict(self, *, only_changed: bool = False) -> dict[str, Any]:
         """The file format's ``rules`` object."""
-        return {rule.name: rule.dump(getattr(self, rule.name)) for rule in RULES
-                if not (only_changed and getattr(self, rule.name) == rule.default)}
+        return {
+            rule.name: rule.dump(getattr(self, rule.name))
+            for rule in RULES
+            if not (only_changed and getattr(self, rule.name) == rule.default)
+        }
 
     def changed(self) -> dict[str, Any]:
         """The settings that differ from the defaults."""
@@ -201,8 +247,11 @@ class HouseRules:
         The English template of each code is in :data:`RULES_TEXT`; a parameter named
         ``contracts`` is a tuple of :class:`Contract`.
         """
-        parts = [rule.part(getattr(self, rule.name)) for rule in RULES
-                 if getattr(self, rule.name) != rule.default]
+        parts = [
+            rule.part(getattr(self, rule.name))
+            for rule in RULES
+            if getattr(self, rule.name) != rule.default
+        ]
         return parts or [("standard", {})]
 
     def summary(self) -> str:
@@ -211,8 +260,9 @@ class HouseRules:
 
 
 #: Every house rule's declaration, in the order of the settings (and of New game's inputs).
-RULES: tuple[Rule, ...] = tuple(replace(f.metadata["rule"], name=f.name)
-                                for f in fields(HouseRules))
+RULES: tuple[Rule, ...] = tuple(
+    replace(f.metadata["rule"], name=f.name) for f in fields(HouseRules)
+)
 RULE: dict[str, Rule] = {rule.name: rule for rule in RULES}
 
 #: The parts of the one-line description of house rules (``HouseRules.summary_parts``), by
@@ -250,8 +300,11 @@ def _fixed_order(rule: Rule, value: Any) -> tuple[Contract, ...] | None:
     if value is None:
         return None
     names = [c.value for c in ALL_CONTRACTS]
-    if (not isinstance(value, (list, tuple)) or sorted(map(str, value)) != sorted(names)
-            or len(value) != 5):
+    if (
+        not isinstance(value, (list, tuple))
+        or sorted(map(str, value)) != sorted(names)
+        or len(value) != 5
+    ):
         raise RulesError("rule_fixed_order", {"names": ", ".join(names)})
     return tuple(Contract(v) for v in value)
 
@@ -274,8 +327,9 @@ def _pair(rule: Rule, other: str, value: Any) -> dict[str, Any]:
 
 
 def _english(code: str, params: Mapping[str, Any]) -> str:
-    values = {k: ", ".join(c.label for c in v) if k == "contracts" else v
-              for k, v in params.items()}
+    values = {
+        k: ", ".join(c.label for c in v) if k == "contracts" else v for k, v in params.items()
+    }
     return RULES_TEXT[code].format(**values)
 
 

@@ -3,12 +3,20 @@
 Each contract's scorer reads the value table in :mod:`contracts` and applies the house rules; a
 combined deal is the sum of its contracts scored alone (RULES.md "Combined deals").
 """
+
 from __future__ import annotations
 
 from typing import Callable, Sequence
 
-from .contracts import (DIAMOND_VALUE, KING_OF_HEARTS_VALUE, QUEEN_SUITS, QUEEN_VALUE,
-                        TREX_PLACES, TRICK_VALUE, Contract)
+from .contracts import (
+    DIAMOND_VALUE,
+    KING_OF_HEARTS_VALUE,
+    QUEEN_SUITS,
+    QUEEN_VALUE,
+    TREX_PLACES,
+    TRICK_VALUE,
+    Contract,
+)
 from .records import Capture, DealRecord
 from .rules import HouseRules
 
@@ -126,8 +134,10 @@ def is_split_queens(deal: DealRecord, rules: HouseRules) -> bool:
     it, and a combined deal is never one."""
     if not (rules.split_queens_replay and rules.partnership) or deal.queens is None:
         return False
-    return (deal.contracts == (Contract.QUEENS,)
-            and sum(1 for queen in deal.queens if queen.taker % 2 == 0) == 2)
+    return (
+        deal.contracts == (Contract.QUEENS,)
+        and sum(1 for queen in deal.queens if queen.taker % 2 == 0) == 2
+    )
 
 
 def replay_reason(deal: DealRecord, rules: HouseRules) -> str | None:
@@ -225,8 +235,23 @@ def winners(totals: Sequence[int], rules: HouseRules) -> tuple[int, ...]:
     return tuple(s for s, place in enumerate(places(totals, rules)) if place == 1)
 
 
-__all__ = ["Scores", "score_deal", "contract_scores", "is_sweep", "is_replayed", "swept_seats",
-           "is_split_queens", "replay_reason", "credited_seat",
-           "uses_contracts", "contract_total",
-           "capture_points", "team_totals", "team_result", "better", "places", "winners",
-           "QUEEN_SUITS"]
+__all__ = [
+    "Scores",
+    "score_deal",
+    "contract_scores",
+    "is_sweep",
+    "is_replayed",
+    "swept_seats",
+    "is_split_queens",
+    "replay_reason",
+    "credited_seat",
+    "uses_contracts",
+    "contract_total",
+    "capture_points",
+    "team_totals",
+    "team_result",
+    "better",
+    "places",
+    "winners",
+    "QUEEN_SUITS",
+]

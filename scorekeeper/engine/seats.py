@@ -1,5 +1,6 @@
 """Seats 0..3 around the table. Play goes counter-clockwise: after seat ``s`` comes ``s + 1``,
 the player on ``s``'s right."""
+
 from __future__ import annotations
 
 from enum import IntEnum, unique

@@ -14,6 +14,7 @@ Games can be played in several processes (*jobs*); game *i* is always played fro
 ``seed + i``, and the summary adds up whole numbers, so the result is the same whatever the
 number of processes.
 """
+
 from __future__ import annotations
 
 import json
@@ -69,25 +70,39 @@ class Summary:
     @property
     def by_contract(self) -> dict[Contract, tuple[float, float]]:
         """Average points per deal of each contract: for its King, and for each other player."""
-        return {c: (self.king_points[c] / self.contract_deals[c],
-                    self.other_points[c] / (3 * self.contract_deals[c]))
-                for c in ALL_CONTRACTS if self.contract_deals.get(c)}
+        return {
+            c: (
+                self.king_points[c] / self.contract_deals[c],
+                self.other_points[c] / (3 * self.contract_deals[c]),
+            )
+            for c in ALL_CONTRACTS
+            if self.contract_deals.get(c)
+        }
 
     def add(self, other: Summary) -> None:
         """Add the games of *other* (the whole numbers only: the seconds are the caller's)."""
         self.games += other.games
         for seat in range(4):
             self.seat_totals[seat] += other.seat_totals[seat]
-        for mine, theirs in ((self.king_points, other.king_points),
-                             (self.other_points, other.other_points),
-                             (self.contract_deals, other.contract_deals)):
+        for mine, theirs in (
+            (self.king_points, other.king_points),
+            (self.other_points, other.other_points),
+            (self.contract_deals, other.contract_deals),
+        ):
             for contract, value in theirs.items():
                 mine[contract] = mine.get(contract, 0) + value
 
 
-def run_simulation(games: int, seed: int, rules: HouseRules, bot: str = "random",
-                   out: Path | None = None, *, jobs: int = 1,
-                   check: bool | None = None) -> Summary:
+def run_simulation(
+    games: int,
+    seed: int,
+    rules: HouseRules,
+    bot: str = "random",
+    out: Path | None = None,
+    *,
+    jobs: int = 1,
+    check: bool | None = None,
+) -> Summary:
     """Play *games* games from *seed* in *jobs* processes and sum them up; optionally write
     the files (with their scores and totals, as export writes them) to the folder *out*.
     *check*: read every game back through the validator and score it again (default: as the
@@ -100,8 +115,10 @@ def run_simulation(games: int, seed: int, rules: HouseRules, bot: str = "random"
     else:
         summary = Summary()
         size = -(-games // (jobs * CHUNKS_PER_JOB))
-        chunks = [(seed + first, min(size, games - first), rules, bot, out, check)
-                  for first in range(0, games, size)]
+        chunks = [
+            (seed + first, min(size, games - first), rules, bot, out, check)
+            for first in range(0, games, size)
+        ]
         with _context().Pool(jobs) as pool:
             for part in pool.imap_unordered(_play_range, chunks):
                 summary.add(part)
@@ -139,21 +156,29 @@ def _play_range(args: tuple[int, int, HouseRules, str, Path | None, bool]) -> Su
             for contract, scores in parts.items():
                 a, b, c, d = a + scores[0], b + scores[1], c + scores[2], d + scores[3]
                 king_points[contract] = king_points.get(contract, 0) + scores[king]
-                other_points[contract] = (other_points.get(contract, 0)
-                                          + scores[0] + scores[1] + scores[2] + scores[3]
-                                          - scores[king])
+                other_points[contract] = (
+                    other_points.get(contract, 0)
+                    + scores[0]
+                    + scores[1]
+                    + scores[2]
+                    + scores[3]
+                    - scores[king]
+                )
                 contract_deals[contract] = contract_deals.get(contract, 0) + 1
         if a + b + c + d:  # every complete kingdom sums to zero, so does the game
-            raise SimulationMismatch(f"the simulated game of seed {game_seed} sums to "
-                                     f"{a + b + c + d}, not 0")
+            raise SimulationMismatch(
+                f"the simulated game of seed {game_seed} sums to {a + b + c + d}, not 0"
+            )
         seat_totals[0] += a
         seat_totals[1] += b
         seat_totals[2] += c
         seat_totals[3] += d
         if out is not None:
             path = out / f"game-{game_seed:06d}.json"
-            path.write_text(json.dumps(scored_document(played, rules), ensure_ascii=False,
-                                       indent=1), encoding="utf-8")
+            path.write_text(
+                json.dumps(scored_document(played, rules), ensure_ascii=False, indent=1),
+                encoding="utf-8",
+            )
         summary.games += 1
     return summary
 
@@ -187,17 +212,22 @@ def check_game(played: Any, rules: HouseRules) -> None:
     try:
         game = read_game(played.doc)
     except InvalidResult as exc:
-        raise SimulationMismatch(f"{seed_title}: the validator refuses it: "
-                                 + "; ".join(str(p) for p in exc.problems)) from exc
+        raise SimulationMismatch(
+            f"{seed_title}: the validator refuses it: " + "; ".join(str(p) for p in exc.problems)
+        ) from exc
     scored = game.score()
     if not scored.is_over:
         raise SimulationMismatch(f"{seed_title}: the game is not over")
     if tuple(scored.deals) != played.deal_scores:
-        raise SimulationMismatch(f"{seed_title}: the scorer counts {list(scored.deals)}, "
-                                 f"the play {list(played.deal_scores)}")
+        raise SimulationMismatch(
+            f"{seed_title}: the scorer counts {list(scored.deals)}, "
+            f"the play {list(played.deal_scores)}"
+        )
     for number, (deal, points) in enumerate(zip(game.deals, played.points), start=1):
         if contract_scores(deal, rules) != points:
-            raise SimulationMismatch(f"{seed_title}, deal {number}: the scorer counts "
-                                     f"{contract_scores(deal, rules)}, the play {points}")
+            raise SimulationMismatch(
+                f"{seed_title}, deal {number}: the scorer counts "
+                f"{contract_scores(deal, rules)}, the play {points}"
+            )
     if scored_document(played, rules) != game_to_dict(game, with_scores=True):
         raise SimulationMismatch(f"{seed_title}: its written file would differ from export's")

@@ -14,6 +14,7 @@ from the cards as they fall (:mod:`.play.tally`, independently of :mod:`.scoring
 own games back nor to score them again (``scorekeeper simulate --check`` does both, and the
 tests hold the two counts to each other).
 """
+
 from __future__ import annotations
 
 import random
@@ -25,14 +26,26 @@ from .cards import CARDS, SEVEN_OF_HEARTS, hand_masks, indices_of, shuffled_indi
 from .contracts import ALL_CONTRACTS, Contract
 from .errors import RuleError
 from .progression import deal_options
-from .play import (TrexDeal, TrickDeal, doubling_queue, is_split_queens, is_sweep, new_deal,
-                   redeal_requests,
-                   trick_contracts)
+from .play import (
+    TrexDeal,
+    TrickDeal,
+    doubling_queue,
+    is_split_queens,
+    is_sweep,
+    new_deal,
+    redeal_requests,
+    trick_contracts,
+)
 from .play.base import hands_to_masks
 from .play.fast import play_trex_randomly, play_tricks_randomly
 from .play.quick import MaskPlayer, play_trex, play_tricks
-from .play.tally import (contract_card_points, contract_final_points, trex_contract_points,
-                         trex_result, trick_result)
+from .play.tally import (
+    contract_card_points,
+    contract_final_points,
+    trex_contract_points,
+    trex_result,
+    trick_result,
+)
 from .records import SWEEP_KEPT, read_deal
 from .rules import HouseRules
 from .scoring import Scores, score_deal, swept_seats
@@ -111,9 +124,14 @@ def play_out(deal: TrickDeal | TrexDeal, bots: Sequence[Bot]) -> None:
 class _Table:
     """The bots, the rules and the one random generator of a simulated game."""
 
-    def __init__(self, rng: random.Random, rules: HouseRules,
-                 bot: BotSpec | Sequence[BotSpec], fast: bool,
-                 observe: Observer | None = None):
+    def __init__(
+        self,
+        rng: random.Random,
+        rules: HouseRules,
+        bot: BotSpec | Sequence[BotSpec],
+        fast: bool,
+        observe: Observer | None = None,
+    ):
         self.rng = rng
         self.observe = observe
         self.rules = rules
@@ -144,23 +162,31 @@ class _Table:
             options = self._options[left] = tuple(deal_options(contracts, self.rules))
         return options
 
-    def choose(self, hand: int, king: int, options: tuple[tuple[Contract, ...], ...],
-               ) -> tuple[Contract, ...]:
+    def choose(
+        self,
+        hand: int,
+        king: int,
+        options: tuple[tuple[Contract, ...], ...],
+    ) -> tuple[Contract, ...]:
         choice = tuple(self.bots[king].choose_deal(hand, options, self.rules))
         if choice not in options:
-            raise RuleError(f"The King chose {', '.join(c.value for c in choice)}, which is not "
-                            "one of the contracts left to choose from.")
+            raise RuleError(
+                f"The King chose {', '.join(c.value for c in choice)}, which is not "
+                "one of the contracts left to choose from."
+            )
         return choice
 
-    def redeal_request(self, hands: list[int], king: int,
-                       contracts: tuple[Contract, ...]) -> tuple[int, str] | None:
+    def redeal_request(
+        self, hands: list[int], king: int, contracts: tuple[Contract, ...]
+    ) -> tuple[int, str] | None:
         for seat, reason in redeal_requests(hands, king, contracts, self.rules):
             if self.bots[seat].wants_redeal(hands[seat], reason):
                 return seat, reason
         return None
 
-    def play(self, deck: list[int] | None, hands: list[int], king: int,
-             contracts: tuple[Contract, ...]) -> PlayedDeal:
+    def play(
+        self, deck: list[int] | None, hands: list[int], king: int, contracts: tuple[Contract, ...]
+    ) -> PlayedDeal:
         """Play the deal: its result, marked as kept when it is a sweep that nobody who swept
         it asks to replay, and its points counted from the cards. *deck*, when given, is the
         shuffled deck the *hands* were dealt from."""
@@ -177,18 +203,23 @@ class _Table:
             doubled = self._doubles(hands, king, contracts)
             if self.fast is not None:
                 if deck is not None:
-                    lists = [sorted(deck[0:13]), sorted(deck[13:26]), sorted(deck[26:39]),
-                             sorted(deck[39:52])]
+                    lists = [
+                        sorted(deck[0:13]),
+                        sorted(deck[13:26]),
+                        sorted(deck[26:39]),
+                        sorted(deck[39:52]),
+                    ]
                 else:
                     lists = [list(indices_of(hand)) for hand in hands]
-                taken, tricks, lead_of = play_tricks_randomly(lists, king, contracts, rules,
-                                                              self.fast)
+                taken, tricks, lead_of = play_tricks_randomly(
+                    lists, king, contracts, rules, self.fast
+                )
             else:
-                taken, tricks, lead_of = play_tricks(hands, king, contracts, rules, doubled,
-                                                     self.mask_bots)
+                taken, tricks, lead_of = play_tricks(
+                    hands, king, contracts, rules, doubled, self.mask_bots
+                )
             result = trick_result(king, contracts, rules, taken, tricks, doubled, lead_of)
-            points = contract_card_points(contracts, rules, taken, tricks, doubled, lead_of,
-                                          king)
+            points = contract_card_points(contracts, rules, taken, tricks, doubled, lead_of, king)
         else:
             deal = new_deal(hands, king, contracts, rules)
             play_out(deal, self.bots)
@@ -204,8 +235,12 @@ class _Table:
             self.observe(deal, result)
         return PlayedDeal(result, contract_final_points(points, replayed, rules), replayed)
 
-    def _doubles(self, hands: list[int], king: int, contracts: tuple[Contract, ...],
-                 ) -> dict[int, int]:
+    def _doubles(
+        self,
+        hands: list[int],
+        king: int,
+        contracts: tuple[Contract, ...],
+    ) -> dict[int, int]:
         """Each holder of a card that may be doubled says, in turn from the King, whether they
         double it: the doubled cards and their holders."""
         doubled = {}
@@ -224,8 +259,11 @@ class _Table:
         if record is None or not sweepers:
             return False
         points = score_deal(replace(record, sweep_kept=True), self.rules)
-        return not any(self.bots[seat].wants_replay(points[seat], self.rules)
-                       for seat in seats_from(king) if seat in sweepers)
+        return not any(
+            self.bots[seat].wants_replay(points[seat], self.rules)
+            for seat in seats_from(king)
+            if seat in sweepers
+        )
 
     def next_king(self, kings: list[int]) -> int:
         if self.rules.rotation == "table-picks":
@@ -238,19 +276,29 @@ def _holder(hands: Sequence[int], card_index: int) -> int:
     return next(s for s in range(4) if hands[s] >> card_index & 1)
 
 
-def simulate_game(seed: int, rules: HouseRules | None = None,
-                  bot: BotSpec | Sequence[BotSpec] = "random",
-                  players: Sequence[str] | None = None, *, fast: bool = True,
-                  observe: Observer | None = None) -> dict[str, Any]:
+def simulate_game(
+    seed: int,
+    rules: HouseRules | None = None,
+    bot: BotSpec | Sequence[BotSpec] = "random",
+    players: Sequence[str] | None = None,
+    *,
+    fast: bool = True,
+    observe: Observer | None = None,
+) -> dict[str, Any]:
     """Play one whole game with bots and return it as a file-format game dict (see
     :func:`play_game`)."""
     return play_game(seed, rules, bot, players, fast=fast, observe=observe).doc
 
 
-def play_game(seed: int, rules: HouseRules | None = None,
-              bot: BotSpec | Sequence[BotSpec] = "random",
-              players: Sequence[str] | None = None, *, fast: bool = True,
-              observe: Observer | None = None) -> PlayedGame:
+def play_game(
+    seed: int,
+    rules: HouseRules | None = None,
+    bot: BotSpec | Sequence[BotSpec] = "random",
+    players: Sequence[str] | None = None,
+    *,
+    fast: bool = True,
+    observe: Observer | None = None,
+) -> PlayedGame:
     """Play one whole game with bots: the file-format game dict and each deal's points.
 
     *bot* names the bot for all four seats (``"random"``, ``"heuristic"``), or gives four, one
@@ -262,8 +310,11 @@ def play_game(seed: int, rules: HouseRules | None = None,
     rules = rules or HouseRules()
     rng = random.Random(seed)
     table = _Table(rng, rules, bot, fast, observe)
-    names = list(players) if players is not None else [
-        f"{getattr(b, 'name', 'bot').title()} {s}" for s, b in enumerate(table.bots)]
+    names = (
+        list(players)
+        if players is not None
+        else [f"{getattr(b, 'name', 'bot').title()} {s}" for s, b in enumerate(table.bots)]
+    )
     if len(names) != 4:
         raise ValueError("A game needs four player names.")
     deck = shuffled_indices(rng)
@@ -311,9 +362,14 @@ def play_game(seed: int, rules: HouseRules | None = None,
     return PlayedGame(doc, tuple(points))
 
 
-def play_deal(hands: Sequence[int], king: int, contracts: Sequence[Contract],
-              rules: HouseRules | None = None, bot: BotSpec | Sequence[BotSpec] = "heuristic",
-              rng: random.Random | None = None) -> PlayedDeal:
+def play_deal(
+    hands: Sequence[int],
+    king: int,
+    contracts: Sequence[Contract],
+    rules: HouseRules | None = None,
+    bot: BotSpec | Sequence[BotSpec] = "heuristic",
+    rng: random.Random | None = None,
+) -> PlayedDeal:
     """Play one deal from these hands (masks, seat 0 first; *king* deals and leads) with bots,
     as a simulated game plays it: the doubling, every card, and under ``sweep_replay`` whether
     a sweep is kept. Its result and each contract's points, counted from the cards.
@@ -327,13 +383,16 @@ def play_deal(hands: Sequence[int], king: int, contracts: Sequence[Contract],
     if not trex:
         found = trick_contracts(found)
     masks = hands_to_masks(hands, full_deck=trex)
-    table = _Table(rng if rng is not None else random.Random(0), rules or HouseRules(), bot,
-                   True)
+    table = _Table(rng if rng is not None else random.Random(0), rules or HouseRules(), bot, True)
     return table.play(None, masks, king, found)
 
 
-def simulate_games(n: int, seed: int = 0, rules: HouseRules | None = None,
-                   bot: BotSpec | Sequence[BotSpec] = "random") -> Iterator[dict[str, Any]]:
+def simulate_games(
+    n: int,
+    seed: int = 0,
+    rules: HouseRules | None = None,
+    bot: BotSpec | Sequence[BotSpec] = "random",
+) -> Iterator[dict[str, Any]]:
     """*n* games; game *i* is ``simulate_game(seed + i, rules, bot)``."""
     for i in range(n):
         yield simulate_game(seed + i, rules, bot)

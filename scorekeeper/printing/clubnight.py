@@ -3,6 +3,7 @@
 Plain data in, PDF out: the web wing hands over the names, tables and standings the store
 made (this wing never reads the database), and the words come from the same catalog.
 """
+
 from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
@@ -11,27 +12,73 @@ from .language import language
 from .render import _RENDERER, _direction, checked_digits, environment, paper_size
 
 
-def seating_html(*, title: str, night: str, round_number: int, rounds: int,
-                 tables: Sequence[Sequence[str]], sitting_out: Sequence[str] = (),
-                 partnership: bool = False, lang: str = "en", paper: str = "A4",
-                 density: int = 0, digits: str = "western") -> str:
+def seating_html(
+    *,
+    title: str,
+    night: str,
+    round_number: int,
+    rounds: int,
+    tables: Sequence[Sequence[str]],
+    sitting_out: Sequence[str] = (),
+    partnership: bool = False,
+    lang: str = "en",
+    paper: str = "A4",
+    density: int = 0,
+    digits: str = "western",
+) -> str:
     """A round's seating: each table's four in seat order, and who sits the round out."""
-    return environment(lang).get_template("club_seating.html").render(
-        title=title, night=night, round_number=round_number, rounds=rounds,
-        tables=[{"number": n, "players": list(four)} for n, four in enumerate(tables, 1)],
-        sitting_out=list(sitting_out), partnership=partnership, page_size=paper_size(paper),
-        density=density, direction=_direction(None, lang), digits=checked_digits(digits))
+    return (
+        environment(lang)
+        .get_template("club_seating.html")
+        .render(
+            title=title,
+            night=night,
+            round_number=round_number,
+            rounds=rounds,
+            tables=[{"number": n, "players": list(four)} for n, four in enumerate(tables, 1)],
+            sitting_out=list(sitting_out),
+            partnership=partnership,
+            page_size=paper_size(paper),
+            density=density,
+            direction=_direction(None, lang),
+            digits=checked_digits(digits),
+        )
+    )
 
 
-def standings_html(*, title: str, night: str, rows: Sequence[Mapping[str, Any]], rule: str,
-                   rounds_played: int, rounds: int, over: bool, lang: str = "en",
-                   paper: str = "A4", density: int = 0, digits: str = "western") -> str:
+def standings_html(
+    *,
+    title: str,
+    night: str,
+    rows: Sequence[Mapping[str, Any]],
+    rule: str,
+    rounds_played: int,
+    rounds: int,
+    over: bool,
+    lang: str = "en",
+    paper: str = "A4",
+    density: int = 0,
+    digits: str = "western",
+) -> str:
     """The night's standings, best first, its champion and the rule that names them; with
     *rounds* 0, a night of ordinary games (no rounds, no club)."""
-    return environment(lang).get_template("club_standings.html").render(
-        title=title, night=night, rows=list(rows), rule=rule, played=rounds_played,
-        rounds=rounds, over=over, page_size=paper_size(paper), density=density,
-        direction=_direction(None, lang), digits=checked_digits(digits))
+    return (
+        environment(lang)
+        .get_template("club_standings.html")
+        .render(
+            title=title,
+            night=night,
+            rows=list(rows),
+            rule=rule,
+            played=rounds_played,
+            rounds=rounds,
+            over=over,
+            page_size=paper_size(paper),
+            density=density,
+            direction=_direction(None, lang),
+            digits=checked_digits(digits),
+        )
+    )
 
 
 def render_seating_pdf(*, lang: str = "en", **kwargs: Any) -> bytes:

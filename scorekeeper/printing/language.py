@@ -4,6 +4,7 @@ The web and the command line both print through here: the catalog in
 ``scorekeeper/translations`` is loaded with Babel's own :class:`~babel.support.Translations`, so
 no Flask application or request is needed.
 """
+
 from __future__ import annotations
 
 import gettext as _gettext

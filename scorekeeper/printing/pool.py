@@ -12,6 +12,7 @@ The pool (:data:`PRINTERS` processes: one on a machine of two cores, so that the
 table's) is started on first use with ``forkserver`` where the system has it (else
 ``spawn``), never by forking a threaded server, and kept for the next sheet.
 """
+
 from __future__ import annotations
 
 from concurrent.futures import Future
@@ -37,23 +38,35 @@ def _words(words: Sequence[tuple[str, str]]) -> dict:
     return {Contract(c): w for c, w in words}
 
 
-def game_pdf(document: Mapping[str, Any], paper: str, lang: str, digits: str,
-             words: Sequence[tuple[str, str]]) -> bytes:
+def game_pdf(
+    document: Mapping[str, Any],
+    paper: str,
+    lang: str,
+    digits: str,
+    words: Sequence[tuple[str, str]],
+) -> bytes:
     """The game of *document* read by the engine (leniently, as a stored game is read) and its
     sheet laid out in this way of reading it."""
     from ..engine import read_game
     from .render import render_game_pdf
 
-    return render_game_pdf(read_game(dict(document), strict=False), paper=paper, lang=lang,
-                           digits=digits, contract_words=_words(words))
+    return render_game_pdf(
+        read_game(dict(document), strict=False),
+        paper=paper,
+        lang=lang,
+        digits=digits,
+        contract_words=_words(words),
+    )
 
 
-def blank_pdf(names: Sequence[str], paper: str, lang: str, digits: str,
-              words: Sequence[tuple[str, str]]) -> bytes:
+def blank_pdf(
+    names: Sequence[str], paper: str, lang: str, digits: str, words: Sequence[tuple[str, str]]
+) -> bytes:
     from .render import render_blank_pdf
 
-    return render_blank_pdf(list(names) or None, paper=paper, lang=lang, digits=digits,
-                            contract_words=_words(words))
+    return render_blank_pdf(
+        list(names) or None, paper=paper, lang=lang, digits=digits, contract_words=_words(words)
+    )
 
 
 def seating_pdf(**kwargs: Any) -> bytes:
@@ -88,10 +101,15 @@ def warm() -> None:
     warm_up()
 
 
-JOBS: dict[str, Callable[..., Any]] = {"game_pdf": game_pdf, "blank_pdf": blank_pdf,
-                                       "seating_pdf": seating_pdf,
-                                       "standings_pdf": standings_pdf, "png": png,
-                                       "as_png": as_png, "warm": warm}
+JOBS: dict[str, Callable[..., Any]] = {
+    "game_pdf": game_pdf,
+    "blank_pdf": blank_pdf,
+    "seating_pdf": seating_pdf,
+    "standings_pdf": standings_pdf,
+    "png": png,
+    "as_png": as_png,
+    "warm": warm,
+}
 
 
 def run(job: str, *args: Any, **kwargs: Any) -> Any:

@@ -3,6 +3,7 @@
 WeasyPrint is imported with this module, so that a server which imports it (and calls
 :func:`warm_up` at start) does not make the first request pay for the import and the fonts.
 """
+
 from __future__ import annotations
 
 
@@ -24,16 +25,28 @@ from ..engine.gamefile import Game
 from ..engine.rules import HouseRules
 from ..languages import SEPARATORS, digits_text
 from .language import is_rtl, isolate_ltr, language, translations, words_for
-from .sheet import (build_sheet, contract_name, contract_names, format_points, paper_size,
-                    text_direction, value_key)
+from .sheet import (
+    build_sheet,
+    contract_name,
+    contract_names,
+    format_points,
+    paper_size,
+    text_direction,
+    value_key,
+)
 
 TEMPLATES = site.TEMPLATES / "pdf"
 STATIC = site.STATIC
 #: The folders a document may load files from: its stylesheets and its fonts.
 ALLOWED = (STATIC / "pdf", STATIC / "fonts")
 
-_TYPES = {".css": "text/css", ".ttf": "font/ttf", ".otf": "font/otf", ".woff": "font/woff",
-          ".woff2": "font/woff2"}
+_TYPES = {
+    ".css": "text/css",
+    ".ttf": "font/ttf",
+    ".otf": "font/otf",
+    ".woff": "font/woff",
+    ".woff2": "font/woff2",
+}
 
 
 class RefusedURL(ValueError):
@@ -63,8 +76,9 @@ class LocalFetcher(URLFetcher):
             raise RefusedURL(f"refused to fetch {url!r}: not one of the scoresheet's files")
         body = path.read_bytes()
         kind = _TYPES.get(path.suffix.lower()) or mimetypes.guess_type(path.name)[0]
-        return URLFetcherResponse(path.as_uri(), body, {"Content-Type": kind or
-                                                         "application/octet-stream"})
+        return URLFetcherResponse(
+            path.as_uri(), body, {"Content-Type": kind or "application/octet-stream"}
+        )
 
 
 def url_fetcher() -> LocalFetcher:
@@ -78,9 +92,14 @@ TEAM_LETTERS = {"en": "AB", "ar": "أب"}
 
 def _environment(lang: str = "en") -> Environment:
     """The templates with the words of *lang* (``_()`` and ``ngettext()`` as on the web)."""
-    env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=True,
-                      undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
-                      extensions=["jinja2.ext.i18n"])
+    env = Environment(
+        loader=FileSystemLoader(TEMPLATES),
+        autoescape=True,
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        extensions=["jinja2.ext.i18n"],
+    )
     env.install_gettext_translations(translations(lang), newstyle=True)
     env.filters["points"] = _points
     env.filters["num"] = _num
@@ -152,32 +171,61 @@ def _direction(rtl: bool | None, lang: str) -> str:
 DENSITIES = (0, 1, 2, 3)
 
 
-def scoresheet_html(game: Game, *, paper: str = "A4", rtl: bool | None = None,
-                    density: int = 0, lang: str = "en",
-                    contract_words: Mapping[Contract, str] | None = None,
-                    digits: str = "western") -> str:
+def scoresheet_html(
+    game: Game,
+    *,
+    paper: str = "A4",
+    rtl: bool | None = None,
+    density: int = 0,
+    lang: str = "en",
+    contract_words: Mapping[Contract, str] | None = None,
+    digits: str = "western",
+) -> str:
     """The game's scoresheet as HTML, the document that is printed, in *lang*.
 
     An Arabic sheet is right to left unless *rtl* says otherwise; *contract_words* are a
     table's own names for some contracts; *digits* ``arabic`` writes numbers ٠١٢٣٤٥٦٧٨٩.
     """
-    return environment(lang).get_template("scoresheet.html").render(
-        sheet=build_sheet(game, lang=lang, contract_words=contract_words),
-        page_size=paper_size(paper), density=density, direction=_direction(rtl, lang),
-        digits=checked_digits(digits))
+    return (
+        environment(lang)
+        .get_template("scoresheet.html")
+        .render(
+            sheet=build_sheet(game, lang=lang, contract_words=contract_words),
+            page_size=paper_size(paper),
+            density=density,
+            direction=_direction(rtl, lang),
+            digits=checked_digits(digits),
+        )
+    )
 
 
-def blank_html(names: Sequence[str] | None = None, *, paper: str = "A4",
-               rtl: bool | None = None, title: str = "", density: int = 0,
-               lang: str = "en", contract_words: Mapping[Contract, str] | None = None,
-               digits: str = "western") -> str:
+def blank_html(
+    names: Sequence[str] | None = None,
+    *,
+    paper: str = "A4",
+    rtl: bool | None = None,
+    title: str = "",
+    density: int = 0,
+    lang: str = "en",
+    contract_words: Mapping[Contract, str] | None = None,
+    digits: str = "western",
+) -> str:
     """An empty scoresheet as HTML, with the players' names written in when given."""
     words = words_for(language(lang), contract_names(contract_words))
-    return environment(lang).get_template("blank.html").render(
-        players=_blank_names(names), title=title, page_size=paper_size(paper),
-        density=density, direction=_direction(rtl, lang),
-        contracts=[contract_name(c, words) for c in ALL_CONTRACTS],
-        values=value_key(HouseRules(), words), digits=checked_digits(digits))
+    return (
+        environment(lang)
+        .get_template("blank.html")
+        .render(
+            players=_blank_names(names),
+            title=title,
+            page_size=paper_size(paper),
+            density=density,
+            direction=_direction(rtl, lang),
+            contracts=[contract_name(c, words) for c in ALL_CONTRACTS],
+            values=value_key(HouseRules(), words),
+            digits=checked_digits(digits),
+        )
+    )
 
 
 def _blank_names(names: Sequence[str] | None) -> list[str]:
@@ -200,16 +248,17 @@ class _Renderer:
         self.font_config: FontConfiguration | None = None
         self.fetcher = url_fetcher()
 
-    def pdf(self, make_html: Callable[[int], str],
-            densities: Sequence[int] = DENSITIES) -> bytes:
+    def pdf(self, make_html: Callable[[int], str], densities: Sequence[int] = DENSITIES) -> bytes:
         """Render ``make_html(density)``, denser while it takes more than one page."""
         with self.lock:
             if self.font_config is None:
                 self.font_config = FontConfiguration()
             for density in densities:
                 document = weasyprint.HTML(
-                    string=make_html(density), base_url=STATIC.as_uri() + "/",
-                    url_fetcher=self.fetcher).render(font_config=self.font_config)
+                    string=make_html(density),
+                    base_url=STATIC.as_uri() + "/",
+                    url_fetcher=self.fetcher,
+                ).render(font_config=self.font_config)
                 if len(document.pages) == 1:
                     break
             return document.write_pdf()
@@ -223,28 +272,56 @@ def html_to_pdf(html: str) -> bytes:
     return _RENDERER.pdf(lambda density: html, densities=(0,))
 
 
-def render_game_pdf(game: Game, *, paper: str = "A4", rtl: bool | None = None,
-                    lang: str = "en",
-                    contract_words: Mapping[Contract, str] | None = None,
-                    digits: str = "western") -> bytes:
+def render_game_pdf(
+    game: Game,
+    *,
+    paper: str = "A4",
+    rtl: bool | None = None,
+    lang: str = "en",
+    contract_words: Mapping[Contract, str] | None = None,
+    digits: str = "western",
+) -> bytes:
     """The game's scoresheet as a PDF in *lang*, on one page for a standard game."""
     size, lang = paper_size(paper), language(lang)  # a bad paper fails here, before rendering
     checked_digits(digits)  # and bad digits
-    return _RENDERER.pdf(lambda density: scoresheet_html(
-        game, paper=size, rtl=rtl, density=density, lang=lang, contract_words=contract_words,
-        digits=digits))
+    return _RENDERER.pdf(
+        lambda density: scoresheet_html(
+            game,
+            paper=size,
+            rtl=rtl,
+            density=density,
+            lang=lang,
+            contract_words=contract_words,
+            digits=digits,
+        )
+    )
 
 
-def render_blank_pdf(names: Sequence[str] | None = None, *, paper: str = "A4",
-                     rtl: bool | None = None, title: str = "", lang: str = "en",
-                     contract_words: Mapping[Contract, str] | None = None,
-                     digits: str = "western") -> bytes:
+def render_blank_pdf(
+    names: Sequence[str] | None = None,
+    *,
+    paper: str = "A4",
+    rtl: bool | None = None,
+    title: str = "",
+    lang: str = "en",
+    contract_words: Mapping[Contract, str] | None = None,
+    digits: str = "western",
+) -> bytes:
     """A blank scoresheet to fill in by hand, with the players' names when given."""
     size, players, lang = paper_size(paper), _blank_names(names), language(lang)
     checked_digits(digits)
-    return _RENDERER.pdf(lambda density: blank_html(
-        players, paper=size, rtl=rtl, title=title, density=density, lang=lang,
-        contract_words=contract_words, digits=digits))
+    return _RENDERER.pdf(
+        lambda density: blank_html(
+            players,
+            paper=size,
+            rtl=rtl,
+            title=title,
+            density=density,
+            lang=lang,
+            contract_words=contract_words,
+            digits=digits,
+        )
+    )
 
 
 def warm_up() -> None:

@@ -4,6 +4,7 @@ Every number here comes from the engine's :class:`~scorekeeper.engine.gamefile.G
 module only arranges rows: one per deal, the contracts still to play as open rows, a subtotal row
 per kingdom, and the standings.
 """
+
 from __future__ import annotations
 
 import datetime as _dt
@@ -14,10 +15,18 @@ from typing import Mapping, Sequence
 
 from babel.dates import get_month_names
 
-from ..engine.contracts import (ALL_CONTRACTS, DIAMOND_VALUE, DOUBLED_CONTRACTS,
-                                KING_OF_HEARTS_VALUE, NEGATIVE_CONTRACTS, QUEEN_VALUE,
-                                TREX_PLACES, TRICK_VALUE,
-                                CONTRACT_LABELS, Contract)
+from ..engine.contracts import (
+    ALL_CONTRACTS,
+    DIAMOND_VALUE,
+    DOUBLED_CONTRACTS,
+    KING_OF_HEARTS_VALUE,
+    NEGATIVE_CONTRACTS,
+    QUEEN_VALUE,
+    TREX_PLACES,
+    TRICK_VALUE,
+    CONTRACT_LABELS,
+    Contract,
+)
 from ..engine.gamefile import Game, GameScore
 from ..engine.progression import KINGDOMS, Kingdom, Progress
 from ..engine.records import Capture, DealRecord
@@ -39,11 +48,19 @@ def _(message: str) -> str:
 Scores = tuple[int, int, int, int]
 
 QUEEN_CARDS = ("Q♠", "Q♥", "Q♦", "Q♣")
-SHORT_LABELS = {Contract.KING_OF_HEARTS: _("K♥"), Contract.DIAMONDS: _("Diamonds"),
-                Contract.QUEENS: _("Queens"), Contract.COLLECTIONS: _("Collections"),
-                Contract.TREX: _("Trex")}
-THROW_IN_REASONS = {"kh-redeal": _("K♥ redeal"), "trex-twos": _("2s for Trex"),
-                    "misdeal": _("misdeal"), "other": _("other reason")}
+SHORT_LABELS = {
+    Contract.KING_OF_HEARTS: _("K♥"),
+    Contract.DIAMONDS: _("Diamonds"),
+    Contract.QUEENS: _("Queens"),
+    Contract.COLLECTIONS: _("Collections"),
+    Contract.TREX: _("Trex"),
+}
+THROW_IN_REASONS = {
+    "kh-redeal": _("K♥ redeal"),
+    "trex-twos": _("2s for Trex"),
+    "misdeal": _("misdeal"),
+    "other": _("other reason"),
+}
 
 
 PAPER_SIZES = {"a4": "A4", "letter": "letter"}
@@ -137,8 +154,13 @@ class Sheet:
     lang: str = "en"
 
 
-def build_sheet(game: Game, scored: GameScore | None = None, *, lang: str = "en",
-                contract_words: Mapping[Contract, str] | None = None) -> Sheet:
+def build_sheet(
+    game: Game,
+    scored: GameScore | None = None,
+    *,
+    lang: str = "en",
+    contract_words: Mapping[Contract, str] | None = None,
+) -> Sheet:
     """Arrange *game* and its score (computed by the engine when not given) for printing.
 
     Every word the sheet holds (contract names, notes, values, rules) is in *lang*;
@@ -174,22 +196,27 @@ def build_sheet(game: Game, scored: GameScore | None = None, *, lang: str = "en"
     )
 
 
-def _played_kingdom(index: int, kingdom: Kingdom, game: Game, scored: GameScore,
-                    t: Words = ENGLISH) -> KingdomBlock:
+def _played_kingdom(
+    index: int, kingdom: Kingdom, game: Game, scored: GameScore, t: Words = ENGLISH
+) -> KingdomBlock:
     _unused, subtotal, complete = scored.kingdoms[index]
-    rows = [deal_row(number, game.deals[number], game.rules, scored.deals[number], t)
-            for number in kingdom.deals]
+    rows = [
+        deal_row(number, game.deals[number], game.rules, scored.deals[number], t)
+        for number in kingdom.deals
+    ]
     if not complete:
         rows += open_rows(kingdom.contracts_left, game.rules, t)
     last = kingdom.deals[-1]
     # The totals after a kingdom, but for the last one played: the sheet's total row shows it.
     show_running = complete and last != len(game.deals) - 1
-    return KingdomBlock(index + 1, kingdom.king, tuple(rows), subtotal, scored.running[last],
-                        complete, show_running)
+    return KingdomBlock(
+        index + 1, kingdom.king, tuple(rows), subtotal, scored.running[last], complete, show_running
+    )
 
 
-def _future_kingdom(index: int, progress: Progress, rules: HouseRules,
-                    t: Words = ENGLISH) -> KingdomBlock:
+def _future_kingdom(
+    index: int, progress: Progress, rules: HouseRules, t: Words = ENGLISH
+) -> KingdomBlock:
     """A kingdom not begun: its King when already known, and every contract open."""
     kings = progress.kings_so_far
     king: int | None = None
@@ -200,19 +227,20 @@ def _future_kingdom(index: int, progress: Progress, rules: HouseRules,
         king = progress.first_king
     elif len(kings) == KINGDOMS - 1:
         king = next(s for s in range(4) if s not in kings)
-    return KingdomBlock(index + 1, king, tuple(open_rows(ALL_CONTRACTS, rules, t)), None, None,
-                        False)
+    return KingdomBlock(
+        index + 1, king, tuple(open_rows(ALL_CONTRACTS, rules, t)), None, None, False
+    )
 
 
-def deal_row(index: int, deal: DealRecord, rules: HouseRules, points: Scores,
-             t: Words = ENGLISH) -> Row:
+def deal_row(
+    index: int, deal: DealRecord, rules: HouseRules, points: Scores, t: Words = ENGLISH
+) -> Row:
     """The row of the deal at *index* (0-based) with the engine's points."""
     number = index + 1
     if deal.thrown_in is not None:
         reason = deal.thrown_in.reason
         reason = t.gettext(THROW_IN_REASONS[reason]) if reason in THROW_IN_REASONS else reason
-        return Row("void", t.gettext("Thrown in"), number, note=reason,
-                   note_by=deal.thrown_in.by)
+        return Row("void", t.gettext("Thrown in"), number, note=reason, note_by=deal.thrown_in.by)
     label = contracts_label(deal.contracts, t)
     why = replay_reason(deal, rules)
     if why is not None:
@@ -253,8 +281,11 @@ def doubled_cards(deal: DealRecord, rules: HouseRules) -> tuple[Mark, ...]:
         if capture.doubled_by is None:
             continue
         led_by = None
-        if (rules.self_capture == "leader-credit" and capture.taker == capture.doubled_by
-                and capture.led_by not in (None, capture.doubled_by)):
+        if (
+            rules.self_capture == "leader-credit"
+            and capture.taker == capture.doubled_by
+            and capture.led_by not in (None, capture.doubled_by)
+        ):
             led_by = capture.led_by
         marks.append(Mark(card, capture.doubled_by, led_by))
     return tuple(marks)
@@ -275,8 +306,9 @@ def open_rows(left: Sequence[Contract], rules: HouseRules, t: Words = ENGLISH) -
     return [Row("open", contract_name(c, t)) for c in left]
 
 
-def standings(totals: Scores, places: Sequence[int],
-              winners: Sequence[int]) -> tuple[Standing, ...]:
+def standings(
+    totals: Scores, places: Sequence[int], winners: Sequence[int]
+) -> tuple[Standing, ...]:
     """Players by their place (the engine's, RULES.md "Who wins": the lowest total first under
     reverse_scores), then by seat; tied players share a place."""
     order = sorted(range(4), key=lambda s: (places[s], s))
@@ -284,7 +316,7 @@ def standings(totals: Scores, places: Sequence[int],
 
 
 def format_date(value: str | None, lang: str = "en") -> str:
-    """"20 November 2026", with the month's name in *lang*."""
+    """ "20 November 2026", with the month's name in *lang*."""
     if not value:
         return ""
     day = _dt.date.fromisoformat(value)
@@ -293,8 +325,10 @@ def format_date(value: str | None, lang: str = "en") -> str:
     return f"{day.day} {get_month_names('wide', locale=lang)[day.month]} {day.year}"
 
 
-DOUBLING_RULE = _("×2: doubled by its holder (named); another player who takes it scores twice "
-                  "its value and the holder gains its value")
+DOUBLING_RULE = _(
+    "×2: doubled by its holder (named); another player who takes it scores twice "
+    "its value and the holder gains its value"
+)
 REVERSED = _("all values reversed")
 REPLAYED_SWEEP = _("sweep, replayed")
 REPLAYED_SPLIT = _("split 2–2, replayed")
@@ -307,15 +341,13 @@ def contract_values(rules: HouseRules, t: Words = ENGLISH) -> dict[Contract, str
     sheet's footer and each contract's rules page say these same lines."""
     swap = rules.swap_diamonds_collections
     return {
-        Contract.KING_OF_HEARTS:
-            f"{contract_name(Contract.KING_OF_HEARTS, t)} {_signed(KING_OF_HEARTS_VALUE)}",
-        Contract.DIAMONDS:
-            t.gettext("each diamond %(value)s") % {"value": _signed(DIAMOND_VALUE[swap])},
+        Contract.KING_OF_HEARTS: f"{contract_name(Contract.KING_OF_HEARTS, t)} {_signed(KING_OF_HEARTS_VALUE)}",
+        Contract.DIAMONDS: t.gettext("each diamond %(value)s")
+        % {"value": _signed(DIAMOND_VALUE[swap])},
         Contract.QUEENS: t.gettext("each queen %(value)s") % {"value": _signed(QUEEN_VALUE)},
-        Contract.COLLECTIONS:
-            t.gettext("each trick %(value)s") % {"value": _signed(TRICK_VALUE[swap])},
-        Contract.TREX:
-            f"{contract_name(Contract.TREX, t)} {'/'.join(_signed(p) for p in TREX_PLACES)}",
+        Contract.COLLECTIONS: t.gettext("each trick %(value)s")
+        % {"value": _signed(TRICK_VALUE[swap])},
+        Contract.TREX: f"{contract_name(Contract.TREX, t)} {'/'.join(_signed(p) for p in TREX_PLACES)}",
     }
 
 
@@ -342,8 +374,9 @@ class ContractRules:
     house_rules: str
 
 
-def contract_rules(contract: Contract, rules: HouseRules, lang: str = "en",
-                   t: Words | None = None) -> ContractRules:
+def contract_rules(
+    contract: Contract, rules: HouseRules, lang: str = "en", t: Words | None = None
+) -> ContractRules:
     """*contract* under *rules*, from the lines the printed sheet prints (``contract_values``,
     ``value_key``'s doubling and reversal lines, ``rules_summary``): nothing said twice."""
     t = t if t is not None else (ENGLISH if lang == "en" else words_for(lang))
@@ -353,9 +386,14 @@ def contract_rules(contract: Contract, rules: HouseRules, lang: str = "en",
         doubling = t.gettext(DOUBLING_RULE)
     else:
         doubling = t.gettext(NO_DOUBLING)
-    return ContractRules(contract, contract_name(contract, t), contract_values(rules, t)[contract],
-                         doubling, t.gettext(REVERSED) if rules.reverse_scores else None,
-                         rules_summary(rules, lang, t))
+    return ContractRules(
+        contract,
+        contract_name(contract, t),
+        contract_values(rules, t)[contract],
+        doubling,
+        t.gettext(REVERSED) if rules.reverse_scores else None,
+        rules_summary(rules, lang, t),
+    )
 
 
 def rules_summary(rules: HouseRules, lang: str = "en", t: Words | None = None) -> str:

@@ -15,6 +15,7 @@ SQL), ``transfer`` (the game file format in and out), ``backup`` (backup and res
 ``kept`` (the one bounded in-memory map every cache uses) and ``paths`` (where the database
 lives).
 """
+
 from __future__ import annotations
 
 import os
@@ -33,5 +34,15 @@ def open_database(path: str | os.PathLike[str] | None = None) -> Database:
     return database
 
 
-__all__ = ["Database", "database_file", "db", "facts", "open_database", "paths", "schema",
-           "stats", "storage", "transfer"]
+__all__ = [
+    "Database",
+    "database_file",
+    "db",
+    "facts",
+    "open_database",
+    "paths",
+    "schema",
+    "stats",
+    "storage",
+    "transfer",
+]

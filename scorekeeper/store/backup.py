@@ -15,6 +15,7 @@ file beside the database for as long as it runs, and a restore needs that lock a
 database being replaced is first backed up beside itself, so a restore never loses anything
 either.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -75,8 +76,9 @@ def serving_lock(database: str | Path) -> IO[str] | None:
     try:
         return _lock(database, exclusive=False)
     except BackupError:
-        raise BackupError(f"A restore is running on {database}; start the server again when "
-                          f"it has finished.") from None
+        raise BackupError(
+            f"A restore is running on {database}; start the server again when it has finished."
+        ) from None
 
 
 def not_served(database: str | Path) -> contextlib.AbstractContextManager[None]:
@@ -90,8 +92,9 @@ def _restore_lock(database: Path) -> Iterator[None]:
     try:
         handle = _lock(database, exclusive=True)
     except BackupError:
-        raise BackupError(f"The scorekeeper is running on {database}. Stop it (Ctrl+C) first, "
-                          f"then restore.") from None
+        raise BackupError(
+            f"The scorekeeper is running on {database}. Stop it (Ctrl+C) first, then restore."
+        ) from None
     try:
         yield
     finally:
@@ -101,8 +104,9 @@ def _restore_lock(database: Path) -> Iterator[None]:
 
 # -- checks --------------------------------------------------------------------------------
 def _open_read_only(path: Path) -> sqlite3.Connection:
-    return sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True,
-                           timeout=BUSY_TIMEOUT_SECONDS)
+    return sqlite3.connect(
+        f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_SECONDS
+    )
 
 
 def check_database(path: Path) -> int:
@@ -117,22 +121,32 @@ def check_database(path: Path) -> int:
     try:
         try:
             verdict = [row[0] for row in conn.execute("PRAGMA integrity_check")]
-            tables = {row[0] for row in conn.execute(
-                "select name from sqlite_master where type = 'table'")}
+            tables = {
+                row[0]
+                for row in conn.execute("select name from sqlite_master where type = 'table'")
+            }
         except sqlite3.DatabaseError as exc:
             raise BackupError(f"{path} is not a scorekeeper database ({exc}).") from None
         if verdict != ["ok"]:
             raise BackupError(f"{path} is damaged: " + "; ".join(verdict[:5]))
         missing = TABLES - tables
         if missing:
-            raise BackupError(f"{path} is not a scorekeeper database (it has no "
-                              f"{', '.join(sorted(missing))} table).")
-        applied = {row[0] for row in conn.execute(
-            "select name from _sqlite_migrations where migration_set = ?", [migrations.name])}
+            raise BackupError(
+                f"{path} is not a scorekeeper database (it has no "
+                f"{', '.join(sorted(missing))} table)."
+            )
+        applied = {
+            row[0]
+            for row in conn.execute(
+                "select name from _sqlite_migrations where migration_set = ?", [migrations.name]
+            )
+        }
         unknown = applied - {m.name for m in migrations._migrations}
         if unknown:
-            raise BackupError(f"{path} was written by a newer version of the scorekeeper "
-                              f"({', '.join(sorted(unknown))}); update it first.")
+            raise BackupError(
+                f"{path} was written by a newer version of the scorekeeper "
+                f"({', '.join(sorted(unknown))}); update it first."
+            )
         return conn.execute("select count(*) from games").fetchone()[0]
     finally:
         conn.close()
@@ -189,18 +203,30 @@ TEXT_LIMIT = 1024 * 1024
 #: The tables every backup has, whatever its version...
 ALWAYS = ("players", "games", "game_players", "deals", "deal_history")
 #: ...and every table whose rows a restore copies, where the backup's version has it.
-COPIED = (*ALWAYS, "settings", "club_nights", "club_night_players", "club_tables",
-          "club_sitting_out")
+COPIED = (
+    *ALWAYS,
+    "settings",
+    "club_nights",
+    "club_night_players",
+    "club_tables",
+    "club_sitting_out",
+)
 #: Why a restored player's name cannot be kept, by the engine's name problem.
-NAME_REASONS = {"player_name_empty": "has no name",
-                "player_name_too_long": f"has a name longer than {NAME_LIMIT} characters",
-                "player_name_control": "has a control character in their name",
-                "player_name_invisible": "has a name that shows no letter or digit",
-                "player_name_hidden": "has a character that does not show in their name",
-                "player_name_marks": "has a name with more than three marks on one letter"}
+NAME_REASONS = {
+    "player_name_empty": "has no name",
+    "player_name_too_long": f"has a name longer than {NAME_LIMIT} characters",
+    "player_name_control": "has a control character in their name",
+    "player_name_invisible": "has a name that shows no letter or digit",
+    "player_name_hidden": "has a character that does not show in their name",
+    "player_name_marks": "has a name with more than three marks on one letter",
+}
 #: What a column's declared type lets a restored value be.
-KINDS: dict[str, tuple[type, ...]] = {"INTEGER": (int,), "TEXT": (str,), "FLOAT": (float, int),
-                                      "REAL": (float, int)}
+KINDS: dict[str, tuple[type, ...]] = {
+    "INTEGER": (int,),
+    "TEXT": (str,),
+    "FLOAT": (float, int),
+    "REAL": (float, int),
+}
 
 
 @dataclass
@@ -229,8 +255,9 @@ def restore_database(backup: str | Path, database: str | Path) -> Restored:
         raise BackupError("That file is the database itself.")
     database.parent.mkdir(parents=True, exist_ok=True)
     with _restore_lock(database):
-        fd, temp_name = tempfile.mkstemp(prefix=f".{database.name}.", suffix=".restoring",
-                                         dir=database.parent)
+        fd, temp_name = tempfile.mkstemp(
+            prefix=f".{database.name}.", suffix=".restoring", dir=database.parent
+        )
         os.close(fd)
         temp = Path(temp_name)
         try:
@@ -257,8 +284,10 @@ def _check_file(backup: Path) -> None:
         raise BackupError(f"There is no file {backup}.")
     size = backup.stat().st_size
     if size > RESTORE_LIMIT:
-        raise BackupError(f"{backup} is {size // (1024 * 1024)} MB, more than a scorekeeper "
-                          f"backup holds (at most {RESTORE_LIMIT // (1024 * 1024)} MB).")
+        raise BackupError(
+            f"{backup} is {size // (1024 * 1024)} MB, more than a scorekeeper "
+            f"backup holds (at most {RESTORE_LIMIT // (1024 * 1024)} MB)."
+        )
     with open(backup, "rb") as handle:
         if handle.read(16) != b"SQLite format 3\x00":
             raise BackupError(f"{backup} is not a scorekeeper database (not SQLite).")
@@ -317,23 +346,38 @@ def _read_schema(source: sqlite3.Connection, backup: Path) -> tuple[list[str], l
     tables = {name for kind, name, _ in objects if kind == "table"}
     missing = (set(ALWAYS) | {migrations.migrations_table}) - tables
     if missing:
-        raise BackupError(f"{backup} is not a scorekeeper database (it has no "
-                          f"{', '.join(sorted(missing))} table).")
-    applied = [row[0] for row in source.execute(
-        f"select name from {migrations.migrations_table} where migration_set = ? "
-        "order by rowid", [migrations.name])]
+        raise BackupError(
+            f"{backup} is not a scorekeeper database (it has no "
+            f"{', '.join(sorted(missing))} table)."
+        )
+    applied = [
+        row[0]
+        for row in source.execute(
+            f"select name from {migrations.migrations_table} where migration_set = ? "
+            "order by rowid",
+            [migrations.name],
+        )
+    ]
     known = [m.name for m in migrations._migrations]
     unknown = [name for name in applied if name not in known]
     if unknown:
-        raise BackupError(f"{backup} was written by a newer version of the scorekeeper "
-                          f"({', '.join(sorted(unknown))}); update it first.")
-    if not applied or applied != known[:len(applied)]:
-        raise BackupError(f"{backup} is not a scorekeeper database (its migrations are "
-                          f"{', '.join(applied) or 'none'}).")
+        raise BackupError(
+            f"{backup} was written by a newer version of the scorekeeper "
+            f"({', '.join(sorted(unknown))}); update it first."
+        )
+    if not applied or applied != known[: len(applied)]:
+        raise BackupError(
+            f"{backup} is not a scorekeeper database (its migrations are "
+            f"{', '.join(applied) or 'none'})."
+        )
     ours = _objects_at(applied)
-    left_out = sorted(f"{kind} {name}" for kind, name, sql in objects
-                      if kind in ("table", "view", "trigger") and not name.startswith("sqlite_")
-                      and ours.get((kind, name)) != sql)
+    left_out = sorted(
+        f"{kind} {name}"
+        for kind, name, sql in objects
+        if kind in ("table", "view", "trigger")
+        and not name.startswith("sqlite_")
+        and ours.get((kind, name)) != sql
+    )
     return applied, left_out
 
 
@@ -346,7 +390,7 @@ def _reference(applied: list[str]) -> WritingDatabase:
 def _apply_up_to(db: Database, applied: list[str]) -> None:
     """Apply this version's migrations as far as the backup had them."""
     known = [m.name for m in migrations._migrations]
-    later = known[len(applied):]
+    later = known[len(applied) :]
     migrations.apply(db, stop_before=later[0] if later else None)
 
 
@@ -354,8 +398,10 @@ def _objects_at(applied: list[str]) -> dict[tuple[str, str], str]:
     """The schema's own tables, views and triggers at that version, with their SQL."""
     db = _reference(applied)
     try:
-        return {(kind, name): sql for kind, name, sql in db.execute(
-            "select type, name, sql from sqlite_master")}
+        return {
+            (kind, name): sql
+            for kind, name, sql in db.execute("select type, name, sql from sqlite_master")
+        }
     finally:
         db.close()
 
@@ -364,16 +410,21 @@ def _columns_at(applied: list[str]) -> dict[str, list[tuple[str, str, bool]]]:
     """Each copied table's columns as the migrations make them: (name, type, not null)."""
     db = _reference(applied)
     try:
-        columns = {table: [(row[1], row[2].upper(), bool(row[3] or row[5]))
-                           for row in db.execute(f"pragma table_info({table})")]
-                   for table in COPIED}
+        columns = {
+            table: [
+                (row[1], row[2].upper(), bool(row[3] or row[5]))
+                for row in db.execute(f"pragma table_info({table})")
+            ]
+            for table in COPIED
+        }
         return {table: found for table, found in columns.items() if found}  # at that version
     finally:
         db.close()
 
 
-def _check_columns(source: sqlite3.Connection, backup: Path,
-                   reference: dict[str, list[tuple[str, str, bool]]]) -> None:
+def _check_columns(
+    source: sqlite3.Connection, backup: Path, reference: dict[str, list[tuple[str, str, bool]]]
+) -> None:
     for table in COPIED:
         if table not in reference:
             continue  # not a table of the backup's version
@@ -385,8 +436,10 @@ def _check_columns(source: sqlite3.Connection, backup: Path,
                 parts.append(f"no {', '.join(sorted(wanted - have))} column")
             if have - wanted:
                 parts.append(f"columns {', '.join(sorted(have - wanted))} it should not have")
-            raise BackupError(f"{backup} is not a scorekeeper backup: its {table} table has "
-                              f"{' and '.join(parts)}.")
+            raise BackupError(
+                f"{backup} is not a scorekeeper backup: its {table} table has "
+                f"{' and '.join(parts)}."
+            )
 
 
 def _install_keys(database: Path) -> list[dict[str, object]]:
@@ -395,8 +448,12 @@ def _install_keys(database: Path) -> list[dict[str, object]]:
         return []
     conn = _open_read_only(database)
     try:
-        names = [c[0] for c in conn.execute("select name from sqlite_master where type = "
-                                            "'table' and name = 'install_keys'")]
+        names = [
+            c[0]
+            for c in conn.execute(
+                "select name from sqlite_master where type = 'table' and name = 'install_keys'"
+            )
+        ]
         if not names:
             return []
         cursor = conn.execute("select * from install_keys")
@@ -408,8 +465,13 @@ def _install_keys(database: Path) -> list[dict[str, object]]:
         conn.close()
 
 
-def _copy_rows(source: sqlite3.Connection, db: Database, backup: Path, table: str,
-               columns: list[tuple[str, str, bool]]) -> None:
+def _copy_rows(
+    source: sqlite3.Connection,
+    db: Database,
+    backup: Path,
+    table: str,
+    columns: list[tuple[str, str, bool]],
+) -> None:
     """Copy the rows of *table*, each value checked against its column's declared type."""
     names = ", ".join(f'"{name}"' for name, _, _ in columns)
     # a setting the migrations wrote meanwhile (the ratings' version) takes the file's value
@@ -429,21 +491,23 @@ def _copy_rows(source: sqlite3.Connection, db: Database, backup: Path, table: st
             db.conn.executemany(insert, rows)
 
 
-def _check_value(backup: Path, table: str, number: int, column: str, kind: str,
-                 not_null: bool, value: object) -> None:
+def _check_value(
+    backup: Path, table: str, number: int, column: str, kind: str, not_null: bool, value: object
+) -> None:
     if value is None:
         if not_null:
             raise BackupError(f"{backup}: row {number} of {table} has no {column}.")
         return
     allowed = KINDS.get(kind, (int, float, str))
     if not isinstance(value, allowed) or isinstance(value, bool):
-        raise BackupError(f"{backup}: row {number} of {table} holds "
-                          f"{type(value).__name__} in {column}, not {kind.lower()}.")
+        raise BackupError(
+            f"{backup}: row {number} of {table} holds "
+            f"{type(value).__name__} in {column}, not {kind.lower()}."
+        )
     limit = restorechecks.text_limit(column, TEXT_LIMIT)
     if isinstance(value, str) and len(value) > limit:
         size = f"{limit // 1024} KB" if limit >= 1024 * 1024 else f"{limit} characters"
-        raise BackupError(f"{backup}: row {number} of {table} holds more than {size} in "
-                          f"{column}.")
+        raise BackupError(f"{backup}: row {number} of {table} holds more than {size} in {column}.")
 
 
 def _check_and_score(db: Database, backup: Path) -> None:
@@ -466,26 +530,38 @@ def _check_rows(db: Database, backup: Path) -> None:
             if problem is not None:
                 raise BackupError(f"{backup}: player {row['id']} {NAME_REASONS[problem]}.")
             try:
-                db.execute("update players set name = ?, name_key = ? where id = ?",
-                           [name, storage.name_key(name), row["id"]])
+                db.execute(
+                    "update players set name = ?, name_key = ? where id = ?",
+                    [name, storage.name_key(name), row["id"]],
+                )
             except sqlite3.IntegrityError:
                 raise BackupError(f"{backup}: two players are both called {name!r}.") from None
         for row in list(db.query("select * from games order by id")):
             game_id = row["id"]
             where = f"{backup}: game {game_id}"
-            seats = [r["seat"] for r in db.query(
-                "select seat from game_players where game_id = ? order by seat", [game_id])]
+            seats = [
+                r["seat"]
+                for r in db.query(
+                    "select seat from game_players where game_id = ? order by seat", [game_id]
+                )
+            ]
             if seats != [0, 1, 2, 3]:
                 raise BackupError(f"{where} does not seat four players.")
-            numbers = [r["number"] for r in db.query(
-                "select number from deals where game_id = ? order by number", [game_id])]
+            numbers = [
+                r["number"]
+                for r in db.query(
+                    "select number from deals where game_id = ? order by number", [game_id]
+                )
+            ]
             if numbers != list(range(1, len(numbers) + 1)):
                 raise BackupError(f"{where}: its deals are not numbered 1 to {len(numbers)}.")
             if not (KEY.fullmatch(row["edit_key"] or "") and KEY.fullmatch(row["view_key"] or "")):
                 raise BackupError(f"{where}: its edit or view key is not one.")
             if row["pin_hash"] is not None and not PIN_HASH.fullmatch(row["pin_hash"]):
-                raise BackupError(f"{where}: its table PIN is not a PIN's hash as this "
-                                  f"scorekeeper writes one ({PIN_METHOD}).")
+                raise BackupError(
+                    f"{where}: its table PIN is not a PIN's hash as this "
+                    f"scorekeeper writes one ({PIN_METHOD})."
+                )
             token = row["create_token"]
             if token is not None and not storage.FORM_TOKEN.fullmatch(token):
                 raise BackupError(f"{where}: its form token is not one.")
@@ -500,19 +576,23 @@ def _check_rows(db: Database, backup: Path) -> None:
             scored = stored.game.score()
             for deal, record, scores in zip(stored.deals, stored.game.deals, scored.deals):
                 values = storage.deal_values(record, scores)
-                db.execute(f"update deals set {', '.join(f'{k} = ?' for k in values)} "
-                           f"where id = ?", [*values.values(), deal["id"]])
+                db.execute(
+                    f"update deals set {', '.join(f'{k} = ?' for k in values)} where id = ?",
+                    [*values.values(), deal["id"]],
+                )
             storage.store_summary(db, game_id, stored.game, touch=False, rate=False)
         names: dict[int, list[str | None]] = {}
-        for row in db.query("select game_id, seat, p.name from game_players join players p "
-                            "on p.id = player_id"):
+        for row in db.query(
+            "select game_id, seat, p.name from game_players join players p on p.id = player_id"
+        ):
             names.setdefault(row["game_id"], [None] * 4)[row["seat"]] = row["name"]
         for row in db.query("select * from deal_history"):
             restorechecks.check_history(row, names.get(row["game_id"]))
         broken = db.execute("PRAGMA foreign_key_check").fetchall()
         if broken:
-            raise BackupError(f"{backup}: a row of {broken[0][0]} points to nothing in "
-                              f"{broken[0][2]}.")
+            raise BackupError(
+                f"{backup}: a row of {broken[0][0]} points to nothing in {broken[0][2]}."
+            )
         if db.table("settings").exists():
             restorechecks.check_settings(db)
         if db.table("club_nights").exists():
@@ -541,8 +621,9 @@ DATED_NAME = "scorekeeper-{stamp}.sqlite3"
 DATED_PATTERN = "scorekeeper-????????-??????.sqlite3"
 
 
-def backup_into(database: str | Path, folder: str | Path, keep: int,
-                now: datetime | None = None) -> tuple[Path, int, list[Path]]:
+def backup_into(
+    database: str | Path, folder: str | Path, keep: int, now: datetime | None = None
+) -> tuple[Path, int, list[Path]]:
     """Write a dated backup of *database* into *folder* (made, owner only, if missing) and
     remove the oldest dated backups there beyond the newest *keep*. Returns the new file, the
     number of games in it and the files removed. Files of other names are never touched."""

@@ -3,6 +3,7 @@
 Forms call these to show the engine's messages; storage calls them again inside its transaction
 before it writes, so that nothing reaches the database that the engine has not accepted.
 """
+
 from __future__ import annotations
 
 import json
@@ -24,7 +25,7 @@ def rebuild(game: Game, deals: Sequence[DealRecord]) -> Game:
 
 def progress_before(game: Game, number: int) -> Progress:
     """Where the game stood before deal *number* (counted from 1)."""
-    return Progress.of(game.rules, game.first_king, game.deals[:number - 1], game.players)
+    return Progress.of(game.rules, game.first_king, game.deals[: number - 1], game.players)
 
 
 def check_new_deal(game: Game, raw: Any) -> tuple[DealRecord | None, list[Problem], Game | None]:
@@ -38,8 +39,11 @@ def check_new_deal(game: Game, raw: Any) -> tuple[DealRecord | None, list[Proble
         return None, exc.problems, None
 
 
-def check_correction(game: Game, number: int, raw: Any,
-                     ) -> tuple[DealRecord | None, list[Problem], Game | None]:
+def check_correction(
+    game: Game,
+    number: int,
+    raw: Any,
+) -> tuple[DealRecord | None, list[Problem], Game | None]:
     """Check *raw* as the new version of deal *number*, and every later deal after it."""
     record, problems = validate_entry(raw, progress_before(game, number), number)
     if record is None:
@@ -56,10 +60,18 @@ def other_contracts(game: Game, number: int) -> list[tuple[Contract, ...]]:
     """What deal *number* could have been instead ("it was another contract"): the King's
     choices before it that no later deal of its kingdom has played since."""
     kingdom = next(k for k in game.progress().kingdoms if number - 1 in k.deals)
-    later = {c for i in kingdom.deals if i > number - 1
-             if uses_contracts(game.deals[i], game.rules) for c in game.deals[i].contracts}
-    return [option for option in progress_before(game, number).deal_options()
-            if not later.intersection(option)]
+    later = {
+        c
+        for i in kingdom.deals
+        if i > number - 1
+        if uses_contracts(game.deals[i], game.rules)
+        for c in game.deals[i].contracts
+    }
+    return [
+        option
+        for option in progress_before(game, number).deal_options()
+        if not later.intersection(option)
+    ]
 
 
 def check_undo(game: Game, number: int) -> tuple[list[Problem], Game | None]:
@@ -79,5 +91,8 @@ def same_entry(saved: Mapping[str, Any], *, action: str, number: int, raw: Any) 
     if saved.get("action") != action or saved.get("entered") != number:
         return False
     record, problems = read_deal(raw)
-    return record is not None and not problems and \
-        record.to_dict() == json.loads(saved.get("record_json") or "null")
+    return (
+        record is not None
+        and not problems
+        and record.to_dict() == json.loads(saved.get("record_json") or "null")
+    )

@@ -1,5 +1,6 @@
 """Connections to the SQLite database: WAL, a full sync at each commit, writers queued on one
 lock per database, and one connection kept per thread."""
+
 from __future__ import annotations
 
 import contextlib
@@ -44,8 +45,11 @@ class WritingDatabase(Database):
         kwargs.setdefault("strict", self.strict)
         return Table(self, table_name, **kwargs)
 
-    def query(self, sql: str, params: Sequence | dict[str, Any] | None = None,
-              ) -> Generator[dict, None, None]:
+    def query(
+        self,
+        sql: str,
+        params: Sequence | dict[str, Any] | None = None,
+    ) -> Generator[dict, None, None]:
         if not _SELECT.match(sql):
             return super().query(sql, params)
         if self._tracer:

@@ -10,6 +10,7 @@ path, is another document and so another key, and a key cannot go stale. Storage
 stored game's document by the stored strings it is made of (``storage.document_strings``),
 which is cheaper than writing the document out.
 """
+
 from __future__ import annotations
 
 import json

@@ -13,6 +13,7 @@ A group's id is short and not a secret: it appears in every address of the group
 (``/g/<id>/...``). What admits a phone is the group's join link, a 128-bit secret kept in the
 group's own file (``keys.py``), and then the phone's membership (``members.py``).
 """
+
 from __future__ import annotations
 
 import os
@@ -72,8 +73,12 @@ def name_problem(name: str) -> str | None:
         return N_("Give the group a name.")
     if len(name.strip()) > NAME_LIMIT:
         return N_("A group's name has at most 80 characters.")
-    if has_control(name) or any(0x202A <= ord(c) <= 0x202E or 0x2066 <= ord(c) <= 0x2069
-                                or c in "\u200b\u200c\u200d\u2060\ufeff" for c in name):
+    if has_control(name) or any(
+        0x202A <= ord(c) <= 0x202E
+        or 0x2066 <= ord(c) <= 0x2069
+        or c in "\u200b\u200c\u200d\u2060\ufeff"
+        for c in name
+    ):
         return N_("A group's name cannot hold invisible or direction characters.")
     return None
 
@@ -92,14 +97,21 @@ class Host:
         db = connect(self.register_path)
         if "groups" not in db.table_names():
             with db.atomic():
-                db.execute("create table if not exists groups (id text primary key, "
-                           "name text not null, lang text not null, created_at text not null)")
-                db.execute("create table if not exists group_starts (client text not null, "
-                           "at real not null)")
-                db.execute("create index if not exists group_starts_client "
-                           "on group_starts (client, at)")
-                db.execute("create table if not exists host_keys (name text primary key, "
-                           "key text not null)")
+                db.execute(
+                    "create table if not exists groups (id text primary key, "
+                    "name text not null, lang text not null, created_at text not null)"
+                )
+                db.execute(
+                    "create table if not exists group_starts (client text not null, "
+                    "at real not null)"
+                )
+                db.execute(
+                    "create index if not exists group_starts_client on group_starts (client, at)"
+                )
+                db.execute(
+                    "create table if not exists host_keys (name text primary key, "
+                    "key text not null)"
+                )
         return db
 
     def path_of(self, group_id: str) -> Path:
@@ -146,9 +158,13 @@ class Host:
         now = time.time() if now is None else now
         db = self.register()
         try:
-            times = [r["at"] for r in db.query(
-                "select at from group_starts where client = ? and at >= ?",
-                [client, now - 86400])]
+            times = [
+                r["at"]
+                for r in db.query(
+                    "select at from group_starts where client = ? and at >= ?",
+                    [client, now - 86400],
+                )
+            ]
         finally:
             db.close()
         hour = sum(1 for at in times if at >= now - 3600)
@@ -165,8 +181,9 @@ class Host:
         if lang not in LANGS:
             raise Refused(N_("Choose English or Arabic."))
         if client is not None and self.starts_left(client) <= 0:
-            raise Refused(N_("This address has started as many groups as it may for now. "
-                             "Try again later."))
+            raise Refused(
+                N_("This address has started as many groups as it may for now. Try again later.")
+            )
         self.folder.mkdir(parents=True, exist_ok=True)
         while True:
             group_id = "".join(secrets.choice(ID_ALPHABET) for _ in range(ID_LENGTH))
@@ -180,8 +197,10 @@ class Host:
                 migrate(db)
                 with db.atomic():
                     for key, value in (("group_name", name), ("group_lang", lang)):
-                        db.execute("insert or replace into settings (key, value) values (?, ?)",
-                                   [key, value])
+                        db.execute(
+                            "insert or replace into settings (key, value) values (?, ?)",
+                            [key, value],
+                        )
             finally:
                 db.close()
             _remove_with_journal(path)
@@ -189,11 +208,15 @@ class Host:
             reg = self.register()
             try:
                 with reg.atomic():
-                    reg.execute("insert into groups (id, name, lang, created_at) "
-                                "values (?, ?, ?, ?)", [group_id, name, lang, _now()])
+                    reg.execute(
+                        "insert into groups (id, name, lang, created_at) values (?, ?, ?, ?)",
+                        [group_id, name, lang, _now()],
+                    )
                     if client is not None:
-                        reg.execute("insert into group_starts (client, at) values (?, ?)",
-                                    [client, time.time()])
+                        reg.execute(
+                            "insert into group_starts (client, at) values (?, ?)",
+                            [client, time.time()],
+                        )
             finally:
                 reg.close()
         except BaseException:
@@ -224,8 +247,9 @@ class Host:
         finally:
             reg.close()
         _remove_with_journal(group.path)
-        shutil.rmtree(group.path.with_name(f".{group.path.name}{LITESTREAM_SUFFIX}"),
-                      ignore_errors=True)
+        shutil.rmtree(
+            group.path.with_name(f".{group.path.name}{LITESTREAM_SUFFIX}"), ignore_errors=True
+        )
         return True
 
     # -- the operator's invitation ---------------------------------------------------------
@@ -237,8 +261,10 @@ class Host:
             row = next(reg.query("select key from host_keys where name = 'invite'"), None)
             if row is None or rotate:
                 with reg.atomic():
-                    reg.execute("insert or replace into host_keys (name, key) values "
-                                "('invite', ?)", [secrets.token_hex(16)])
+                    reg.execute(
+                        "insert or replace into host_keys (name, key) values ('invite', ?)",
+                        [secrets.token_hex(16)],
+                    )
                 row = next(reg.query("select key from host_keys where name = 'invite'"))
         finally:
             reg.close()
@@ -260,7 +286,9 @@ def group_setting(db: Database, key: str) -> str | None:
 def too_big(path: str | os.PathLike[str]) -> bool:
     """Has the group's file reached its size cap?"""
     try:
-        return sum(os.path.getsize(f"{path}{s}") for s in ("", "-wal")
-                   if os.path.exists(f"{path}{s}")) >= SIZE_CAP
+        return (
+            sum(os.path.getsize(f"{path}{s}") for s in ("", "-wal") if os.path.exists(f"{path}{s}"))
+            >= SIZE_CAP
+        )
     except OSError:
         return False

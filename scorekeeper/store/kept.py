@@ -13,6 +13,7 @@ key, so that nothing kept can go stale:
   document, keyed by the game's version tag (drawn again by the database on every change of
   the game), how the phone reads, and its right to keep score.
 """
+
 from __future__ import annotations
 
 import threading

@@ -15,6 +15,7 @@ threads and across restarts. The limits, for one game:
   guesses a day, so an average of 50 days for a 4-digit PIN (5,000 guesses) and 5,000 days,
   about 13.7 years, for a 6-digit one (500,000 guesses).
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -64,9 +65,11 @@ def game_keys(db: Database, game_id: int) -> dict[str, Any] | None:
     row = next(db.query(sql, [game_id]), None)
     if row is not None and (row["edit_key"] is None or row["view_key"] is None):
         with db.atomic():
-            db.execute(f"update games set edit_key = coalesce(edit_key, {RANDOM_KEY_SQL}), "
-                       f"view_key = coalesce(view_key, {RANDOM_KEY_SQL}) where id = ?",
-                       [game_id])
+            db.execute(
+                f"update games set edit_key = coalesce(edit_key, {RANDOM_KEY_SQL}), "
+                f"view_key = coalesce(view_key, {RANDOM_KEY_SQL}) where id = ?",
+                [game_id],
+            )
         row = next(db.query(sql, [game_id]))
     return row
 
@@ -75,8 +78,9 @@ def rotate_edit_key(db: Database, game_id: int) -> str | None:
     """Give the game a new edit key: every phone that held the old one (or gave the PIN) only
     watches from now on. The new key, or None when there is no such game."""
     with db.atomic():
-        found = db.execute(f"update games set edit_key = {RANDOM_KEY_SQL} where id = ?",
-                           [game_id]).rowcount
+        found = db.execute(
+            f"update games set edit_key = {RANDOM_KEY_SQL} where id = ?", [game_id]
+        ).rowcount
     keys = game_keys(db, game_id) if found else None
     return keys["edit_key"] if keys else None
 
@@ -93,9 +97,12 @@ def pin_hash(pin: str) -> str:
 
 def pin_matches(stored_hash: str | None, pin: str) -> bool:
     """Whether *pin* is the table PIN whose hash is *stored_hash*."""
-    return bool(stored_hash) and PIN.fullmatch(pin) is not None \
-        and PIN_HASH.fullmatch(stored_hash or "") is not None \
+    return (
+        bool(stored_hash)
+        and PIN.fullmatch(pin) is not None
+        and PIN_HASH.fullmatch(stored_hash or "") is not None
         and check_password_hash(stored_hash or "", pin)
+    )
 
 
 def pin_tag(stored_hash: str | None) -> str | None:
@@ -111,8 +118,9 @@ def set_pin(db: Database, game_id: int, pin: str | None) -> bool:
     """Set the game's PIN (None removes it) and forget the tries at the old one; False when
     there is no such game. Phones that the old PIN let in only watch from now on."""
     with db.atomic():
-        found = db.execute("update games set pin_hash = ? where id = ?",
-                           [pin_hash(pin) if pin else None, game_id]).rowcount
+        found = db.execute(
+            "update games set pin_hash = ? where id = ?", [pin_hash(pin) if pin else None, game_id]
+        ).rowcount
         db.execute("delete from pin_attempts where game_id = ?", [game_id])
     return bool(found)
 
@@ -141,15 +149,23 @@ class PinLock:
 
 
 def _lock(db: Database, game_id: int, client: str, now: float) -> PinLock | None:
-    day = [r["at"] for r in db.query(
-        "select at from pin_attempts where game_id = ? and at >= ? order by at",
-        [game_id, now - PIN_DAY])]
+    day = [
+        r["at"]
+        for r in db.query(
+            "select at from pin_attempts where game_id = ? and at >= ? order by at",
+            [game_id, now - PIN_DAY],
+        )
+    ]
     if len(day) >= PIN_FAILURES_PER_DAY:
         return PinLock("game", int(day[-PIN_FAILURES_PER_DAY] + PIN_DAY - now) + 1)
     since = now - PIN_WINDOW
-    mine = [r["at"] for r in db.query(
-        "select at from pin_attempts where game_id = ? and client = ? and at >= ? order by at",
-        [game_id, client, since])]
+    mine = [
+        r["at"]
+        for r in db.query(
+            "select at from pin_attempts where game_id = ? and client = ? and at >= ? order by at",
+            [game_id, client, since],
+        )
+    ]
     if len(mine) >= PIN_TRIES:
         return PinLock("phone", int(mine[-PIN_TRIES] + PIN_WINDOW - now) + 1)
     recent = sum(1 for at in day if at >= since)
@@ -177,13 +193,18 @@ def take_pin_try(db: Database, game_id: int, client: str) -> tuple[PinLock | Non
         if lock is not None:
             return lock, None
         return None, db.table("pin_attempts").insert(
-            {"game_id": game_id, "client": client, "at": now}).last_pk
+            {"game_id": game_id, "client": client, "at": now}
+        ).last_pk
 
 
 def tries_left(db: Database, game_id: int, client: str) -> int:
     since = time.time() - PIN_WINDOW
-    used = next(db.query("select count(*) as n from pin_attempts where game_id = ? and "
-                         "client = ? and at >= ?", [game_id, client, since]))["n"]
+    used = next(
+        db.query(
+            "select count(*) as n from pin_attempts where game_id = ? and client = ? and at >= ?",
+            [game_id, client, since],
+        )
+    )["n"]
     return max(0, PIN_TRIES - used)
 
 
@@ -209,8 +230,10 @@ def rotate_install_key(db: Database, name: str) -> str:
     stamp = datetime.now(timezone.utc).isoformat(timespec="seconds")
     with db.atomic():
         db.execute("delete from install_keys where name = ?", [name])
-        db.execute(f"insert into install_keys (name, key, created_at) "
-                   f"values (?, {RANDOM_KEY_SQL}, ?)", [name, stamp])
+        db.execute(
+            f"insert into install_keys (name, key, created_at) values (?, {RANDOM_KEY_SQL}, ?)",
+            [name, stamp],
+        )
     return next(db.query("select key from install_keys where name = ?", [name]))["key"]
 
 
@@ -220,11 +243,12 @@ def admin_key_to_show(db: Database) -> str | None:
     key = install_key(db, "admin")
     stamp = datetime.now(timezone.utc).isoformat(timespec="seconds")
     with db.atomic():
-        shown = db.execute("update install_keys set shown_at = ? where name = 'admin' "
-                           "and shown_at is null", [stamp]).rowcount
+        shown = db.execute(
+            "update install_keys set shown_at = ? where name = 'admin' and shown_at is null",
+            [stamp],
+        ).rowcount
     return key if shown else None
 
 
 def install_key_matches(db: Database, name: str, given: str) -> bool:
-    return KEY.fullmatch(given) is not None and hmac.compare_digest(
-        given, install_key(db, name))
+    return KEY.fullmatch(given) is not None and hmac.compare_digest(given, install_key(db, name))

@@ -15,6 +15,7 @@ groups). One rule, the README's "Where the data lives", in this order:
 The app, the command line and a script all find the same database this way, without starting
 the web app.
 """
+
 from __future__ import annotations
 
 import os
@@ -42,8 +43,10 @@ def instance_folder(database: str | os.PathLike[str] | None = None) -> Path:
 
 def default_folder(package_parent: Path) -> Path:
     """Rules 3 to 5, for a package installed in *package_parent*."""
-    if package_parent.name not in ("site-packages", "dist-packages") \
-            and (package_parent / "pyproject.toml").is_file():
+    if (
+        package_parent.name not in ("site-packages", "dist-packages")
+        and (package_parent / "pyproject.toml").is_file()
+    ):
         return package_parent / "instance"
     prefix = Path(sys.prefix).resolve()
     if sys.prefix != sys.base_prefix and prefix in package_parent.parents:

@@ -9,6 +9,7 @@ that game's seat at another player, new or known: the other games stay as they w
 that cannot be made raises :class:`Refused` with its reason as an English message (marked for
 the catalog with ``N_``) and its values, for the page to say in its language.
 """
+
 from __future__ import annotations
 
 from sqlite_utils import Database
@@ -24,8 +25,9 @@ NAME_REFUSALS = {
     "player_name_too_long": N_("A name has at most %(limit)s characters."),
     "player_name_control": N_("A name cannot hold control characters."),
     "player_name_invisible": N_("A name needs at least one letter or digit that shows."),
-    "player_name_hidden": N_("A name cannot hold characters that do not show (direction marks, "
-                             "zero-width spaces)."),
+    "player_name_hidden": N_(
+        "A name cannot hold characters that do not show (direction marks, zero-width spaces)."
+    ),
     "player_name_marks": N_("A letter of a name carries at most three marks."),
 }
 
@@ -45,20 +47,33 @@ def rename_player(db: Database, pid: int, new_name: str) -> str:
     name = checked_name(new_name)
     key = storage.name_key(name)
     with db.atomic():
-        other = next(db.query("select id, name from players where name_key = ? and id != ?",
-                              [key, pid]), None)
+        other = next(
+            db.query("select id, name from players where name_key = ? and id != ?", [key, pid]),
+            None,
+        )
         if other is not None:
-            raise Refused(N_("%(name)s is another player already. If they are the same "
-                             "person, merge the two instead."), names={"name": other["name"]})
+            raise Refused(
+                N_(
+                    "%(name)s is another player already. If they are the same "
+                    "person, merge the two instead."
+                ),
+                names={"name": other["name"]},
+            )
         db.execute("update players set name = ?, name_key = ? where id = ?", [name, key, pid])
     return name
 
 
 def shared_game(db: Database, keep: int, drop: int) -> int | None:
     """A game both players sat in, if any (then they are two people)."""
-    row = next(db.query("select a.game_id from game_players a join game_players b "
-                        "on b.game_id = a.game_id where a.player_id = ? and b.player_id = ? "
-                        "limit 1", [keep, drop]), None)
+    row = next(
+        db.query(
+            "select a.game_id from game_players a join game_players b "
+            "on b.game_id = a.game_id where a.player_id = ? and b.player_id = ? "
+            "limit 1",
+            [keep, drop],
+        ),
+        None,
+    )
     return row["game_id"] if row else None
 
 
@@ -68,23 +83,41 @@ CLUB_TABLES = ("club_night_players", "club_sitting_out")
 
 def shared_club_night(db: Database, keep: int, drop: int) -> str | None:
     """The title of a club night both players are players of, if any."""
-    row = next(db.query("select c.title from club_night_players a join club_night_players b "
-                        "on b.club_night_id = a.club_night_id join club_nights c "
-                        "on c.id = a.club_night_id where a.player_id = ? and b.player_id = ? "
-                        "limit 1", [keep, drop]), None)
+    row = next(
+        db.query(
+            "select c.title from club_night_players a join club_night_players b "
+            "on b.club_night_id = a.club_night_id join club_nights c "
+            "on c.id = a.club_night_id where a.player_id = ? and b.player_id = ? "
+            "limit 1",
+            [keep, drop],
+        ),
+        None,
+    )
     return row["title"] if row else None
 
 
 def plays_in_the_club_night_of(db: Database, game_id: int, pid: int) -> bool:
     """Is *pid* a player of the club night that game *game_id* is a table of?"""
-    return next(db.query("select count(*) as n from club_tables t join club_night_players p "
-                         "on p.club_night_id = t.club_night_id where t.game_id = ? and "
-                         "p.player_id = ?", [game_id, pid]))["n"] > 0
+    return (
+        next(
+            db.query(
+                "select count(*) as n from club_tables t join club_night_players p "
+                "on p.club_night_id = t.club_night_id where t.game_id = ? and "
+                "p.player_id = ?",
+                [game_id, pid],
+            )
+        )["n"]
+        > 0
+    )
 
 
 def in_a_club_night(db: Database, pid: int) -> bool:
-    return next(db.query("select count(*) as n from club_night_players where player_id = ?",
-                         [pid]))["n"] > 0
+    return (
+        next(db.query("select count(*) as n from club_night_players where player_id = ?", [pid]))[
+            "n"
+        ]
+        > 0
+    )
 
 
 def merge_players(db: Database, keep: int, drop: int) -> None:
@@ -94,12 +127,22 @@ def merge_players(db: Database, keep: int, drop: int) -> None:
     with db.atomic():
         game = shared_game(db, keep, drop)
         if game is not None:
-            raise Refused(N_("They played in the same game (game %(number)s), so they are two "
-                             "people and cannot be merged."), number=game)
+            raise Refused(
+                N_(
+                    "They played in the same game (game %(number)s), so they are two "
+                    "people and cannot be merged."
+                ),
+                number=game,
+            )
         night = shared_club_night(db, keep, drop)
         if night is not None:
-            raise Refused(N_("They are both players of the club night %(title)s, so they are "
-                             "two people and cannot be merged."), names={"title": night})
+            raise Refused(
+                N_(
+                    "They are both players of the club night %(title)s, so they are "
+                    "two people and cannot be merged."
+                ),
+                names={"title": night},
+            )
         db.execute("update game_players set player_id = ? where player_id = ?", [keep, drop])
         for table in CLUB_TABLES:  # the club nights they played follow the player kept
             db.execute(f"update {table} set player_id = ? where player_id = ?", [keep, drop])
@@ -108,8 +151,7 @@ def merge_players(db: Database, keep: int, drop: int) -> None:
 
 
 def game_count(db: Database, pid: int) -> int:
-    return next(db.query("select count(*) as n from game_players where player_id = ?",
-                         [pid]))["n"]
+    return next(db.query("select count(*) as n from game_players where player_id = ?", [pid]))["n"]
 
 
 def delete_player(db: Database, pid: int) -> None:
@@ -118,25 +160,41 @@ def delete_player(db: Database, pid: int) -> None:
     with db.atomic():
         count = game_count(db, pid)
         if not count and in_a_club_night(db, pid):
-            raise Refused(N_("A player of a club night cannot be deleted: the night seats them. "
-                             "Merge them into another spelling instead."))
+            raise Refused(
+                N_(
+                    "A player of a club night cannot be deleted: the night seats them. "
+                    "Merge them into another spelling instead."
+                )
+            )
         if count:
-            raise Refused(N_("A player with games cannot be deleted (%(number)s games). Merge "
-                             "them into another spelling instead."), number=count)
+            raise Refused(
+                N_(
+                    "A player with games cannot be deleted (%(number)s games). Merge "
+                    "them into another spelling instead."
+                ),
+                number=count,
+            )
         db.execute("delete from players where id = ?", [pid])
 
 
 def other_club_night(db: Database, game_id: int, pid: int) -> str | None:
     """The title of a club night *pid* is a player of that game *game_id* is not a table of."""
-    row = next(db.query("select c.title from club_night_players p join club_nights c "
-                        "on c.id = p.club_night_id where p.player_id = ? and not exists "
-                        "(select 1 from club_tables t where t.game_id = ? and "
-                        "t.club_night_id = p.club_night_id) limit 1", [pid, game_id]), None)
+    row = next(
+        db.query(
+            "select c.title from club_night_players p join club_nights c "
+            "on c.id = p.club_night_id where p.player_id = ? and not exists "
+            "(select 1 from club_tables t where t.game_id = ? and "
+            "t.club_night_id = p.club_night_id) limit 1",
+            [pid, game_id],
+        ),
+        None,
+    )
     return row["title"] if row else None
 
 
-def fix_seat_name(db: Database, game_id: int, seat: int, new_name: str, *,
-                  club_nights_too: bool = False) -> str:
+def fix_seat_name(
+    db: Database, game_id: int, seat: int, new_name: str, *, club_nights_too: bool = False
+) -> str:
     """Put right the name of the player in *seat* of one game: that seat then names the player
     called *new_name*, known already or new, and no other game changes. A player left without
     games by the change (the misspelling itself) is removed. Returns the name as stored;
@@ -149,30 +207,42 @@ def fix_seat_name(db: Database, game_id: int, seat: int, new_name: str, *,
     name = checked_name(new_name)
     key = storage.name_key(name)
     with db.atomic():
-        row = next(db.query("select gp.player_id, p.name from game_players gp join players p "
-                            "on p.id = gp.player_id where gp.game_id = ? and gp.seat = ?",
-                            [game_id, seat]), None)
+        row = next(
+            db.query(
+                "select gp.player_id, p.name from game_players gp join players p "
+                "on p.id = gp.player_id where gp.game_id = ? and gp.seat = ?",
+                [game_id, seat],
+            ),
+            None,
+        )
         if row is None:
             raise LookupError(f"no seat {seat} in game {game_id}")
         current = row["player_id"]
         # the player is in this game only, and in no club night but this game's
         alone = game_count(db, current) == 1 and (
-            club_nights_too or other_club_night(db, game_id, current) is None)
+            club_nights_too or other_club_night(db, game_id, current) is None
+        )
         target = next(db.query("select id, name from players where name_key = ?", [key]), None)
         if target is not None and target["id"] == current:
             if target["name"] == name:
                 return name
             if not alone:
-                raise Refused(N_("%(name)s is this player’s name in other games or club "
-                                 "nights too: only the group’s admin can change how it is "
-                                 "written everywhere."), names={"name": target["name"]})
+                raise Refused(
+                    N_(
+                        "%(name)s is this player’s name in other games or club "
+                        "nights too: only the group’s admin can change how it is "
+                        "written everywhere."
+                    ),
+                    names={"name": target["name"]},
+                )
             db.execute("update players set name = ? where id = ?", [name, current])
         elif target is not None:
             _seat_known(db, game_id, seat, current, target, alone)
             name = target["name"]
         elif alone:  # the record is this game's alone: it can take the new name itself
-            db.execute("update players set name = ?, name_key = ? where id = ?",
-                       [name, key, current])
+            db.execute(
+                "update players set name = ?, name_key = ? where id = ?", [name, key, current]
+            )
         else:
             _seat(db, game_id, seat, storage.player_id(db, name))
             ratings.after_change(db, game_id)
@@ -180,31 +250,46 @@ def fix_seat_name(db: Database, game_id: int, seat: int, new_name: str, *,
     return name
 
 
-def _seat_known(db: Database, game_id: int, seat: int, current: int, target: dict,
-                alone: bool) -> None:
+def _seat_known(
+    db: Database, game_id: int, seat: int, current: int, target: dict, alone: bool
+) -> None:
     """Seat the known player *target* in place of *current*; when *current* was this game's
     alone, its club nights follow the seat and its record goes."""
-    seated = next(db.query("select seat from game_players where game_id = ? and "
-                           "player_id = ?", [game_id, target["id"]]), None)
+    seated = next(
+        db.query(
+            "select seat from game_players where game_id = ? and player_id = ?",
+            [game_id, target["id"]],
+        ),
+        None,
+    )
     if seated is not None:
-        raise Refused(N_("%(name)s plays in this game already (player %(number)s)."),
-                      names={"name": target["name"]}, number=seated["seat"] + 1)
+        raise Refused(
+            N_("%(name)s plays in this game already (player %(number)s)."),
+            names={"name": target["name"]},
+            number=seated["seat"] + 1,
+        )
     if plays_in_the_club_night_of(db, game_id, target["id"]):
-        raise Refused(N_("%(name)s plays at another table of this club night."),
-                      names={"name": target["name"]})
+        raise Refused(
+            N_("%(name)s plays at another table of this club night."),
+            names={"name": target["name"]},
+        )
     night = shared_club_night(db, target["id"], current) if alone else None
     if night is not None:
-        raise Refused(N_("%(name)s is another player of the club night %(title)s."),
-                      names={"name": target["name"], "title": night})
+        raise Refused(
+            N_("%(name)s is another player of the club night %(title)s."),
+            names={"name": target["name"], "title": night},
+        )
     _seat(db, game_id, seat, target["id"])
     ratings.after_change(db, game_id)  # before the misspelling's record goes
     if alone:
         for table in CLUB_TABLES:  # the misspelling's club night follows the seat
-            db.execute(f"update {table} set player_id = ? where player_id = ?",
-                       [target["id"], current])
+            db.execute(
+                f"update {table} set player_id = ? where player_id = ?", [target["id"], current]
+            )
         db.execute("delete from players where id = ?", [current])
 
 
 def _seat(db: Database, game_id: int, seat: int, pid: int) -> None:
-    db.execute("update game_players set player_id = ? where game_id = ? and seat = ?",
-               [pid, game_id, seat])
+    db.execute(
+        "update game_players set player_id = ? where game_id = ? and seat = ?", [pid, game_id, seat]
+    )

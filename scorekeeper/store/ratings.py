@@ -20,6 +20,7 @@ always equal what rating every finished game again from scratch gives:
 A group that does not want ratings turns them off (``settings``); then nothing is kept or shown,
 and turning them on again rates every game from scratch.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -40,8 +41,10 @@ SETTING = "ratings"
 #: rated again, the ratings turned on or off): a page that shows ratings holds it in its key.
 VERSION = "ratings_version"
 #: The ratings' setting and version in one value, as a subquery of the page's own row read.
-VERSION_SQL = ("(select group_concat(key || '=' || value, ';') from settings "
-               f"where key in ('{SETTING}', '{VERSION}'))")
+VERSION_SQL = (
+    "(select group_concat(key || '=' || value, ';') from settings "
+    f"where key in ('{SETTING}', '{VERSION}'))"
+)
 
 
 @dataclass(frozen=True)
@@ -80,8 +83,12 @@ def enabled(db: Database) -> bool:
     """Whether the group keeps ratings: on unless turned off, and only once the migration that
     adds them has run (it rates every game then; before it, a write of an older database's
     games has nothing to keep)."""
-    if db.execute("select 1 from sqlite_master where type = 'table' and name = 'settings'"
-                  ).fetchone() is None:
+    if (
+        db.execute(
+            "select 1 from sqlite_master where type = 'table' and name = 'settings'"
+        ).fetchone()
+        is None
+    ):
         return False
     row = next(db.query("select value from settings where key = ?", [SETTING]), None)
     return row is None or row["value"] != "off"
@@ -90,8 +97,11 @@ def enabled(db: Database) -> bool:
 def set_enabled(db: Database, on: bool) -> None:
     """Turn ratings on (rating every game from scratch) or off (keeping nothing)."""
     with db.atomic():
-        db.execute("insert into settings (key, value) values (?, ?) on conflict(key) do update "
-                   "set value = excluded.value", [SETTING, "on" if on else "off"])
+        db.execute(
+            "insert into settings (key, value) values (?, ?) on conflict(key) do update "
+            "set value = excluded.value",
+            [SETTING, "on" if on else "off"],
+        )
         if on:
             recompute(db)
         else:
@@ -115,8 +125,10 @@ class RatedGame:
     def teams(self) -> tuple[list[list[int]], list[int]]:
         """The teams openskill rates (players' ids) and their places."""
         if self.partnership:
-            return ([[self.players[0], self.players[2]], [self.players[1], self.players[3]]],
-                    [self.places[0], self.places[1]])
+            return (
+                [[self.players[0], self.players[2]], [self.players[1], self.players[3]]],
+                [self.places[0], self.places[1]],
+            )
         return [[p] for p in self.players], list(self.places)
 
 
@@ -128,11 +140,16 @@ def finished_games(db: Database, game_id: int | None = None) -> Iterable[RatedGa
         f"group_concat(gp.player_id, ',') as players, group_concat(gp.rank, ',') as places "
         f"from games g join (select * from game_players order by seat) gp "
         f"on gp.game_id = g.id where {where} group by g.id order by {ORDER}",
-        [game_id] if game_id is not None else [])
+        [game_id] if game_id is not None else [],
+    )
     for gid, night, created, partnership, players, places in rows:
-        yield RatedGame(gid, tuple(int(p) for p in players.split(",")),  # type: ignore[arg-type]
-                        tuple(int(p) for p in places.split(",")),  # type: ignore[arg-type]
-                        bool(partnership), (night, created, gid))
+        yield RatedGame(
+            gid,
+            tuple(int(p) for p in players.split(",")),  # type: ignore[arg-type]
+            tuple(int(p) for p in places.split(",")),  # type: ignore[arg-type]
+            bool(partnership),
+            (night, created, gid),
+        )
 
 
 # -- rating --------------------------------------------------------------------------------
@@ -140,15 +157,25 @@ def rate(game: RatedGame, current: dict[int, tuple[float, float]]) -> list[tuple
     """Rate *game* against the *current* (mu, sigma) of its players (updated in place); the
     ``rating_changes`` rows it makes."""
     teams, places = game.teams()
-    before = [[MODEL.rating(*current.get(p, (MODEL.mu, MODEL.sigma))) for p in team]
-              for team in teams]
+    before = [
+        [MODEL.rating(*current.get(p, (MODEL.mu, MODEL.sigma))) for p in team] for team in teams
+    ]
     after = MODEL.rate(before, ranks=[float(place) for place in places])
     rows = []
     for team, old_team, new_team in zip(teams, before, after):
         for player, old, new in zip(team, old_team, new_team):
             current[player] = (new.mu, new.sigma)
-            rows.append((game.game_id, player, game.places[game.players.index(player)],
-                         old.mu, old.sigma, new.mu, new.sigma))
+            rows.append(
+                (
+                    game.game_id,
+                    player,
+                    game.places[game.players.index(player)],
+                    old.mu,
+                    old.sigma,
+                    new.mu,
+                    new.sigma,
+                )
+            )
     return rows
 
 
@@ -157,8 +184,11 @@ CHANGE_COLUMNS = "(game_id, player_id, place, mu_before, sigma_before, mu_after,
 
 def _changed(db: Database) -> None:
     """Draw the ratings' version again (inside the transaction that changes them)."""
-    db.execute("insert into settings (key, value) values (?, lower(hex(randomblob(8)))) "
-               "on conflict(key) do update set value = excluded.value", [VERSION])
+    db.execute(
+        "insert into settings (key, value) values (?, lower(hex(randomblob(8)))) "
+        "on conflict(key) do update set value = excluded.value",
+        [VERSION],
+    )
 
 
 def _clear(db: Database) -> None:
@@ -180,17 +210,20 @@ def recompute(db: Database) -> int:
         count += 1
     with db.atomic():
         _clear(db)
-        db.conn.executemany(f"insert into rating_changes {CHANGE_COLUMNS} "
-                            f"values (?, ?, ?, ?, ?, ?, ?)", changes)
-        db.conn.executemany("insert into ratings (player_id, mu, sigma, games) "
-                            "values (?, ?, ?, ?)",
-                            [(p, mu, sigma, games[p]) for p, (mu, sigma) in current.items()])
+        db.conn.executemany(
+            f"insert into rating_changes {CHANGE_COLUMNS} values (?, ?, ?, ?, ?, ?, ?)", changes
+        )
+        db.conn.executemany(
+            "insert into ratings (player_id, mu, sigma, games) values (?, ?, ?, ?)",
+            [(p, mu, sigma, games[p]) for p, (mu, sigma) in current.items()],
+        )
     return count
 
 
 def _rated(db: Database, game_id: int) -> list[dict[str, Any]]:
-    return list(db.query("select player_id, place from rating_changes where game_id = ?",
-                         [game_id]))
+    return list(
+        db.query("select player_id, place from rating_changes where game_id = ?", [game_id])
+    )
 
 
 def _is_last(db: Database, game: RatedGame) -> bool:
@@ -200,7 +233,8 @@ def _is_last(db: Database, game: RatedGame) -> bool:
     later = db.execute(
         "select 1 from games g where g.night >= ? and (g.night, g.created_at, g.id) > (?, ?, ?) "
         "and exists (select 1 from rating_changes c where c.game_id = g.id) limit 1",
-        [night, night, created_at, game_id]).fetchone()
+        [night, night, created_at, game_id],
+    ).fetchone()
     return later is None
 
 
@@ -218,16 +252,24 @@ def after_change(db: Database, game_id: int) -> str:
         if seats == set(zip(game.players, game.places)):
             return "same"
     if game is not None and not rated and _is_last(db, game):
-        current = {r["player_id"]: (r["mu"], r["sigma"]) for r in db.query(
-            f"select player_id, mu, sigma from ratings where player_id in "
-            f"({', '.join('?' * 4)})", list(game.players))}
+        current = {
+            r["player_id"]: (r["mu"], r["sigma"])
+            for r in db.query(
+                f"select player_id, mu, sigma from ratings where player_id in "
+                f"({', '.join('?' * 4)})",
+                list(game.players),
+            )
+        }
         changes = rate(game, current)
-        db.conn.executemany(f"insert into rating_changes {CHANGE_COLUMNS} "
-                            f"values (?, ?, ?, ?, ?, ?, ?)", changes)
+        db.conn.executemany(
+            f"insert into rating_changes {CHANGE_COLUMNS} values (?, ?, ?, ?, ?, ?, ?)", changes
+        )
         db.conn.executemany(
             "insert into ratings (player_id, mu, sigma, games) values (?, ?, ?, 1) "
             "on conflict(player_id) do update set mu = excluded.mu, sigma = excluded.sigma, "
-            "games = games + 1", [(p, *current[p]) for p in game.players])
+            "games = games + 1",
+            [(p, *current[p]) for p in game.players],
+        )
         _changed(db)
         return "incremental"
     recompute(db)
@@ -251,9 +293,14 @@ def in_order_of_play(db: Database, game_ids: Sequence[int]) -> list[int]:
     """*game_ids* in the order games are rated."""
     if not game_ids:
         return []
-    return [r["id"] for r in db.query(
-        f"select g.id from games g where g.id in ({', '.join('?' * len(game_ids))}) "
-        f"order by {ORDER}", list(game_ids))]
+    return [
+        r["id"]
+        for r in db.query(
+            f"select g.id from games g where g.id in ({', '.join('?' * len(game_ids))}) "
+            f"order by {ORDER}",
+            list(game_ids),
+        )
+    ]
 
 
 def after_players_changed(db: Database) -> str:
@@ -268,8 +315,10 @@ def after_players_changed(db: Database) -> str:
 def table(db: Database) -> list[Rating]:
     """Every rated player, best first (by the rating people read, then by fewer games of
     doubt: the smaller sigma)."""
-    rows = db.query("select r.player_id, p.name, r.mu, r.sigma, r.games from ratings r "
-                    "join players p on p.id = r.player_id")
+    rows = db.query(
+        "select r.player_id, p.name, r.mu, r.sigma, r.games from ratings r "
+        "join players p on p.id = r.player_id"
+    )
     out = [Rating(r["player_id"], r["name"], r["mu"], r["sigma"], r["games"]) for r in rows]
     return sorted(out, key=lambda r: (-r.ordinal, r.sigma, r.name))
 
@@ -277,43 +326,70 @@ def table(db: Database) -> list[Rating]:
 def of_players(db: Database, player_ids: Sequence[int]) -> dict[int, Rating]:
     if not player_ids:
         return {}
-    rows = db.query(f"select r.player_id, p.name, r.mu, r.sigma, r.games from ratings r "
-                    f"join players p on p.id = r.player_id where r.player_id in "
-                    f"({', '.join('?' * len(player_ids))})", list(player_ids))
-    return {r["player_id"]: Rating(r["player_id"], r["name"], r["mu"], r["sigma"], r["games"])
-            for r in rows}
+    rows = db.query(
+        f"select r.player_id, p.name, r.mu, r.sigma, r.games from ratings r "
+        f"join players p on p.id = r.player_id where r.player_id in "
+        f"({', '.join('?' * len(player_ids))})",
+        list(player_ids),
+    )
+    return {
+        r["player_id"]: Rating(r["player_id"], r["name"], r["mu"], r["sigma"], r["games"])
+        for r in rows
+    }
 
 
 def history(db: Database, player_id: int, latest: int | None = None) -> list[dict[str, Any]]:
     """The player's rating after each rated game, in order of play, with the change (with
     *latest*, only the latest that many games, read newest first off the index)."""
-    sql = ("select c.game_id, g.night, g.title, c.place, c.mu_before, c.sigma_before, "
-           "c.mu_after, c.sigma_after from rating_changes c join games g on g.id = c.game_id "
-           "where c.player_id = ?")
+    sql = (
+        "select c.game_id, g.night, g.title, c.place, c.mu_before, c.sigma_before, "
+        "c.mu_after, c.sigma_after from rating_changes c join games g on g.id = c.game_id "
+        "where c.player_id = ?"
+    )
     first = 1
     if latest is None:
         rows = list(db.query(f"{sql} order by {ORDER}", [player_id]))
     else:
         newest = ", ".join(f"{column} desc" for column in ORDER.split(", "))
         rows = list(db.query(f"{sql} order by {newest} limit ?", [player_id, latest]))[::-1]
-        first = db.execute("select count(*) from rating_changes where player_id = ?",
-                           [player_id]).fetchone()[0] - len(rows) + 1
+        first = (
+            db.execute(
+                "select count(*) from rating_changes where player_id = ?", [player_id]
+            ).fetchone()[0]
+            - len(rows)
+            + 1
+        )
     out = []
     for number, r in enumerate(rows, start=first):
-        before, after = shown(r["mu_before"], r["sigma_before"]), shown(r["mu_after"],
-                                                                        r["sigma_after"])
-        out.append({"game_id": r["game_id"], "night": r["night"], "title": r["title"],
-                    "place": r["place"], "rating": after, "change": after - before,
-                    "games": number})
+        before, after = (
+            shown(r["mu_before"], r["sigma_before"]),
+            shown(r["mu_after"], r["sigma_after"]),
+        )
+        out.append(
+            {
+                "game_id": r["game_id"],
+                "night": r["night"],
+                "title": r["title"],
+                "place": r["place"],
+                "rating": after,
+                "change": after - before,
+                "games": number,
+            }
+        )
     return out
 
 
 def changes_in(db: Database, game_id: int) -> dict[int, int]:
     """Each player's change of rating in game *game_id* (empty when it was not rated)."""
-    return {r["player_id"]: shown(r["mu_after"], r["sigma_after"])
-            - shown(r["mu_before"], r["sigma_before"])
-            for r in db.query("select player_id, mu_before, sigma_before, mu_after, "
-                              "sigma_after from rating_changes where game_id = ?", [game_id])}
+    return {
+        r["player_id"]: shown(r["mu_after"], r["sigma_after"])
+        - shown(r["mu_before"], r["sigma_before"])
+        for r in db.query(
+            "select player_id, mu_before, sigma_before, mu_after, "
+            "sigma_after from rating_changes where game_id = ?",
+            [game_id],
+        )
+    }
 
 
 def chances(db: Database, player_ids: Sequence[int], partnership: bool = False) -> list[float]:

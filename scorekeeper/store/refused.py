@@ -1,5 +1,6 @@
 """How the store says no: an English message marked for the catalog with ``N_``, its values,
 and the players' names it holds, for a page (or the command line) to say in its language."""
+
 from __future__ import annotations
 
 from typing import Any

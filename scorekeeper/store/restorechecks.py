@@ -5,6 +5,7 @@ have stored can still hurt later (a club night whose rules are not JSON made its
 line, and nothing is changed: each check raises ``Unsound`` saying what is wrong, and the
 restore (``backup.py``) says it of the file.
 """
+
 from __future__ import annotations
 
 import json
@@ -59,8 +60,10 @@ def check_club_nights(db: Database) -> None:
         where = f"club night {row['id']}"
         title = row["title"]
         if not title.strip() or len(title) > clubnights.TITLE_LIMIT or has_control(title):
-            raise Unsound(f"{where}: its title is not one of at most {clubnights.TITLE_LIMIT} "
-                          f"characters that can be printed.")
+            raise Unsound(
+                f"{where}: its title is not one of at most {clubnights.TITLE_LIMIT} "
+                f"characters that can be printed."
+            )
         if not is_date(row["night"]):
             raise Unsound(f"{where}: its night is not a date.")
         if not 1 <= row["rounds_planned"] <= clubnights.MAX_ROUNDS:
@@ -71,15 +74,17 @@ def check_club_nights(db: Database) -> None:
         club = clubnights.load(db, row["id"])
         assert club is not None
         if not seating.MIN_PLAYERS <= len(club.players) <= seating.MAX_PLAYERS:
-            raise Unsound(f"{where} does not have {seating.MIN_PLAYERS} to "
-                          f"{seating.MAX_PLAYERS} players.")
+            raise Unsound(
+                f"{where} does not have {seating.MIN_PLAYERS} to {seating.MAX_PLAYERS} players."
+            )
         numbers = [r.number for r in club.rounds]
         if numbers != list(range(1, len(numbers) + 1)) or len(numbers) > club.rounds_planned:
             raise Unsound(f"{where}: its rounds are not numbered 1 to {club.rounds_planned}.")
         for round_ in club.rounds:
             if [t.number for t in round_.tables] != list(range(1, len(round_.tables) + 1)):
-                raise Unsound(f"{where}: the tables of round {round_.number} are not numbered "
-                              f"from 1.")
+                raise Unsound(
+                    f"{where}: the tables of round {round_.number} are not numbered from 1."
+                )
 
 
 def _check_rules(text: str, where: str) -> None:
@@ -102,8 +107,10 @@ def check_extra(text: str | None, where: str) -> None:
     except ValueError:
         raise Unsound(f"{where}: the keys it keeps from an import are not JSON.") from None
     if not isinstance(value, dict) or len(text.encode("utf-8", "surrogatepass")) > EXTRA_LIMIT:
-        raise Unsound(f"{where}: the keys it keeps from an import are not an object of at "
-                      f"most {EXTRA_LIMIT // 1024} KB.")
+        raise Unsound(
+            f"{where}: the keys it keeps from an import are not an object of at "
+            f"most {EXTRA_LIMIT // 1024} KB."
+        )
 
 
 def check_history(row: dict, names: list | None) -> None:
@@ -115,8 +122,7 @@ def check_history(row: dict, names: list | None) -> None:
         raise Unsound(f"{where} is not JSON.") from None
     if row["action"] not in HISTORY_ACTIONS or row["version"] < 1 or row["number"] < 1:
         raise Unsound(f"{where} is not a version of a deal.")
-    if not (isinstance(scores, list) and len(scores) == 4
-            and all(type(s) is int for s in scores)):
+    if not (isinstance(scores, list) and len(scores) == 4 and all(type(s) is int for s in scores)):
         raise Unsound(f"{where} does not hold four scores.")
     if names is None or read_deal(record, row["number"], names)[0] is None:
         raise Unsound(f"{where} does not hold a deal of its game.")

@@ -1,5 +1,6 @@
 """The database's schema as sqlite-utils migrations, applied in order and idempotently: at the
 app's start, by every command that opens a database, and to a restored backup."""
+
 from __future__ import annotations
 
 from sqlite_utils import Database, Migrations
@@ -18,37 +19,82 @@ def m001_initial(db: Database) -> None:
     """Players, games and their seats, the current version of each deal, and every version."""
     db.table("players").create(
         {"id": int, "name": str, "name_key": str, "created_at": str},
-        pk="id", not_null=["name", "name_key"])
+        pk="id",
+        not_null=["name", "name_key"],
+    )
     db.table("players").create_index(["name_key"], unique=True)
     db.table("games").create(
-        {"id": int, "title": str, "played_on": str, "rules_json": str, "first_king": int,
-         "created_at": str, "updated_at": str,
-         # the summary, rewritten on every write so that reports can read it by SQL
-         "deal_count": int, "finished": int, "totals_json": str, "winners_json": str,
-         "team_totals_json": str, "team_result": str, "next_king": int},
-        pk="id", not_null=["rules_json", "first_king", "created_at", "updated_at"],
-        defaults={"deal_count": 0, "finished": 0})
+        {
+            "id": int,
+            "title": str,
+            "played_on": str,
+            "rules_json": str,
+            "first_king": int,
+            "created_at": str,
+            "updated_at": str,
+            # the summary, rewritten on every write so that reports can read it by SQL
+            "deal_count": int,
+            "finished": int,
+            "totals_json": str,
+            "winners_json": str,
+            "team_totals_json": str,
+            "team_result": str,
+            "next_king": int,
+        },
+        pk="id",
+        not_null=["rules_json", "first_king", "created_at", "updated_at"],
+        defaults={"deal_count": 0, "finished": 0},
+    )
     db.table("games").create_index(["finished", "updated_at"])
     db.table("game_players").create(
         {"game_id": int, "seat": int, "player_id": int, "total": int, "rank": int},
         pk=("game_id", "seat"),
         foreign_keys=[("game_id", "games", "id"), ("player_id", "players", "id")],
-        not_null=["player_id"], defaults={"total": 0, "rank": 1})
+        not_null=["player_id"],
+        defaults={"total": 0, "rank": 1},
+    )
     db.table("game_players").create_index(["player_id"])
     db.table("deals").create(
-        {"id": int, "game_id": int, "number": int, "king": int, "contracts": str,
-         "thrown_in": str, "record_json": str, "score_0": int, "score_1": int,
-         "score_2": int, "score_3": int, "token": str, "version": int,
-         "created_at": str, "updated_at": str},
-        pk="id", foreign_keys=[("game_id", "games", "id")],
-        not_null=["game_id", "number", "king", "record_json", "version"])
+        {
+            "id": int,
+            "game_id": int,
+            "number": int,
+            "king": int,
+            "contracts": str,
+            "thrown_in": str,
+            "record_json": str,
+            "score_0": int,
+            "score_1": int,
+            "score_2": int,
+            "score_3": int,
+            "token": str,
+            "version": int,
+            "created_at": str,
+            "updated_at": str,
+        },
+        pk="id",
+        foreign_keys=[("game_id", "games", "id")],
+        not_null=["game_id", "number", "king", "record_json", "version"],
+    )
     db.table("deals").create_index(["game_id", "number"], unique=True)
     db.table("deals").create_index(["token"], unique=True)
     db.table("deal_history").create(
-        {"id": int, "deal_id": int, "game_id": int, "number": int, "version": int,
-         "record_json": str, "scores_json": str, "action": str, "token": str, "at": str},
-        pk="id", foreign_keys=[("game_id", "games", "id")],
-        not_null=["deal_id", "game_id", "number", "version", "record_json", "action", "at"])
+        {
+            "id": int,
+            "deal_id": int,
+            "game_id": int,
+            "number": int,
+            "version": int,
+            "record_json": str,
+            "scores_json": str,
+            "action": str,
+            "token": str,
+            "at": str,
+        },
+        pk="id",
+        foreign_keys=[("game_id", "games", "id")],
+        not_null=["deal_id", "game_id", "number", "version", "record_json", "action", "at"],
+    )
     db.table("deal_history").create_index(["game_id", "id"])
     db.table("deal_history").create_index(["token"], unique=True)
 
@@ -71,12 +117,18 @@ def m002_history_stats(db: Database) -> None:
     seats.add_column("night", str)
     seats.add_column("preset", str)
     seats.add_column("finished", int)
-    seats.create_index(["finished", "night", "preset", "player_id", "total", "rank", "game_id"],
-                       index_name="idx_game_players_results")
-    seats.create_index(["player_id", "finished", "night", "game_id", "seat", "total", "rank",
-                        "preset"], index_name="idx_game_players_player_results")
-    seats.create_index(["game_id", "seat", "player_id", "total", "rank"],
-                       index_name="idx_game_players_game_results")
+    seats.create_index(
+        ["finished", "night", "preset", "player_id", "total", "rank", "game_id"],
+        index_name="idx_game_players_results",
+    )
+    seats.create_index(
+        ["player_id", "finished", "night", "game_id", "seat", "total", "rank", "preset"],
+        index_name="idx_game_players_player_results",
+    )
+    seats.create_index(
+        ["game_id", "seat", "player_id", "total", "rank"],
+        index_name="idx_game_players_game_results",
+    )
     # Clustered by game and seat: one player's rows of one game sit together on disk.
     db.execute("""create table seat_contract_stats (
         game_id integer not null references games(id), seat integer not null,
@@ -109,7 +161,9 @@ def m003_access(db: Database) -> None:
         end""")
     db.table("pin_attempts").create(
         {"id": int, "game_id": int, "client": str, "at": float},
-        pk="id", not_null=["game_id", "client", "at"])
+        pk="id",
+        not_null=["game_id", "client", "at"],
+    )
     db.table("pin_attempts").create_index(["game_id", "at"])
 
 
@@ -134,14 +188,25 @@ def m005_ratings(db: Database) -> None:
     rating before and after its game (store.ratings); every finished game rated from scratch."""
     db.table("settings").create({"key": str, "value": str}, pk="key", not_null=["value"])
     db.table("ratings").create(
-        {"player_id": int, "mu": float, "sigma": float, "games": int}, pk="player_id",
-        foreign_keys=[("player_id", "players", "id")], not_null=["mu", "sigma", "games"])
+        {"player_id": int, "mu": float, "sigma": float, "games": int},
+        pk="player_id",
+        foreign_keys=[("player_id", "players", "id")],
+        not_null=["mu", "sigma", "games"],
+    )
     db.table("rating_changes").create(
-        {"game_id": int, "player_id": int, "place": int, "mu_before": float,
-         "sigma_before": float, "mu_after": float, "sigma_after": float},
+        {
+            "game_id": int,
+            "player_id": int,
+            "place": int,
+            "mu_before": float,
+            "sigma_before": float,
+            "mu_after": float,
+            "sigma_after": float,
+        },
         pk=("game_id", "player_id"),
         foreign_keys=[("game_id", "games", "id"), ("player_id", "players", "id")],
-        not_null=["place", "mu_before", "sigma_before", "mu_after", "sigma_after"])
+        not_null=["place", "mu_before", "sigma_before", "mu_after", "sigma_after"],
+    )
     db.table("rating_changes").create_index(["player_id", "game_id"])
     ratings.recompute(db)
 
@@ -151,24 +216,36 @@ def m006_club_nights(db: Database) -> None:
     """Club nights (store.clubnights): their players, each round's tables (each an ordinary
     game) and who sat a round out."""
     db.table("club_nights").create(
-        {"id": int, "title": str, "night": str, "rounds_planned": int, "rules_json": str,
-         "seed": int, "created_at": str}, pk="id",
-        not_null=["title", "night", "rounds_planned", "rules_json", "created_at"])
+        {
+            "id": int,
+            "title": str,
+            "night": str,
+            "rounds_planned": int,
+            "rules_json": str,
+            "seed": int,
+            "created_at": str,
+        },
+        pk="id",
+        not_null=["title", "night", "rounds_planned", "rules_json", "created_at"],
+    )
     db.table("club_night_players").create(
         {"club_night_id": int, "player_id": int, "entry_order": int},
         pk=("club_night_id", "player_id"),
         foreign_keys=[("club_night_id", "club_nights", "id"), ("player_id", "players", "id")],
-        not_null=["entry_order"])
+        not_null=["entry_order"],
+    )
     db.table("club_tables").create(
         {"club_night_id": int, "round": int, "table_number": int, "game_id": int},
         pk=("club_night_id", "round", "table_number"),
         foreign_keys=[("club_night_id", "club_nights", "id"), ("game_id", "games", "id")],
-        not_null=["game_id"])
+        not_null=["game_id"],
+    )
     db.table("club_tables").create_index(["game_id"], unique=True)
     db.table("club_sitting_out").create(
         {"club_night_id": int, "round": int, "player_id": int},
         pk=("club_night_id", "round", "player_id"),
-        foreign_keys=[("club_night_id", "club_nights", "id"), ("player_id", "players", "id")])
+        foreign_keys=[("club_night_id", "club_nights", "id"), ("player_id", "players", "id")],
+    )
 
 
 @migrations()
@@ -179,10 +256,14 @@ def m005_install_keys(db: Database) -> None:
     import them on a hosted box. ``shown_at``: when the server first printed the admin link."""
     db.table("install_keys").create(
         {"name": str, "key": str, "created_at": str, "shown_at": str},
-        pk="name", not_null=["key", "created_at"])
+        pk="name",
+        not_null=["key", "created_at"],
+    )
     for name in ("admin", "join"):
-        db.execute(f"insert into install_keys (name, key, created_at) "
-                   f"values (?, {RANDOM_KEY_SQL}, ?)", [name, storage.now()])
+        db.execute(
+            f"insert into install_keys (name, key, created_at) values (?, {RANDOM_KEY_SQL}, ?)",
+            [name, storage.now()],
+        )
 
 
 #: 64 random bits as 16 hex digits: a game's version tag (m007_version_tags).
@@ -225,7 +306,6 @@ def m007_version_tags(db: Database) -> None:
         begin {draw} in (select game_id from game_players where player_id = new.id); end""")
 
 
-
 @migrations()
 def m008_members(db: Database) -> None:
     """The group's members: each phone admitted by the join link (or the admin link, or by
@@ -233,9 +313,18 @@ def m008_members(db: Database) -> None:
     admin's Members page) takes that phone's reading and writing back; rotating the join link
     admits no one new but leaves the members as they are."""
     db.table("members").create(
-        {"id": int, "token": str, "via": str, "device": str, "joined_at": str,
-         "seen_on": str, "ended_at": str},
-        pk="id", not_null=["token", "via", "joined_at"])
+        {
+            "id": int,
+            "token": str,
+            "via": str,
+            "device": str,
+            "joined_at": str,
+            "seen_on": str,
+            "ended_at": str,
+        },
+        pk="id",
+        not_null=["token", "via", "joined_at"],
+    )
     db.table("members").create_index(["token"], unique=True)
 
 
@@ -254,12 +343,21 @@ def m008_names_show_every_character(db: Database) -> None:
         if name_problem(shown) is not None:
             shown = f"Player {pid}"
         candidate, number = shown, 1
-        while db.execute("select 1 from players where name_key = ? and id != ?",
-                         [storage.name_key(candidate), pid]).fetchone() is not None:
+        while (
+            db.execute(
+                "select 1 from players where name_key = ? and id != ?",
+                [storage.name_key(candidate), pid],
+            ).fetchone()
+            is not None
+        ):
             number += 1
             candidate = f"{shown} ({number})"
-        db.execute("update players set name = ?, name_key = ? where id = ?",
-                   [candidate, storage.name_key(candidate), pid])
+        db.execute(
+            "update players set name = ?, name_key = ? where id = ?",
+            [candidate, storage.name_key(candidate), pid],
+        )
+
+
 @migrations()
 def m008_club_night_keys(db: Database) -> None:
     """Who may run a club night (seat its rounds, take one back): the phone that started it,

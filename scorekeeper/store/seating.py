@@ -10,6 +10,7 @@ next four at table 2, and so on. In a partnership night the players of a table a
 nobody partners the same player twice while that can be avoided (partners sit opposite: seats 0
 and 2, 1 and 3).
 """
+
 from __future__ import annotations
 
 import random
@@ -56,11 +57,23 @@ def check_players(players: Sequence[Hashable]) -> None:
     if twice is not None:
         raise Refused(N_("%(name)s is entered twice."), names={"name": str(twice)})
     if len(players) < MIN_PLAYERS:
-        raise Refused(N_("A club night needs at least %(least)s players (two tables); "
-                         "%(count)s were entered."), least=MIN_PLAYERS, count=len(players))
+        raise Refused(
+            N_(
+                "A club night needs at least %(least)s players (two tables); "
+                "%(count)s were entered."
+            ),
+            least=MIN_PLAYERS,
+            count=len(players),
+        )
     if len(players) > MAX_PLAYERS:
-        raise Refused(N_("A club night seats at most %(most)s players (eight tables); "
-                         "%(count)s were entered."), most=MAX_PLAYERS, count=len(players))
+        raise Refused(
+            N_(
+                "A club night seats at most %(most)s players (eight tables); "
+                "%(count)s were entered."
+            ),
+            most=MAX_PLAYERS,
+            count=len(players),
+        )
 
 
 def sitting_out(ranked: Sequence[Hashable], history: History) -> list[Hashable]:
@@ -70,8 +83,9 @@ def sitting_out(ranked: Sequence[Hashable], history: History) -> list[Hashable]:
     if not count:
         return []
     lowest_first = list(reversed(ranked))
-    order = sorted(range(len(lowest_first)),
-                   key=lambda i: (history.sat_out.get(lowest_first[i], 0), i))
+    order = sorted(
+        range(len(lowest_first)), key=lambda i: (history.sat_out.get(lowest_first[i], 0), i)
+    )
     return [lowest_first[i] for i in order[:count]]
 
 
@@ -83,27 +97,31 @@ def pair(four: Sequence[Hashable], history: History) -> tuple[Hashable, ...]:
     ways = [(a, b, c, d), (a, c, b, d), (a, b, d, c)]  # partners: seats 0+2 and 1+3
 
     def repeats(seats: tuple[Hashable, ...]) -> int:
-        return ((frozenset((seats[0], seats[2])) in history.partners)
-                + (frozenset((seats[1], seats[3])) in history.partners))
+        return (frozenset((seats[0], seats[2])) in history.partners) + (
+            frozenset((seats[1], seats[3])) in history.partners
+        )
 
     return min(ways, key=repeats)
 
 
-def seat_round(ranked: Sequence[Hashable], history: History, *,
-               partnership: bool = False) -> Round:
+def seat_round(ranked: Sequence[Hashable], history: History, *, partnership: bool = False) -> Round:
     """A round for *ranked* (the players, best first: by the night's standings, or for the first
     round in the order drawn or entered)."""
     out = sitting_out(ranked, history)
     playing = [p for p in ranked if p not in out]
     tables = []
     for start in range(0, len(playing), TABLE):
-        four = playing[start:start + TABLE]
+        four = playing[start : start + TABLE]
         tables.append(tuple(pair(four, history) if partnership else four))
     return Round(tuple(tables), tuple(out))  # type: ignore[arg-type]
 
 
-def first_round(players: Sequence[Hashable], *, seed: int | None, partnership: bool = False,
-                ) -> Round:
+def first_round(
+    players: Sequence[Hashable],
+    *,
+    seed: int | None,
+    partnership: bool = False,
+) -> Round:
     """The first round: at random from *seed*, or as entered when *seed* is None."""
     check_players(players)
     order = list(players)

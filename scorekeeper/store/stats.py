@@ -6,6 +6,7 @@ storage rewrites on every write, together with the game's night, preset and fini
 :mod:`facts`); per-contract figures from ``seat_contract_stats``. The queries read the covering
 indexes of migration m002, so their cost follows the number of rows they add up.
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -22,7 +23,7 @@ SORTS = {
     # the rating: established players first, then the provisional ones (fewer than
     # ratings.PROVISIONAL_GAMES games), each by openskill's ordinal; unrated players last
     "rating": f"(r.games is null), (r.games < {ratings.PROVISIONAL_GAMES}), "
-              f"(r.mu - 3 * r.sigma) desc, r.sigma, wins desc",
+    f"(r.mu - 3 * r.sigma) desc, r.sigma, wins desc",
     "wins": "wins desc, win_rate desc, average desc",
     "win_rate": "win_rate desc, wins desc, average desc",
     "average": "average desc, wins desc",
@@ -72,20 +73,29 @@ class Filters:
 def _mine(pid: int, filters: Filters) -> tuple[str, list[Any]]:
     """A CTE of the player's finished games in the filters: game, seat, total, rank."""
     where, params = filters.where()
-    sql = (f"with mine as (select gp.game_id, gp.seat, gp.total, gp.rank, gp.night "
-           f"from game_players gp where gp.player_id = ? and {where}) ")
+    sql = (
+        f"with mine as (select gp.game_id, gp.seat, gp.total, gp.rank, gp.night "
+        f"from game_players gp where gp.player_id = ? and {where}) "
+    )
     return sql, [pid, *params]
 
 
 def player_summary(db: Database, pid: int, filters: Filters) -> dict[str, Any]:
     """Games played, wins, average, best and worst final score."""
     cte, params = _mine(pid, filters)
-    row = next(db.query(cte + "select count(*) as games, coalesce(sum(rank = 1), 0) as wins, "
-                        "avg(total) as average, max(total) as best, min(total) as worst "
-                        "from mine", params))
-    row["in_progress"] = next(db.query(
-        "select count(*) as n from game_players where player_id = ? and finished = 0",
-        [pid]))["n"]
+    row = next(
+        db.query(
+            cte + "select count(*) as games, coalesce(sum(rank = 1), 0) as wins, "
+            "avg(total) as average, max(total) as best, min(total) as worst "
+            "from mine",
+            params,
+        )
+    )
+    row["in_progress"] = next(
+        db.query(
+            "select count(*) as n from game_players where player_id = ? and finished = 0", [pid]
+        )
+    )["n"]
     return row
 
 
@@ -105,7 +115,8 @@ def recent_form(db: Database, pid: int, filters: Filters, count: int = RECENT) -
     cursor = db.execute(
         f"select gp.game_id, gp.night, gp.rank, gp.total from game_players gp "
         f"where gp.player_id = ? and {where} order by gp.night desc, gp.game_id desc",
-        [pid, *params])
+        [pid, *params],
+    )
     recent: list[dict[str, Any]] = []
     run, running = 0, True
     try:
@@ -163,13 +174,16 @@ class PlayStats:
 
 def play_stats(db: Database, pid: int, filters: Filters) -> PlayStats:
     cte, params = _mine(pid, filters)
-    sql = cte + """select s.contract, s.is_king, count(*) as deals, sum(s.points) as points,
+    sql = (
+        cte
+        + """select s.contract, s.is_king, count(*) as deals, sum(s.points) as points,
         sum(s.took_kh) as took_kh, sum(s.doubles_made) as made, sum(s.doubles_passed) as passed,
         sum(s.doubles_back) as back, sum(s.took_doubled) as took_doubled,
         sum(s.trex_place = 1) as p1, sum(s.trex_place = 2) as p2, sum(s.trex_place = 3) as p3,
         sum(s.trex_place = 4) as p4
         from mine m join seat_contract_stats s on s.game_id = m.game_id and s.seat = m.seat
         group by s.contract, s.is_king"""
+    )
     lines = {c: ContractLine(c) for c in ALL_CONTRACTS}
     out = PlayStats(list(lines.values()))
     empty = {"made": 0, "passed": 0, "back": 0, "took_doubled": 0}
@@ -199,20 +213,25 @@ def play_stats(db: Database, pid: int, filters: Filters) -> PlayStats:
 def head_to_head(db: Database, pid: int, filters: Filters) -> list[dict[str, Any]]:
     """Against each other player: games together, who finished ahead, average scores."""
     cte, params = _mine(pid, filters)
-    sql = cte + """select o.player_id as id, p.name, count(*) as games,
+    sql = (
+        cte
+        + """select o.player_id as id, p.name, count(*) as games,
         sum(m.rank < o.rank) as ahead, sum(m.rank > o.rank) as behind,
         sum(m.rank = o.rank) as level, avg(m.total) as my_average,
         avg(o.total) as their_average
         from mine m join game_players o on o.game_id = m.game_id and o.seat != m.seat
         join players p on p.id = o.player_id
         group by o.player_id order by games desc, p.name_key"""
+    )
     return list(db.query(sql, params))
 
 
 def partners(db: Database, pid: int, filters: Filters) -> list[dict[str, Any]]:
     """Partnership games with each partner: won, level, lost, the team's average total."""
     cte, params = _mine(pid, filters)
-    sql = cte + """select o.player_id as id, p.name, count(*) as games,
+    sql = (
+        cte
+        + """select o.player_id as id, p.name, count(*) as games,
         sum(g.team_result = case m.seat % 2 when 0 then '0+2' else '1+3' end) as won,
         sum(g.team_result = 'tie') as level,
         avg(m.total + o.total) as team_average
@@ -220,6 +239,7 @@ def partners(db: Database, pid: int, filters: Filters) -> list[dict[str, Any]]:
         join game_players o on o.game_id = m.game_id and o.seat = (m.seat + 2) % 4
         join players p on p.id = o.player_id
         group by o.player_id order by games desc, p.name_key"""
+    )
     rows = list(db.query(sql, params))
     for row in rows:
         row["lost"] = row["games"] - row["won"] - row["level"]
@@ -242,7 +262,7 @@ def leaderboard(db: Database, filters: Filters, sort: str = "wins") -> list[dict
         order by {order}, p.name_key"""
     rows = list(db.query(sql, params))
     for row in rows:
-        row["rating"] = (None if row["mu"] is None else ratings.shown(row["mu"], row["sigma"]))
+        row["rating"] = None if row["mu"] is None else ratings.shown(row["mu"], row["sigma"])
         row["provisional"] = (row["rated_games"] or 0) < ratings.PROVISIONAL_GAMES
         form = recent_form(db, row["id"], filters)
         row["recent"] = [r["rank"] for r in form.recent]

@@ -4,6 +4,7 @@ Every write of a deal happens in one transaction that first takes the database's
 re-reads the game, has the engine check the whole game with the change, writes the deal and its
 history row, and stores the game's summary (totals, ranks, finished) for reports to read by SQL.
 """
+
 from __future__ import annotations
 
 import json
@@ -38,8 +39,9 @@ class DuplicateToken(Exception):
     """The form's one-time token was used already; ``saved`` says where that entry went."""
 
     def __init__(self, saved: dict[str, Any]):
-        super().__init__(f"token already used (game {saved.get('game_id')}, "
-                         f"deal {saved.get('number')})")
+        super().__init__(
+            f"token already used (game {saved.get('game_id')}, deal {saved.get('number')})"
+        )
         self.saved = saved
 
 
@@ -136,8 +138,9 @@ def player_id(db: Database, name: str) -> int:
     key = name_key(name)
     for row in db.table("players").rows_where("name_key = ?", [key], limit=1):
         return row["id"]
-    return new_id(db.table("players").insert(
-        {"name": clean_name(name), "name_key": key, "created_at": now()}))
+    return new_id(
+        db.table("players").insert({"name": clean_name(name), "name_key": key, "created_at": now()})
+    )
 
 
 def look_alike(db: Database, name: str) -> str | None:
@@ -164,18 +167,38 @@ def known_names(db: Database) -> list[str]:
 
 
 # -- games ---------------------------------------------------------------------------------
-def game_document(title: str, played_on: str | None, players: Sequence[str],
-                  rules: dict[str, Any], first_king: Any, deals: Sequence[Any] = ()) -> dict:
-    doc: dict[str, Any] = {"format": FORMAT, "title": title, "players": list(players),
-                           "rules": rules, "first_king": first_king, "deals": list(deals)}
+def game_document(
+    title: str,
+    played_on: str | None,
+    players: Sequence[str],
+    rules: dict[str, Any],
+    first_king: Any,
+    deals: Sequence[Any] = (),
+) -> dict:
+    doc: dict[str, Any] = {
+        "format": FORMAT,
+        "title": title,
+        "players": list(players),
+        "rules": rules,
+        "first_king": first_king,
+        "deals": list(deals),
+    }
     if played_on:
         doc["played_on"] = played_on
     return doc
 
 
-def create_game(db: Database, *, title: str, played_on: str | None, players: Sequence[str],
-                rules: HouseRules, first_king: int, token: str | None = None,
-                pin_hash: str | None = None) -> int:
+def create_game(
+    db: Database,
+    *,
+    title: str,
+    played_on: str | None,
+    players: Sequence[str],
+    rules: HouseRules,
+    first_king: int,
+    token: str | None = None,
+    pin_hash: str | None = None,
+) -> int:
     """Store a new game (checked by the engine first); return its id.
 
     *token* is the new-game form's one-time token: a form sent twice raises DuplicateToken
@@ -189,23 +212,41 @@ def create_game(db: Database, *, title: str, played_on: str | None, players: Seq
             for row in db.query("select id from games where create_token = ?", [token]):
                 raise DuplicateToken({"game_id": row["id"], "number": None})
         ids = [player_id(db, n) for n in names]
-        game_id = new_id(db.table("games").insert({
-            "title": title, "played_on": played_on, "rules_json": json.dumps(rules.to_dict()),
-            "first_king": first_king, "created_at": stamp, "updated_at": stamp,
-            "create_token": token or None, "pin_hash": pin_hash,
-        }))
+        game_id = new_id(
+            db.table("games").insert(
+                {
+                    "title": title,
+                    "played_on": played_on,
+                    "rules_json": json.dumps(rules.to_dict()),
+                    "first_king": first_king,
+                    "created_at": stamp,
+                    "updated_at": stamp,
+                    "create_token": token or None,
+                    "pin_hash": pin_hash,
+                }
+            )
+        )
         db.table("game_players").insert_all(
-            {"game_id": game_id, "seat": seat, "player_id": pid} for seat, pid in enumerate(ids))
+            {"game_id": game_id, "seat": seat, "player_id": pid} for seat, pid in enumerate(ids)
+        )
         store_summary(db, game_id, game)
     return game_id
 
 
-def document_strings(row: dict[str, Any], names: Sequence[str],
-                     records: Sequence[str]) -> tuple[Any, ...]:
+def document_strings(
+    row: dict[str, Any], names: Sequence[str], records: Sequence[str]
+) -> tuple[Any, ...]:
     """Everything a stored game's document is made of, as stored (*records*: each deal's
     record_json): the key its Game is kept under in gamecache."""
-    return ("stored", row["title"] or "", row["played_on"], tuple(names), row["rules_json"],
-            row["first_king"], tuple(records))
+    return (
+        "stored",
+        row["title"] or "",
+        row["played_on"],
+        tuple(names),
+        row["rules_json"],
+        row["first_king"],
+        tuple(records),
+    )
 
 
 def load_game(db: Database, game_id: int) -> StoredGame | None:
@@ -213,19 +254,31 @@ def load_game(db: Database, game_id: int) -> StoredGame | None:
     row = next(db.query("select * from games where id = ?", [game_id]), None)
     if row is None:
         return None
-    names = [r["name"] for r in db.query(
-        "select p.name from game_players gp join players p on p.id = gp.player_id "
-        "where gp.game_id = ? order by gp.seat", [game_id])]
+    names = [
+        r["name"]
+        for r in db.query(
+            "select p.name from game_players gp join players p on p.id = gp.player_id "
+            "where gp.game_id = ? order by gp.seat",
+            [game_id],
+        )
+    ]
     deals = list(db.query("select * from deals where game_id = ? order by number", [game_id]))
     key = document_strings(row, names, [d["record_json"] for d in deals])
     game = gamecache.games.get(key)
     if game is None:
         # Leniently: a game stored before a later check of the rules still opens, and says
         # which deal no longer passes (Game.no_longer_passes). Every write checks strictly.
-        game = read_game(game_document(row["title"] or "", row["played_on"], names,
-                                       json.loads(row["rules_json"]), row["first_king"],
-                                       [json.loads(d["record_json"]) for d in deals]),
-                         strict=False)
+        game = read_game(
+            game_document(
+                row["title"] or "",
+                row["played_on"],
+                names,
+                json.loads(row["rules_json"]),
+                row["first_king"],
+                [json.loads(d["record_json"]) for d in deals],
+            ),
+            strict=False,
+        )
         gamecache.games.put(key, game)
     return StoredGame(game_id, row, game, deals)
 
@@ -251,28 +304,36 @@ def list_games(db: Database, *, finished: bool, limit: int = 20) -> list[dict[st
     return out
 
 
-def store_summary(db: Database, game_id: int, game: Game, *, touch: bool = True,
-                  rate: bool = True) -> None:
+def store_summary(
+    db: Database, game_id: int, game: Game, *, touch: bool = True, rate: bool = True
+) -> None:
     """Totals, places (RULES.md "Who wins": the lowest total is first under reverse_scores, and
     partners share their team's place), the next King and whether the game is over, for reports
     to read by SQL."""
     scored = game.score()
     summary = {
-        "deal_count": len(game.deals), "finished": int(scored.is_over),
+        "deal_count": len(game.deals),
+        "finished": int(scored.is_over),
         "totals_json": json.dumps(list(scored.totals)),
         "winners_json": json.dumps(list(scored.winners)),
         "team_totals_json": json.dumps(list(scored.team_totals)) if scored.team_totals else None,
-        "team_result": scored.team_result, "next_king": game.standing.king,
+        "team_result": scored.team_result,
+        "next_king": game.standing.king,
     }
     if touch:  # a change of the game; reading it again (a migration) is not
         summary["updated_at"] = now()
     # Plain SQL: sqlite-utils' update() first reads the row and, twice, the table's schema.
-    db.execute(f"update games set {', '.join(f'{k} = ?' for k in summary)} where id = ?",
-               [*summary.values(), game_id])
+    db.execute(
+        f"update games set {', '.join(f'{k} = ?' for k in summary)} where id = ?",
+        [*summary.values(), game_id],
+    )
     db.conn.executemany(
         "update game_players set total = ?, rank = ? where game_id = ? and seat = ?",
-        [(total, place, game_id, seat)
-         for seat, (total, place) in enumerate(zip(scored.totals, scored.places))])
+        [
+            (total, place, game_id, seat)
+            for seat, (total, place) in enumerate(zip(scored.totals, scored.places))
+        ],
+    )
     facts.refresh_game(db, game_id, game)
     if rate:  # the ratings stay equal to rating every finished game again (store.ratings)
         ratings.after_change(db, game_id)
@@ -316,14 +377,30 @@ def deal_values(record: DealRecord, scores: Sequence[int]) -> dict[str, Any]:
     }
 
 
-def record_history(db: Database, deal_id: int, game_id: int, number: int, version: int,
-             record: DealRecord, scores: Sequence[int], action: str, token: str | None) -> None:
-    db.table("deal_history").insert({
-        "deal_id": deal_id, "game_id": game_id, "number": number, "version": version,
-        "record_json": json.dumps(record.to_dict(), ensure_ascii=False),
-        "scores_json": json.dumps(list(scores)), "action": action, "token": token or None,
-        "at": now(),
-    })
+def record_history(
+    db: Database,
+    deal_id: int,
+    game_id: int,
+    number: int,
+    version: int,
+    record: DealRecord,
+    scores: Sequence[int],
+    action: str,
+    token: str | None,
+) -> None:
+    db.table("deal_history").insert(
+        {
+            "deal_id": deal_id,
+            "game_id": game_id,
+            "number": number,
+            "version": version,
+            "record_json": json.dumps(record.to_dict(), ensure_ascii=False),
+            "scores_json": json.dumps(list(scores)),
+            "action": action,
+            "token": token or None,
+            "at": now(),
+        }
+    )
 
 
 def add_deal(db: Database, game_id: int, raw: Any, *, token: str, number: int) -> int:
@@ -342,19 +419,35 @@ def add_deal(db: Database, game_id: int, raw: Any, *, token: str, number: int) -
         scores = new_game.score().deals[-1]
         stamp = now()
         values = deal_values(record, scores)
-        deal_id = new_id(db.table("deals").insert({
-            "game_id": game_id, "number": number, **values,
-            "token": token, "version": 1, "created_at": stamp, "updated_at": stamp,
-        }))
+        deal_id = new_id(
+            db.table("deals").insert(
+                {
+                    "game_id": game_id,
+                    "number": number,
+                    **values,
+                    "token": token,
+                    "version": 1,
+                    "created_at": stamp,
+                    "updated_at": stamp,
+                }
+            )
+        )
         record_history(db, deal_id, game_id, number, 1, record, scores, "create", token)
         store_summary(db, game_id, new_game)
-    _remember(stored, [d["record_json"] for d in stored.deals] + [values["record_json"]],
-              new_game)
+    _remember(stored, [d["record_json"] for d in stored.deals] + [values["record_json"]], new_game)
     return number
 
 
-def correct_deal(db: Database, game_id: int, number: int, raw: Any, *, token: str,
-                 version: int, deal_id: int | None = None) -> int:
+def correct_deal(
+    db: Database,
+    game_id: int,
+    number: int,
+    raw: Any,
+    *,
+    token: str,
+    version: int,
+    deal_id: int | None = None,
+) -> int:
     """Replace deal *number* with *raw*; the earlier version stays in the history.
 
     *version* is the version the form was opened on, *deal_id* the deal it was opened on;
@@ -367,8 +460,13 @@ def correct_deal(db: Database, game_id: int, number: int, raw: Any, *, token: st
         if row is None:
             raise NotFound(f"no deal {number}")
         if deal_id is not None and row["id"] != deal_id:
-            raise Conflict(N_("Deal %(number)s is another deal now: the one being corrected has "
-                              "been undone meanwhile"), number=number)
+            raise Conflict(
+                N_(
+                    "Deal %(number)s is another deal now: the one being corrected has "
+                    "been undone meanwhile"
+                ),
+                number=number,
+            )
         if row["version"] != version:
             raise Conflict(CHANGED_MEANWHILE, number=number)
         record, problems, new_game = checks.check_correction(stored.game, number, raw)
@@ -376,9 +474,10 @@ def correct_deal(db: Database, game_id: int, number: int, raw: Any, *, token: st
             raise InvalidResult(problems)
         scores = new_game.score().deals[number - 1]
         values = deal_values(record, scores)
-        db.table("deals").update(row["id"], {**values, "version": version + 1,
-                                             "updated_at": now()})
-        record_history(db, row["id"], game_id, number, version + 1, record, scores, "correct", token)
+        db.table("deals").update(row["id"], {**values, "version": version + 1, "updated_at": now()})
+        record_history(
+            db, row["id"], game_id, number, version + 1, record, scores, "correct", token
+        )
         store_summary(db, game_id, new_game)
     records = [d["record_json"] for d in stored.deals]
     records[number - 1] = values["record_json"]
@@ -415,8 +514,16 @@ def undo_deal(db: Database, game_id: int, deal_id: int, *, version: int) -> int:
 
 def deal_was_in(db: Database, game_id: int, deal_id: int) -> bool:
     """Was deal *deal_id* ever a deal of this game (it may have been undone since)?"""
-    return next(db.query("select 1 from deal_history where deal_id = ? and game_id = ? limit 1",
-                         [deal_id, game_id]), None) is not None
+    return (
+        next(
+            db.query(
+                "select 1 from deal_history where deal_id = ? and game_id = ? limit 1",
+                [deal_id, game_id],
+            ),
+            None,
+        )
+        is not None
+    )
 
 
 def history(db: Database, game_id: int, deal_id: int | None = None) -> list[dict[str, Any]]:
@@ -441,11 +548,19 @@ def set_first_king(db: Database, game_id: int, seat: int) -> None:
             raise Refused(N_("There is no such game."))
         if stored.game.deals:
             raise Refused(N_("The first King can be changed only before the first deal."))
-        game = read_game(game_document(stored.row["title"] or "", stored.row["played_on"],
-                                       stored.game.players, json.loads(stored.row["rules_json"]),
-                                       seat))  # InvalidResult: a seat that is not there
-        db.execute("update games set first_king = ?, updated_at = ? where id = ?",
-                   [game.first_king, now(), game_id])
+        game = read_game(
+            game_document(
+                stored.row["title"] or "",
+                stored.row["played_on"],
+                stored.game.players,
+                json.loads(stored.row["rules_json"]),
+                seat,
+            )
+        )  # InvalidResult: a seat that is not there
+        db.execute(
+            "update games set first_king = ?, updated_at = ? where id = ?",
+            [game.first_king, now(), game_id],
+        )
 
 
 def delete_game(db: Database, game_id: int, *, rate: bool = True) -> bool:
@@ -455,8 +570,14 @@ def delete_game(db: Database, game_id: int, *, rate: bool = True) -> bool:
     with db.atomic():
         if next(db.query("select id from games where id = ?", [game_id]), None) is None:
             return False
-        for table in ("deal_history", "deals", "seat_contract_stats", "pin_attempts",
-                      "rating_changes", "game_players"):
+        for table in (
+            "deal_history",
+            "deals",
+            "seat_contract_stats",
+            "pin_attempts",
+            "rating_changes",
+            "game_players",
+        ):
             db.execute(f"delete from {table} where game_id = ?", [game_id])
         db.execute("delete from games where id = ?", [game_id])
         if rate:

@@ -10,6 +10,7 @@ each refused in one line. The games are then stored in batches of a quarter of a
 the whole file; an import stopped halfway (the power cut) keeps whole games only, and the same
 file imported again stores the rest (a game stored already is skipped).
 """
+
 from __future__ import annotations
 
 import json
@@ -80,9 +81,13 @@ def game_ids(db: Database, *, night: str | None = None) -> Iterator[int]:
     where, params = ("night = ? and ", [night]) if night is not None else ("", [])
     last = 0
     while True:
-        batch = [r["id"] for r in db.query(
-            f"select id from games where {where}id > ? order by id limit ?",
-            [*params, last, ID_BATCH])]
+        batch = [
+            r["id"]
+            for r in db.query(
+                f"select id from games where {where}id > ? order by id limit ?",
+                [*params, last, ID_BATCH],
+            )
+        ]
         yield from batch
         if len(batch) < ID_BATCH:
             return
@@ -135,8 +140,13 @@ def import_games(db: Database, games: list[Game]) -> ImportResult:
     :data:`GAMES_PER_GROUP` games."""
     stored = next(db.query("select count(*) as n from games"))["n"]
     if stored + len(games) > GAMES_PER_GROUP:
-        raise ImportRefused([Problem("group_full", {"limit": GAMES_PER_GROUP, "stored": stored,
-                                                    "count": len(games)})])
+        raise ImportRefused(
+            [
+                Problem(
+                    "group_full", {"limit": GAMES_PER_GROUP, "stored": stored, "count": len(games)}
+                )
+            ]
+        )
     result = ImportResult()
     pending = list(enumerate(games, start=1))
     while pending:
@@ -168,8 +178,12 @@ def _store_batch(db: Database, pending: list[tuple[int, Game]], result: ImportRe
     started = time.monotonic()
     for _ in range(BATCH):
         number, game = pending.pop(0)
-        same = next(db.query("select id from games where fingerprint = ? limit 1",
-                             [facts.fingerprint(game)]), None)
+        same = next(
+            db.query(
+                "select id from games where fingerprint = ? limit 1", [facts.fingerprint(game)]
+            ),
+            None,
+        )
         if same is not None:
             result.skipped.append((number, same["id"]))
         else:
@@ -187,20 +201,37 @@ def _store(db: Database, game: Game) -> int:
     stamp = storage.now()
     ids = [storage.player_id(db, n) for n in names]
     extra = dict(game.extra)
-    game_id = storage.new_id(db.table("games").insert({
-        "title": game.title, "played_on": game.played_on,
-        "rules_json": json.dumps(game.rules.to_dict()), "first_king": game.first_king,
-        "created_at": stamp, "updated_at": stamp,
-        "extra_json": json.dumps(extra, ensure_ascii=False) if extra else None,
-    }))
+    game_id = storage.new_id(
+        db.table("games").insert(
+            {
+                "title": game.title,
+                "played_on": game.played_on,
+                "rules_json": json.dumps(game.rules.to_dict()),
+                "first_king": game.first_king,
+                "created_at": stamp,
+                "updated_at": stamp,
+                "extra_json": json.dumps(extra, ensure_ascii=False) if extra else None,
+            }
+        )
+    )
     db.table("game_players").insert_all(
-        {"game_id": game_id, "seat": seat, "player_id": pid} for seat, pid in enumerate(ids))
+        {"game_id": game_id, "seat": seat, "player_id": pid} for seat, pid in enumerate(ids)
+    )
     scored = game.score()
     for number, (record, scores) in enumerate(zip(game.deals, scored.deals), start=1):
-        deal_id = storage.new_id(db.table("deals").insert({
-            "game_id": game_id, "number": number, **storage.deal_values(record, scores),
-            "token": None, "version": 1, "created_at": stamp, "updated_at": stamp,
-        }))
+        deal_id = storage.new_id(
+            db.table("deals").insert(
+                {
+                    "game_id": game_id,
+                    "number": number,
+                    **storage.deal_values(record, scores),
+                    "token": None,
+                    "version": 1,
+                    "created_at": stamp,
+                    "updated_at": stamp,
+                }
+            )
+        )
         storage.record_history(db, deal_id, game_id, number, 1, record, scores, "create", None)
     storage.store_summary(db, game_id, game, rate=False)
     return game_id

@@ -4,6 +4,7 @@
 for the database and the secret key (found by ``store.paths``' one rule, not by Flask's guess),
 one ``init_app(app)`` per infrastructure module and one blueprint per feature.
 """
+
 from __future__ import annotations
 
 import os
@@ -33,27 +34,59 @@ DEFAULTS: Mapping[str, Any] = {
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """Build the app; *test_config* overrides the configuration (tests, ``serve --db``)."""
     config = dict(test_config or {})
-    instance_path = (config.pop("INSTANCE_PATH", None)
-                     or str(instance_folder(config.get("DATABASE")
-                                            or os.environ.get("SCOREKEEPER_DB"))))
-    app = Flask(__name__, instance_path=instance_path, instance_relative_config=True,
-                template_folder=str(TEMPLATES), static_folder=str(STATIC))
+    instance_path = config.pop("INSTANCE_PATH", None) or str(
+        instance_folder(config.get("DATABASE") or os.environ.get("SCOREKEEPER_DB"))
+    )
+    app = Flask(
+        __name__,
+        instance_path=instance_path,
+        instance_relative_config=True,
+        template_folder=str(TEMPLATES),
+        static_folder=str(STATIC),
+    )
     app.config.from_mapping(DEFAULTS)
     app.config.update(config)
     app.json.ensure_ascii = False  # words in JSON as UTF-8: Arabic a third of its escapes
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     if not app.config.get("DATABASE"):
-        app.config["DATABASE"] = (os.environ.get("SCOREKEEPER_DB")
-                                  or str(Path(app.instance_path) / DATABASE_FILE))
+        app.config["DATABASE"] = os.environ.get("SCOREKEEPER_DB") or str(
+            Path(app.instance_path) / DATABASE_FILE
+        )
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = load_secret_key(Path(app.instance_path) / SECRET_KEY_FILE)
 
-    from . import (database, errors, flashes, fragments, groups, hosting, i18n, logs, present,
-                   rights, rulestext, security, validators)
+    from . import (
+        database,
+        errors,
+        flashes,
+        fragments,
+        groups,
+        hosting,
+        i18n,
+        logs,
+        present,
+        rights,
+        rulestext,
+        security,
+        validators,
+    )
     from .pages import BLUEPRINTS
 
-    for infrastructure in (logs, groups, database, hosting, security, rights, present, i18n,
-                           rulestext, fragments, validators, errors, flashes):
+    for infrastructure in (
+        logs,
+        groups,
+        database,
+        hosting,
+        security,
+        rights,
+        present,
+        i18n,
+        rulestext,
+        fragments,
+        validators,
+        errors,
+        flashes,
+    ):
         infrastructure.init_app(app)
     groups.register(app, BLUEPRINTS)
     return app

@@ -1,5 +1,6 @@
 """The request's database connection: the store's connection kept by this server thread, and
 what each request leaves behind rolled back; the schema brought up to date at start-up."""
+
 from __future__ import annotations
 
 from flask import Flask, g

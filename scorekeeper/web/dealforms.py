@@ -4,6 +4,7 @@ Each form takes exactly what RULES.md "What the scorekeeper takes per deal" list
 file-format deal from it, and hands that to the engine (through ``checker``); the engine's
 problems are shown next to the field each one names.
 """
+
 from __future__ import annotations
 
 from collections import defaultdict
@@ -25,8 +26,12 @@ from .messages import problem_text
 
 SEATS = range(4)
 PLACES = range(1, 5)
-PLACE_LABELS = {1: lazy_gettext("First out"), 2: lazy_gettext("Second"), 3: lazy_gettext("Third"),
-                4: lazy_gettext("Last")}
+PLACE_LABELS = {
+    1: lazy_gettext("First out"),
+    2: lazy_gettext("Second"),
+    3: lazy_gettext("Third"),
+    4: lazy_gettext("Last"),
+}
 SUIT_SYMBOLS = {"spades": "♠", "hearts": "♥", "diamonds": "♦", "clubs": "♣"}
 #: Engine result fields that stand for a whole group of form fields.
 GROUPS = ("diamonds", "tricks", "trex_order", "queens")
@@ -160,8 +165,7 @@ class EntryForm(DealForm):
 
     def to_raw(self) -> dict[str, Any]:
         contracts = self.deal_contracts
-        raw: dict[str, Any] = {"king": self.context.king,
-                               "contracts": [c.value for c in contracts]}
+        raw: dict[str, Any] = {"king": self.context.king, "contracts": [c.value for c in contracts]}
         if Contract.KING_OF_HEARTS in contracts:
             raw["king_of_hearts"] = self._capture("kh")
         if Contract.QUEENS in contracts:
@@ -222,8 +226,9 @@ SWEEPABLE = frozenset({Contract.DIAMONDS, Contract.QUEENS, Contract.COLLECTIONS}
 
 
 @lru_cache(maxsize=64)
-def entry_form_class(contracts: tuple[Contract, ...], doubling: bool,
-                     leader_credit: bool, sweeps: bool = False) -> type[EntryForm]:
+def entry_form_class(
+    contracts: tuple[Contract, ...], doubling: bool, leader_credit: bool, sweeps: bool = False
+) -> type[EntryForm]:
     """The form for a deal of *contracts* under rules with or without doubling/leader credit;
     with *sweeps* (``sweep_replay``), the swept player may let the table keep a sweep."""
     attrs: dict[str, Any] = {}
@@ -235,25 +240,31 @@ def entry_form_class(contracts: tuple[Contract, ...], doubling: bool,
             attrs[f"{prefix}_taker"] = _seat(lazy_gettext("Who took the %(card)s?", card=card))
             seat_fields.append(f"{prefix}_taker")
             if doubling:
-                attrs[f"{prefix}_doubled_by"] = _seat(lazy_gettext("Doubled? By its holder"),
-                                                      none_label=lazy_gettext("No"))
+                attrs[f"{prefix}_doubled_by"] = _seat(
+                    lazy_gettext("Doubled? By its holder"), none_label=lazy_gettext("No")
+                )
                 seat_fields.append(f"{prefix}_doubled_by")
                 if leader_credit:
                     attrs[f"{prefix}_led_by"] = _seat(
-                        lazy_gettext("The holder took it: who led to that trick?"))
+                        lazy_gettext("The holder took it: who led to that trick?")
+                    )
                     seat_fields.append(f"{prefix}_led_by")
         if contract in COUNT_FIELDS:
             for s in SEATS:
                 attrs[f"{COUNT_FIELDS[contract]}_{s}"] = PickField(
-                    player_label(s), options=[(n, str(n)) for n in range(14)])
+                    player_label(s), options=[(n, str(n)) for n in range(14)]
+                )
         if contract is Contract.TREX:
             for p in PLACES:
                 attrs[f"trex_{p}"] = _seat(PLACE_LABELS[p])
                 seat_fields.append(f"trex_{p}")
     if sweeps and SWEEPABLE & set(contracts):
-        attrs["sweep_kept"] = BooleanField(lazy_gettext(
-            "If this is a sweep: the swept player did not ask for the replay, so the table "
-            "keeps it as played"))
+        attrs["sweep_kept"] = BooleanField(
+            lazy_gettext(
+                "If this is a sweep: the swept player did not ask for the replay, so the table "
+                "keeps it as played"
+            )
+        )
     attrs["seat_fields"] = tuple(seat_fields)
     attrs["deal_contracts"] = contracts
     return type("EntryForm", (EntryForm,), attrs)
@@ -262,25 +273,37 @@ def entry_form_class(contracts: tuple[Contract, ...], doubling: bool,
 def form_class_for(contracts: tuple[Contract, ...], rules: HouseRules) -> type[DealForm]:
     if not contracts:
         return ThrowInForm
-    return entry_form_class(contracts, rules.doubling, rules.self_capture == "leader-credit",
-                            rules.sweep_replay is not None)
+    return entry_form_class(
+        contracts,
+        rules.doubling,
+        rules.self_capture == "leader-credit",
+        rules.sweep_replay is not None,
+    )
 
 
 #: A redeal's reason when the table gives none: saying why is optional.
 UNSAID_REASON = "other"
 
 
-def reason_options(rules: HouseRules, possible: Sequence[str] = THROW_IN_REASONS,
-                   ) -> list[tuple[str, str]]:
+def reason_options(
+    rules: HouseRules,
+    possible: Sequence[str] = THROW_IN_REASONS,
+) -> list[tuple[str, str]]:
     """The reasons a redeal may have, as the thrown-in form offers them: those the engine says
     are *possible* at that point of the game (``Progress.possible_throw_in_reasons``: a K♥
     redeal only while King of Hearts may still be announced, the 2s only while Trex may),
     read here and only here."""
-    kh = (lazy_gettext("The K♥ alone or with one other heart, or the A♥ alone")
-          if rules.kh_redeal_any_doubleton
-          else lazy_gettext("The K♥ alone, the A♥ alone, or K♥ A♥"))
-    labels = {"kh-redeal": kh, "trex-twos": lazy_gettext("Four 2s, or three 2s and a 3"),
-              "misdeal": lazy_gettext("Misdeal"), "other": lazy_gettext("Other reason")}
+    kh = (
+        lazy_gettext("The K♥ alone or with one other heart, or the A♥ alone")
+        if rules.kh_redeal_any_doubleton
+        else lazy_gettext("The K♥ alone, the A♥ alone, or K♥ A♥")
+    )
+    labels = {
+        "kh-redeal": kh,
+        "trex-twos": lazy_gettext("Four 2s, or three 2s and a 3"),
+        "misdeal": lazy_gettext("Misdeal"),
+        "other": lazy_gettext("Other reason"),
+    }
     return [(r, labels[r]) for r in THROW_IN_REASONS if r in possible]
 
 
@@ -290,8 +313,12 @@ class ThrowInForm(DealForm):
 
     # Only the reasons possible at that point are offered; another of the engine's reasons is
     # taken, for the engine to say why it cannot be (a K♥ redeal after King of Hearts, say).
-    reason = PickField(lazy_gettext("Why?"), coerce=str, options=reason_options(HouseRules()),
-                       accepted=THROW_IN_REASONS)
+    reason = PickField(
+        lazy_gettext("Why?"),
+        coerce=str,
+        options=reason_options(HouseRules()),
+        accepted=THROW_IN_REASONS,
+    )
     by = _seat(lazy_gettext("Who asked for the redeal?"))
     seat_fields = ("by",)
 

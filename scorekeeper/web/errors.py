@@ -1,4 +1,5 @@
 """Friendly pages for 400, 403, 404, 405, 413, 429, 500 and 503, each with a way back."""
+
 from __future__ import annotations
 
 import sqlite3
@@ -9,10 +10,16 @@ from flask_babel import lazy_gettext
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
-TITLES = {400: lazy_gettext("That did not work"), 403: lazy_gettext("Only watching"),
-          404: lazy_gettext("Not found"), 405: lazy_gettext("Not here"),
-          413: lazy_gettext("Too much"), 429: lazy_gettext("Too many tries"),
-          500: lazy_gettext("Something went wrong"), 503: lazy_gettext("Busy")}
+TITLES = {
+    400: lazy_gettext("That did not work"),
+    403: lazy_gettext("Only watching"),
+    404: lazy_gettext("Not found"),
+    405: lazy_gettext("Not here"),
+    413: lazy_gettext("Too much"),
+    429: lazy_gettext("Too many tries"),
+    500: lazy_gettext("Something went wrong"),
+    503: lazy_gettext("Busy"),
+}
 DEFAULT_TEXT = {
     400: lazy_gettext("The page was sent with something missing or out of range."),
     403: lazy_gettext("This phone can watch, but not change this."),
@@ -20,10 +27,11 @@ DEFAULT_TEXT = {
     405: lazy_gettext("This page cannot be used like that."),
     413: lazy_gettext("That was more than a scoresheet needs."),
     429: lazy_gettext("Too many tries in a short time. Wait a few minutes."),
-    500: lazy_gettext("The scorekeeper hit a problem on its side. What was saved before is "
-                      "safe."),
-    503: lazy_gettext("The scorekeeper is busy saving other deals. Send the form again: nothing "
-                      "is recorded twice."),
+    500: lazy_gettext("The scorekeeper hit a problem on its side. What was saved before is safe."),
+    503: lazy_gettext(
+        "The scorekeeper is busy saving other deals. Send the form again: nothing "
+        "is recorded twice."
+    ),
 }
 
 
@@ -47,9 +55,14 @@ def _back_link() -> tuple[str, str]:
 
 def render_error(code: int, text: str | None = None):
     back_url, back_label = _back_link()
-    return render_template("error.html", code=code, title=str(TITLES.get(code) or _("Error")),
-                           text=text or str(DEFAULT_TEXT.get(code, "")), back_url=back_url,
-                           back_label=back_label), code
+    return render_template(
+        "error.html",
+        code=code,
+        title=str(TITLES.get(code) or _("Error")),
+        text=text or str(DEFAULT_TEXT.get(code, "")),
+        back_url=back_url,
+        back_label=back_label,
+    ), code
 
 
 def handle_http(error: HTTPException):
@@ -66,8 +79,13 @@ def handle_http(error: HTTPException):
 
 
 def handle_csrf(error: CSRFError):
-    return render_error(400, _("This form has expired or was sent from elsewhere. Go back, "
-                               "reload the page and send it again."))
+    return render_error(
+        400,
+        _(
+            "This form has expired or was sent from elsewhere. Go back, "
+            "reload the page and send it again."
+        ),
+    )
 
 
 def handle_overflow(error: OverflowError):

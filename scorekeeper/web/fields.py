@@ -1,4 +1,5 @@
 """Form fields for taps: one choice among a few options, drawn as big radio buttons or chips."""
+
 from __future__ import annotations
 
 from typing import Any, Callable, Sequence
@@ -17,8 +18,7 @@ def form_int(value: object, *, digits: int = INT_DIGITS) -> int | None:
     the web wing does. Only ASCII digits, at most *digits* of them: not "²" or "١" (which
     ``str.isdigit`` accepts and ``int`` refuses or reads), not " 1", "-1", "1.5" or a number
     too big for the database."""
-    if isinstance(value, str) and 0 < len(value) <= digits and value.isascii() \
-            and value.isdigit():
+    if isinstance(value, str) and 0 < len(value) <= digits and value.isascii() and value.isdigit():
         return int(value)
     return None
 
@@ -38,10 +38,17 @@ class PickField(Field):
     its message is the one shown. A value that is not one of the options is an error.
     """
 
-    def __init__(self, label: str | None = None, validators: Sequence[Any] | None = None, *,
-                 options: Sequence[tuple[Any, str]] = (),
-                 coerce: Callable[[str], Any] = whole_number,
-                 none_label: str | None = None, accepted: Sequence[Any] = (), **kwargs: Any):
+    def __init__(
+        self,
+        label: str | None = None,
+        validators: Sequence[Any] | None = None,
+        *,
+        options: Sequence[tuple[Any, str]] = (),
+        coerce: Callable[[str], Any] = whole_number,
+        none_label: str | None = None,
+        accepted: Sequence[Any] = (),
+        **kwargs: Any,
+    ):
         super().__init__(label, validators, **kwargs)
         self.options = list(options)
         self.coerce = coerce
@@ -60,8 +67,11 @@ class PickField(Field):
             raise ValueError(str(NOT_A_CHOICE)) from None
 
     def pre_validate(self, form: Any) -> None:
-        if self.data is not None and self.data not in self.accepted \
-                and self.data not in {value for value, _ in self.options}:
+        if (
+            self.data is not None
+            and self.data not in self.accepted
+            and self.data not in {value for value, _ in self.options}
+        ):
             raise ValidationError(str(NOT_A_CHOICE))
 
     def _value(self) -> str:

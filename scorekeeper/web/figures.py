@@ -3,6 +3,7 @@
 Each filter writes in the page's language: dates with the month's name in that language, digits
 as the device chose them (see :func:`.i18n.num`).
 """
+
 from __future__ import annotations
 
 import datetime as dt

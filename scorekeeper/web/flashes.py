@@ -6,6 +6,7 @@ writes its numbers in the phone's digits and isolates each name in ``<bdi>``. A 
 switches language between the two pages, or a message flashed in one language and read in the
 other, still reads it in the language of the page.
 """
+
 from __future__ import annotations
 
 from typing import Any, Mapping
@@ -19,24 +20,37 @@ from .messages import said
 CATEGORY = "words"
 
 
-def flash_message(msgid: str, *, names: Mapping[str, str] | None = None,
-                  **values: Any) -> None:
+def flash_message(msgid: str, *, names: Mapping[str, str] | None = None, **values: Any) -> None:
     """Flash *msgid*, its *values* (``%(key)s`` placeholders) and *names*, player names put
     in isolated. (Extraction reads its first argument: ``-k flash_message``.)"""
     _flash(msgid, None, None, names, values)
 
 
-def flash_plural(singular: str, plural: str, count: int, *,
-                 names: Mapping[str, str] | None = None, **values: Any) -> None:
+def flash_plural(
+    singular: str, plural: str, count: int, *, names: Mapping[str, str] | None = None, **values: Any
+) -> None:
     """Flash a message that counts, as ``ngettext`` takes it: *count* is its ``%(num)s``.
     A function of its own, so that extraction reads both forms (``-k flash_plural:1,2``)."""
     _flash(singular, plural, count, names, values)
 
 
-def _flash(msgid: str, plural: str | None, count: int | None,
-           names: Mapping[str, str] | None, values: Mapping[str, Any]) -> None:
-    flash({"msgid": msgid, "plural": plural, "count": count, "names": dict(names or {}),
-           "values": dict(values)}, CATEGORY)
+def _flash(
+    msgid: str,
+    plural: str | None,
+    count: int | None,
+    names: Mapping[str, str] | None,
+    values: Mapping[str, Any],
+) -> None:
+    flash(
+        {
+            "msgid": msgid,
+            "plural": plural,
+            "count": count,
+            "names": dict(names or {}),
+            "values": dict(values),
+        },
+        CATEGORY,
+    )
 
 
 def flash_words(message: Any) -> None:

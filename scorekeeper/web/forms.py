@@ -1,4 +1,5 @@
 """The new-game form: names, seats, house rules, who holds the 7♥. Validation is the engine's."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -23,10 +24,17 @@ from ..store.keys import PIN_DIGITS, pin_fits
 from ..store.storage import clean_name, game_document
 
 SEATS = range(4)
-PRESET_LABELS = {"standard": lazy_gettext("Standard"), "complex": lazy_gettext("Complex"),
-                 "partnership": lazy_gettext("Partnership"), "custom": lazy_gettext("Custom")}
-LIMITS = {"name": NAME_LIMIT, "title": TITLE_LIMIT,  # the engine's, for maxlength
-          "pin": PIN_DIGITS[1]}
+PRESET_LABELS = {
+    "standard": lazy_gettext("Standard"),
+    "complex": lazy_gettext("Complex"),
+    "partnership": lazy_gettext("Partnership"),
+    "custom": lazy_gettext("Custom"),
+}
+LIMITS = {
+    "name": NAME_LIMIT,
+    "title": TITLE_LIMIT,  # the engine's, for maxlength
+    "pin": PIN_DIGITS[1],
+}
 DEFAULT_FIXED_ORDER = ("trex", "queens", "king_of_hearts", "diamonds", "collections")
 
 
@@ -43,7 +51,7 @@ CONTRACT_OPTIONS = [(c.value, LazyText(contract_label, c)) for c in ALL_CONTRACT
 
 
 def player_label(seat: int) -> LazyString:
-    """"Player 1" .. "Player 4", in the language of the page that shows it."""
+    """ "Player 1" .. "Player 4", in the language of the page that shows it."""
     return LazyString(lambda: gettext("Player %(number)s", number=num(seat + 1)))
 
 
@@ -66,19 +74,28 @@ def _setting_fields() -> dict[str, Any]:
             fields[rule.name] = BooleanField(_said(rule.label), default=rule.default)
         elif rule.kind == "choice":
             fields[rule.name] = PickField(
-                _said(rule.label), options=[(v, _said(words)) for v, words in rule.choices],
-                coerce=str, default=rule.default)
+                _said(rule.label),
+                options=[(v, _said(words)) for v, words in rule.choices],
+                coerce=str,
+                default=rule.default,
+            )
         elif rule.kind == "order":
             fields["fixed_order_on"] = BooleanField(_said(rule.label))
             for place in range(1, 6):
                 fields[f"fixed_{place}"] = PickField(
-                    lazy_gettext("Contract %(number)s", number=place), options=CONTRACT_OPTIONS,
-                    coerce=str, default=DEFAULT_FIXED_ORDER[place - 1])
+                    lazy_gettext("Contract %(number)s", number=place),
+                    options=CONTRACT_OPTIONS,
+                    coerce=str,
+                    default=DEFAULT_FIXED_ORDER[place - 1],
+                )
         elif rule.kind == "sweep":
             fields["sweep_on"] = BooleanField(_said(rule.label))
             fields["sweep_tricks"] = PickField(
-                lazy_gettext("Tricks that make a sweep in Collections"), coerce=whole_number,
-                options=[(n, str(n)) for n in SWEEP_TRICKS], default=13)
+                lazy_gettext("Tricks that make a sweep in Collections"),
+                coerce=whole_number,
+                options=[(n, str(n)) for n in SWEEP_TRICKS],
+                default=13,
+            )
     return fields
 
 
@@ -103,13 +120,16 @@ class RulesForm(_SettingsForm):  # type: ignore[misc, valid-type]
             elif rule.kind == "choice" and self[rule.name].data is not None:
                 out[rule.name] = self[rule.name].data
             elif rule.kind == "order":
-                out[rule.name] = ([self[f"fixed_{p}"].data for p in range(1, 6)]
-                                  if self.fixed_order_on.data else None)
+                out[rule.name] = (
+                    [self[f"fixed_{p}"].data for p in range(1, 6)]
+                    if self.fixed_order_on.data
+                    else None
+                )
             elif rule.kind == "sweep":
-                out[rule.name] = ({"collections_tricks": self.sweep_tricks.data}
-                                  if self.sweep_on.data else None)
+                out[rule.name] = (
+                    {"collections_tricks": self.sweep_tricks.data} if self.sweep_on.data else None
+                )
         return out
-
 
     def check_rules(self) -> bool:
         """The rules asked for, checked by the engine into ``self.rules``; or False, with the
@@ -132,33 +152,50 @@ class NewGameForm(RulesForm):
     player_1 = StringField(player_label(1))
     player_2 = StringField(player_label(2))
     player_3 = StringField(player_label(3))
-    first_king = PickField(lazy_gettext("Who holds the 7♥?"),
-                           options=[(s, player_label(s)) for s in SEATS])
-    preset = PickField(lazy_gettext("House rules"), coerce=str, default="standard",
-                       options=list(PRESET_LABELS.items()))
+    first_king = PickField(
+        lazy_gettext("Who holds the 7♥?"), options=[(s, player_label(s)) for s in SEATS]
+    )
+    preset = PickField(
+        lazy_gettext("House rules"),
+        coerce=str,
+        default="standard",
+        options=list(PRESET_LABELS.items()),
+    )
     pin = StringField(lazy_gettext("Table PIN (optional)"))
     token = HiddenField()  # one-time: the same form sent twice starts one game
 
     def validate_pin(self, field: StringField) -> None:
         field.data = (field.data or "").strip()
         if field.data and not pin_fits(field.data, pin_digits()):
-            raise ValidationError(gettext(
-                "A table PIN is %(low)s to %(high)s digits, or leave it empty.",
-                low=num(pin_digits()), high=num(PIN_DIGITS[1])))
+            raise ValidationError(
+                gettext(
+                    "A table PIN is %(low)s to %(high)s digits, or leave it empty.",
+                    low=num(pin_digits()),
+                    high=num(PIN_DIGITS[1]),
+                )
+            )
 
     def validate(self, extra_validators: Any = None) -> bool:
         """WTForms checks the shapes; the engine checks the game as a whole."""
         if not super().validate(extra_validators) or not self.check_rules():
             return False
-        doc = game_document((self.title.data or "").strip(),
-                            (self.played_on.data or "").strip() or None,
-                            self.names(), self.rules.to_dict(), self.first_king.data)
+        doc = game_document(
+            (self.title.data or "").strip(),
+            (self.played_on.data or "").strip() or None,
+            self.names(),
+            self.rules.to_dict(),
+            self.first_king.data,
+        )
         try:
             read_game(doc)
         except InvalidResult as exc:
-            targets = {"title": self.title, "played_on": self.played_on,
-                       "first_king": self.first_king, "rules": self.preset,
-                       **{f"players.{s}": self[f"player_{s}"] for s in SEATS}}
+            targets = {
+                "title": self.title,
+                "played_on": self.played_on,
+                "first_king": self.first_king,
+                "rules": self.preset,
+                **{f"players.{s}": self[f"player_{s}"] for s in SEATS},
+            }
             for problem in exc.problems:
                 target = targets.get(problem.field or "")
                 errors = target.errors if target is not None else self.form_errors
@@ -177,8 +214,9 @@ def preset_name(rules: HouseRules) -> str:
 
 def settings_data(rules: HouseRules) -> dict[str, Any]:
     """Form data showing *rules* in the settings fields."""
-    data: dict[str, Any] = {rule.name: getattr(rules, rule.name) for rule in RULES
-                            if rule.kind in ("bool", "choice")}
+    data: dict[str, Any] = {
+        rule.name: getattr(rules, rule.name) for rule in RULES if rule.kind in ("bool", "choice")
+    }
     data["fixed_order_on"] = rules.fixed_order is not None
     order = [c.value for c in rules.fixed_order] if rules.fixed_order else DEFAULT_FIXED_ORDER
     data.update({f"fixed_{p}": order[p - 1] for p in range(1, 6)})
@@ -202,14 +240,17 @@ def night_title(day: dt.date, earlier: int = 0) -> str:
     return title
 
 
-def new_game_data(players: Mapping[int, str] | None = None,
-                  rules: HouseRules | None = None, *, earlier: int = 0) -> dict[str, Any]:
+def new_game_data(
+    players: Mapping[int, str] | None = None, rules: HouseRules | None = None, *, earlier: int = 0
+) -> dict[str, Any]:
     """The new-game form's first values: tonight, its title (*earlier*: the games of tonight
     stored already), and the players and rules given."""
     today = tonight()
-    data = {"title": night_title(today, earlier),
-            "played_on": today.isoformat(),
-            **settings_data(rules or HouseRules())}
+    data = {
+        "title": night_title(today, earlier),
+        "played_on": today.isoformat(),
+        **settings_data(rules or HouseRules()),
+    }
     for seat, name in (players or {}).items():
         data[f"player_{seat}"] = name
     return data
@@ -220,4 +261,3 @@ class UndoForm(FlaskForm):
 
     deal_id = HiddenField()
     version = HiddenField()
-

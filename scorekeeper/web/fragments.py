@@ -13,6 +13,7 @@ digits and the table's words, and the app's root). So each is rendered once per 
   commit by any connection or process, or a write on this one, changes it), the filters and
   the order.
 """
+
 from __future__ import annotations
 
 from typing import Callable, Hashable
@@ -37,8 +38,12 @@ _kept: Kept[tuple[object, Markup]] = Kept(SIZE)
 
 def reader_key() -> Hashable:
     """How this phone reads a page: everything a fragment's words and digits depend on."""
-    return (current_language(), request.cookies.get(DIGITS_COOKIE), words_key(),
-            request.script_root)
+    return (
+        current_language(),
+        request.cookies.get(DIGITS_COOKIE),
+        words_key(),
+        request.script_root,
+    )
 
 
 def fragment(what: Hashable, render: Callable[[], Markup], *, holds: object = None) -> Markup:
@@ -59,24 +64,43 @@ def scoresheet(stored: StoredGame, readonly: bool = False) -> Markup:
 
     def render() -> Markup:
         sheet = present.scoresheet(game, game.progress(), game.score())
-        return Markup(render_template("_sheet.html", sheet=sheet, names=game.players,
-                                      stored=stored, readonly=readonly))
+        return Markup(
+            render_template(
+                "_sheet.html", sheet=sheet, names=game.players, stored=stored, readonly=readonly
+            )
+        )
 
     return fragment(("sheet", id(game), stored.id, bool(readonly)), render, holds=game)
 
 
-def leaderboard(db: Database, database: str, filters: stats.Filters, sort: str,
-                rated: bool = False) -> Markup:
+def leaderboard(
+    db: Database, database: str, filters: stats.Filters, sort: str, rated: bool = False
+) -> Markup:
     """The leaderboard's table: everyone at every table reads it and few things change it.
     With *rated*, it has each player's rating (the group keeps ratings)."""
+
     def render() -> Markup:
         rows = stats.leaderboard(db, filters, sort)
-        return Markup(render_template("players/_board.html", rows=rows, filters=filters,
-                                      sort=sort, recent_count=stats.RECENT, rated=rated,
-                                      provisional_games=ratings.PROVISIONAL_GAMES))
+        return Markup(
+            render_template(
+                "players/_board.html",
+                rows=rows,
+                filters=filters,
+                sort=sort,
+                recent_count=stats.RECENT,
+                rated=rated,
+                provisional_games=ratings.PROVISIONAL_GAMES,
+            )
+        )
 
-    what = ("leaderboard", database, data_version(db), tuple(sorted(filters.args().items())),
-            sort, rated)
+    what = (
+        "leaderboard",
+        database,
+        data_version(db),
+        tuple(sorted(filters.args().items())),
+        sort,
+        rated,
+    )
     return fragment(what, render)
 
 

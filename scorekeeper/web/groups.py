@@ -17,6 +17,7 @@ membership: a game's edit link (keeping score at that game: a club night's table
 view link (watching that one game), and a shared result's link (that one result). On a laptop
 or the local network, every phone on the Wi-Fi reads, as before.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -36,14 +37,23 @@ PREFIX = "/g/<group>"
 #: Blueprints (by name) that belong to no group: registered once, outside the groups' space.
 OUTSIDE = frozenset({"health", "offline", "front", "switches"})
 #: What a phone that holds a game's view link may open of that game.
-WATCHING = frozenset({"live.watch", "live.state", "live.qr", "rules.game",
-                      "sheets.game_sheet", "sheets.game_sheet_png"})
+WATCHING = frozenset(
+    {
+        "live.watch",
+        "live.state",
+        "live.qr",
+        "rules.game",
+        "sheets.game_sheet",
+        "sheets.game_sheet_png",
+    }
+)
 
 #: What a phone that is not a member reads, whatever it asked for.
 OUTSIDER_TEXT = lazy_gettext(
     "There is nothing here for this phone. To see a group’s games, open the group’s current "
     "join link on this phone: any member of the group can share it (an older link may have "
-    "been replaced).")
+    "been replaced)."
+)
 
 _migrated: set[str] = set()
 
@@ -78,12 +88,16 @@ def _secret_opens(endpoint: str, values: dict[str, Any]) -> bool | None:
 
     key = values.get("key")
     if endpoint in ("access.join_link", "access.admin_link"):
-        return install_key_matches(get_db(), JOIN_KEY if endpoint == "access.join_link"
-                                   else ADMIN_KEY, str(key))
+        return install_key_matches(
+            get_db(), JOIN_KEY if endpoint == "access.join_link" else ADMIN_KEY, str(key)
+        )
     if endpoint in ("access.edit_link", "access.view_link"):
         column = "edit_key" if endpoint == "access.edit_link" else "view_key"
-        return KEY.fullmatch(str(key)) is not None and get_db().conn.execute(
-            f"select 1 from games where {column} = ?", [key]).fetchone() is not None
+        return (
+            KEY.fullmatch(str(key)) is not None
+            and get_db().conn.execute(f"select 1 from games where {column} = ?", [key]).fetchone()
+            is not None
+        )
     if endpoint.startswith("result.shared_"):
         from .pages.result import shared_result_opens
 
@@ -120,8 +134,11 @@ def _pull(endpoint: str | None, values: dict[str, Any] | None) -> None:
 
 def _fill(endpoint: str, values: dict[str, Any]) -> None:
     group = current()
-    if group and "group" not in values and current_app.url_map.is_endpoint_expecting(
-            endpoint, "group"):
+    if (
+        group
+        and "group" not in values
+        and current_app.url_map.is_endpoint_expecting(endpoint, "group")
+    ):
         values["group"] = group
 
 

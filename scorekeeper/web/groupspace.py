@@ -2,6 +2,7 @@
 hosts many groups, whether reading is private, the request's group and its database file, and
 the session's keys of that group. (``groups`` sets the request's group and guards its pages.)
 """
+
 from __future__ import annotations
 
 from flask import current_app, g
@@ -44,5 +45,4 @@ def session_key(name: str) -> str:
 def in_group_space() -> bool:
     """May the page being drawn link to the group's pages (its menu, its home)? Not for a
     phone outside the group, even where a secret let it see one game or one result."""
-    return not g.get("outsider") and not g.get("visitor") and (
-        not many() or current() is not None)
+    return not g.get("outsider") and not g.get("visitor") and (not many() or current() is not None)

@@ -13,6 +13,7 @@ carry, which ``Host`` headers it answers, and the hosted mode behind a reverse p
 - ``PUBLIC_URL`` (``--public-url``), when given, is the address every link and QR code carries,
   whatever the request said; otherwise the host the request came to (trusted as above).
 """
+
 from __future__ import annotations
 
 from typing import Any, Mapping
@@ -73,8 +74,9 @@ def secure_headers(response: Response) -> Response:
     response.headers.setdefault("Strict-Transport-Security", HSTS)
     cookies = response.headers.getlist("Set-Cookie")
     if cookies:
-        response.headers.setlist("Set-Cookie", [
-            c if "; secure" in c.lower() else c + "; Secure" for c in cookies])
+        response.headers.setlist(
+            "Set-Cookie", [c if "; secure" in c.lower() else c + "; Secure" for c in cookies]
+        )
     return response
 
 
@@ -93,8 +95,12 @@ def init_app(app: Flask) -> None:
         app.config.setdefault(key, value)
     hops = int(app.config.get("PROXY_HOPS") or 0)
     if hops:
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops,  # type: ignore[method-assign]
-                                x_host=hops)
+        app.wsgi_app = ProxyFix(
+            app.wsgi_app,
+            x_for=hops,
+            x_proto=hops,  # type: ignore[method-assign]
+            x_host=hops,
+        )
         app.config["SESSION_COOKIE_SECURE"] = True
         app.config["PREFERRED_URL_SCHEME"] = "https"
         app.after_request(secure_headers)

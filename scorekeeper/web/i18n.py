@@ -3,6 +3,7 @@
 The language follows a ``lang`` cookie set by the switch on every page, then the browser's
 preference, then English. Arabic pages are right to left.
 """
+
 from __future__ import annotations
 
 from flask import Flask, g, has_request_context, request
@@ -15,6 +16,7 @@ from .security import safe_path
 COOKIE = "lang"
 DIGITS_COOKIE = "digits"
 COOKIE_AGE = 400 * 24 * 3600  # a year and more: remembered on that device
+
 
 def select_locale() -> str:
     chosen = request.cookies.get(COOKIE)
@@ -33,6 +35,7 @@ def speak_the_groups_language(response):
         response.set_cookie(COOKIE, lang, max_age=COOKIE_AGE, samesite="Lax", httponly=True)
     return response
 
+
 def current_language() -> str:
     locale = get_locale()
     return locale.language if locale is not None else "en"
@@ -48,12 +51,19 @@ def num(value: object) -> str:
     return digits_text(value, has_request_context() and _arabic_digits())
 
 
-def figure(value: float, *, places: int = 0, percent: bool = False, plus: bool = False,
-           trim: bool = False) -> str:
+def figure(
+    value: float, *, places: int = 0, percent: bool = False, plus: bool = False, trim: bool = False
+) -> str:
     """An average or a share in the device's digits, with the separators and the percent sign
     that go with them (``languages.number_text``): "12.5", "42%"; "١٢٫٥", "٤٢٪؜"."""
-    return number_text(value, has_request_context() and _arabic_digits(), places=places,
-                       percent=percent, plus=plus, trim=trim)
+    return number_text(
+        value,
+        has_request_context() and _arabic_digits(),
+        places=places,
+        percent=percent,
+        plus=plus,
+        trim=trim,
+    )
 
 
 def isolated(name: str) -> Markup:
@@ -93,7 +103,8 @@ def _install_page_translations(app: Flask) -> None:
         ngettext=lambda s, p, n: page_translations().ungettext(s, p, n),
         pgettext=lambda c, s: page_translations().upgettext(c, s),
         npgettext=lambda c, s, p, n: page_translations().unpgettext(c, s, p, n),
-        newstyle=True)
+        newstyle=True,
+    )
 
 
 def init_app(app: Flask) -> None:
@@ -106,5 +117,9 @@ def init_app(app: Flask) -> None:
     @app.context_processor
     def language() -> dict[str, object]:
         lang = current_language()
-        return {"lang": lang, "text_dir": "rtl" if lang in RTL_LANGUAGES else "ltr",
-                "other_lang": "en" if lang == "ar" else "ar", "here": here()}
+        return {
+            "lang": lang,
+            "text_dir": "rtl" if lang in RTL_LANGUAGES else "ltr",
+            "other_lang": "en" if lang == "ar" else "ar",
+            "here": here(),
+        }

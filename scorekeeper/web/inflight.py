@@ -13,6 +13,7 @@ question past a limit is answered at once, 429 (the same game or phone asked alr
 that answer) or 503 (the box is busy), both with ``Retry-After`` and the cards still picked:
 never queued behind the others, so that the pages of every other table keep their threads.
 """
+
 from __future__ import annotations
 
 import threading
@@ -31,14 +32,13 @@ EXPORTS_AT_ONCE = 2
 #: What a phone told to wait is asked to wait, in seconds.
 RETRY_SECONDS = 3
 
-SAME_ASKER = lazy_gettext("Advice for this game or from this phone is still being worked out. "
-                          "Wait for it, then ask again.")
-EXPORTS_BUSY = lazy_gettext("Other exports are being written just now. Ask again in a few "
-                            "seconds.")
-CHARTS_BUSY = lazy_gettext("Other charts are being drawn just now. Ask again in a few "
-                           "seconds.")
-BUSY = lazy_gettext("The advisor is busy with other tables' hands. Ask again in a few "
-                    "seconds.")
+SAME_ASKER = lazy_gettext(
+    "Advice for this game or from this phone is still being worked out. "
+    "Wait for it, then ask again."
+)
+EXPORTS_BUSY = lazy_gettext("Other exports are being written just now. Ask again in a few seconds.")
+CHARTS_BUSY = lazy_gettext("Other charts are being drawn just now. Ask again in a few seconds.")
+BUSY = lazy_gettext("The advisor is busy with other tables' hands. Ask again in a few seconds.")
 
 
 class InFlight:
@@ -67,7 +67,6 @@ class InFlight:
             with self._lock:
                 self._running.difference_update(keys)
                 self._count -= 1
-
 
     def check_room(self) -> None:
         """503 now if every place is taken (the place itself is taken by :meth:`holding`)."""

@@ -14,6 +14,7 @@ and in which shape (``text`` or ``json``, one JSON object per line). A message f
 logger that names a path (Flask's "Exception on /admin/…", waitress's "while serving /e/…") has
 the path replaced by the route's pattern, or withheld.
 """
+
 from __future__ import annotations
 
 import json
@@ -56,11 +57,19 @@ def _written(response: Response) -> Response:
         return response
     started = g.pop("log_started", None)
     ms = round((time.perf_counter() - started) * 1000, 1) if started is not None else None
-    line = {"method": request.method, "route": route_pattern(), "status": response.status_code,
-            "ms": ms, "group": str(g.get("group_id") or "-"),
-            "client": request.remote_addr or "-"}
-    log.info("%(method)s %(route)s %(status)s %(ms)sms group=%(group)s %(client)s", line,
-             extra={"request_line": line})
+    line = {
+        "method": request.method,
+        "route": route_pattern(),
+        "status": response.status_code,
+        "ms": ms,
+        "group": str(g.get("group_id") or "-"),
+        "client": request.remote_addr or "-",
+    }
+    log.info(
+        "%(method)s %(route)s %(status)s %(ms)sms group=%(group)s %(client)s",
+        line,
+        extra={"request_line": line},
+    )
     return response
 
 
@@ -83,8 +92,11 @@ class Withheld(logging.Filter):
 
 
 def _moment(record: logging.LogRecord) -> str:
-    return (datetime.fromtimestamp(record.created, timezone.utc)
-            .isoformat(timespec="milliseconds").replace("+00:00", "Z"))
+    return (
+        datetime.fromtimestamp(record.created, timezone.utc)
+        .isoformat(timespec="milliseconds")
+        .replace("+00:00", "Z")
+    )
 
 
 class TextLines(logging.Formatter):
@@ -105,8 +117,11 @@ class JsonLines(logging.Formatter):
     the ``message`` and its ``traceback``."""
 
     def format(self, record: logging.LogRecord) -> str:
-        out: dict[str, Any] = {"time": _moment(record), "level": record.levelname.lower(),
-                               "logger": record.name}
+        out: dict[str, Any] = {
+            "time": _moment(record),
+            "level": record.levelname.lower(),
+            "logger": record.name,
+        }
         line = getattr(record, "request_line", None)
         if line is not None:
             out.update(line)

@@ -1,5 +1,6 @@
 """What another phone changed while this one had a form open: told in words, so that a refused
 entry or correction comes with the game as it stands now, and nothing is overwritten unseen."""
+
 from __future__ import annotations
 
 import json
@@ -33,8 +34,9 @@ class Meanwhile:
 def _deal_now(stored: StoredGame, number: int) -> DealNow:
     record = stored.game.deals[number - 1]
     names = stored.game.players
-    return DealNow(number, present.deal_title(record), names[record.king],
-                   present.describe(record, names))
+    return DealNow(
+        number, present.deal_title(record), names[record.king], present.describe(record, names)
+    )
 
 
 def _standings(stored: StoredGame) -> list[Any]:
@@ -44,20 +46,28 @@ def _standings(stored: StoredGame) -> list[Any]:
 def recorded_since(stored: StoredGame, number: int) -> Meanwhile:
     """Deal *number* and every later one, as recorded now (another phone saved them)."""
     last = len(stored.game.deals)
-    return Meanwhile([_deal_now(stored, n) for n in range(max(number, 1), last + 1)],
-                     standings=_standings(stored))
+    return Meanwhile(
+        [_deal_now(stored, n) for n in range(max(number, 1), last + 1)],
+        standings=_standings(stored),
+    )
 
 
-def changed_deal(db: Database, stored: StoredGame, number: int, deal_id: int | None,
-                 read_version: int | None) -> Meanwhile:
+def changed_deal(
+    db: Database, stored: StoredGame, number: int, deal_id: int | None, read_version: int | None
+) -> Meanwhile:
     """Deal *number* as recorded now, and the version of it that the form was opened on."""
     out = Meanwhile(standings=_standings(stored))
     if stored.deal_row(number) is not None:
         out.deals.append(_deal_now(stored, number))
     if deal_id is not None and read_version is not None:
-        row = next(db.query(
-            "select record_json from deal_history where deal_id = ? and version = ? "
-            "and action != 'undo' order by id desc limit 1", [deal_id, read_version]), None)
+        row = next(
+            db.query(
+                "select record_json from deal_history where deal_id = ? and version = ? "
+                "and action != 'undo' order by id desc limit 1",
+                [deal_id, read_version],
+            ),
+            None,
+        )
         if row is not None:
             record, _ = read_deal(json.loads(row["record_json"]), number, stored.game.players)
             if record is not None:

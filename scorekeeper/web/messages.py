@@ -7,6 +7,7 @@ parameters, in the phone's digits and the table's words. The store refuses with 
 its English message marked ``N_``, its values and the players' names it holds, which
 ``refusal`` says the same way (and ``flashes`` does, for a message shown on the next page).
 """
+
 from __future__ import annotations
 
 from typing import Any, Mapping
@@ -37,15 +38,17 @@ def problem_text(problem: Problem, *, context: bool = False, lapsed: bool = Fals
     """The problem as a sentence in the page's language and digits, the contracts in the
     table's words; with *context*, prefixed by its game, deal and contract; with *lapsed*, said
     of a stored deal a later check refuses."""
-    return problem_sentence(problem, say=gettext, number=num, label=contract_label,
-                            context=context, lapsed=lapsed)
+    return problem_sentence(
+        problem, say=gettext, number=num, label=contract_label, context=context, lapsed=lapsed
+    )
 
 
 def said(text: str, values: Mapping[str, Any], names: Mapping[str, str] | None = None) -> Markup:
     """*text*, translated already, with its *values* (numbers in the phone's digits) and the
     players' *names* (each isolated in ``<bdi>``) put in its ``%(key)s`` placeholders."""
-    filled: dict[str, Any] = {key: num(value) if type(value) is int else value
-                              for key, value in values.items()}
+    filled: dict[str, Any] = {
+        key: num(value) if type(value) is int else value for key, value in values.items()
+    }
     filled.update({key: isolated(name) for key, name in (names or {}).items()})
     return escape(text) % filled
 

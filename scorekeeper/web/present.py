@@ -1,6 +1,7 @@
 """What the pages show, worked out from the engine's answers: standings, the kingdom grid, the
 next deal's choices, a deal told in words. Nothing here scores: the numbers come from the engine.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -19,8 +20,12 @@ from .messages import contract_label
 
 MINUS = "\u2212"
 #: Why a deal was thrown in, as the table says it (lazy: read in the page's language).
-REASON_LABELS = {"kh-redeal": lazy_gettext("K♥ redeal"), "trex-twos": lazy_gettext("Trex: the 2s"),
-                 "misdeal": lazy_gettext("misdeal"), "other": lazy_gettext("other reason")}
+REASON_LABELS = {
+    "kh-redeal": lazy_gettext("K♥ redeal"),
+    "trex-twos": lazy_gettext("Trex: the 2s"),
+    "misdeal": lazy_gettext("misdeal"),
+    "other": lazy_gettext("other reason"),
+}
 
 
 def reason_label(reason: str) -> str:
@@ -76,8 +81,9 @@ def tell_apart(games: Sequence[dict[str, Any]]) -> Sequence[dict[str, Any]]:
             seen.setdefault((game.get("night"), game["label"]), []).append(game)
     for same in seen.values():
         for number, game in enumerate(same[1:], start=2):
-            game["label"] = gettext("%(title)s, game %(number)s", title=game["label"],
-                                    number=num(number))
+            game["label"] = gettext(
+                "%(title)s, game %(number)s", title=game["label"], number=num(number)
+            )
     return games
 
 
@@ -95,8 +101,9 @@ def standings(names: Sequence[str], scored: GameScore) -> list[Standing]:
     """The players in seat order, as a paper sheet keeps them, each with their place: the rows
     do not move under the scorer's thumb when a deal changes the order."""
     totals = scored.totals
-    return [Standing(s, names[s], totals[s], scored.places[s], s in scored.winners)
-            for s in range(4)]  # in seat order; places by RULES.md "Who wins"
+    return [
+        Standing(s, names[s], totals[s], scored.places[s], s in scored.winners) for s in range(4)
+    ]  # in seat order; places by RULES.md "Who wins"
 
 
 def teams(names: Sequence[str], scored: GameScore) -> list[dict[str, Any]] | None:
@@ -104,10 +111,14 @@ def teams(names: Sequence[str], scored: GameScore) -> list[dict[str, Any]] | Non
         return None
     keys = ("0+2", "1+3")
     pair = escape(gettext("%(first)s & %(second)s"))  # each name isolated in the pair
-    return [{"names": pair % {"first": isolated(names[a]),
-                              "second": isolated(names[a + 2])},
-             "total": scored.team_totals[a],
-             "won": scored.is_over and scored.team_result == keys[a]} for a in (0, 1)]
+    return [
+        {
+            "names": pair % {"first": isolated(names[a]), "second": isolated(names[a + 2])},
+            "total": scored.team_totals[a],
+            "won": scored.is_over and scored.team_result == keys[a],
+        }
+        for a in (0, 1)
+    ]
 
 
 # -- the scoresheet ------------------------------------------------------------------------
@@ -145,21 +156,31 @@ class Sheet:
     over: bool
 
 
-def not_played_note(record: DealRecord, names: Sequence[str], game: Game,
-                    markup: bool = False) -> str | None:
+def not_played_note(
+    record: DealRecord, names: Sequence[str], game: Game, markup: bool = False
+) -> str | None:
     """Why a deal scores nothing (thrown in, a sweep replayed, Queens split two and two and
     replayed), or None when it scores."""
     if record.thrown_in is not None:
-        return _say(markup, gettext("thrown in (%(reason)s), asked by %(name)s"),
-                    reason=reason_label(record.thrown_in.reason),
-                    name=_who(names[record.thrown_in.by], markup))
+        return _say(
+            markup,
+            gettext("thrown in (%(reason)s), asked by %(name)s"),
+            reason=reason_label(record.thrown_in.reason),
+            name=_who(names[record.thrown_in.by], markup),
+        )
     why = replay_reason(record, game.rules)
     if why == "split-queens":
-        return _say(markup, gettext("%(contracts)s: split two and two, replayed"),
-                    contracts=contracts_label(record.contracts))
+        return _say(
+            markup,
+            gettext("%(contracts)s: split two and two, replayed"),
+            contracts=contracts_label(record.contracts),
+        )
     if why is not None:
-        return _say(markup, gettext("%(contracts)s: a sweep, replayed"),
-                    contracts=contracts_label(record.contracts))
+        return _say(
+            markup,
+            gettext("%(contracts)s: a sweep, replayed"),
+            contracts=contracts_label(record.contracts),
+        )
     return None
 
 
@@ -185,13 +206,22 @@ def scoresheet(game: Game, progress: Progress, scored: GameScore) -> Sheet:
     kingdoms = []
     current = current_kingdom(progress)
     for i, kingdom in enumerate(progress.kingdoms):
-        view = SheetKingdom(i + 1, kingdom.king, subtotal=scored.kingdoms[i][1],
-                            complete=kingdom.is_complete, current=i == current)
+        view = SheetKingdom(
+            i + 1,
+            kingdom.king,
+            subtotal=scored.kingdoms[i][1],
+            complete=kingdom.is_complete,
+            current=i == current,
+        )
         for index in kingdom.deals:
             record = game.deals[index]
             note = not_played_note(record, game.players, game, markup=True)
-            row = SheetRow(index + 1, deal_title(record) if record.thrown_in is not None
-                           else short_label(record.contracts))
+            row = SheetRow(
+                index + 1,
+                deal_title(record)
+                if record.thrown_in is not None
+                else short_label(record.contracts),
+            )
             if note is None:
                 row.scores, row.running = scored.deals[index], scored.running[index]
             else:
@@ -202,9 +232,9 @@ def scoresheet(game: Game, progress: Progress, scored: GameScore) -> Sheet:
         kingdoms.append(SheetKingdom(current + 1, progress.king, current=True))
     if current is not None and current < len(kingdoms):
         kingdoms[current].left = gettext(", ").join(
-            contract_label(c, short=True) for c in progress.contracts_left())
-    return Sheet(kingdoms, scored.totals, scored.places, scored.winners,
-                 scored.is_over)
+            contract_label(c, short=True) for c in progress.contracts_left()
+        )
+    return Sheet(kingdoms, scored.totals, scored.places, scored.winners, scored.is_over)
 
 
 # -- the next deal -------------------------------------------------------------------------
@@ -233,8 +263,15 @@ def next_deal(game: Game, progress: Progress, king: int | None = None) -> NextDe
     left = progress.contracts_left()
     options = [Option(contracts_label(o), contracts_query(o)) for o in progress.deal_options()]
     combination = game.rules.combining == "combination" and game.rules.fixed_order is None
-    return NextDeal(progress.count + 1, kings, chosen, options, left,
-                    tuple(c for c in left if c.is_negative), combination)
+    return NextDeal(
+        progress.count + 1,
+        kings,
+        chosen,
+        options,
+        left,
+        tuple(c for c in left if c.is_negative),
+        combination,
+    )
 
 
 def options_after(progress: Progress) -> dict[str, Any]:
@@ -242,25 +279,41 @@ def options_after(progress: Progress) -> dict[str, Any]:
     up (``Progress.options_after``), for the game page to show only what is open (static/sw.js
     and app.js; no rule is written there). Contracts are written as their places in
     ``ALL_CONTRACTS``: the set ``"03"``, the choice ``"0"``, to keep the page light."""
+
     def code(contracts: Any) -> str:
         return "".join(sorted(str(ALL_CONTRACTS.index(c)) for c in contracts))
-    return {"n": progress.count + 1, "c": [c.value for c in ALL_CONTRACTS],
-            "o": {code(used): [code(o) for o in options]
-                  for used, options in progress.options_after().items()}}
+
+    return {
+        "n": progress.count + 1,
+        "c": [c.value for c in ALL_CONTRACTS],
+        "o": {
+            code(used): [code(o) for o in options]
+            for used, options in progress.options_after().items()
+        },
+    }
 
 
-def preview_rows(names: Sequence[str], record: DealRecord, rules: Any,
-                 new_game: Game) -> dict[str, Any]:
+def preview_rows(
+    names: Sequence[str], record: DealRecord, rules: Any, new_game: Game
+) -> dict[str, Any]:
     """The live preview of an entry: each player's score for the deal and total after it,
     as the engine counts them, with the deal told in words."""
     deal = score_deal(record, rules)
     totals = new_game.score().totals
-    rows = [{"seat": s, "name": names[s], "deal": deal[s], "deal_text": num(signed(deal[s])),
-             "total": totals[s], "total_text": num(signed(totals[s]))} for s in range(4)]
+    rows = [
+        {
+            "seat": s,
+            "name": names[s],
+            "deal": deal[s],
+            "deal_text": num(signed(deal[s])),
+            "total": totals[s],
+            "total_text": num(signed(totals[s])),
+        }
+        for s in range(4)
+    ]
     note = not_played_note(record, names, new_game)
     if note is not None:
-        note = gettext("%(note)s: it scores nothing and the contract is not used up.",
-                       note=note)
+        note = gettext("%(note)s: it scores nothing and the contract is not used up.", note=note)
     return {"rows": rows, "lines": describe(record, names), "note": note}
 
 
@@ -279,38 +332,68 @@ def _joined(parts: Sequence[str], separator: str, markup: bool) -> str:
     return escape(separator).join(parts) if markup else separator.join(parts)
 
 
-def _capture_text(card: str, taker: int, holder: int | None, led: int | None,
-                  names: Sequence[str], markup: bool = False) -> str:
+def _capture_text(
+    card: str,
+    taker: int,
+    holder: int | None,
+    led: int | None,
+    names: Sequence[str],
+    markup: bool = False,
+) -> str:
     taken = _who(names[taker], markup)
     if markup:  # K♥, Q♠: letter then suit, left to right in an Arabic line too
         card = Markup('<span class="ltr">%s</span>') % card
     if holder is None:
         return _say(markup, gettext("%(card)s: %(taker)s"), card=card, taker=taken)
     if led is None:
-        return _say(markup, gettext("%(card)s: %(taker)s (doubled by %(holder)s)"),
-                    card=card, taker=taken, holder=_who(names[holder], markup))
-    return _say(markup, gettext("%(card)s: %(taker)s (doubled by %(holder)s, %(leader)s led)"),
-                card=card, taker=taken, holder=_who(names[holder], markup),
-                leader=_who(names[led], markup))
+        return _say(
+            markup,
+            gettext("%(card)s: %(taker)s (doubled by %(holder)s)"),
+            card=card,
+            taker=taken,
+            holder=_who(names[holder], markup),
+        )
+    return _say(
+        markup,
+        gettext("%(card)s: %(taker)s (doubled by %(holder)s, %(leader)s led)"),
+        card=card,
+        taker=taken,
+        holder=_who(names[holder], markup),
+        leader=_who(names[led], markup),
+    )
 
 
 def _counts(label: str, counts: Sequence[int], names: Sequence[str], markup: bool) -> str:
-    each = [_say(markup, gettext("%(name)s %(count)s"), name=_who(names[s], markup),
-                 count=num(n)) for s, n in enumerate(counts)]
-    return _say(markup, gettext("%(contract)s: %(counts)s"), contract=label,
-                counts=_joined(each, gettext(", "), markup))
+    each = [
+        _say(markup, gettext("%(name)s %(count)s"), name=_who(names[s], markup), count=num(n))
+        for s, n in enumerate(counts)
+    ]
+    return _say(
+        markup,
+        gettext("%(contract)s: %(counts)s"),
+        contract=label,
+        counts=_joined(each, gettext(", "), markup),
+    )
 
 
 def _trex_places() -> dict[int, str]:
-    return {1: gettext("first out %(name)s"), 2: gettext("second %(name)s"),
-            3: gettext("third %(name)s"), 4: gettext("last %(name)s")}
+    return {
+        1: gettext("first out %(name)s"),
+        2: gettext("second %(name)s"),
+        3: gettext("third %(name)s"),
+        4: gettext("last %(name)s"),
+    }
 
 
 def thrown_in_text(record: DealRecord, names: Sequence[str], markup: bool = False) -> str:
-    """"Thrown in (misdeal), asked by Dana": why the deal was not played, and who asked."""
+    """ "Thrown in (misdeal), asked by Dana": why the deal was not played, and who asked."""
     reason = reason_label(record.thrown_in.reason)
-    return _say(markup, gettext("Thrown in (%(reason)s), asked by %(name)s"), reason=reason,
-                name=_who(names[record.thrown_in.by], markup))
+    return _say(
+        markup,
+        gettext("Thrown in (%(reason)s), asked by %(name)s"),
+        reason=reason,
+        name=_who(names[record.thrown_in.by], markup),
+    )
 
 
 def describe(record: DealRecord, names: Sequence[str], markup: bool = False) -> list[str]:
@@ -325,18 +408,34 @@ def describe(record: DealRecord, names: Sequence[str], markup: bool = False) -> 
     if record.diamonds is not None:
         lines.append(_counts(contract_label(Contract.DIAMONDS), record.diamonds, names, markup))
     if record.queens is not None:
-        lines.append(_joined([
-            _capture_text(f"Q{SUIT_SYMBOLS[s]}", q.taker, q.doubled_by, q.led_by, names, markup)
-            for s, q in zip(QUEEN_SUITS, record.queens)], gettext("; "), markup))
+        lines.append(
+            _joined(
+                [
+                    _capture_text(
+                        f"Q{SUIT_SYMBOLS[s]}", q.taker, q.doubled_by, q.led_by, names, markup
+                    )
+                    for s, q in zip(QUEEN_SUITS, record.queens)
+                ],
+                gettext("; "),
+                markup,
+            )
+        )
     if record.tricks is not None:
         lines.append(_counts(gettext("Tricks"), record.tricks, names, markup))
     if record.trex_order is not None:
         places = _trex_places()
-        order = [_say(markup, places[p], name=_who(names[s], markup))
-                 for p, s in enumerate(record.trex_order, start=1)]
-        lines.append(_say(markup, gettext("%(contract)s: %(counts)s"),
-                          contract=contract_label(Contract.TREX),
-                          counts=_joined(order, gettext(", "), markup)))
+        order = [
+            _say(markup, places[p], name=_who(names[s], markup))
+            for p, s in enumerate(record.trex_order, start=1)
+        ]
+        lines.append(
+            _say(
+                markup,
+                gettext("%(contract)s: %(counts)s"),
+                contract=contract_label(Contract.TREX),
+                counts=_joined(order, gettext(", "), markup),
+            )
+        )
     return lines
 
 

@@ -21,6 +21,7 @@ queue also bounds the server's threads that wait:
 The sheets made ahead after a save (``web/readysheets.py``) go through the same queue, outside
 its bound: the worker that asks for them is one thread, one sheet at a time.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -47,6 +48,7 @@ def _pool():
 
     return pool
 
+
 #: Different renders queued or being made at once, at most.
 QUEUE = 8
 #: Requests waiting for a render at once, at most (the server has eight threads).
@@ -60,8 +62,9 @@ KEPT: Kept[Any] = Kept(64)
 #: The renders run in the printing processes; off (tests only), in threads of this process.
 IN_PROCESS = True
 
-BEING_PREPARED = lazy_gettext("This sheet is being prepared, after others asked for just now. "
-                              "Try again in a few seconds.")
+BEING_PREPARED = lazy_gettext(
+    "This sheet is being prepared, after others asked for just now. Try again in a few seconds."
+)
 
 
 class Busy(ServiceUnavailable):
@@ -75,8 +78,9 @@ class Busy(ServiceUnavailable):
 class Printer:
     """The bounded, single-flight queue in front of the printing pool."""
 
-    def __init__(self, queue: int = QUEUE, waiting: int = WAITING,
-                 wait_seconds: float = WAIT_SECONDS):
+    def __init__(
+        self, queue: int = QUEUE, waiting: int = WAITING, wait_seconds: float = WAIT_SECONDS
+    ):
         self.queue, self.waiting, self.wait_seconds = queue, waiting, wait_seconds
         self._lock = threading.RLock()  # a done callback may run inside make()
         self._flying: dict[Hashable, Future] = {}
@@ -84,9 +88,16 @@ class Printer:
         self._threads: Executor | None = None
         self.made = 0  # renders handed to the pool (tests, benchmarks)
 
-    def make(self, key: Hashable, job: str, *args: Any,
-             ready: Callable[[], Any] | None = None, keep: Callable[[Any], None] | None = None,
-             bounded: bool = True, **kwargs: Any) -> Any:
+    def make(
+        self,
+        key: Hashable,
+        job: str,
+        *args: Any,
+        ready: Callable[[], Any] | None = None,
+        keep: Callable[[Any], None] | None = None,
+        bounded: bool = True,
+        **kwargs: Any,
+    ) -> Any:
         """What the printing job *job* makes of *args*: ``ready()`` if that is not None, else
         the render of *key* under way, else a new one (given to ``keep`` once made, whoever
         waits for it). *bounded*: a request, which the queue's bounds apply to; else the
@@ -95,8 +106,10 @@ class Printer:
             if ready is not None and (found := ready()) is not None:
                 return found
             future = self._flying.get(key)
-            if bounded and (self._waiting >= self.waiting
-                            or (future is None and len(self._flying) >= self.queue)):
+            if bounded and (
+                self._waiting >= self.waiting
+                or (future is None and len(self._flying) >= self.queue)
+            ):
                 raise Busy(self.retry_after())
             if future is None:
                 future = self._submit(job, args, kwargs)
@@ -171,8 +184,15 @@ def printed(kind: str, job: str, *, image: bool = False, **params: Any) -> bytes
     kept by every parameter: made once while it is kept, whoever asks."""
     key = answer_key(kind, image=image, **params)
     if image:
-        made = PRINTER.make(key, "as_png", job, ready=partial(KEPT.get, key),
-                            keep=lambda both: KEPT.put(key, both[1]), **params)
+        made = PRINTER.make(
+            key,
+            "as_png",
+            job,
+            ready=partial(KEPT.get, key),
+            keep=lambda both: KEPT.put(key, both[1]),
+            **params,
+        )
         return made[1] if isinstance(made, tuple) else made
-    return PRINTER.make(key, job, ready=partial(KEPT.get, key),
-                        keep=partial(KEPT.put, key), **params)
+    return PRINTER.make(
+        key, job, ready=partial(KEPT.get, key), keep=partial(KEPT.put, key), **params
+    )

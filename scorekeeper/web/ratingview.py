@@ -7,6 +7,7 @@ the stored games). A group that turns them off in Settings sees them nowhere: ev
 its answer as one that reads them (:func:`reads_ratings`): kept only under a key that holds the
 ratings' version (``store.ratings.VERSION``), which every change of the ratings draws again.
 """
+
 from __future__ import annotations
 
 from typing import Sequence
@@ -44,8 +45,10 @@ def known_ids(names: Sequence[str]) -> list[int] | None:
     if len(set(keys)) != 4:
         return None
     db = get_db()
-    found = {r["name_key"]: r["id"] for r in db.query(
-        "select id, name_key from players where name_key in (?, ?, ?, ?)", keys)}
+    found = {
+        r["name_key"]: r["id"]
+        for r in db.query("select id, name_key from players where name_key in (?, ?, ?, ?)", keys)
+    }
     if len(found) != 4:
         return None
     return [found[key] for key in keys]

@@ -17,6 +17,7 @@ The PDFs are kept in memory, at most :data:`KEPT_SHEETS` of them (about 25 KB ea
 files: a sheet is quick to make again after a restart, and a file would need cleaning up and
 writing whole.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -102,27 +103,43 @@ def ready_png(slot: Slot, shows: Hashable) -> bytes | None:
 def document_of(stored: StoredGame) -> dict[str, Any]:
     """The game as the printing process reads it: its game file's dict."""
     row = stored.row
-    return game_document(row["title"] or "", row["played_on"], stored.game.players,
-                         json.loads(row["rules_json"]), row["first_king"],
-                         [json.loads(d["record_json"]) for d in stored.deals])
+    return game_document(
+        row["title"] or "",
+        row["played_on"],
+        stored.game.players,
+        json.loads(row["rules_json"]),
+        row["first_king"],
+        [json.loads(d["record_json"]) for d in stored.deals],
+    )
 
 
 def _sheet_args(stored: StoredGame, way: Way) -> dict[str, Any]:
-    return {"document": document_of(stored), "paper": way.paper, "lang": way.lang,
-            "digits": way.digits, "words": way.words}
+    return {
+        "document": document_of(stored),
+        "paper": way.paper,
+        "lang": way.lang,
+        "digits": way.digits,
+        "words": way.words,
+    }
 
 
 def sheet_pdf(stored: StoredGame, slot: Slot, shows: Hashable, *, bounded: bool = True) -> bytes:
     """The sheet's PDF for *slot*: kept if ready, else the render under way, else a new one,
     kept once made."""
-    return PRINTER.make(("sheet", slot, shows), "game_pdf", ready=lambda: ready_sheet(slot, shows),
-                        keep=lambda data: SHEETS.put(slot, (shows, data)), bounded=bounded,
-                        **_sheet_args(stored, slot[2]))
+    return PRINTER.make(
+        ("sheet", slot, shows),
+        "game_pdf",
+        ready=lambda: ready_sheet(slot, shows),
+        keep=lambda data: SHEETS.put(slot, (shows, data)),
+        bounded=bounded,
+        **_sheet_args(stored, slot[2]),
+    )
 
 
 def sheet_png(stored: StoredGame, slot: Slot, shows: Hashable) -> bytes:
     """The same sheet as a PNG to share: drawn from the kept PDF, or laid out and drawn in one
     job when the PDF is not ready either (both kept)."""
+
     def keep(made: tuple[bytes, bytes]) -> None:
         SHEETS.put(slot, (shows, made[0]))
         PNGS.put(slot, (shows, made[1]))
@@ -130,10 +147,21 @@ def sheet_png(stored: StoredGame, slot: Slot, shows: Hashable) -> bytes:
     ready = partial(ready_png, slot, shows)
     pdf = ready_sheet(slot, shows)
     if pdf is not None:
-        return PRINTER.make(("png", slot, shows), "png", pdf, ready=ready,
-                            keep=lambda image: PNGS.put(slot, (shows, image)))
-    made = PRINTER.make(("png", slot, shows), "as_png", "game_pdf", ready=ready, keep=keep,
-                        **_sheet_args(stored, slot[2]))
+        return PRINTER.make(
+            ("png", slot, shows),
+            "png",
+            pdf,
+            ready=ready,
+            keep=lambda image: PNGS.put(slot, (shows, image)),
+        )
+    made = PRINTER.make(
+        ("png", slot, shows),
+        "as_png",
+        "game_pdf",
+        ready=ready,
+        keep=keep,
+        **_sheet_args(stored, slot[2]),
+    )
     return made[1] if isinstance(made, tuple) else made
 
 
@@ -176,8 +204,7 @@ class SheetWorker:
         with self._changed:
             self._waiting[slot] = None  # asked again: still done once
             if self._thread is None or not self._thread.is_alive():
-                self._thread = threading.Thread(target=self._run, name="sheet-worker",
-                                                daemon=True)
+                self._thread = threading.Thread(target=self._run, name="sheet-worker", daemon=True)
                 self._thread.start()
             self._changed.notify()
 
@@ -188,8 +215,9 @@ class SheetWorker:
     def wait_idle(self, timeout: float = 30.0) -> bool:
         """Wait until nothing is queued or being made (tests, benchmarks); whether it is so."""
         with self._changed:
-            return self._changed.wait_for(lambda: not self._waiting and self._current is None,
-                                          timeout)
+            return self._changed.wait_for(
+                lambda: not self._waiting and self._current is None, timeout
+            )
 
     def _run(self) -> None:
         while True:

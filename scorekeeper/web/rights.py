@@ -27,6 +27,7 @@ night. Each table of a round is a game like any other, with its own rights.
 The pages that give rights are ``pages/access.py``; the keys and the counted PIN tries are the
 store's (``store/keys.py``).
 """
+
 from __future__ import annotations
 
 import hmac
@@ -43,8 +44,16 @@ from wtforms import HiddenField, StringField
 from ..store import members, storage
 from ..store.clubnights import club_key
 from ..store.groups import SIZE_CAP, too_big
-from ..store.keys import (HOSTED_PIN_DIGITS, PIN_DIGITS, PinLock, client_of, game_keys,
-                          install_key, pin_lock, pin_tag)
+from ..store.keys import (
+    HOSTED_PIN_DIGITS,
+    PIN_DIGITS,
+    PinLock,
+    client_of,
+    game_keys,
+    install_key,
+    pin_lock,
+    pin_tag,
+)
 from . import groupspace as groups
 from .database import get_db
 from .groupspace import many, private, session_key
@@ -70,15 +79,21 @@ ISSUED = "at"
 
 
 def _same(tag: object, key: str | None) -> bool:
-    return isinstance(tag, str) and key is not None and hmac.compare_digest(
-        tag.encode(), key[:KEY_TAG].encode())
+    return (
+        isinstance(tag, str)
+        and key is not None
+        and hmac.compare_digest(tag.encode(), key[:KEY_TAG].encode())
+    )
 
 
 # -- a game --------------------------------------------------------------------------------
 def _rights() -> list[list[Any]]:
     value = session.get(session_key(SESSION_KEY))
-    return [r for r in value if isinstance(r, list) and len(r) in (2, 3)] \
-        if isinstance(value, list) else []
+    return (
+        [r for r in value if isinstance(r, list) and len(r) in (2, 3)]
+        if isinstance(value, list)
+        else []
+    )
 
 
 def _noted(what: tuple[str, Any]) -> None:
@@ -90,8 +105,11 @@ def _noted(what: tuple[str, Any]) -> None:
 
 
 def _right(entry: list[Any] | None, edit_key: str | None, pin_hash: str | None) -> bool:
-    return entry is not None and _same(entry[1], edit_key) and (
-        len(entry) == 2 or _same(entry[2], pin_tag(pin_hash)))
+    return (
+        entry is not None
+        and _same(entry[1], edit_key)
+        and (len(entry) == 2 or _same(entry[2], pin_tag(pin_hash)))
+    )
 
 
 def can_edit(game_id: int) -> bool:
@@ -141,8 +159,11 @@ def may_watch(game_id: int) -> bool:
     """Did this phone open the game's view link (while it is the game's)? It may then follow
     that one game read-only, member of the group or not."""
     entries = session.get(session_key(WATCH_KEY))
-    entry = next((e for e in entries if isinstance(e, list) and len(e) == 2
-                  and e[0] == game_id), None) if isinstance(entries, list) else None
+    entry = (
+        next((e for e in entries if isinstance(e, list) and len(e) == 2 and e[0] == game_id), None)
+        if isinstance(entries, list)
+        else None
+    )
     keys = game_keys(get_db(), game_id) if entry is not None else None
     return keys is not None and _same(entry[1], keys["view_key"])
 
@@ -152,27 +173,33 @@ def grant_watch(game_id: int, view_key: str) -> None:
     if not hosted() and not current_app.config.get("GROUPS"):
         return
     entries = session.get(session_key(WATCH_KEY))
-    kept = [e for e in entries if isinstance(e, list) and e[:1] != [game_id]] \
-        if isinstance(entries, list) else []
+    kept = (
+        [e for e in entries if isinstance(e, list) and e[:1] != [game_id]]
+        if isinstance(entries, list)
+        else []
+    )
     session[session_key(WATCH_KEY)] = (kept + [[game_id, view_key[:KEY_TAG]]])[-REMEMBERED_GAMES:]
     session.permanent = True
 
 
 def edit_required(view: Callable) -> Callable:
     """The view changes the game ``game_id``: without the right, the locked page (403)."""
+
     @wraps(view)
     def guarded(*args: Any, **kwargs: Any):
         if not can_edit(kwargs["game_id"]):
             return locked(kwargs["game_id"])
         return view(*args, **kwargs)
+
     return guarded
 
 
 # -- a club night ---------------------------------------------------------------------------
 def _club_rights() -> list[list[Any]]:
     value = session.get(session_key(CLUB_KEY))
-    return [r for r in value if isinstance(r, list) and len(r) == 2] \
-        if isinstance(value, list) else []
+    return (
+        [r for r in value if isinstance(r, list) and len(r) == 2] if isinstance(value, list) else []
+    )
 
 
 def can_run_club(club_id: int) -> bool:
@@ -195,9 +222,14 @@ def grant_club(club_id: int) -> None:
 
 def require_club(club_id: int) -> None:
     if not can_run_club(club_id):
-        abort(403, _("Only the phone that started this club night, or one it gave the night’s "
-                     "organiser link to, can seat its rounds or take one back. Every phone can "
-                     "follow the night here."))
+        abort(
+            403,
+            _(
+                "Only the phone that started this club night, or one it gave the night’s "
+                "organiser link to, can seat its rounds or take one back. Every phone can "
+                "follow the night here."
+            ),
+        )
 
 
 # -- the install: the group's players, starting games ---------------------------------------
@@ -225,20 +257,32 @@ def grant_install(name: str, key: str) -> None:
 
 def require_admin() -> None:
     if not is_admin():
-        abort(403, _("Players belong to the whole group: only a phone that opened the group’s "
-                     "admin link can rename, merge or delete them. To fix a misspelt name in "
-                     "one game, use that game’s Phones page."))
+        abort(
+            403,
+            _(
+                "Players belong to the whole group: only a phone that opened the group’s "
+                "admin link can rename, merge or delete them. To fix a misspelt name in "
+                "one game, use that game’s Phones page."
+            ),
+        )
 
 
 def require_group_admin(view: Callable) -> Callable:
     """The view changes the group itself (its join link, members, name): the admin's only."""
+
     @wraps(view)
     def guarded(*args: Any, **kwargs: Any):
         if not is_admin():
-            abort(403, _("Only a phone that holds the group’s admin rights can change the "
-                         "group: the phone that started it, or one that opened its admin "
-                         "link."))
+            abort(
+                403,
+                _(
+                    "Only a phone that holds the group’s admin rights can change the "
+                    "group: the phone that started it, or one that opened its admin "
+                    "link."
+                ),
+            )
         return view(*args, **kwargs)
+
     return guarded
 
 
@@ -255,18 +299,31 @@ def holds_install_link() -> bool:
 
 def join_required(view: Callable) -> Callable:
     """The view starts or brings in games: on a hosted box, only for the group's phones."""
+
     @wraps(view)
     def guarded(*args: Any, **kwargs: Any):
         if not may_start_games():
-            abort(403, _("This scorekeeper keeps one group’s games. To start or import a game "
-                         "here, open the group’s join link on this phone first: whoever runs "
-                         "the scorekeeper can give it."))
+            abort(
+                403,
+                _(
+                    "This scorekeeper keeps one group’s games. To start or import a game "
+                    "here, open the group’s join link on this phone first: whoever runs "
+                    "the scorekeeper can give it."
+                ),
+            )
         if groups.many() and too_big(groups.database_path()):
-            abort(403, _("This group’s records have reached the most this box keeps for one "
-                         "group (%(size)s MB): no new game can be started or imported. The "
-                         "group’s admin can export everything from the group’s page and ask "
-                         "whoever runs the box.", size=SIZE_CAP // (1024 * 1024)))
+            abort(
+                403,
+                _(
+                    "This group’s records have reached the most this box keeps for one "
+                    "group (%(size)s MB): no new game can be started or imported. The "
+                    "group’s admin can export everything from the group’s page and ask "
+                    "whoever runs the box.",
+                    size=SIZE_CAP // (1024 * 1024),
+                ),
+            )
         return view(*args, **kwargs)
+
     return guarded
 
 
@@ -293,8 +350,11 @@ def is_member() -> bool:
         return True
     if "is_member" not in g:
         token = session.get(session_key(MEMBER))
-        g.is_member = members.is_member(get_db(), token) or is_admin() or (
-            token is None and holds_install_link())  # joined before memberships
+        g.is_member = (
+            members.is_member(get_db(), token)
+            or is_admin()
+            or (token is None and holds_install_link())
+        )  # joined before memberships
     return g.is_member
 
 
@@ -306,7 +366,7 @@ def admit(via: str) -> None:
     token = members.admit(get_db(), via, device_of(request.user_agent.string))
     if many():  # forget the oldest group when the phone has joined too many
         joined = [k for k in session if k.endswith(":" + MEMBER)]
-        for old in joined[:max(0, len(joined) - REMEMBERED_GROUPS + 1)]:
+        for old in joined[: max(0, len(joined) - REMEMBERED_GROUPS + 1)]:
             group = old.split(":", 1)[0]
             for k in [k for k in session if k.startswith(group + ":")]:
                 session.pop(k, None)
@@ -318,13 +378,34 @@ def admit(via: str) -> None:
 def device_of(agent: str) -> str:
     """A few words on the kind of phone, for the admin's list of members."""
     agent = agent or ""
-    system = next((name for key, name in (("iPhone", "iPhone"), ("iPad", "iPad"),
-                                          ("Android", "Android"), ("Windows", "Windows"),
-                                          ("Mac OS", "Mac"), ("Linux", "Linux"))
-                   if key in agent), "")
-    browser = next((name for key, name in (("Edg/", "Edge"), ("Firefox/", "Firefox"),
-                                           ("Chrome/", "Chrome"), ("Safari/", "Safari"))
-                    if key in agent), "")
+    system = next(
+        (
+            name
+            for key, name in (
+                ("iPhone", "iPhone"),
+                ("iPad", "iPad"),
+                ("Android", "Android"),
+                ("Windows", "Windows"),
+                ("Mac OS", "Mac"),
+                ("Linux", "Linux"),
+            )
+            if key in agent
+        ),
+        "",
+    )
+    browser = next(
+        (
+            name
+            for key, name in (
+                ("Edg/", "Edge"),
+                ("Firefox/", "Firefox"),
+                ("Chrome/", "Chrome"),
+                ("Safari/", "Safari"),
+            )
+            if key in agent
+        ),
+        "",
+    )
     return " · ".join(p for p in (system, browser) if p)
 
 
@@ -349,8 +430,14 @@ def fetch_with_keys(game_id: int) -> tuple[storage.StoredGame, dict[str, Any]]:
     return stored, keys
 
 
-def locked(game_id: int, *, form: PinForm | None = None, problem: str | None = None,
-           status: int = 403, lock: PinLock | None = None):
+def locked(
+    game_id: int,
+    *,
+    form: PinForm | None = None,
+    problem: str | None = None,
+    status: int = 403,
+    lock: PinLock | None = None,
+):
     """The page a watching phone sees where it tried to change something; *lock*: why it may
     not give the PIN now (looked up when not given)."""
     stored, keys = fetch_with_keys(game_id)
@@ -359,10 +446,21 @@ def locked(game_id: int, *, form: PinForm | None = None, problem: str | None = N
         form = PinForm(formdata=None, data={"next": safe_next(game_id, back)})
     if lock is None and keys["pin_hash"]:
         lock = pin_lock(get_db(), game_id, client())
-    response = current_app.make_response((render_template(
-        "access/locked.html", stored=stored, form=form, has_pin=bool(keys["pin_hash"]),
-        problem=problem, lock=lock, minutes=-(-lock.wait // 60) if lock else 0,
-        pin_length=PIN_DIGITS[1]), status))
+    response = current_app.make_response(
+        (
+            render_template(
+                "access/locked.html",
+                stored=stored,
+                form=form,
+                has_pin=bool(keys["pin_hash"]),
+                problem=problem,
+                lock=lock,
+                minutes=-(-lock.wait // 60) if lock else 0,
+                pin_length=PIN_DIGITS[1],
+            ),
+            status,
+        )
+    )
     if lock is not None and status == 429:
         response.headers["Retry-After"] = str(lock.wait)
     return response
@@ -381,8 +479,11 @@ def renew_session(response: Any) -> Any:
     if peek("_permanent"):
         issued = peek(ISSUED)
         now = int(time.time())
-        if session.modified or not isinstance(issued, int) or not (
-                0 <= now - issued < SESSION_RENEWAL):
+        if (
+            session.modified
+            or not isinstance(issued, int)
+            or not (0 <= now - issued < SESSION_RENEWAL)
+        ):
             session[ISSUED] = now
     return response
 

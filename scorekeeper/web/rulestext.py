@@ -4,6 +4,7 @@ The engine describes a game's rules as (code, params) parts (``HouseRules.summar
 English templates in ``engine.messages.RULES_TEXT``; the template is the msgid looked up here.
 Templates call ``rules_text(game.rules)``.
 """
+
 from __future__ import annotations
 
 import json
@@ -18,6 +19,7 @@ from ..languages import rules_line
 from .i18n import current_language
 from .messages import contract_label
 from .words import words_key
+
 
 def rules_text(rules: HouseRules | str | dict[str, Any]) -> str:
     """One line describing *rules* (the settings object, or its file-format dict or JSON)."""

@@ -1,5 +1,6 @@
 """CSRF on every POST, and headers that keep pages to their own scripts and styles, out of frames,
 and their addresses to themselves."""
+
 from __future__ import annotations
 
 from urllib.parse import unquote, urlsplit
@@ -9,16 +10,18 @@ from flask_wtf.csrf import CSRFProtect
 
 csrf = CSRFProtect()
 
-CONTENT_SECURITY_POLICY = "; ".join((
-    "default-src 'self'",
-    "script-src 'self'",
-    "style-src 'self'",
-    "img-src 'self' data:",
-    "form-action 'self'",
-    "frame-ancestors 'none'",
-    "base-uri 'none'",
-    "object-src 'none'",
-))
+CONTENT_SECURITY_POLICY = "; ".join(
+    (
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "img-src 'self' data:",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+        "base-uri 'none'",
+        "object-src 'none'",
+    )
+)
 #: A page's address goes in the Referer header to this site only: a game's secret edit link is a
 #: path, and no other site may learn it. The site itself must get it: over HTTPS (the hosted
 #: box) Flask-WTF refuses a POST whose Referer is missing or another site's
@@ -48,8 +51,11 @@ def safe_path(target: object, *, within: str = "/") -> str | None:
     segments = [unquote(segment) for segment in parts.path.split("/")]
     if "." in segments or ".." in segments:
         return None
-    if within != "/" and parts.path != within and not parts.path.startswith(
-            within.rstrip("/") + "/"):
+    if (
+        within != "/"
+        and parts.path != within
+        and not parts.path.startswith(within.rstrip("/") + "/")
+    ):
         return None
     return target
 

@@ -8,6 +8,7 @@ and behind a reverse proxy that terminates HTTPS on the internet (``--proxy-hops
 connections are accepted, and one that sends nothing for ``CHANNEL_TIMEOUT`` seconds while its
 request is still incomplete is closed.
 """
+
 from __future__ import annotations
 
 import socket
@@ -84,8 +85,9 @@ def print_qr(url: str, out: TextIO | None = None) -> None:
     out.flush()
 
 
-def trusted_hosts(bind: str, *, lan: str | None, public_url: str | None,
-                  proxy_hops: int) -> list[str] | None:
+def trusted_hosts(
+    bind: str, *, lan: str | None, public_url: str | None, proxy_hops: int
+) -> list[str] | None:
     """The ``Host`` headers the app answers (Flask's ``TRUSTED_HOSTS``); None: any host, which
     only a proxy that forwards the host it serves may be trusted with."""
     from urllib.parse import urlsplit
@@ -129,11 +131,17 @@ def waitress_options(proxy_hops: int = 0) -> dict[str, Any]:
     proxies, waitress leaves their X-Forwarded-* headers in place (it would strip them all
     by default, and every client would then be the proxy): the app's ProxyFix takes as many
     hops of them as it was told to trust, and no more."""
-    return {"clear_untrusted_proxy_headers": not proxy_hops, "threads": THREADS,
-            "connection_limit": connection_limit(),
-            "asyncore_use_poll": True, "channel_timeout": CHANNEL_TIMEOUT,
-            "cleanup_interval": CLEANUP_INTERVAL, "max_request_header_size": MAX_HEADER_BYTES,
-            "max_request_body_size": MAX_BODY_BYTES, "ident": "trex-scorekeeper"}
+    return {
+        "clear_untrusted_proxy_headers": not proxy_hops,
+        "threads": THREADS,
+        "connection_limit": connection_limit(),
+        "asyncore_use_poll": True,
+        "channel_timeout": CHANNEL_TIMEOUT,
+        "cleanup_interval": CLEANUP_INTERVAL,
+        "max_request_header_size": MAX_HEADER_BYTES,
+        "max_request_body_size": MAX_BODY_BYTES,
+        "ident": "trex-scorekeeper",
+    }
 
 
 def warm_printer() -> None:
@@ -167,9 +175,11 @@ def show_admin_link(app: Any, root: str) -> None:
     finally:
         db.close()
     if key:
-        print(f"Admin link, shown this once (it lets a phone rename, merge and delete players; "
-              f"keep it to yourself; `scorekeeper admin-link` prints it again): "
-              f"{root}admin/{key}")
+        print(
+            f"Admin link, shown this once (it lets a phone rename, merge and delete players; "
+            f"keep it to yourself; `scorekeeper admin-link` prints it again): "
+            f"{root}admin/{key}"
+        )
 
 
 def serve_until_stopped(app: Any, *, workers: int = 1, **options: Any) -> bool:
@@ -202,11 +212,21 @@ def serve_until_stopped(app: Any, *, workers: int = 1, **options: Any) -> bool:
     return True
 
 
-def serve(host: str | None = None, port: int = 5000, lan: bool = False,
-          db_path: str | None = None, *, proxy_hops: int = 0, public_url: str | None = None,
-          groups: str | None = None, log_level: str = "info", log_format: str = "text",
-          workers: int = 1, end_process: bool = False,
-          run: Callable[..., Any] | None = None) -> int:
+def serve(
+    host: str | None = None,
+    port: int = 5000,
+    lan: bool = False,
+    db_path: str | None = None,
+    *,
+    proxy_hops: int = 0,
+    public_url: str | None = None,
+    groups: str | None = None,
+    log_level: str = "info",
+    log_format: str = "text",
+    workers: int = 1,
+    end_process: bool = False,
+    run: Callable[..., Any] | None = None,
+) -> int:
     """Serve the app; print where to open it. *run* replaces the server in tests; *workers*:
     how many server processes (``workers``); *end_process*: once the server has stopped
     cleanly, end the process at once (``end``)."""
@@ -226,23 +246,33 @@ def serve(host: str | None = None, port: int = 5000, lan: bool = False,
         return 2
     for problem in (logs.level_problem(log_level), logs.format_problem(log_format)):
         if problem:
-            print(f"--log-{'level' if 'level' in problem else 'format'}: {problem}.",
-                  file=sys.stderr)
+            print(
+                f"--log-{'level' if 'level' in problem else 'format'}: {problem}.", file=sys.stderr
+            )
             return 2
     bind = host or (LAN_HOST if lan else DEFAULT_HOST)
     shown = lan_address() if bind == LAN_HOST else bind
     config: dict[str, Any] = {"DATABASE": db_path} if db_path else {}
-    config.update(LOG_LEVEL=log_level, LOG_FORMAT=log_format, PROXY_HOPS=proxy_hops,
-                  PUBLIC_URL=public_url.rstrip("/") if public_url else None,
-                  TRUSTED_HOSTS=trusted_hosts(bind, lan=shown if bind == LAN_HOST else None,
-                                              public_url=public_url, proxy_hops=proxy_hops),
-                  GROUPS=groups)
+    config.update(
+        LOG_LEVEL=log_level,
+        LOG_FORMAT=log_format,
+        PROXY_HOPS=proxy_hops,
+        PUBLIC_URL=public_url.rstrip("/") if public_url else None,
+        TRUSTED_HOSTS=trusted_hosts(
+            bind,
+            lan=shown if bind == LAN_HOST else None,
+            public_url=public_url,
+            proxy_hops=proxy_hops,
+        ),
+        GROUPS=groups,
+    )
     if bind == LAN_HOST:  # what the QR code on a page opened at localhost should point to
         config["LAN_URL"] = f"http://{shown}:{port}/"
     app = create_app(config)
     try:  # held while the server runs: `scorekeeper restore` waits for it to stop
-        lock = serving_lock(app.extensions["groups"].register_path if groups
-                            else app.config["DATABASE"])
+        lock = serving_lock(
+            app.extensions["groups"].register_path if groups else app.config["DATABASE"]
+        )
     except BackupError as exc:
         print(exc, file=sys.stderr)
         return 1
@@ -250,20 +280,26 @@ def serve(host: str | None = None, port: int = 5000, lan: bool = False,
     root = (public_url.rstrip("/") + "/") if public_url else f"http://{shown}:{port}/"
     print(f"Trex Scorekeeper on {root}")
     if proxy_hops and not public_url:
-        print(f"Behind {proxy_hops} proxy: without --public-url, links and QR codes use the "
-              f"host the proxy forwards.")
+        print(
+            f"Behind {proxy_hops} proxy: without --public-url, links and QR codes use the "
+            f"host the proxy forwards."
+        )
     if lan:
         print("Open that address on the phones at the table (same Wi-Fi), or scan it:")
         print_qr(root)
     if proxy_hops:
-        print("Hosted: secure cookies and HSTS; starting or importing a game needs the group's "
-              "join link (`scorekeeper join-link`); table PINs have 6 digits or more.")
+        print(
+            "Hosted: secure cookies and HSTS; starting or importing a game needs the group's "
+            "join link (`scorekeeper join-link`); table PINs have 6 digits or more."
+        )
     if groups:
         print(f"Many groups: each with its own database under {app.instance_path}/groups/.")
         if groups == "invite":
             key = app.extensions["groups"].invite_key()
-            print(f"Starting a group is by invitation: give this link to whoever may start "
-                  f"one (keep it to yourself): {root}invite/{key}")
+            print(
+                f"Starting a group is by invitation: give this link to whoever may start "
+                f"one (keep it to yourself): {root}invite/{key}"
+            )
     else:
         show_admin_link(app, root)
         print(f"Database: {app.config['DATABASE']}")
@@ -275,8 +311,11 @@ def serve(host: str | None = None, port: int = 5000, lan: bool = False,
     try:
         stopped = run(app, host=bind, port=port, workers=workers, **waitress_options(proxy_hops))
     except OSError as exc:
-        print(f"Cannot listen on {bind}:{port}: {exc.strerror or exc}. Is another server "
-              f"using that port? Try --port.", file=sys.stderr)
+        print(
+            f"Cannot listen on {bind}:{port}: {exc.strerror or exc}. Is another server "
+            f"using that port? Try --port.",
+            file=sys.stderr,
+        )
         return 1
     finally:
         if lock is not None:

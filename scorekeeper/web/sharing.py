@@ -2,6 +2,7 @@
 night's totals) in the page's language and digits, each name set apart by Unicode isolates and
 each signed number kept left to right, so that a chat app shows them right in either direction.
 """
+
 from __future__ import annotations
 
 from typing import Any, Sequence
@@ -36,35 +37,64 @@ def points(value: int) -> str:
     return f"{LRI}{num(signed(value))}{PDI}"
 
 
-def game_text(names: Sequence[str], scored: GameScore, *, title: str | None,
-              played_on: str | None) -> str:
+def game_text(
+    names: Sequence[str], scored: GameScore, *, title: str | None, played_on: str | None
+) -> str:
     """A finished (or unfinished) game's result: its title and date, each player by place with
     their total, and who won."""
-    head = " · ".join(p for p in (gettext("Trex"), isolated(title) if title else "",
-                                  night_label(played_on) if played_on else "") if p)
+    head = " · ".join(
+        p
+        for p in (
+            gettext("Trex"),
+            isolated(title) if title else "",
+            night_label(played_on) if played_on else "",
+        )
+        if p
+    )
     order = sorted(range(4), key=lambda s: (scored.places[s], s))
     lines = [head]
-    lines += [gettext("%(place)s. %(name)s %(points)s", place=num(scored.places[s]),
-                      name=isolated(names[s]), points=points(scored.totals[s])) for s in order]
+    lines += [
+        gettext(
+            "%(place)s. %(name)s %(points)s",
+            place=num(scored.places[s]),
+            name=isolated(names[s]),
+            points=points(scored.totals[s]),
+        )
+        for s in order
+    ]
     if scored.winners:
         who = gettext(" and ").join(isolated(names[s]) for s in scored.winners)
-        lines.append(gettext("Winner: %(names)s", names=who) if len(scored.winners) == 1
-                     else gettext("Winners (tie): %(names)s", names=who))
+        lines.append(
+            gettext("Winner: %(names)s", names=who)
+            if len(scored.winners) == 1
+            else gettext("Winners (tie): %(names)s", names=who)
+        )
     return lines_text(lines)
 
 
-def night_text(night: str, standings: Sequence[dict[str, Any]], games: int,
-               champion_rule: str) -> str:
+def night_text(
+    night: str, standings: Sequence[dict[str, Any]], games: int, champion_rule: str
+) -> str:
     """A night's totals, as the night's standings order them (``store.clubnights``): each
     player's wins and points over the night's games, and the night's champion."""
-    lines = [" · ".join((gettext("Trex"), night_label(night))),
-             ngettext("%(num)s game", "%(num)s games", games)]
+    lines = [
+        " · ".join((gettext("Trex"), night_label(night))),
+        ngettext("%(num)s game", "%(num)s games", games),
+    ]
     for row in standings:
         wins = ngettext("%(num)s win", "%(num)s wins", row["wins"])
-        lines.append(gettext("%(place)s. %(name)s: %(wins)s, %(points)s", place=num(row["place"]),
-                             name=isolated(row["name"]), wins=wins, points=points(row["points"])))
+        lines.append(
+            gettext(
+                "%(place)s. %(name)s: %(wins)s, %(points)s",
+                place=num(row["place"]),
+                name=isolated(row["name"]),
+                wins=wins,
+                points=points(row["points"]),
+            )
+        )
     if standings:
-        lines.append(gettext("Champion of the night: %(name)s",
-                             name=isolated(standings[0]["name"])))
+        lines.append(
+            gettext("Champion of the night: %(name)s", name=isolated(standings[0]["name"]))
+        )
         lines.append(gettext(champion_rule))
     return lines_text(lines)

@@ -8,6 +8,7 @@ never sent. Here the signal only sets a flag and wakes the loop; the loop then r
 the last busy connection is done, or the time is up. A request still running then is ended
 with the process: SQLite's transaction makes sure nothing of it is half-written.
 """
+
 from __future__ import annotations
 
 import logging
@@ -74,8 +75,12 @@ def run(server: Any) -> None:
     adj = listeners[0].adj
     try:
         while not stopper.asked.is_set():
-            wasyncore.loop(timeout=adj.asyncore_loop_timeout, map=socket_map,
-                           use_poll=adj.asyncore_use_poll, count=1)
+            wasyncore.loop(
+                timeout=adj.asyncore_loop_timeout,
+                map=socket_map,
+                use_poll=adj.asyncore_use_poll,
+                count=1,
+            )
         started = time.monotonic()
         log.info("Stopping: finishing the requests under way")
         for listener in listeners:

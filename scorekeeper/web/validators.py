@@ -45,6 +45,7 @@ What is never kept, nor given a validator:
 The state document (``state.json``) speaks no language and shows no rights: its key is the
 edition, the game and its version tag.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -78,9 +79,15 @@ def version_row(game_id: int) -> tuple[str | None, str | None, str | None, str |
     """The game's version tag, edit key and PIN hash (one row by its primary key) and the
     ratings' setting and version (one more by the settings' key, in the same statement), or
     None when there is no such game."""
-    return get_db().conn.execute(
-        f"select version_tag, edit_key, pin_hash, {rating_store.VERSION_SQL} from games "
-        f"where id = ?", [game_id]).fetchone()
+    return (
+        get_db()
+        .conn.execute(
+            f"select version_tag, edit_key, pin_hash, {rating_store.VERSION_SQL} from games "
+            f"where id = ?",
+            [game_id],
+        )
+        .fetchone()
+    )
 
 
 def flash_waiting() -> bool:
@@ -93,8 +100,15 @@ def etag_of(key: Hashable) -> str:
     return hashlib.sha256(repr(key).encode()).hexdigest()[:32]
 
 
-def answer(page: str, game_id: int, make: Callable[[], object], *,
-           with_rights: bool = False, reader: bool = True, ratings: bool = False) -> Response:
+def answer(
+    page: str,
+    game_id: int,
+    make: Callable[[], object],
+    *,
+    with_rights: bool = False,
+    reader: bool = True,
+    ratings: bool = False,
+) -> Response:
     """The page *page* of game *game_id*: 304 when the phone has it, else the body kept for
     its key, else ``make()`` (anything a view may return), kept when it read nothing outside
     the key. *with_rights*: the page shows whether this phone may keep score; *reader*: it is
@@ -106,8 +120,14 @@ def answer(page: str, game_id: int, make: Callable[[], object], *,
         return make_response(make())
     tag, edit_key, pin_hash, rated = row
     right = rights.known_right(game_id, edit_key, pin_hash) if with_rights else None
-    key: tuple[Hashable, ...] = (current_app.extensions[EDITION], page, game_id, tag, right,
-                                 rated if ratings else None)
+    key: tuple[Hashable, ...] = (
+        current_app.extensions[EDITION],
+        page,
+        game_id,
+        tag,
+        right,
+        rated if ratings else None,
+    )
     if reader:
         key += (reader_key(), here(), request.scheme, request.host, in_group_space())
     etag = etag_of(key)
@@ -121,9 +141,13 @@ def answer(page: str, game_id: int, make: Callable[[], object], *,
             read = g.rights_read = set()
             response = make_response(make())
             allowed = {("edit", game_id)} if with_rights else set()
-            if not (response.status_code == 200 and read <= allowed
-                    and not g.get(UNKEYED) and (ratings or not g.get("ratings_read"))
-                    and made_for_anyone(response)):
+            if not (
+                response.status_code == 200
+                and read <= allowed
+                and not g.get(UNKEYED)
+                and (ratings or not g.get("ratings_read"))
+                and made_for_anyone(response)
+            ):
                 return response
             _pages.put(key, (response.get_data(), response.mimetype))
     response.set_etag(etag)
@@ -136,8 +160,12 @@ def answer(page: str, game_id: int, make: Callable[[], object], *,
 def made_for_anyone(response: Response) -> bool:
     """Did making the page leave the session as it was and embed no CSRF token?"""
     field = current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token")
-    return (not session.modified and field not in g and not response.headers.get("Set-Cookie")
-            and not response.direct_passthrough)
+    return (
+        not session.modified
+        and field not in g
+        and not response.headers.get("Set-Cookie")
+        and not response.direct_passthrough
+    )
 
 
 def clear() -> None:

@@ -6,6 +6,7 @@ the table's own words in a cookie per language (``words_ar``, ``words_en``), set
 page, and every page, the rules line and the printed sheet use them. The settings page that sets them is
 ``pages/settings.py``.
 """
+
 from __future__ import annotations
 
 import unicodedata
@@ -59,8 +60,10 @@ def word_problem(text: str) -> str | None:
     """Why *text* (tidied) can't name a contract, in English (the caller translates), or None."""
     if len(text) > LIMIT:
         return N_("at most %(limit)s letters")
-    if any(unicodedata.category(ch) in ("Cc", "Cf", "Co", "Cs") and ch not in "\u200c\u200d"
-           for ch in text):
+    if any(
+        unicodedata.category(ch) in ("Cc", "Cf", "Co", "Cs") and ch not in "\u200c\u200d"
+        for ch in text
+    ):
         return N_("letters only, no control characters")
     return None
 
@@ -69,7 +72,7 @@ def parse(value: str) -> dict[Contract, str]:
     """A cookie's words; anything unknown or unfit is left out."""
     known = {c.value: c for c in ALL_CONTRACTS}
     out: dict[Contract, str] = {}
-    for key, word in parse_qsl(value or "", keep_blank_values=False)[:len(known)]:
+    for key, word in parse_qsl(value or "", keep_blank_values=False)[: len(known)]:
         word = clean_word(word)
         if key in known and word and word_problem(word) is None:
             out[known[key]] = word

@@ -12,6 +12,7 @@ The parent only watches: it starts a worker again if one dies, forwards SIGTERM 
 them and waits for them (within ``stopping.STOP_SECONDS``), and when the parent itself is
 killed, the kernel sends each worker SIGTERM (``PR_SET_PDEATHSIG``), so none outlives it.
 """
+
 from __future__ import annotations
 
 import ctypes
@@ -31,7 +32,8 @@ PR_SET_PDEATHSIG = 1
 def listening_socket(host: str, port: int, backlog: int = 1024) -> socket.socket:
     """The socket every worker accepts on (IPv4 or IPv6, as *host* is)."""
     family, kind, proto, _, address = socket.getaddrinfo(
-        host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
+        host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+    )[0]
     sock = socket.socket(family, kind, proto)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(address)

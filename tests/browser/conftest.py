@@ -3,6 +3,7 @@
 Chromium is required. When it is missing these tests fail with the way to install it: they are
 never skipped (``bash tests/run.sh``, which CI runs, installs it).
 """
+
 from __future__ import annotations
 
 import threading
@@ -15,10 +16,18 @@ import pytest
 
 from scorekeeper.web import create_app
 
-from phone_helpers import (ARTIFACTS, CHROMIUM_ARGS, FIT_REPORT, PHONE, TAP_REPORT,
-                           WEIGHT_REPORT, chromium_path)
+from phone_helpers import (
+    ARTIFACTS,
+    CHROMIUM_ARGS,
+    FIT_REPORT,
+    PHONE,
+    TAP_REPORT,
+    WEIGHT_REPORT,
+    chromium_path,
+)
 from played import GAME, LONG_GAME
 from web_helpers import PLAYERS, Table, be_admin
+
 
 @dataclass
 class Site:
@@ -31,7 +40,8 @@ class Site:
     def local(self, url: str) -> bool:
         parts = urlsplit(url)
         return parts.scheme in ("data", "blob", "about") or (
-            parts.hostname == "127.0.0.1" and url.startswith(self.url))
+            parts.hostname == "127.0.0.1" and url.startswith(self.url)
+        )
 
 
 @pytest.fixture(scope="session")
@@ -88,46 +98,75 @@ def seeded(site) -> Seeded:
     table.enter(playing, GAME[0])
     table.throw_in(playing, king=0, reason="misdeal", by=1)
     table.enter(playing, GAME[1])
-    table.correct(playing, 1, {"king": 0, "contracts": ["king_of_hearts"],
-                               "king_of_hearts": {"taker": 3}})
+    table.correct(
+        playing, 1, {"king": 0, "contracts": ["king_of_hearts"], "king_of_hearts": {"taker": 3}}
+    )
     over = table.new_game(PLAYERS, title="A whole night")
     long = table.new_game(["Mohammed", "Abdulrahman", "Yasmine", "عبد الله"], title="A long night")
     for game_id, deals in ((over, GAME), (long, LONG_GAME)):
         for entered in deals:
             if "thrown_in" in entered:
                 info = entered["thrown_in"]
-                table.throw_in(game_id, king=entered["king"], reason=info["reason"],
-                               by=info["by"])
+                table.throw_in(game_id, king=entered["king"], reason=info["reason"], by=info["by"])
             else:
                 table.enter(game_id, entered)
-    heavy = table.new_game(["Rami", "Nour", "Sami", "Hala"], preset="custom", doubling="y",
-                           self_capture="leader-credit", combining="complex", partnership="y")
+    heavy = table.new_game(
+        ["Rami", "Nour", "Sami", "Hala"],
+        preset="custom",
+        doubling="y",
+        self_capture="leader-credit",
+        combining="complex",
+        partnership="y",
+    )
     with site.seed.app_context():
         from scorekeeper.web.database import get_db
 
         player = next(get_db().query("select id from players where name = 'Aya'"))["id"]
-    club = client.post("/clubs/new", data={
-        "title": "Café night", "played_on": "2026-11-21", "rounds": "3", "first_round": "entered",
-        "preset": "standard", "players": "\n".join(
-            ["Aya", "Bilal", "Carla", "ليلى", "Rami", "Nour", "Sami", "Hala", "Dana"])})
+    club = client.post(
+        "/clubs/new",
+        data={
+            "title": "Café night",
+            "played_on": "2026-11-21",
+            "rounds": "3",
+            "first_round": "entered",
+            "preset": "standard",
+            "players": "\n".join(
+                ["Aya", "Bilal", "Carla", "ليلى", "Rami", "Nour", "Sami", "Hala", "Dana"]
+            ),
+        },
+    )
     assert club.status_code == 303, club.get_data(as_text=True)[:2000]
     club = int(club.headers["Location"].rsplit("/", 1)[1])
     be_admin(client, site.seed)  # the group's admin: the players' own pages
     client.get("/")  # shows (and so clears) the messages the saves left in the session
-    return Seeded(fresh, playing, over, long, heavy, "2026-11-20", player,
-                  client.get_cookie("session").value, club)
+    return Seeded(
+        fresh,
+        playing,
+        over,
+        long,
+        heavy,
+        "2026-11-20",
+        player,
+        client.get_cookie("session").value,
+        club,
+    )
 
 
 @pytest.fixture
 def own_game(site) -> Callable[..., tuple[int, dict[str, str]]]:
     """``own_game(names, **settings)``: a new game, and the session cookie of the phone that
     started it (which may keep its score)."""
+
     def start(names=PLAYERS, **settings: Any) -> tuple[int, dict[str, str]]:
         client = site.seed.test_client()
         game_id = Table(client).new_game(names, **settings)
         client.get("/")  # clears the session's messages
-        return game_id, {"name": "session", "value": client.get_cookie("session").value,
-                         "url": site.url}
+        return game_id, {
+            "name": "session",
+            "value": client.get_cookie("session").value,
+            "url": site.url,
+        }
+
     return start
 
 
@@ -140,12 +179,25 @@ def new_phone(browser, site) -> Iterator[Callable[..., Any]]:
     """
     contexts, requests = [], []
 
-    def make(scheme: str = "light", js: bool = True, size: dict = PHONE,
-             cookies: list | None = None, **options: Any):
+    def make(
+        scheme: str = "light",
+        js: bool = True,
+        size: dict = PHONE,
+        cookies: list | None = None,
+        **options: Any,
+    ):
         context = browser.new_context(
-            viewport=size, screen=size, device_scale_factor=2, is_mobile=True, has_touch=True,
-            color_scheme=scheme, java_script_enabled=js, accept_downloads=True,
-            reduced_motion="reduce", **options)
+            viewport=size,
+            screen=size,
+            device_scale_factor=2,
+            is_mobile=True,
+            has_touch=True,
+            color_scheme=scheme,
+            java_script_enabled=js,
+            accept_downloads=True,
+            reduced_motion="reduce",
+            **options,
+        )
         context.set_default_timeout(10_000)
         if cookies:
             context.add_cookies(cookies)
@@ -184,7 +236,8 @@ def pytest_terminal_summary(terminalreporter):
         for line in FIT_REPORT:
             terminalreporter.write_line(line)
     if WEIGHT_REPORT:
-        terminalreporter.section("first load: HTML, CSS, JS, images and fetches, uncompressed "
-                                 "(at most 40 KB)")
+        terminalreporter.section(
+            "first load: HTML, CSS, JS, images and fetches, uncompressed (at most 40 KB)"
+        )
         for name, weight in sorted(WEIGHT_REPORT.items(), key=lambda item: -item[1]):
             terminalreporter.write_line(f"{weight / 1024:5.1f} KB  {name}")

@@ -1,4 +1,5 @@
 """What the browser tests measure on a page, and a thumb that counts its taps."""
+
 from __future__ import annotations
 
 import os
@@ -16,8 +17,14 @@ from scorekeeper.engine.gamefile import FORMAT
 from web_helpers import edit_link
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 #: A phone held in portrait: a 390 x 844 touch screen (an iPhone 12 to 15, a Pixel's size),
 #: and a small one, 360 x 740 (a Galaxy S8 or S9, many Android phones).
 PHONE = {"width": 390, "height": 844}
@@ -99,12 +106,16 @@ CONTRAST_SCRIPT = """() => {
 
 def chromium_path() -> str:
     """Debian's Chromium; the browser tests fail (never skip) without it."""
-    found = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which(
-        "chromium-browser")
+    found = (
+        os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+    )
     if not found:
-        pytest.fail("The browser tests need Debian's Chromium (/usr/bin/chromium) and it is not "
-                    "installed. `bash tests/run.sh` installs it (apt-get install chromium); so "
-                    "does CI.", pytrace=False)
+        pytest.fail(
+            "The browser tests need Debian's Chromium (/usr/bin/chromium) and it is not "
+            "installed. `bash tests/run.sh` installs it (apt-get install chromium); so "
+            "does CI.",
+            pytrace=False,
+        )
     return found
 
 
@@ -168,8 +179,14 @@ def doubled_cards(deal: dict[str, Any]) -> int:
 
 def engine_game(names, deals, *, first_king: int = 0, rules: dict | None = None):
     """The engine's game and its score for these deals: what the pages must agree with."""
-    doc = {"format": FORMAT, "title": "", "players": list(names),
-           "rules": rules or {}, "first_king": first_king, "deals": list(deals)}
+    doc = {
+        "format": FORMAT,
+        "title": "",
+        "players": list(names),
+        "rules": rules or {},
+        "first_king": first_king,
+        "deals": list(deals),
+    }
     game = read_game(doc)
     return game, score_game(game)
 

@@ -1,5 +1,6 @@
 """Games as the table plays them, as file-format deals: entered through the pages by the
 browser tests."""
+
 from __future__ import annotations
 
 
@@ -40,9 +41,16 @@ GAME = [
     deal(3, "king_of_hearts", king_of_hearts=kh(3)),
 ]
 #: The same night with four more redeals: twenty-five deals, as a long night has.
-LONG_GAME = ([{"king": 0, "thrown_in": {"reason": "misdeal", "by": 2}}] + GAME[:11]
-             + [{"king": 2, "thrown_in": {"reason": "kh-redeal", "by": 1}}] + GAME[11:16]
-             + [{"king": 3, "thrown_in": {"reason": "other", "by": 0}},
-                {"king": 3, "thrown_in": {"reason": "trex-twos", "by": 3}}] + GAME[16:])
+LONG_GAME = (
+    [{"king": 0, "thrown_in": {"reason": "misdeal", "by": 2}}]
+    + GAME[:11]
+    + [{"king": 2, "thrown_in": {"reason": "kh-redeal", "by": 1}}]
+    + GAME[11:16]
+    + [
+        {"king": 3, "thrown_in": {"reason": "other", "by": 0}},
+        {"king": 3, "thrown_in": {"reason": "trex-twos", "by": 3}},
+    ]
+    + GAME[16:]
+)
 #: After deal 12, deal 2 is corrected: the diamonds were miscounted.
 CORRECTED = (2, deal(0, "diamonds", diamonds=[2, 4, 5, 2]))

@@ -3,6 +3,7 @@ refreshes itself is a polite live region (a deal saved on another phone is annou
 form's error is said with its field (the field is invalid and described by its error), in
 English and in Arabic.
 """
+
 from __future__ import annotations
 
 import re
@@ -33,8 +34,9 @@ def ax_node(page, selector: str) -> dict:
     root = cdp.send("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
     node = cdp.send("DOM.querySelector", {"nodeId": root, "selector": selector})["nodeId"]
     assert node, f"nothing at {selector!r}"
-    [first, *_] = cdp.send("Accessibility.getPartialAXTree",
-                           {"nodeId": node, "fetchRelatives": False})["nodes"]
+    [first, *_] = cdp.send(
+        "Accessibility.getPartialAXTree", {"nodeId": node, "fetchRelatives": False}
+    )["nodes"]
     cdp.detach()
     return first
 
@@ -85,8 +87,9 @@ def test_a_field_error_on_the_new_game_form_is_said_with_its_field(new_phone, si
     page.fill("#pin", "12")
     page.locator("form button[type=submit].primary").last.click()
     page.locator("#pin[aria-invalid]").wait_for()  # the form sent back with its problem
-    message = say(lang, "A table PIN is %(low)s to %(high)s digits, or leave it empty.",
-                  low="4", high="12")  # digits: the default, 0-9
+    message = say(
+        lang, "A table PIN is %(low)s to %(high)s digits, or leave it empty.", low="4", high="12"
+    )  # digits: the default, 0-9
     node = ax_node(page, "#pin")
     assert node["description"]["value"].endswith(message), node
     assert properties(node).get("invalid") == "true", node

@@ -1,6 +1,7 @@
 """Advise on a phone: the King taps 13 cards on a picker that fits the screen, and gets every
 open choice ranked; with JavaScript off the picker is checkboxes and the answer a page. The hand
 shows on no other page and nothing is written to the database."""
+
 from __future__ import annotations
 
 import re
@@ -32,8 +33,15 @@ def fits_the_screen(page) -> dict:
 
 def other_pages(page, site, game_id: int) -> dict[str, str]:
     """What the game's other pages say, as this phone and as a watching phone load them."""
-    urls = [f"/games/{game_id}", f"/games/{game_id}/watch", f"/games/{game_id}/state.json",
-            f"/games/{game_id}/history", f"/history/games/{game_id}", "/", "/history/"]
+    urls = [
+        f"/games/{game_id}",
+        f"/games/{game_id}/watch",
+        f"/games/{game_id}/state.json",
+        f"/games/{game_id}/history",
+        f"/history/games/{game_id}",
+        "/",
+        "/history/",
+    ]
     return {url: TOKENS.sub("", page.request.get(site.url + url).text()) for url in urls}
 
 
@@ -112,8 +120,9 @@ def test_advise_without_javascript(site, own_game, new_phone):
 
 def test_advise_in_arabic(site, own_game, new_phone):
     game_id, cookie = own_game(["سامي", "Nour", "ليلى", "Hala"], preset="partnership")
-    page = new_phone(scheme="dark", cookies=[cookie, {"name": "lang", "value": "ar",
-                                                       "url": site.url}])
+    page = new_phone(
+        scheme="dark", cookies=[cookie, {"name": "lang", "value": "ar", "url": site.url}]
+    )
     page.goto(f"{site.url}/games/{game_id}/advise")
     assert page.locator("html").get_attribute("dir") == "rtl"
     found = fits_the_screen(page)

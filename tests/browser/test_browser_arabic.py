@@ -5,6 +5,7 @@ engine's, and the scoresheet printed in Arabic.
 The Arabic the test expects is read from the app's own catalog (``ar``): a message that has no
 Arabic translation fails here rather than passing as English.
 """
+
 from __future__ import annotations
 
 import io
@@ -17,8 +18,16 @@ from scorekeeper.engine import read_deal, score_deal
 from scorekeeper.engine.rules import HouseRules
 from scorekeeper.languages import TRANSLATIONS
 
-from phone_helpers import (ARTIFACTS, Thumb, chip, engine_game, entry_taps, shoot, standings,
-                           wait_for_preview)
+from phone_helpers import (
+    ARTIFACTS,
+    Thumb,
+    chip,
+    engine_game,
+    entry_taps,
+    shoot,
+    standings,
+    wait_for_preview,
+)
 from played import CORRECTED, GAME
 from test_pdf_arabic import logical_text
 
@@ -60,7 +69,8 @@ def throw_in(page, thumb: Thumb, number_: int, entered: dict) -> None:
     thumb.tap(chip("by", entered["thrown_in"]["by"]))
     thumb.tap("button[name=step]")
     page.locator(".flash").get_by_text(
-        ar("Deal %(number)s: thrown in. The King chooses again.", number=number_)).wait_for()
+        ar("Deal %(number)s: thrown in. The King chooses again.", number=number_)
+    ).wait_for()
 
 
 def correct_deal(page, thumb: Thumb, number_: int, was: dict, now: dict) -> None:
@@ -72,9 +82,9 @@ def correct_deal(page, thumb: Thumb, number_: int, was: dict, now: dict) -> None
     record, _ = read_deal(now, 1, NAMES)
     wait_for_preview(page, score_deal(record, HouseRules()))
     thumb.tap("form[data-preview] button[name=step]")
-    page.locator(".flash").get_by_text(ar("Deal %(number)s corrected. The earlier version is in the history.",
-                                          number=number_)
-                                       ).wait_for()
+    page.locator(".flash").get_by_text(
+        ar("Deal %(number)s corrected. The earlier version is in the history.", number=number_)
+    ).wait_for()
 
 
 def test_a_whole_game_in_arabic_on_a_phone(site, new_phone):
@@ -88,7 +98,7 @@ def test_a_whole_game_in_arabic_on_a_phone(site, new_phone):
         page.fill(f'input[name="player_{seat}"]', name)
     thumb.tap(chip("first_king", 0))
     shoot(page, "ar-new-game")
-    thumb.tap('form button[type=submit]:not([name])')
+    thumb.tap("form button[type=submit]:not([name])")
     page.wait_for_url(re.compile(r"/games/\d+$"))
     assert ar("Total") in page.locator("main table.sheet").inner_text()
 
@@ -141,12 +151,15 @@ def test_long_names_in_the_sheet_read_whole_in_their_own_direction(site, new_pho
     game_id = Table(site.seed.test_client()).new_game(names)
     page = arabic_phone(new_phone)
     page.goto(f"{site.url}/games/{game_id}")
-    cut = page.eval_on_selector_all("table.sheet thead bdi", """cells => cells.map(b => {
+    cut = page.eval_on_selector_all(
+        "table.sheet thead bdi",
+        """cells => cells.map(b => {
         const style = getComputedStyle(b);
         const cell = b.parentElement.getBoundingClientRect(), r = b.getBoundingClientRect();
         return [b.textContent, style.direction, b.scrollWidth > b.clientWidth,
                 r.left >= cell.left - 1 && r.right <= cell.right + 1, r.height > 30];
-    })""")
+    })""",
+    )
     by_name = {name: rest for name, *rest in cut}
     assert by_name["Christopher Alexander"] == ["ltr", False, True, True]  # whole, two lines
     assert by_name["عبد الرحمن الخوري"] == ["rtl", False, True, True]

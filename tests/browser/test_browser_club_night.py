@@ -3,6 +3,7 @@ on one phone, each table keeps its score on its own phone (two phones, the ordin
 and the night's page and the wall view on the TV follow the tables and the standings by
 themselves, round after round. (Most deals are entered through the forms by the test client to
 keep it quick; each table's phone enters deals of its own in both rounds.)"""
+
 from __future__ import annotations
 
 import re
@@ -59,8 +60,9 @@ def test_a_club_night_of_eight_at_two_tables_two_rounds_from_two_phones(site, ne
     organiser.goto(f"{site.url}/clubs/new")
     organiser.fill("#players", "\n".join(EIGHT))
     organiser.fill("#title", "Café Rawda")
-    organiser.locator('#f-first_round input[value=entered] + *, '
-                      '#f-first_round label:has(input[value=entered])').first.tap()
+    organiser.locator(
+        "#f-first_round input[value=entered] + *, #f-first_round label:has(input[value=entered])"
+    ).first.tap()
     organiser.select_option("#rounds", "2")
     organiser.locator("#new-game button[type=submit]").tap()
     organiser.wait_for_url(re.compile(r"/clubs/\d+$"))
@@ -82,14 +84,18 @@ def test_a_club_night_of_eight_at_two_tables_two_rounds_from_two_phones(site, ne
     # the wall follows the tables without a reload: deal 2 next at both
     wall.wait_for_function(
         "() => ['#table-1', '#table-2'].every(t => document.querySelector(t + ' .progress')"
-        ".textContent.includes('Deal 2'))", timeout=FOLLOW_MS)
+        ".textContent.includes('Deal 2'))",
+        timeout=FOLLOW_MS,
+    )
     assert wall.evaluate("window.stayed") is True
 
     for game_id, _ in first:
         finish(site, game_id)
     wall.wait_for_function(
         "() => document.querySelectorAll('.club-table.done').length === 2"
-        " && document.querySelector('#champion')", timeout=FOLLOW_MS)
+        " && document.querySelector('#champion')",
+        timeout=FOLLOW_MS,
+    )
     assert wall.evaluate("window.stayed") is True
     ranked = standings_names(wall)
     assert sorted(ranked) == sorted(EIGHT)
@@ -97,8 +103,9 @@ def test_a_club_night_of_eight_at_two_tables_two_rounds_from_two_phones(site, ne
     shoot(wall, "club-night-wall-after-round-1-dark")
 
     # the organiser's page followed too; the next round is seated by the standings
-    organiser.wait_for_function("() => document.querySelectorAll('.club-table.done').length "
-                                "=== 2", timeout=FOLLOW_MS)
+    organiser.wait_for_function(
+        "() => document.querySelectorAll('.club-table.done').length === 2", timeout=FOLLOW_MS
+    )
     assert standings_names(organiser) == ranked
     organiser.locator("#next-round button").tap()
     organiser.locator("h2", has_text="Round 2 of 2").wait_for()
@@ -113,7 +120,9 @@ def test_a_club_night_of_eight_at_two_tables_two_rounds_from_two_phones(site, ne
         finish(site, game_id)
     wall.wait_for_function(
         "() => document.querySelectorAll('.club-table.done').length === 2"
-        " && document.querySelector('h1').textContent.includes('Round 2')", timeout=FOLLOW_MS)
+        " && document.querySelector('h1').textContent.includes('Round 2')",
+        timeout=FOLLOW_MS,
+    )
     assert wall.evaluate("window.stayed") is True
     games = wall.locator("#night-standings tbody tr td:nth-child(6)").all_inner_texts()
     assert games == ["2"] * 8  # every player played both rounds

@@ -3,6 +3,7 @@ phone takes its whole result without a scroll (every chip tapped is on the scree
 and the page has not moved), and then the bottom of Save and of the live scores are on the
 screen; and the game page of a finished game ends its sheet within two screens. The figures are
 printed at the end of the run (and recorded in BENCHMARKS.md)."""
+
 from __future__ import annotations
 
 import pytest
@@ -10,30 +11,56 @@ import pytest
 from scorekeeper.engine import PRESETS, read_deal, score_deal
 from scorekeeper.engine.rules import HouseRules
 
-from phone_helpers import (ARTIFACTS, FIT_REPORT, NARROW, PHONE, chip, entry_taps, shoot,
-                           wait_for_preview)
+from phone_helpers import (
+    ARTIFACTS,
+    FIT_REPORT,
+    NARROW,
+    PHONE,
+    chip,
+    entry_taps,
+    shoot,
+    wait_for_preview,
+)
 from played import deal, kh, queens
 from web_helpers import COMPLEX, PLAYERS
 
-LEADER_CREDIT = {"preset": "custom", "doubling": "y", "self_capture": "leader-credit",
-                 "combining": "complex"}
+LEADER_CREDIT = {
+    "preset": "custom",
+    "doubling": "y",
+    "self_capture": "leader-credit",
+    "combining": "complex",
+}
 #: (name, the game's settings, the deal entered): every contract, doubled cards included.
 FORMS = [
     ("King of Hearts, doubled", {}, deal(0, "king_of_hearts", king_of_hearts=kh(2, 1))),
     ("Diamonds", {}, deal(0, "diamonds", diamonds=[4, 3, 5, 1])),
-    ("Queens, two doubled", {},
-     deal(0, "queens", queens=queens(kh(3, 1), kh(0, 0), kh(2), kh(1)))),
+    ("Queens, two doubled", {}, deal(0, "queens", queens=queens(kh(3, 1), kh(0, 0), kh(2), kh(1)))),
     ("Collections", {}, deal(0, "collections", tricks=[3, 4, 2, 4])),
     ("Trex", {}, deal(0, "trex", trex_order=[2, 0, 3, 1])),
-    ("Complex", {"preset": "complex"},
-     {"king": 0, "contracts": COMPLEX.split(","), "king_of_hearts": kh(2, 0),
-      "diamonds": [3, 4, 3, 3], "queens": queens(kh(3, 3), kh(1), kh(0), kh(2)),
-      "tricks": [3, 4, 3, 3]}),
-    ("Complex, leader credit", LEADER_CREDIT,
-     {"king": 0, "contracts": COMPLEX.split(","),
-      "king_of_hearts": {"taker": 1, "doubled_by": 1, "led_by": 2}, "diamonds": [3, 4, 3, 3],
-      "queens": queens({"taker": 3, "doubled_by": 3, "led_by": 0}, kh(1), kh(0), kh(2)),
-      "tricks": [3, 4, 3, 3]}),
+    (
+        "Complex",
+        {"preset": "complex"},
+        {
+            "king": 0,
+            "contracts": COMPLEX.split(","),
+            "king_of_hearts": kh(2, 0),
+            "diamonds": [3, 4, 3, 3],
+            "queens": queens(kh(3, 3), kh(1), kh(0), kh(2)),
+            "tricks": [3, 4, 3, 3],
+        },
+    ),
+    (
+        "Complex, leader credit",
+        LEADER_CREDIT,
+        {
+            "king": 0,
+            "contracts": COMPLEX.split(","),
+            "king_of_hearts": {"taker": 1, "doubled_by": 1, "led_by": 2},
+            "diamonds": [3, 4, 3, 3],
+            "queens": queens({"taker": 3, "doubled_by": 3, "led_by": 0}, kh(1), kh(0), kh(2)),
+            "tricks": [3, 4, 3, 3],
+        },
+    ),
 ]
 
 #: Where a chip stands before it is tapped: it must be on the screen above the bar, and the
@@ -78,10 +105,12 @@ def test_the_whole_entry_on_one_screen(site, own_game, new_phone, size, name, se
     record, _ = read_deal(entered, 1, PLAYERS)
     wait_for_preview(page, score_deal(record, rules_of(settings)))
     found = page.evaluate(BOTTOMS)
-    line = (f"{name:<24} {size['width']}x{size['height']}: Save ends at {found['save']:.0f} px, "
-            f"the scores at {found['scores']:.0f} px; the controls at {found['controls']:.0f} px, "
-            f"the bar begins at {found['bar']:.0f} px ({len(taps)} chips tapped, "
-            f"{len(out_of_view)} out of view)")
+    line = (
+        f"{name:<24} {size['width']}x{size['height']}: Save ends at {found['save']:.0f} px, "
+        f"the scores at {found['scores']:.0f} px; the controls at {found['controls']:.0f} px, "
+        f"the bar begins at {found['bar']:.0f} px ({len(taps)} chips tapped, "
+        f"{len(out_of_view)} out of view)"
+    )
     FIT_REPORT.append(line)
     print(line)
     slug = name.replace(",", "").replace(" ", "-").lower()
@@ -118,11 +147,15 @@ def test_a_finished_game_is_two_screens_long_before_its_sheet_ends(site, seeded,
     height down to the end of the sheet, at most two screens."""
     page = new_phone(cookies=[seeded.cookie(site)])
     page.goto(f"{site.url}/games/{seeded.over}")
-    end = page.evaluate("() => document.querySelector('table.sheet').getBoundingClientRect()"
-                        ".bottom + window.scrollY")
+    end = page.evaluate(
+        "() => document.querySelector('table.sheet').getBoundingClientRect()"
+        ".bottom + window.scrollY"
+    )
     whole = page.evaluate("() => document.documentElement.scrollHeight")
-    line = (f"game page, finished 21-deal game, 390 px wide: the sheet ends at {end:.0f} px "
-            f"(two screens: {2 * PHONE['height']} px), the page at {whole} px")
+    line = (
+        f"game page, finished 21-deal game, 390 px wide: the sheet ends at {end:.0f} px "
+        f"(two screens: {2 * PHONE['height']} px), the page at {whole} px"
+    )
     FIT_REPORT.append(line)
     print(line)
     assert end <= 2 * PHONE["height"], line

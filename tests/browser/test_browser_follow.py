@@ -1,6 +1,7 @@
 """A second phone follows the game: the QR code's link opens the read-only scoreboard, which
 updates by itself, without a reload, within seconds of a save on the scorekeeper's phone. And the
 app can be installed to the home screen."""
+
 from __future__ import annotations
 
 import time
@@ -19,8 +20,9 @@ def test_a_second_phone_follows_the_game_without_reloading(site, own_game, new_p
     scorer.locator("#follow summary").tap()  # the QR code and the links behind one button
     qr = scorer.locator("#follow img.qr")
     qr.scroll_into_view_if_needed()
-    assert scorer.wait_for_function("img => img.complete && img.naturalWidth > 0",
-                                    arg=qr.element_handle())
+    assert scorer.wait_for_function(
+        "img => img.complete && img.naturalWidth > 0", arg=qr.element_handle()
+    )
     link = scorer.get_attribute("#follow a.btn", "href")
     assert link.startswith("/v/")
 
@@ -45,7 +47,8 @@ def test_a_second_phone_follows_the_game_without_reloading(site, own_game, new_p
     for page in (watcher, other):
         page.wait_for_function(
             "() => document.querySelector('#live table.sheet').textContent.includes('75')",
-            timeout=FOLLOW_SECONDS * 1000)
+            timeout=FOLLOW_SECONDS * 1000,
+        )
         assert page.evaluate("window.stayed") is True  # updated in place, not reloaded
         assert standings(page) == dict(zip(PLAYERS, (0, -75, 0, 0)))
     assert time.monotonic() - saved < FOLLOW_SECONDS
@@ -57,8 +60,13 @@ def test_the_app_can_be_installed_to_the_home_screen(site, browser, tmp_path):
     """Chromium finds the manifest and its icons and has nothing against installing the app.
     (A browser profile on disk: Chromium does not install from a private window.)"""
     context = browser.browser_type.launch_persistent_context(
-        str(tmp_path / "profile"), executable_path=chromium_path(), args=CHROMIUM_ARGS,
-        viewport=PHONE, is_mobile=True, has_touch=True)
+        str(tmp_path / "profile"),
+        executable_path=chromium_path(),
+        args=CHROMIUM_ARGS,
+        viewport=PHONE,
+        is_mobile=True,
+        has_touch=True,
+    )
     try:
         page = context.new_page()
         page.goto(site.url + "/")

@@ -5,6 +5,7 @@ contract is chosen: that one tap is the King's choice, counted apart) to the sav
 the game page. Each deal's live preview is checked against the engine before it is saved, and
 the final standings against the engine's totals.
 """
+
 from __future__ import annotations
 
 import io
@@ -16,17 +17,39 @@ from pypdf import PdfReader
 from scorekeeper.engine import PRESETS, read_deal, score_deal
 from scorekeeper.engine.rules import HouseRules
 
-from phone_helpers import (ARTIFACTS, TAP_REPORT, Thumb, chip, doubled_cards, engine_game,
-                           entry_taps, keep_score, shoot, standings, wait_for_preview)
+from phone_helpers import (
+    ARTIFACTS,
+    TAP_REPORT,
+    Thumb,
+    chip,
+    doubled_cards,
+    engine_game,
+    entry_taps,
+    keep_score,
+    shoot,
+    standings,
+    wait_for_preview,
+)
 from played import CORRECTED, GAME, deal, kh, queens
 from web_helpers import Table
 
 NAMES = ["Aya", "Bilal", "Carla", "ليلى"]
 #: The most taps each contract may take (the issue's targets); a doubled card adds one.
-TARGETS = {"King of Hearts": 2, "Diamonds": 4, "Queens": 5, "Collections": 4, "Trex": 4,
-           "Complex": 12}
-LABELS = {"king_of_hearts": "King of Hearts", "diamonds": "Diamonds", "queens": "Queens",
-          "collections": "Collections", "trex": "Trex"}
+TARGETS = {
+    "King of Hearts": 2,
+    "Diamonds": 4,
+    "Queens": 5,
+    "Collections": 4,
+    "Trex": 4,
+    "Complex": 12,
+}
+LABELS = {
+    "king_of_hearts": "King of Hearts",
+    "diamonds": "Diamonds",
+    "queens": "Queens",
+    "collections": "Collections",
+    "trex": "Trex",
+}
 
 
 def check_preview(page, entered: dict, rules: HouseRules) -> None:
@@ -118,12 +141,15 @@ def test_a_whole_game_on_a_phone(site, phone):
         if number_ == 12:
             position, now = CORRECTED
             taps = correct_deal(page, thumb, position, played[position - 1], now)
-            TAP_REPORT.append(f"{'correction':<17} {taps:>2} taps (deal {position}: the sheet, "
-                              f"Correct, three counts, save)")
+            TAP_REPORT.append(
+                f"{'correction':<17} {taps:>2} taps (deal {position}: the sheet, "
+                f"Correct, three counts, save)"
+            )
             played[position - 1] = now
     redeal = counts["thrown in"][0]
-    TAP_REPORT.append(f"{'thrown in':<17} {redeal:>2} taps (at most {REDEAL_TAPS}: who asked, "
-                      f"save)")
+    TAP_REPORT.append(
+        f"{'thrown in':<17} {redeal:>2} taps (at most {REDEAL_TAPS}: who asked, save)"
+    )
     if redeal > REDEAL_TAPS:
         missed.append(f"thrown in: {redeal} taps")
 
@@ -161,13 +187,23 @@ def test_a_whole_game_on_a_phone(site, phone):
 
 
 COMPLEX_DEALS = [
-    {"king": 0, "contracts": ["king_of_hearts", "diamonds", "queens", "collections"],
-     "king_of_hearts": kh(1), "diamonds": [4, 3, 3, 3],
-     "queens": queens(kh(0), kh(1), kh(2), kh(3)), "tricks": [4, 3, 3, 3]},
+    {
+        "king": 0,
+        "contracts": ["king_of_hearts", "diamonds", "queens", "collections"],
+        "king_of_hearts": kh(1),
+        "diamonds": [4, 3, 3, 3],
+        "queens": queens(kh(0), kh(1), kh(2), kh(3)),
+        "tricks": [4, 3, 3, 3],
+    },
     deal(0, "trex", trex_order=[1, 2, 3, 0]),
-    {"king": 1, "contracts": ["king_of_hearts", "diamonds", "queens", "collections"],
-     "king_of_hearts": kh(2, doubled_by=0), "diamonds": [3, 4, 3, 3],
-     "queens": queens(kh(3, 3), kh(1), kh(0), kh(2)), "tricks": [3, 4, 3, 3]},
+    {
+        "king": 1,
+        "contracts": ["king_of_hearts", "diamonds", "queens", "collections"],
+        "king_of_hearts": kh(2, doubled_by=0),
+        "diamonds": [3, 4, 3, 3],
+        "queens": queens(kh(3, 3), kh(1), kh(0), kh(2)),
+        "tricks": [3, 4, 3, 3],
+    },
 ]
 
 

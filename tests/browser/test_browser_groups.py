@@ -1,6 +1,7 @@
 """Groups in a real browser, on a box of many groups under waitress (CSRF on, as in
 production): one phone starts a group, a second joins by its link and enters a deal, a third
 with no link sees nothing, and once the link is rotated a fourth cannot join by the old one."""
+
 from __future__ import annotations
 
 import re
@@ -33,8 +34,9 @@ def new_phone(browser, box):
     contexts, requests = [], []
 
     def make():
-        context = browser.new_context(viewport=PHONE, screen=PHONE, device_scale_factor=2,
-                                      is_mobile=True, has_touch=True)
+        context = browser.new_context(
+            viewport=PHONE, screen=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True
+        )
         context.set_default_timeout(10_000)
         context.on("request", lambda request: requests.append(request.url))
         contexts.append(context)
@@ -61,8 +63,9 @@ def test_a_group_from_start_to_a_rotated_link(box, new_phone):
     join = starter.locator("#join code").inner_text()
     assert re.fullmatch(rf"http://127\.0\.0\.1:\d+/g/{group}/join/[0-9a-f]{{32}}", join)
     qr = starter.locator("#join img.qr")
-    assert starter.wait_for_function("img => img.complete && img.naturalWidth > 0",
-                                     arg=qr.element_handle())
+    assert starter.wait_for_function(
+        "img => img.complete && img.naturalWidth > 0", arg=qr.element_handle()
+    )
     shoot(starter, "group-started")
 
     second = new_phone()
@@ -89,7 +92,7 @@ def test_a_group_from_start_to_a_rotated_link(box, new_phone):
     shoot(third, "group-stranger")
 
     starter.goto(f"{box}/g/{group}/group")
-    starter.locator('#new-join-link button').tap()
+    starter.locator("#new-join-link button").tap()
     starter.locator(".flash").wait_for()
     new_join = starter.locator("#join code").inner_text()
     assert new_join != join
@@ -106,9 +109,14 @@ def test_a_group_from_start_to_a_rotated_link(box, new_phone):
 @pytest.mark.parametrize("lang", ["en", "ar"])
 def test_the_front_page_and_the_groups_page_fit_a_narrow_phone(box, browser, lang):
     size = {"width": 360, "height": 740}
-    context = browser.new_context(viewport=size, screen=size, device_scale_factor=2,
-                                  is_mobile=True, has_touch=True,
-                                  extra_http_headers={"Accept-Language": lang})
+    context = browser.new_context(
+        viewport=size,
+        screen=size,
+        device_scale_factor=2,
+        is_mobile=True,
+        has_touch=True,
+        extra_http_headers={"Accept-Language": lang},
+    )
     try:
         page = context.new_page()
         page.goto(box + "/")

@@ -7,6 +7,7 @@ still gives the PIN, and enters a deal. Every form is a POST over HTTPS, which F
 Referer of the site itself: with the pages' old ``Referrer-Policy: no-referrer`` each was refused
 (400), and with waitress removing the forwarded headers every phone was the proxy.
 """
+
 from __future__ import annotations
 
 import re
@@ -38,7 +39,8 @@ def hosted_browser(browser):
     finds the first one's event loop running, and refuses)."""
     chromium = browser.browser_type.launch(
         executable_path=chromium_path(),
-        args=[*CHROMIUM_ARGS, f"--host-resolver-rules=MAP {HOST} 127.0.0.1"])
+        args=[*CHROMIUM_ARGS, f"--host-resolver-rules=MAP {HOST} 127.0.0.1"],
+    )
     yield chromium
     chromium.close()
 
@@ -51,8 +53,14 @@ def phones(hosted_browser):
 
     def make():
         context = hosted_browser.new_context(
-            viewport=PHONE, screen=PHONE, device_scale_factor=2, is_mobile=True,
-            has_touch=True, ignore_https_errors=True, reduced_motion="reduce")
+            viewport=PHONE,
+            screen=PHONE,
+            device_scale_factor=2,
+            is_mobile=True,
+            has_touch=True,
+            ignore_https_errors=True,
+            reduced_motion="reduce",
+        )
         context.set_default_timeout(15_000)
         answers: list[tuple[int, str, str]] = []
         context.on("response", lambda r: answers.append((r.status, r.request.method, r.url)))
@@ -87,12 +95,15 @@ def test_issue32__a_table_plays_on_the_hosted_box_through_caddy(box, phones):
     assert f"{box.url}/e/{row['edit_key']}" in shown and f"{box.url}/v/{row['view_key']}" in shown
 
     # a stranger without the join link cannot even reach the PIN page...
-    assert box.phone("127.0.0.67").post_form(f"/games/{game}/unlock",
-                                             {"pin": "000000"}).status == 404
+    assert (
+        box.phone("127.0.0.67").post_form(f"/games/{game}/unlock", {"pin": "000000"}).status == 404
+    )
     # ...a phone of the group (127.0.0.66) tries PINs until it is refused...
     stranger = box.member("127.0.0.66")
-    refused = [stranger.post_form(f"/games/{game}/unlock", {"pin": "000000"}).status
-               for _ in range(pin_limits.PIN_TRIES + 1)]
+    refused = [
+        stranger.post_form(f"/games/{game}/unlock", {"pin": "000000"}).status
+        for _ in range(pin_limits.PIN_TRIES + 1)
+    ]
     assert refused == [400] * pin_limits.PIN_TRIES + [429]
     # ...and the table's second phone (this Chromium, at 127.0.0.1) still gives the PIN
     scorer, scorer_answers = phones()
@@ -112,13 +123,18 @@ def test_issue32__a_table_plays_on_the_hosted_box_through_caddy(box, phones):
     assert scorer.url == f"{box.url}/games/{game}"
     assert box.query("select count(*) as n from deals where game_id = ?", (game,))[0]["n"] == 1
     # the stranger's tries, counted for it; the right PIN is not counted
-    assert box.query("select client from pin_attempts") == [
-        {"client": "127.0.0.66"}] * pin_limits.PIN_TRIES
+    assert (
+        box.query("select client from pin_attempts")
+        == [{"client": "127.0.0.66"}] * pin_limits.PIN_TRIES
+    )
     answers = started_answers + scorer_answers
     posts = [(status, urlsplit(url).path) for status, method, url in answers if method == "POST"]
     forms = [post for post in posts if not post[1].endswith(".json")]
-    assert forms == [(303, "/games/new"), (303, f"/games/{game}/unlock"),
-                     (303, f"/games/{game}/deals/new")]
+    assert forms == [
+        (303, "/games/new"),
+        (303, f"/games/{game}/unlock"),
+        (303, f"/games/{game}/deals/new"),
+    ]
     previews = [post for post in posts if post[1].endswith("/preview.json")]
     assert previews and all(status == 200 for status, _ in previews), previews
     assert not [a for a in answers if a[0] >= 500 or a[0] == 400], answers

@@ -1,6 +1,7 @@
 """The language and digits switches in Chromium, which says where each navigation came from
 (``Sec-Fetch-Site``): a link on another site changes nothing, the app's own change it in one
 tap, with JavaScript or without (issue: any other site could switch a phone's language)."""
+
 from __future__ import annotations
 
 import pytest

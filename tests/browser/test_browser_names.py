@@ -2,6 +2,7 @@
 the four players, at 360 and 390 px, in English and Arabic, the four labels as drawn differ and
 none is cut. What is drawn is read from the screen: each label's picture (an element
 screenshot), and whether the box that draws it shows all of it."""
+
 from __future__ import annotations
 
 import pytest
@@ -39,9 +40,14 @@ def look(page, control: str, what: str) -> None:
         drawn = [labels.nth(i).screenshot(animations="disabled") for i in range(labels.count())]
         texts = labels.all_inner_texts()
         assert not any(cut), f"{what}: cut in {control}: " + ", ".join(
-            t for t, c in zip(texts, cut) if c)
-        same = [(texts[i], texts[j]) for i in range(len(drawn)) for j in range(i)
-                if drawn[i] == drawn[j]]
+            t for t, c in zip(texts, cut) if c
+        )
+        same = [
+            (texts[i], texts[j])
+            for i in range(len(drawn))
+            for j in range(i)
+            if drawn[i] == drawn[j]
+        ]
         assert not same, f"{what}: drawn alike in {control}: {same}"
 
 

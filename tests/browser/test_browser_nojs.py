@@ -1,11 +1,24 @@
 """With JavaScript off, whole deals are still entered: the form, the page that shows the scores,
 save. The server fills in the fourth count."""
+
 from __future__ import annotations
 
 from scorekeeper.engine import HouseRules, read_deal, score_deal
 
-from phone_helpers import (CONTRAST_SCRIPT, LAYOUT_SCRIPT, NARROW, PHONE, TAP_REPORT, Thumb,
-                           chip, engine_game, entry_taps, number, shoot, standings)
+from phone_helpers import (
+    CONTRAST_SCRIPT,
+    LAYOUT_SCRIPT,
+    NARROW,
+    PHONE,
+    TAP_REPORT,
+    Thumb,
+    chip,
+    engine_game,
+    entry_taps,
+    number,
+    shoot,
+    standings,
+)
 from played import deal, kh, queens
 from web_helpers import PLAYERS
 
@@ -41,8 +54,10 @@ def test_whole_deals_without_javascript(site, own_game, new_phone):
             check_the_preview_page(page)
         thumb.tap(f'button:text-is("Save deal {number_}")')
         page.locator(".flash").get_by_text(f"Deal {number_} saved.").wait_for()
-        TAP_REPORT.append(f"{label + ' (no JS)':<17} {thumb.taken():>2} taps "
-                          f"(the scores on a page of their own, then save)")
+        TAP_REPORT.append(
+            f"{label + ' (no JS)':<17} {thumb.taken():>2} taps "
+            f"(the scores on a page of their own, then save)"
+        )
     _, scored = engine_game(PLAYERS, [QUEENS, DIAMONDS])
     assert standings(page) == dict(zip(PLAYERS, scored.totals))
     shoot(page, "game-without-javascript")

@@ -1,6 +1,7 @@
 """Offline at the table: the network goes after the game page loads; deals entered meanwhile
 wait on the phone (static/sw.js, its outbox) and reach the server once, in order, when the
 network comes back; a deal another phone got in first shows the "changed meanwhile" page."""
+
 from __future__ import annotations
 
 
@@ -33,11 +34,15 @@ def offline_ready(page, site, game_id: int) -> None:
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
     page.reload()
     wait_until(page, "navigator.serviceWorker.controller !== null")
-    until(page, """async (url) => {
+    until(
+        page,
+        """async (url) => {
         for (const name of await caches.keys()) {
           if (await (await caches.open(name)).match(url)) { return true; }
         }
-        return false; }""", f"{site.url}/games/{game_id}/deals/new?king=0&contracts=diamonds")
+        return false; }""",
+        f"{site.url}/games/{game_id}/deals/new?king=0&contracts=diamonds",
+    )
 
 
 def waiting_on(page) -> int:
@@ -60,8 +65,13 @@ def until(page, script: str, arg=None, seconds: float = 20) -> None:
     raise AssertionError(f"still not true after {seconds} s: {script}")
 
 
-def enter(page, entered: dict, waiting: tuple[str, ...] = (), opened: bool = False,
-          number: int | None = None) -> None:
+def enter(
+    page,
+    entered: dict,
+    waiting: tuple[str, ...] = (),
+    opened: bool = False,
+    number: int | None = None,
+) -> None:
     """From the game page (or the form *opened* already): the contract, the result, Save (the
     bar's button). The form shows the deals *waiting* to be sent, and is deal *number* (the
     one after those waiting, unless said)."""
@@ -95,8 +105,10 @@ def test_deals_entered_offline_are_sent_once_in_order(new_phone, site, own_game,
     assert waiting.count() == 2
     page.reload()  # still offline: the game page as kept, the outbox still there
     waiting.nth(1).wait_for()
-    assert waiting.locator("h2").all_inner_texts() == ["Deal 1 waiting to be sent",
-                                                       "Deal 2 waiting to be sent"]
+    assert waiting.locator("h2").all_inner_texts() == [
+        "Deal 1 waiting to be sent",
+        "Deal 2 waiting to be sent",
+    ]
     second = waiting.nth(1).inner_text()
     assert "Diamonds" in second and "Aya: 3" in second and "Bilal: 4" in second
     assert "Points not yet checked" in second
@@ -154,18 +166,28 @@ def test_a_deal_sent_late_after_another_phone_recorded_it(new_phone, site, own_g
     enter(page, SECOND)
     page.locator("#outbox .waiting").wait_for()
 
-    assert table.correct(game_id, 1, deal(0, "king_of_hearts", king_of_hearts=kh(2))
-                         ).status_code == 303
-    table.enter(game_id, deal(0, "queens", queens={"spades": kh(0), "hearts": kh(1),
-                                                   "diamonds": kh(2), "clubs": kh(3)}))
+    assert (
+        table.correct(game_id, 1, deal(0, "king_of_hearts", king_of_hearts=kh(2))).status_code
+        == 303
+    )
+    table.enter(
+        game_id,
+        deal(
+            0,
+            "queens",
+            queens={"spades": kh(0), "hearts": kh(1), "diamonds": kh(2), "clubs": kh(3)},
+        ),
+    )
     page.context.set_offline(False)
     page.locator("#meanwhile").wait_for(timeout=20_000)
     text = page.locator("main").inner_text()
     assert "Deal 2 has been recorded meanwhile" in text
     assert "sending this again as deal 3" in text
     assert page.locator("#f-diamonds_0 input:checked").get_attribute("value") == "3"
-    assert stored(site, game_id) == ([("king_of_hearts",), ("queens",)],
-                                     ["create", "correct", "create"])
+    assert stored(site, game_id) == (
+        [("king_of_hearts",), ("queens",)],
+        ["create", "correct", "create"],
+    )
     page.wait_for_timeout(500)  # nothing is left to send again: the entry is on the page
     assert stored(site, game_id)[1] == ["create", "correct", "create"]
     assert waiting_on(page) == 0
@@ -220,8 +242,10 @@ def test_a_correction_made_offline_after_another_phone_corrected_it(new_phone, s
     assert page.locator("#outbox .waiting h2").inner_text() == "Deal 1 waiting to be sent"
     assert "Who took the K♥? ليلى" in page.locator("#outbox .waiting").inner_text()
 
-    assert table.correct(game_id, 1, deal(0, "king_of_hearts", king_of_hearts=kh(2))
-                         ).status_code == 303
+    assert (
+        table.correct(game_id, 1, deal(0, "king_of_hearts", king_of_hearts=kh(2))).status_code
+        == 303
+    )
     page.context.set_offline(False)
     page.locator("#meanwhile").wait_for(timeout=20_000)
     text = page.locator("main").inner_text()
@@ -239,8 +263,11 @@ def test_a_correction_made_offline_after_another_phone_corrected_it(new_phone, s
 def next_shown(page) -> tuple[str, list[str]]:
     """The next deal's number on the game page and the contracts it offers, as shown."""
     page.locator("#next").wait_for()
-    offered = [a.get_attribute("href").rsplit("contracts=", 1)[1]
-               for a in page.locator("#next .options a").all() if a.is_visible()]
+    offered = [
+        a.get_attribute("href").rsplit("contracts=", 1)[1]
+        for a in page.locator("#next .options a").all()
+        if a.is_visible()
+    ]
     return page.locator("#next [data-n]").inner_text(), offered
 
 
@@ -309,7 +336,10 @@ def test_the_network_dropped_right_after_a_save_loses_nothing(new_phone, site, o
     page.locator("form[data-preview] button[name=step]").tap()
     page.wait_for_url(f"**/games/{game_id}")
     assert page.locator("#outbox .waiting h2").all_inner_texts() == [
-        "Deal 3 waiting to be sent", "Deal 4 waiting to be sent", "Deal 1 waiting to be sent"]
+        "Deal 3 waiting to be sent",
+        "Deal 4 waiting to be sent",
+        "Deal 1 waiting to be sent",
+    ]
     assert waiting_on(page) == 3
 
     page.context.set_offline(False)
@@ -319,8 +349,10 @@ def test_the_network_dropped_right_after_a_save_loses_nothing(new_phone, site, o
         page.wait_for_timeout(100)
     page.locator("#outbox").wait_for(state="hidden", timeout=20_000)
     page.wait_for_timeout(500)  # sending again finds nothing
-    assert stored(site, game_id) == ([("king_of_hearts",), (), (), ("diamonds",)],
-                                     ["create", "create", "create", "create", "correct"])
+    assert stored(site, game_id) == (
+        [("king_of_hearts",), (), (), ("diamonds",)],
+        ["create", "create", "create", "create", "correct"],
+    )
     db = connect(site.app.config["DATABASE"])
     try:
         history = storage.history(db, game_id)

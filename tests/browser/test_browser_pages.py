@@ -2,6 +2,7 @@
 contrast in light and dark mode; at most 40 KB on first load (HTML, CSS, JS, images, fetches); a screenshot
 of each in test-artifacts/screens/. (No request may leave 127.0.0.1: see the new_phone fixture.)
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -11,8 +12,17 @@ from flask import template_rendered
 
 from scorekeeper.web import TEMPLATES
 
-from phone_helpers import (CONTRAST_SCRIPT, LAYOUT_SCRIPT, NARROW, PAGE_BUDGET, PHONE,
-                           WEIGHT_REPORT, chip, first_load, shoot)
+from phone_helpers import (
+    CONTRAST_SCRIPT,
+    LAYOUT_SCRIPT,
+    NARROW,
+    PAGE_BUDGET,
+    PHONE,
+    WEIGHT_REPORT,
+    chip,
+    first_load,
+    shoot,
+)
 from web_helpers import COMPLEX
 
 #: Pages reached only by sending a form, looked at by other tests (the no-JavaScript deal),
@@ -52,20 +62,44 @@ PAGES = [
     Page("scoreboard", "/games/{playing}/watch"),
     Page("scoreboard-over", "/games/{over}/watch"),
     Page("choose-contract", "/games/{playing}/deals/new", True),
-    Page("entry-king-of-hearts", ENTRY + "king_of_hearts", True,
-         (chip("kh_taker", 1), chip("kh_doubled_by", 1))),
-    Page("entry-diamonds", ENTRY + "diamonds", True,
-         (chip("diamonds_0", 4), chip("diamonds_1", 3), chip("diamonds_2", 5))),
-    Page("entry-queens", ENTRY + "queens", True,
-         (chip("q_spades_taker", 0), chip("q_spades_doubled_by", 2), chip("q_hearts_taker", 1))),
+    Page(
+        "entry-king-of-hearts",
+        ENTRY + "king_of_hearts",
+        True,
+        (chip("kh_taker", 1), chip("kh_doubled_by", 1)),
+    ),
+    Page(
+        "entry-diamonds",
+        ENTRY + "diamonds",
+        True,
+        (chip("diamonds_0", 4), chip("diamonds_1", 3), chip("diamonds_2", 5)),
+    ),
+    Page(
+        "entry-queens",
+        ENTRY + "queens",
+        True,
+        (chip("q_spades_taker", 0), chip("q_spades_doubled_by", 2), chip("q_hearts_taker", 1)),
+    ),
     Page("entry-collections", ENTRY + "collections", True, (chip("tricks_0", 13),)),
-    Page("entry-trex", ENTRY + "trex", True,
-         (chip("trex_1", 2), chip("trex_2", 0), chip("trex_3", 3))),
-    Page("entry-complex-leader-credit", f"/games/{{heavy}}/deals/new?contracts={COMPLEX}", True,
-         (chip("kh_doubled_by", 2), chip("kh_taker", 2))),
+    Page(
+        "entry-trex",
+        ENTRY + "trex",
+        True,
+        (chip("trex_1", 2), chip("trex_2", 0), chip("trex_3", 3)),
+    ),
+    Page(
+        "entry-complex-leader-credit",
+        f"/games/{{heavy}}/deals/new?contracts={COMPLEX}",
+        True,
+        (chip("kh_doubled_by", 2), chip("kh_taker", 2)),
+    ),
     # impossible: Save is off, and the bar says why
-    Page("entry-with-problems", ENTRY + "diamonds", True,
-         (chip("diamonds_0", 13), chip("diamonds_1", 3))),
+    Page(
+        "entry-with-problems",
+        ENTRY + "diamonds",
+        True,
+        (chip("diamonds_0", 13), chip("diamonds_1", 3)),
+    ),
     Page("thrown-in", "/games/{playing}/thrown-in", True, (chip("reason", "misdeal"),)),
     Page("deal", "/games/{playing}/deals/1", True),
     Page("correct-deal", "/games/{playing}/deals/1/edit", True),
@@ -96,7 +130,6 @@ PAGES = [
     Page("club-night", "/clubs/{club}", True),
     Page("club-night-watching", "/clubs/{club}"),
     Page("club-night-wall", "/clubs/{club}/wall"),
-
     Page("rules", "/rules/queens"),
     Page("share-result", "/games/{over}/result"),
     Page("share-night", "/history/nights/{night}/result"),
@@ -111,10 +144,17 @@ def two_phones(browser, site, seeded, **options):
     requests: list[str] = []
     made = {}
     for keeps_score in (True, False):
-        context = browser.new_context(viewport=PHONE, screen=PHONE, device_scale_factor=2,
-                                      is_mobile=True, has_touch=True, color_scheme="light",
-                                      reduced_motion="reduce", service_workers="block",
-                                      **options)
+        context = browser.new_context(
+            viewport=PHONE,
+            screen=PHONE,
+            device_scale_factor=2,
+            is_mobile=True,
+            has_touch=True,
+            color_scheme="light",
+            reduced_motion="reduce",
+            service_workers="block",
+            **options,
+        )
         context.set_default_timeout(10_000)
         if keeps_score:
             context.add_cookies([seeded.cookie(site)])
@@ -189,8 +229,11 @@ def test_page_in_arabic_on_a_phone(spec, site, seeded, arabic_phones):
 
 def page_templates() -> set[str]:
     """Every page template: not a partial (``_name.html``), not the printed sheet's."""
-    return {str(p.relative_to(TEMPLATES)) for p in TEMPLATES.rglob("*.html")
-            if not p.name.startswith("_") and p.relative_to(TEMPLATES).parts[0] != "pdf"}
+    return {
+        str(p.relative_to(TEMPLATES))
+        for p in TEMPLATES.rglob("*.html")
+        if not p.name.startswith("_") and p.relative_to(TEMPLATES).parts[0] != "pdf"
+    }
 
 
 def test_the_pages_above_are_every_page(site, seeded):

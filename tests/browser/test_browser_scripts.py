@@ -1,5 +1,6 @@
 """The small scripts on top of forms that work without them: filling in the last count and place,
 the live preview the server computes, who led, the new-game page, and the screen kept awake."""
+
 from __future__ import annotations
 
 import re
@@ -162,8 +163,11 @@ def test_a_complex_deal_one_contract_at_a_time(site, seeded, scorer):
     scorer.goto(f"{site.url}/games/{seeded.heavy}/deals/new?contracts={COMPLEX}")
     tabs = scorer.locator(".steps [role=tab]")
     assert tabs.count() == 4
-    shown = lambda: [g.get_attribute("id") for g in scorer.locator("form > .group").all()  # noqa
-                     if g.is_visible()]
+
+    def shown():
+        groups = scorer.locator("form > .group").all()
+        return [g.get_attribute("id") for g in groups if g.is_visible()]
+
     assert shown() == ["g-king_of_hearts"]
     scorer.locator(chip("kh_doubled_by", 1)).tap()
     assert shown() == ["g-king_of_hearts"]  # doubling alone leaves it open

@@ -1,6 +1,7 @@
 """The Share button on a phone: with the Web Share API it shares the text and the sheet's PNG;
 without it (the API missing, as on a desktop browser) it opens the text to copy and the image to
 download, in English and Arabic."""
+
 from __future__ import annotations
 
 import io
@@ -21,8 +22,9 @@ Navigator.prototype.share = function (data) {
 
 
 @pytest.mark.parametrize("locale", ["en-GB", "ar-JO"])
-def test_without_web_share_the_button_offers_the_text_and_the_image(new_phone, site, seeded,
-                                                                     locale):
+def test_without_web_share_the_button_offers_the_text_and_the_image(
+    new_phone, site, seeded, locale
+):
     page = new_phone(locale=locale, permissions=["clipboard-read", "clipboard-write"])
     page.add_init_script(NO_SHARE)
     page.goto(f"{site.url}/games/{seeded.over}")
@@ -34,9 +36,12 @@ def test_without_web_share_the_button_offers_the_text_and_the_image(new_phone, s
     assert page.locator("#share-text").input_value() == text
     copy = page.locator("#copy-result")
     copy.tap()
-    wait_until(page, "document.getElementById('copy-result').textContent !== ''"
-                     " && document.getElementById('copy-result').textContent"
-                     " === document.getElementById('copy-result').dataset.copied")
+    wait_until(
+        page,
+        "document.getElementById('copy-result').textContent !== ''"
+        " && document.getElementById('copy-result').textContent"
+        " === document.getElementById('copy-result').dataset.copied",
+    )
     assert page.evaluate("navigator.clipboard.readText()") == text
     with page.expect_download() as download:
         page.locator("#share-image").tap()

@@ -1,5 +1,6 @@
 """Issue 28, what a browser draws of "words and colours that say the right thing": the
 colours under reverse scores, and the history's times in the phone's own time zone."""
+
 from __future__ import annotations
 
 import re
@@ -16,9 +17,14 @@ NAMES = ["Aya", "Bilal", "Carla", "Dana"]
 TREX = {"king": 0, "contracts": ["trex"], "trex_order": [0, 1, 2, 3]}
 #: Then Dana takes the four Queens and the K♥: totals +200, +150, +100, −125 (the other way
 #: round under reverse scores).
-AGAINST_DANA = [{"king": 0, "contracts": ["queens"],
-                 "queens": {s: {"taker": 3} for s in ("spades", "hearts", "diamonds", "clubs")}},
-                {"king": 0, "contracts": ["king_of_hearts"], "king_of_hearts": {"taker": 3}}]
+AGAINST_DANA = [
+    {
+        "king": 0,
+        "contracts": ["queens"],
+        "queens": {s: {"taker": 3} for s in ("spades", "hearts", "diamonds", "clubs")},
+    },
+    {"king": 0, "contracts": ["king_of_hearts"], "king_of_hearts": {"taker": 3}},
+]
 
 #: The colour a total is drawn in, and the colours the page's styles give good and bad.
 COLOURS = """() => {
@@ -34,8 +40,10 @@ COLOURS = """() => {
 def test_reverse_scores_colours_follow_who_is_winning(new_phone, site, own_game):
     """Under reverse scores Aya's −200 leads (the lowest total wins) and is drawn in the good
     colour, Dana's +125 in the bad one; without them, +200 good and −125 bad."""
-    for settings, leader, last in (({"preset": "custom", "reverse_scores": "y"}, "−200", "+125"),
-                                   ({}, "+200", "−125")):
+    for settings, leader, last in (
+        ({"preset": "custom", "reverse_scores": "y"}, "−200", "+125"),
+        ({}, "+200", "−125"),
+    ):
         game_id, cookie = own_game(NAMES, **settings)
         client = site.seed.test_client()
         client.set_cookie("session", cookie["value"])
@@ -59,15 +67,18 @@ def test_history_shows_the_phones_local_time(new_phone, site, own_game):
     Table(client).enter(game_id, TREX)
     db = connect(site.app.config["DATABASE"])
     try:
-        db.execute("update deal_history set at = '2026-11-26T12:34:00+00:00' "
-                   "where game_id = ?", [game_id])
+        db.execute(
+            "update deal_history set at = '2026-11-26T12:34:00+00:00' where game_id = ?", [game_id]
+        )
         db.conn.commit()
         assert storage.history(db, game_id)[0]["at"].startswith("2026-11-26T12:34")
     finally:
         db.close()
-    for zone, locale, expected in (("Asia/Amman", "en-GB", "3:34"),
-                                   ("America/New_York", "en-GB", "7:34"),
-                                   ("Asia/Amman", "ar-JO", "٣:٣٤")):
+    for zone, locale, expected in (
+        ("Asia/Amman", "en-GB", "3:34"),
+        ("America/New_York", "en-GB", "7:34"),
+        ("Asia/Amman", "ar-JO", "٣:٣٤"),
+    ):
         page = new_phone(cookies=[cookie], timezone_id=zone, locale=locale)
         if locale.startswith("ar"):
             page.goto(f"{site.url}/digits/arabic?next=/")

@@ -1,5 +1,6 @@
 """RULES.md "Who wins" on a phone: a game played with reverse_scores is won by the lowest total,
 and the game page says so where the table looks (the game-over line, the star, the places)."""
+
 from __future__ import annotations
 
 import sys
@@ -24,7 +25,6 @@ def test_who_wins_reverse_scores_the_game_page_names_the_lowest_total(site, phon
     star = [names[i] for i in range(4) if cells.nth(i).locator(".star").count()]
     assert star == ["Aya"]
     places = [cells.nth(i).locator("small.at").inner_text().split()[0] for i in range(4)]
-    assert dict(zip(names, places)) == {"Aya": "1st", "Bilal": "3rd", "Carla": "4th",
-                                        "Dana": "2nd"}
+    assert dict(zip(names, places)) == {"Aya": "1st", "Bilal": "3rd", "Carla": "4th", "Dana": "2nd"}
     assert cells.nth(0).inner_text().startswith("\u2212110")  # the lowest total, and first
     shoot(phone, "game-over-reversed")

@@ -7,6 +7,7 @@ of play of the presets: see ``scorekeeper/engine/advisor/baseline.py``.
 It plays every choice on the same random deals, spread over every core (about ten minutes on
 two cores).
 """
+
 from __future__ import annotations
 
 import argparse

@@ -5,6 +5,7 @@ as a maskable icon: the heart stays inside the central safe circle (80 % of the 
 
     python tests/tools/make_icons.py
 """
+
 from __future__ import annotations
 
 import math

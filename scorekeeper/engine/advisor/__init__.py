@@ -9,11 +9,21 @@ of the engine; the work is spread over one process per core when there is enough
 - :func:`parse_hand` and :func:`parse_contracts` read a hand and open contracts from text;
 - :func:`warm_up` starts the worker processes ahead of the question.
 """
+
 from __future__ import annotations
 
 from .core import DEFAULT_SEED, TARGET, Advice, ChoiceAdvice, advise
 from .hand import AdviceError, parse_contracts, parse_hand
 from .pool import warm_up
 
-__all__ = ["DEFAULT_SEED", "TARGET", "Advice", "AdviceError", "ChoiceAdvice", "advise",
-           "parse_contracts", "parse_hand", "warm_up"]
+__all__ = [
+    "DEFAULT_SEED",
+    "TARGET",
+    "Advice",
+    "AdviceError",
+    "ChoiceAdvice",
+    "advise",
+    "parse_contracts",
+    "parse_hand",
+    "warm_up",
+]

@@ -12,6 +12,7 @@ for the life of the process (the rules are the key, so it cannot go stale). Each
 measured under a lock of its own: one being measured delays neither another's measurement nor
 advice whose averages are known.
 """
+
 from __future__ import annotations
 
 import json
@@ -56,8 +57,14 @@ def play_rules(rules: HouseRules) -> HouseRules:
     """The rules that change how a single deal plays and scores, the rest set to the default:
     which contracts may be combined, the order of contracts and of Kings, and how the winner
     is found do not; reversed scores are the same figures negated."""
-    return replace(rules, combining="none", fixed_order=None, rotation="right",
-                   team_result="sum", reverse_scores=False)
+    return replace(
+        rules,
+        combining="none",
+        fixed_order=None,
+        rotation="right",
+        team_result="sum",
+        reverse_scores=False,
+    )
 
 
 def rules_key(rules: HouseRules) -> str:
@@ -72,8 +79,11 @@ def choice_key(choice: Iterable) -> str:
 
 def every_choice() -> list[Choice]:
     """Every contract alone and every group of two or more negative contracts."""
-    groups = [group for size in range(2, len(NEGATIVE_CONTRACTS) + 1)
-              for group in combinations(NEGATIVE_CONTRACTS, size)]
+    groups = [
+        group
+        for size in range(2, len(NEGATIVE_CONTRACTS) + 1)
+        for group in combinations(NEGATIVE_CONTRACTS, size)
+    ]
     return [(c,) for c in ALL_CONTRACTS] + groups
 
 
@@ -87,8 +97,13 @@ def summarise(outcomes: Sequence[Outcome]) -> Average:
     return Average(mean, math.sqrt(var), n)
 
 
-def measure(rules: HouseRules, choices: Sequence[Choice], samples: int, seed: int,
-            parallel: bool | None = None) -> dict[Choice, Average]:
+def measure(
+    rules: HouseRules,
+    choices: Sequence[Choice],
+    samples: int,
+    seed: int,
+    parallel: bool | None = None,
+) -> dict[Choice, Average]:
     """Play *samples* random deals for each choice (the same deals for all)."""
     played = pool.play(None, [(tuple(choices), 0, samples)], play_rules(rules), seed, parallel)
     return {choice: summarise(played[choice]) for choice in choices}
@@ -111,8 +126,12 @@ def _shipped() -> dict[str, dict[str, Average]]:
             data = json.loads(TABLE.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             data = {"tables": []}
-        _table = {json.dumps(t["rules"], sort_keys=True):
-                  {k: Average(**v) for k, v in t["choices"].items()} for t in data["tables"]}
+        _table = {
+            json.dumps(t["rules"], sort_keys=True): {
+                k: Average(**v) for k, v in t["choices"].items()
+            }
+            for t in data["tables"]
+        }
     return _table
 
 
@@ -121,8 +140,13 @@ def _known(key: str) -> dict[str, Average]:
         return {**_shipped().get(key, {}), **_measured.get(key, {})}
 
 
-def averages(rules: HouseRules, choices: Sequence[Choice], *, parallel: bool | None = None,
-             samples: int = ON_DEMAND_SAMPLES) -> dict[Choice, Average]:
+def averages(
+    rules: HouseRules,
+    choices: Sequence[Choice],
+    *,
+    parallel: bool | None = None,
+    samples: int = ON_DEMAND_SAMPLES,
+) -> dict[Choice, Average]:
     """Each choice's average, as scored under *rules* (negated under ``reverse_scores``): from
     the shipped table, from memory, or measured now (and kept)."""
     key = rules_key(rules)
@@ -140,22 +164,41 @@ def averages(rules: HouseRules, choices: Sequence[Choice], *, parallel: bool | N
                     for choice, average in found.items():
                         kept[choice_key(choice)] = known[choice_key(choice)] = average
     sign = -1 if rules.reverse_scores else 1
-    return {c: replace(known[choice_key(c)], mean=sign * known[choice_key(c)].mean)
-            for c in choices}
+    return {
+        c: replace(known[choice_key(c)], mean=sign * known[choice_key(c)].mean) for c in choices
+    }
 
 
-def write_table(path: Path = TABLE, samples: int = TABLE_SAMPLES, seed: int = TABLE_SEED,
-                rule_sets: Sequence[HouseRules] = TABLE_RULES) -> None:
+def write_table(
+    path: Path = TABLE,
+    samples: int = TABLE_SAMPLES,
+    seed: int = TABLE_SEED,
+    rule_sets: Sequence[HouseRules] = TABLE_RULES,
+) -> None:
     tables = []
     for rules in rule_sets:
         start = time.perf_counter()
         found = measure(rules, every_choice(), samples, seed)
-        tables.append({"rules": play_rules(rules).to_dict(only_changed=True), "choices": {
-            choice_key(c): {"mean": round(a.mean, 2), "sd": round(a.sd, 2), "deals": a.deals}
-            for c, a in found.items()}})
+        tables.append(
+            {
+                "rules": play_rules(rules).to_dict(only_changed=True),
+                "choices": {
+                    choice_key(c): {
+                        "mean": round(a.mean, 2),
+                        "sd": round(a.sd, 2),
+                        "deals": a.deals,
+                    }
+                    for c, a in found.items()
+                },
+            }
+        )
         print(f"{rules_key(rules)}: {time.perf_counter() - start:.0f} s")
-    document = {"about": "What each choice is worth to a King on an average hand: the King's "
-                         "points per deal (with the partner's under partnership), played by "
-                         "the heuristic bots. Made by tests/tools/make_average_hands.py.",
-                "samples": samples, "seed": seed, "tables": tables}
+    document = {
+        "about": "What each choice is worth to a King on an average hand: the King's "
+        "points per deal (with the partner's under partnership), played by "
+        "the heuristic bots. Made by tests/tools/make_average_hands.py.",
+        "samples": samples,
+        "seed": seed,
+        "tables": tables,
+    }
     path.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")

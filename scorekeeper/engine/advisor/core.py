@@ -8,6 +8,7 @@ that more is better under ``reverse_scores`` too. Choices are ranked by gain; th
 is not clearly below the best one's, by a paired comparison over the same deals, are within the
 noise of it.
 """
+
 from __future__ import annotations
 
 import math
@@ -97,15 +98,25 @@ class Advice:
         return tuple(c for c in self.choices[1:] if c.within_noise)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"choices": [c.to_dict() for c in self.choices],
-                "best": [c.value for c in self.best.contracts],
-                "within_noise": [[c.value for c in choice.contracts] for choice in self.close],
-                "own_redeals": list(self.own_redeals), "seed": self.seed}
+        return {
+            "choices": [c.to_dict() for c in self.choices],
+            "best": [c.value for c in self.best.contracts],
+            "within_noise": [[c.value for c in choice.contracts] for choice in self.close],
+            "own_redeals": list(self.own_redeals),
+            "seed": self.seed,
+        }
 
 
-def advise(hand: int, choices: Sequence[Choice], rules: HouseRules, *,
-           deals: int | None = None, seed: int = DEFAULT_SEED,
-           parallel: bool | None = None, target: float = TARGET) -> Advice:
+def advise(
+    hand: int,
+    choices: Sequence[Choice],
+    rules: HouseRules,
+    *,
+    deals: int | None = None,
+    seed: int = DEFAULT_SEED,
+    parallel: bool | None = None,
+    target: float = TARGET,
+) -> Advice:
     """Advise the King holding *hand* (a mask of 13 cards) among *choices* (each a tuple of
     contracts, as :func:`~scorekeeper.engine.progression.deal_options` gives them).
 
@@ -134,22 +145,38 @@ def advise(hand: int, choices: Sequence[Choice], rules: HouseRules, *,
                 groups.setdefault(len(seen[choice]), []).append(choice)
         if not groups:
             break
-        _extend(seen, hand, [(tuple(group), start, max(wanted[c] for c in group))
-                             for start, group in groups.items()], rules, seed, parallel)
+        _extend(
+            seen,
+            hand,
+            [
+                (tuple(group), start, max(wanted[c] for c in group))
+                for start, group in groups.items()
+            ],
+            rules,
+            seed,
+            parallel,
+        )
     sign = -1 if rules.reverse_scores else 1
     found = [_summary(c, seen[c], averages[c], sign) for c in choices]
     order = sorted(range(len(found)), key=lambda i: (-found[i].gain, i))
     best = choices[order[0]]
     ranked = []
     for rank, i in enumerate(order):
-        close = rank > 0 and _within_noise(seen[best], seen[choices[i]], averages[best],
-                                           averages[choices[i]], sign)
+        close = rank > 0 and _within_noise(
+            seen[best], seen[choices[i]], averages[best], averages[choices[i]], sign
+        )
         ranked.append(replace(found[i], best=rank == 0, within_noise=close))
     return Advice(tuple(ranked), seed, _own_redeals(hand, choices, rules))
 
 
-def _extend(seen: dict[Choice, list[Outcome]], hand: int, groups: list[pool.Group],
-            rules: HouseRules, seed: int, parallel: bool | None) -> None:
+def _extend(
+    seen: dict[Choice, list[Outcome]],
+    hand: int,
+    groups: list[pool.Group],
+    rules: HouseRules,
+    seed: int,
+    parallel: bool | None,
+) -> None:
     for choice, outcomes in pool.play(hand, groups, rules, seed, parallel).items():
         seen[choice].extend(outcomes)
 
@@ -178,8 +205,9 @@ def _needed(outcomes: Sequence[Outcome], target: float) -> int:
     return min(MOST, math.ceil(wanted))
 
 
-def _summary(choice: Choice, outcomes: Sequence[Outcome], average: baseline.Average,
-             sign: int) -> ChoiceAdvice:
+def _summary(
+    choice: Choice, outcomes: Sequence[Outcome], average: baseline.Average, sign: int
+) -> ChoiceAdvice:
     played = [o for o in outcomes if o.status == PLAYED]
     points = [o.points for o in played]
     mean, sd = _mean_sd(points)
@@ -204,22 +232,41 @@ def _summary(choice: Choice, outcomes: Sequence[Outcome], average: baseline.Aver
         seen["first_out"] = share([o.place == 0 for o in played])
         seen["place"] = share([o.place for o in played]) + 1
     thrown = sum(o.status == THROWN_IN for o in outcomes) / max(len(outcomes), 1)
-    return ChoiceAdvice(choice, len(outcomes), len(played), mean, mean - margin, mean + margin,
-                        average.mean, gain, gain - gain_margin, gain + gain_margin,
-                        thrown_in=thrown, **seen)  # type: ignore[arg-type]
+    return ChoiceAdvice(
+        choice,
+        len(outcomes),
+        len(played),
+        mean,
+        mean - margin,
+        mean + margin,
+        average.mean,
+        gain,
+        gain - gain_margin,
+        gain + gain_margin,
+        thrown_in=thrown,
+        **seen,  # type: ignore[arg-type]
+    )
 
 
-def _within_noise(best: Sequence[Outcome], other: Sequence[Outcome], best_average: baseline.Average,
-                  other_average: baseline.Average, sign: int) -> bool:
+def _within_noise(
+    best: Sequence[Outcome],
+    other: Sequence[Outcome],
+    best_average: baseline.Average,
+    other_average: baseline.Average,
+    sign: int,
+) -> bool:
     """Is *other*'s gain not clearly (at 90%, one-sided 95%) below the best's? Compared deal
     by deal over the samples both played (common random numbers)."""
-    pairs = [sign * (a.points - b.points) for a, b in zip(best, other)
-             if a.status == PLAYED and b.status == PLAYED]
+    pairs = [
+        sign * (a.points - b.points)
+        for a, b in zip(best, other)
+        if a.status == PLAYED and b.status == PLAYED
+    ]
     if len(pairs) < 2:
         return True
     mean, sd = _mean_sd(pairs)
     difference = mean - sign * (best_average.mean - other_average.mean)
-    error = math.sqrt(sd ** 2 / len(pairs) + best_average.error ** 2 + other_average.error ** 2)
+    error = math.sqrt(sd**2 / len(pairs) + best_average.error**2 + other_average.error**2)
     return difference - Z90 * error <= 0
 
 

@@ -3,6 +3,7 @@
 A problem is an :class:`AdviceError` with a message code (``engine/messages.py``) and its
 parameters, said in words by whoever shows it, like every problem of the engine.
 """
+
 from __future__ import annotations
 
 from typing import Any, Iterable
@@ -54,8 +55,10 @@ def parse_contracts(names: str | Iterable[str]) -> tuple[Contract, ...]:
         try:
             found.add(Contract(word.strip().lower()))
         except ValueError:
-            raise AdviceError("advice_unknown_contract", {
-                "value": word, "allowed": ", ".join(c.value for c in ALL_CONTRACTS)}) from None
+            raise AdviceError(
+                "advice_unknown_contract",
+                {"value": word, "allowed": ", ".join(c.value for c in ALL_CONTRACTS)},
+            ) from None
     if not found:
         raise AdviceError("advice_nothing_open", {})
     return tuple(c for c in ALL_CONTRACTS if c in found)

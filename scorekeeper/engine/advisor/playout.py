@@ -6,6 +6,7 @@ whichever process plays it and however the samples are split, and every choice i
 the same cards (common random numbers). The King sits at seat 0 and deals; the heuristic bots
 play all four seats, each seeing only what a player at the table sees.
 """
+
 from __future__ import annotations
 
 import random
@@ -17,8 +18,13 @@ from ..cards import CARDS, DIAMONDS_MASK, FULL_MASK, KING_OF_HEARTS, QUEENS_MASK
 from ..contracts import Contract
 from ..play import doubling_queue, is_sweep, redeal_requests
 from ..play.quick import play_trex, play_tricks
-from ..play.tally import (final_points, queens_split, trex_card_points, trick_card_points,
-                          trick_result)
+from ..play.tally import (
+    final_points,
+    queens_split,
+    trex_card_points,
+    trick_card_points,
+    trick_result,
+)
 from ..records import read_deal
 from ..rules import HouseRules
 from ..scoring import score_deal, swept_seats
@@ -70,14 +76,15 @@ def sample_hands(hand: int | None, seed: int, index: int) -> list[int]:
         masks.append(hand)
     for start in range(0, len(rest), 13):
         mask = 0
-        for i in rest[start:start + 13]:
+        for i in rest[start : start + 13]:
             mask |= 1 << i
         masks.append(mask)
     return masks
 
 
-def play_choice(hands: Sequence[int], contracts: Choice, rules: HouseRules,
-                king_may_redeal: bool) -> Outcome:
+def play_choice(
+    hands: Sequence[int], contracts: Choice, rules: HouseRules, king_may_redeal: bool
+) -> Outcome:
     """Play *contracts* with these hands, the King at seat 0 dealing. *king_may_redeal*: the
     King's own hand may ask for a redeal too (the King who chose with this hand plays it)."""
     for seat, reason in redeal_requests(hands, KING, contracts, rules):
@@ -100,12 +107,19 @@ def play_choice(hands: Sequence[int], contracts: Choice, rules: HouseRules,
         result = trick_result(KING, contracts, rules, taken, tricks, doubled, lead_of)
         if is_sweep(result, rules) and not _keeps_sweep(result, rules):
             return Outcome(REPLAYED)
-    points = final_points(trick_card_points(contracts, rules, taken, tricks, doubled, lead_of,
-                                            KING), False, rules)
+    points = final_points(
+        trick_card_points(contracts, rules, taken, tricks, doubled, lead_of, KING), False, rules
+    )
     mine = taken[KING]
-    return Outcome(PLAYED, _side(points, rules), int(bool(mine & _KH)),
-                   (mine & DIAMONDS_MASK).bit_count(), (mine & QUEENS_MASK).bit_count(),
-                   tricks[KING])
+    return Outcome(
+        PLAYED,
+        _side(points, rules),
+        int(bool(mine & _KH)),
+        (mine & DIAMONDS_MASK).bit_count(),
+        (mine & QUEENS_MASK).bit_count(),
+        tricks[KING],
+    )
+
 
 def _side(points: Sequence[int], rules: HouseRules) -> int:
     """The points of the King's side: the King's, and the partner's under partnership."""
@@ -120,8 +134,9 @@ def _keeps_sweep(result: dict, rules: HouseRules) -> bool:
         return False
     sweepers = swept_seats(record, rules)
     points = score_deal(replace(record, sweep_kept=True), rules)
-    return not any(_BOTS[s].wants_replay(points[s], rules)
-                   for s in seats_from(KING) if s in sweepers)
+    return not any(
+        _BOTS[s].wants_replay(points[s], rules) for s in seats_from(KING) if s in sweepers
+    )
 
 
 class Task(NamedTuple):

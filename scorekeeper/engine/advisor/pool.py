@@ -9,6 +9,7 @@ the other phones at once. Which process plays a sample never changes its outcome
 As always with ``spawn`` and ``forkserver``, a script that has advice played on the workers
 guards its own start with ``if __name__ == "__main__":`` (the ``scorekeeper`` command does).
 """
+
 from __future__ import annotations
 
 import math
@@ -62,8 +63,13 @@ def shutdown() -> None:
 Group = tuple[tuple[Choice, ...], int, int]  # choices, first sample, sample after the last
 
 
-def play(hand: int | None, groups: Sequence[Group], rules: HouseRules, seed: int,
-         parallel: bool | None = None) -> dict[Choice, list[Outcome]]:
+def play(
+    hand: int | None,
+    groups: Sequence[Group],
+    rules: HouseRules,
+    seed: int,
+    parallel: bool | None = None,
+) -> dict[Choice, list[Outcome]]:
     """Play samples ``start..stop`` of each group's choices; the outcomes of each choice in
     sample order. *parallel*: use the workers (None: when there is enough to play)."""
     size = sum(len(choices) * (stop - start) for choices, start, stop in groups)
@@ -73,8 +79,10 @@ def play(hand: int | None, groups: Sequence[Group], rules: HouseRules, seed: int
     tasks: list[Task] = []
     for choices, start, stop in groups:
         step = max(1, math.ceil((stop - start) / pieces))
-        tasks.extend(Task(hand, tuple(choices), rules, seed, first, min(first + step, stop))
-                     for first in range(start, stop, step))
+        tasks.extend(
+            Task(hand, tuple(choices), rules, seed, first, min(first + step, stop))
+            for first in range(start, stop, step)
+        )
     results = _run(tasks) if parallel else [run_task(task) for task in tasks]
     out: dict[Choice, list[Outcome]] = {}
     for task, columns in zip(tasks, results):

@@ -1,4 +1,5 @@
 """What trick deals and Trex deals share: hands as masks, the history, seats' labels."""
+
 from __future__ import annotations
 
 from typing import Iterable, Sequence
@@ -104,4 +105,3 @@ class DealBase:
         """The current player plays *card*; returns the record added to the history."""
         self.verify_play(card)
         return self.play_index(card.index)
-

@@ -5,6 +5,7 @@ it drives :class:`TrickDeal` or :class:`TrexDeal` through their public API (the 
 in index order, k = ``int(random() * count)``, and no draw when only one card is legal), so a
 game simulated either way is the same game. The tests hold the two paths to that.
 """
+
 from __future__ import annotations
 
 from bisect import bisect_left
@@ -21,9 +22,13 @@ from .trickplay import TrickPlay, trick_play
 _FOLLOWERS = ((1, 2, 3), (2, 3, 0), (3, 0, 1), (0, 1, 2))
 
 
-def play_tricks_randomly(hands: Sequence[Sequence[int]], dealer: int,
-                         contracts: Sequence[Contract], rules: HouseRules,
-                         random: Callable[[], float]) -> TrickOutcome:
+def play_tricks_randomly(
+    hands: Sequence[Sequence[int]],
+    dealer: int,
+    contracts: Sequence[Contract],
+    rules: HouseRules,
+    random: Callable[[], float],
+) -> TrickOutcome:
     """Play a trick deal (after doubling) with random players; return who took what.
 
     *hands* are the four hands as lists of card indices in increasing order.
@@ -68,8 +73,14 @@ def play_tricks_randomly(hands: Sequence[Sequence[int]], dealer: int,
     return TrickOutcome(taken, tricks, lead_of)
 
 
-def _take(trick: int, winner: int, leader: int, taken: list[int], tricks: list[int],
-          lead_of: dict[int, int]) -> int:
+def _take(
+    trick: int,
+    winner: int,
+    leader: int,
+    taken: list[int],
+    tricks: list[int],
+    lead_of: dict[int, int],
+) -> int:
     """Give the trick to its winner, noting who led to any K♥ or queen in it; return the winner."""
     taken[winner] |= trick
     tricks[winner] += 1
@@ -85,8 +96,9 @@ def _choose(cards: list[int], allowed: int, random: Callable[[], float]) -> int:
     return cards.pop(positions[int(random() * count)] if count > 1 else positions[0])
 
 
-def _play_variant(hands: Sequence[Sequence[int]], dealer: int, play: TrickPlay,
-                  random: Callable[[], float]) -> TrickOutcome:
+def _play_variant(
+    hands: Sequence[Sequence[int]], dealer: int, play: TrickPlay, random: Callable[[], float]
+) -> TrickOutcome:
     """The same as :func:`play_tricks_randomly`, where the rules of play limit a lead or a
     discard (``no_heart_lead``, ``must_discard_penalty``): :meth:`TrickPlay.legal`, inline."""
     held = [list(h) for h in hands]
@@ -103,8 +115,7 @@ def _play_variant(hands: Sequence[Sequence[int]], dealer: int, play: TrickPlay,
         for _ in range(3):
             seat = (seat + 1) & 3
             cards = held[seat]
-            card = _choose(cards, suit if any(BITS[c] & suit for c in cards) else penalty,
-                           random)
+            card = _choose(cards, suit if any(BITS[c] & suit for c in cards) else penalty, random)
             if BITS[card] & suit and card > best:
                 best, winner = card, seat
             trick |= BITS[card]
@@ -114,8 +125,7 @@ def _play_variant(hands: Sequence[Sequence[int]], dealer: int, play: TrickPlay,
     return TrickOutcome(taken, tricks, lead_of)
 
 
-def play_trex_randomly(hands: Sequence[int], dealer: int,
-                       random: Callable[[], float]) -> list[int]:
+def play_trex_randomly(hands: Sequence[int], dealer: int, random: Callable[[], float]) -> list[int]:
     """Play a Trex deal with random players; return the finishing order."""
     hands = list(hands)
     playable = JACKS_MASK

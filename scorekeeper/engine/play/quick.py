@@ -10,6 +10,7 @@ cards it may play, *state* what the table can see (:class:`TrickState`, :class:`
 the answer is a card index. The same bots driving the deal objects make the same choices; the
 tests hold both ways to the same games.
 """
+
 from __future__ import annotations
 
 from typing import Mapping, NamedTuple, Protocol, Sequence
@@ -23,8 +24,12 @@ from .trickplay import KH_BIT, PENALTY_MASKS, penalty_mask, trick_play
 
 QUEENS_BITS = PENALTY_MASKS[Contract.QUEENS]
 CAPTURE_MASK = KH_BIT | QUEENS_BITS
-_KH, _DI, _QU, _CO = (Contract.KING_OF_HEARTS, Contract.DIAMONDS, Contract.QUEENS,
-                      Contract.COLLECTIONS)
+_KH, _DI, _QU, _CO = (
+    Contract.KING_OF_HEARTS,
+    Contract.DIAMONDS,
+    Contract.QUEENS,
+    Contract.COLLECTIONS,
+)
 
 
 class TrickState:
@@ -35,12 +40,28 @@ class TrickState:
     the lead), ``best_rank`` and ``best_seat`` the highest card of that suit so far and who
     played it. ``played`` holds every card played, the current trick's included."""
 
-    __slots__ = ("seat", "hands", "played", "trick", "count", "led", "best_rank", "best_seat",
-                 "contracts", "penalty", "doubled", "partnership", "king_of_hearts", "queens",
-                 "diamonds", "collections")
+    __slots__ = (
+        "seat",
+        "hands",
+        "played",
+        "trick",
+        "count",
+        "led",
+        "best_rank",
+        "best_seat",
+        "contracts",
+        "penalty",
+        "doubled",
+        "partnership",
+        "king_of_hearts",
+        "queens",
+        "diamonds",
+        "collections",
+    )
 
-    def __init__(self, hands: list[int], contracts: Sequence[Contract], rules: HouseRules,
-                 doubled: int):
+    def __init__(
+        self, hands: list[int], contracts: Sequence[Contract], rules: HouseRules, doubled: int
+    ):
         self.seat = 0
         self.hands = hands
         self.played = self.trick = self.count = 0
@@ -132,9 +153,14 @@ def note_leads(trick: int, leader: int, lead_of: dict[int, int]) -> None:
         captured ^= low
 
 
-def play_tricks(hands: Sequence[int], dealer: int, contracts: Sequence[Contract],
-                rules: HouseRules, doubled: Mapping[int, int],
-                bots: Sequence[MaskPlayer]) -> TrickOutcome:
+def play_tricks(
+    hands: Sequence[int],
+    dealer: int,
+    contracts: Sequence[Contract],
+    rules: HouseRules,
+    doubled: Mapping[int, int],
+    bots: Sequence[MaskPlayer],
+) -> TrickOutcome:
     """Play a trick deal (after doubling: *doubled* maps each doubled card to its holder) with
     one bot per seat, as :class:`~.tricks.TrickDeal` would with the same bots."""
     hands = list(hands)
@@ -190,8 +216,9 @@ def play_tricks(hands: Sequence[int], dealer: int, contracts: Sequence[Contract]
     return TrickOutcome(taken, tricks, lead_of)
 
 
-def play_trex(hands: Sequence[int], dealer: int, rules: HouseRules,
-              bots: Sequence[MaskPlayer]) -> list[int]:
+def play_trex(
+    hands: Sequence[int], dealer: int, rules: HouseRules, bots: Sequence[MaskPlayer]
+) -> list[int]:
     """Play a Trex deal with one bot per seat; return the finishing order, as
     :class:`~.trex.TrexDeal` would with the same bots."""
     hands = list(hands)
@@ -231,5 +258,12 @@ def play_trex(hands: Sequence[int], dealer: int, rules: HouseRules,
     return order
 
 
-__all__ = ["MaskPlayer", "TrexState", "TrickOutcome", "TrickState", "note_leads", "play_trex",
-           "play_tricks"]
+__all__ = [
+    "MaskPlayer",
+    "TrexState",
+    "TrickOutcome",
+    "TrickState",
+    "note_leads",
+    "play_trex",
+    "play_tricks",
+]

@@ -3,6 +3,7 @@
 Records are named tuples, so they are cheap to make during fast simulations and still read
 like dataclasses (``record.seat``, ``record.card``).
 """
+
 from __future__ import annotations
 
 from typing import NamedTuple, Union

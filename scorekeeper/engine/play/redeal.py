@@ -2,6 +2,7 @@
 
 Hands are masks (see :mod:`scorekeeper.engine.cards`).
 """
+
 from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
@@ -61,8 +62,9 @@ def trex_throw_in_seats(hands: Sequence[int], dealer: int) -> list[int]:
     return [s for s in _TURNS[dealer] if trex_throw_in_allowed(hands[s])]
 
 
-def redeal_requests(hands: Sequence[int], dealer: int, contracts: Sequence[Contract],
-                    rules: HouseRules) -> list[tuple[int, str]]:
+def redeal_requests(
+    hands: Sequence[int], dealer: int, contracts: Sequence[Contract], rules: HouseRules
+) -> list[tuple[int, str]]:
     """Who may ask for a redeal of this deal and why, in turn from the dealer (nobody under
     ``no_redeal_requests``)."""
     out: list[tuple[int, str]] = []
@@ -93,6 +95,15 @@ def is_split_queens(result: Mapping[str, Any], rules: HouseRules) -> bool:
     return record is not None and scoring.is_split_queens(record, rules)
 
 
-__all__ = ["KH_REDEAL", "TREX_TWOS", "kh_redeal_allowed", "kh_redeal_seat", "kh_redeal_seats",
-           "trex_throw_in_allowed", "trex_throw_in_seats", "redeal_requests", "is_sweep",
-           "is_split_queens"]
+__all__ = [
+    "KH_REDEAL",
+    "TREX_TWOS",
+    "kh_redeal_allowed",
+    "kh_redeal_seat",
+    "kh_redeal_seats",
+    "trex_throw_in_allowed",
+    "trex_throw_in_seats",
+    "redeal_requests",
+    "is_sweep",
+    "is_split_queens",
+]

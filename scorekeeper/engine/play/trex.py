@@ -5,6 +5,7 @@ Legal cards are the jacks and, in a suit whose jack is on the table, the card ju
 of its row and the card just below its bottom. The first three players out take the first three
 places; the one left is last.
 """
+
 from __future__ import annotations
 
 from typing import Any, Sequence
@@ -15,7 +16,7 @@ from ..errors import IllegalPlay, RuleError
 from ..rules import HouseRules
 from ..seats import Seat
 from .base import DealBase, HandInput, hands_to_masks, seat_label
-from .records import (PASS, Action, CardPlayed, FinishedOut, Passed, PassTurn, TwosRevealed)
+from .records import PASS, Action, CardPlayed, FinishedOut, Passed, PassTurn, TwosRevealed
 from .tally import final_points, trex_card_points, trex_contract_points, trex_result
 
 _SEATS = tuple(Seat)

@@ -7,6 +7,7 @@ uniformly random players (:mod:`.fast`). Each reads the rules of play from one
 ``tests/test_play_loops.py`` holds the three ways to the same cards on every combination of
 rules.
 """
+
 from __future__ import annotations
 
 from typing import NamedTuple, Sequence
@@ -54,15 +55,17 @@ def penalty_mask(contracts: Sequence[Contract]) -> int:
     return mask
 
 
-def trick_play(contracts: Sequence[Contract], rules: HouseRules, *,
-               stop_early: bool = True) -> TrickPlay:
+def trick_play(
+    contracts: Sequence[Contract], rules: HouseRules, *, stop_early: bool = True
+) -> TrickPlay:
     """The rules of play of a deal of these trick *contracts*. *stop_early*: a King of Hearts
     deal played alone ends when the K♥ is taken (RULES.md "King of Hearts")."""
     king_of_hearts = Contract.KING_OF_HEARTS in contracts
     return TrickPlay(
         lead=FULL_MASK ^ HEARTS_MASK if rules.no_heart_lead and king_of_hearts else FULL_MASK,
         discard=penalty_mask(contracts) if rules.must_discard_penalty else 0,
-        stop=KH_BIT if stop_early and king_of_hearts and len(contracts) == 1 else 0)
+        stop=KH_BIT if stop_early and king_of_hearts and len(contracts) == 1 else 0,
+    )
 
 
 __all__ = ["KH_BIT", "PENALTY_MASKS", "TrickPlay", "penalty_mask", "trick_play"]

@@ -5,6 +5,7 @@ of Hearts) and of a queen (in a deal with Queens) says in turn from the dealer, 
 whether they double it. Then the dealer leads to the first trick; players must follow suit; the
 highest card of the suit led wins and its winner leads next. There are no trumps.
 """
+
 from __future__ import annotations
 
 from typing import Any, Iterable, Sequence
@@ -17,8 +18,7 @@ from ..seats import Seat
 from .base import DealBase, HandInput, hands_to_masks, seat_label
 from .records import Action, CardPlayed, DoubleChoice, DoubleDecision, TrickWon
 from .redeal import is_sweep
-from .tally import (contract_card_points, final_points, queens_split, trick_card_points,
-                    trick_result)
+from .tally import contract_card_points, final_points, queens_split, trick_card_points, trick_result
 from .trickplay import KH_BIT, penalty_mask, trick_play
 
 _SEATS = tuple(Seat)
@@ -26,10 +26,15 @@ _ORDERS = tuple(tuple((dealer + k) % 4 for k in range(4)) for dealer in range(4)
 _DEFAULT_RULES = HouseRules()
 
 #: The cards their holder may double, per contract.
-DOUBLABLE_MASKS: dict[Contract, int] = {Contract.KING_OF_HEARTS: KH_BIT,
-                                        Contract.QUEENS: QUEENS_MASK}
-_PENALTY_WORDS = {Contract.KING_OF_HEARTS: "the K♥", Contract.DIAMONDS: "a diamond",
-                  Contract.QUEENS: "a queen"}
+DOUBLABLE_MASKS: dict[Contract, int] = {
+    Contract.KING_OF_HEARTS: KH_BIT,
+    Contract.QUEENS: QUEENS_MASK,
+}
+_PENALTY_WORDS = {
+    Contract.KING_OF_HEARTS: "the K♥",
+    Contract.DIAMONDS: "a diamond",
+    Contract.QUEENS: "a queen",
+}
 
 
 def trick_contracts(contracts: Contract | Iterable[Contract]) -> tuple[Contract, ...]:
@@ -56,8 +61,9 @@ def doubling_mask(contracts: Sequence[Contract], rules: HouseRules) -> int:
     return mask
 
 
-def doubling_queue(hands: Sequence[int], dealer: int, contracts: Sequence[Contract],
-                   rules: HouseRules) -> list[tuple[int, int]]:
+def doubling_queue(
+    hands: Sequence[int], dealer: int, contracts: Sequence[Contract], rules: HouseRules
+) -> list[tuple[int, int]]:
     """The doubling decisions to take before the first lead, in turn from the dealer:
     (seat, card index), a seat's cards in index order."""
     doublable = doubling_mask(contracts, rules)
@@ -75,14 +81,37 @@ def doubling_queue(hands: Sequence[int], dealer: int, contracts: Sequence[Contra
 class TrickDeal(DealBase):
     """One trick-taking deal, played card by card."""
 
-    __slots__ = ("contracts", "_penalty", "_play",
-                 "_queue", "_queue_pos", "_doubled", "_total", "_number", "_leader", "_current",
-                 "_trick", "_led", "_best_rank", "_best_seat", "_taken", "_tricks", "_lead_of",
-                 "_played", "_over")
+    __slots__ = (
+        "contracts",
+        "_penalty",
+        "_play",
+        "_queue",
+        "_queue_pos",
+        "_doubled",
+        "_total",
+        "_number",
+        "_leader",
+        "_current",
+        "_trick",
+        "_led",
+        "_best_rank",
+        "_best_seat",
+        "_taken",
+        "_tricks",
+        "_lead_of",
+        "_played",
+        "_over",
+    )
 
-    def __init__(self, hands: Sequence[HandInput], dealer: int,
-                 contracts: Contract | Iterable[Contract], rules: HouseRules | None = None,
-                 *, stop_early: bool = True):
+    def __init__(
+        self,
+        hands: Sequence[HandInput],
+        dealer: int,
+        contracts: Contract | Iterable[Contract],
+        rules: HouseRules | None = None,
+        *,
+        stop_early: bool = True,
+    ):
         """*stop_early*: a King of Hearts deal played alone ends when the K♥ is taken."""
         rules = rules or _DEFAULT_RULES
         super().__init__(hands_to_masks(hands, full_deck=False), dealer, rules)
@@ -187,18 +216,22 @@ class TrickDeal(DealBase):
         if not self.rules.doubling:
             raise IllegalPlay("Doubling is off in this game.")
         if not doubling_mask(self.contracts, self.rules) >> card.index & 1:
-            raise IllegalPlay(f"The {card.pretty} cannot be doubled in this deal; only the K♥ in "
-                              "King of Hearts and the queens in Queens can.")
+            raise IllegalPlay(
+                f"The {card.pretty} cannot be doubled in this deal; only the K♥ in "
+                "King of Hearts and the queens in Queens can."
+            )
         if self._played or self._over:
             raise IllegalPlay("Doubling is only possible before the first lead.")
-        if any(i == card.index for _, i in self._queue[:self._queue_pos]):
+        if any(i == card.index for _, i in self._queue[: self._queue_pos]):
             raise IllegalPlay(f"Whether to double the {card.pretty} has already been decided.")
         if self._queue_pos >= len(self._queue):
             raise IllegalPlay(f"Nobody holds the {card.pretty} in this deal.")
         seat, index = self._queue[self._queue_pos]
         if index != card.index:
-            raise IllegalPlay(f"It is {seat_label(seat)}'s turn to say whether to double the "
-                              f"{CARDS[index].pretty}.")
+            raise IllegalPlay(
+                f"It is {seat_label(seat)}'s turn to say whether to double the "
+                f"{CARDS[index].pretty}."
+            )
 
     def can_double(self, card: Card, doubled: bool = True) -> bool:
         try:
@@ -223,8 +256,9 @@ class TrickDeal(DealBase):
         """The cards the current player may play, as a mask (0 outside the play phase)."""
         if self._over or self._queue_pos < len(self._queue):
             return 0
-        return self._play.legal(self._hands[self._current],
-                                SUIT_MASKS[self._led] if self._led >= 0 else 0)
+        return self._play.legal(
+            self._hands[self._current], SUIT_MASKS[self._led] if self._led >= 0 else 0
+        )
 
     def legal_plays(self) -> list[Card]:
         """The cards the current player may play, in index order."""
@@ -250,8 +284,10 @@ class TrickDeal(DealBase):
             raise IllegalPlay("The deal is over; no more cards are played.")
         if self._queue_pos < len(self._queue):
             seat, index = self._queue[self._queue_pos]
-            raise IllegalPlay(f"Before the first lead, {seat_label(seat)} must say whether to "
-                              f"double the {CARDS[index].pretty}.")
+            raise IllegalPlay(
+                f"Before the first lead, {seat_label(seat)} must say whether to "
+                f"double the {CARDS[index].pretty}."
+            )
         seat = self._current
         if not self._hands[seat] >> card.index & 1:
             raise IllegalPlay(f"{seat_label(seat)} does not hold the {card.pretty}.")
@@ -296,8 +332,11 @@ class TrickDeal(DealBase):
         self._tricks[winner] += 1
         for index in indices_of(mask & (KH_BIT | QUEENS_MASK)):
             self._lead_of[index] = leader
-        self._history.append(TrickWon(self._number, _SEATS[leader], _SEATS[winner],
-                                      tuple(CARDS[i] for i in self._trick)))
+        self._history.append(
+            TrickWon(
+                self._number, _SEATS[leader], _SEATS[winner], tuple(CARDS[i] for i in self._trick)
+            )
+        )
         self._number += 1
         self._trick = []
         self._led = -1
@@ -313,25 +352,49 @@ class TrickDeal(DealBase):
     def result(self) -> dict[str, Any]:
         """The deal's result as a file-format deal dict (GAME_FORMAT.md)."""
         self._require_over()
-        return trick_result(self._dealer, self.contracts, self.rules, self._taken,
-                            self._tricks, self._doubled, self._lead_of)
+        return trick_result(
+            self._dealer,
+            self.contracts,
+            self.rules,
+            self._taken,
+            self._tricks,
+            self._doubled,
+            self._lead_of,
+        )
 
     def contract_card_points(self) -> dict[Contract, tuple[int, int, int, int]]:
         """Each contract's points counted card by card from the cards taken, before sweeps and
         ``reverse_scores`` (see :func:`.tally.contract_final_points`)."""
         self._require_over()
-        return contract_card_points(self.contracts, self.rules, self._taken, self._tricks,
-                                    self._doubled, self._lead_of, self._dealer)
+        return contract_card_points(
+            self.contracts,
+            self.rules,
+            self._taken,
+            self._tricks,
+            self._doubled,
+            self._lead_of,
+            self._dealer,
+        )
 
     def card_points(self, *, sweep_kept: bool = False) -> list[int]:
         """The four seats' points counted card by card from the cards taken (a sweep scores
         nothing unless the table kept it, *sweep_kept*, and Queens split two and two nothing
         under ``split_queens_replay``; ``reverse_scores`` negates)."""
         self._require_over()
-        points = trick_card_points(self.contracts, self.rules, self._taken, self._tricks,
-                                   self._doubled, self._lead_of, self._dealer)
-        swept = (not sweep_kept and self.rules.sweep_replay is not None
-                 and is_sweep(self.result(), self.rules))
+        points = trick_card_points(
+            self.contracts,
+            self.rules,
+            self._taken,
+            self._tricks,
+            self._doubled,
+            self._lead_of,
+            self._dealer,
+        )
+        swept = (
+            not sweep_kept
+            and self.rules.sweep_replay is not None
+            and is_sweep(self.result(), self.rules)
+        )
         swept = swept or queens_split(self.contracts, self._taken, self.rules)
         return final_points(points, swept, self.rules)
 

@@ -4,13 +4,52 @@ for what several share: ``games`` (``fetch_game``, ``game_context``, ``seat_arg`
 every page of a game starts from), ``sheets`` (a printed sheet's answer, its digits and its
 file name, and the sheets made ahead after a save) and ``live`` (the QR code's SVG and a game's
 version)."""
+
 from __future__ import annotations
 
-from . import (access, advise, charts, clubs, deals, games, group, health, history, home, live,
-               offline, players, result, rules, settings, sheets, transfer)
+from . import (
+    access,
+    advise,
+    charts,
+    clubs,
+    deals,
+    games,
+    group,
+    health,
+    history,
+    home,
+    live,
+    offline,
+    players,
+    result,
+    rules,
+    settings,
+    sheets,
+    transfer,
+)
 
 #: Registered in this order by ``create_app``.
-BLUEPRINTS = tuple(page.bp for page in (home, settings, access, games, deals, live, sheets,
-                                         history, players, charts, transfer, health, advise,
-                                         clubs, rules, result, offline, group))
+BLUEPRINTS = tuple(
+    page.bp
+    for page in (
+        home,
+        settings,
+        access,
+        games,
+        deals,
+        live,
+        sheets,
+        history,
+        players,
+        charts,
+        transfer,
+        health,
+        advise,
+        clubs,
+        rules,
+        result,
+        offline,
+        group,
+    )
+)
 BLUEPRINTS += (settings.switches,)

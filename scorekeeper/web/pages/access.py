@@ -3,6 +3,7 @@ table PIN, the secret edit link ``/e/<key>``, the view link ``/v/<key>`` the QR 
 share page (the game's Phones panel: both links, a new edit key, the PIN changed or removed), a club
 night's organiser link ``/clubs/<id>/e/<key>``, and the install's admin link ``/admin/<key>`` and
 join link ``/join/<key>``."""
+
 from __future__ import annotations
 
 import hmac
@@ -16,16 +17,40 @@ from wtforms import HiddenField, StringField
 from wtforms.validators import ValidationError
 
 from ...store.clubnights import club_key
-from ...store.keys import (KEY, PIN_DIGITS, forget_try, game_keys, install_key_matches,
-                           pin_fits, pin_matches, rotate_edit_key, set_pin, take_pin_try,
-                           tries_left)
+from ...store.keys import (
+    KEY,
+    PIN_DIGITS,
+    forget_try,
+    game_keys,
+    install_key_matches,
+    pin_fits,
+    pin_matches,
+    rotate_edit_key,
+    set_pin,
+    take_pin_try,
+    tries_left,
+)
 from ..database import get_db
 from ..flashes import flash_words
 from ..hosting import external_url
 from ..i18n import num, speak_the_groups_language
-from ..rights import (ADMIN_KEY, JOIN_KEY, PinForm, can_edit, client, edit_required,
-                      admit, fetch_with_keys, grant, grant_club, grant_install, grant_watch,
-                      locked, pin_digits, safe_next)
+from ..rights import (
+    ADMIN_KEY,
+    JOIN_KEY,
+    PinForm,
+    can_edit,
+    client,
+    edit_required,
+    admit,
+    fetch_with_keys,
+    grant,
+    grant_club,
+    grant_install,
+    grant_watch,
+    locked,
+    pin_digits,
+    safe_next,
+)
 
 bp = Blueprint("access", __name__)
 
@@ -33,8 +58,7 @@ bp = Blueprint("access", __name__)
 def _game_by(column: str, key: str) -> dict[str, Any] | None:
     if not KEY.fullmatch(key):
         return None
-    return next(get_db().query(f"select id, edit_key from games where {column} = ?", [key]),
-                None)
+    return next(get_db().query(f"select id, edit_key from games where {column} = ?", [key]), None)
 
 
 def _private(response):
@@ -52,13 +76,18 @@ def unlock(game_id: int):
         target = safe_next(game_id, request.args.get("next"))
         if can_edit(game_id):
             return redirect(target, 303)
-        return locked(game_id, status=200,
-                      form=PinForm(formdata=None, data={"next": target}))
+        return locked(game_id, status=200, form=PinForm(formdata=None, data={"next": target}))
     form = PinForm()
     if not keys["pin_hash"]:
-        return locked(game_id, form=form, status=400, problem=_(
-            "This game has no table PIN. Open its edit link on this phone instead: the phone "
-            "that started the game can show it."))
+        return locked(
+            game_id,
+            form=form,
+            status=400,
+            problem=_(
+                "This game has no table PIN. Open its edit link on this phone instead: the phone "
+                "that started the game can show it."
+            ),
+        )
     form.validate()
     pin = (form.pin.data or "").strip()
     db = get_db()
@@ -72,10 +101,20 @@ def unlock(game_id: int):
         return redirect(safe_next(game_id, form.next.data), 303)
     left = tries_left(db, game_id, client())
     form.pin.data = ""
-    return locked(game_id, form=form, status=400, problem=(
-        _("That is not the table’s PIN.") + " "
-        + (ngettext("%(num)s try left for now.", "%(num)s tries left for now.", left) if left
-           else _("No tries left for a few minutes."))))
+    return locked(
+        game_id,
+        form=form,
+        status=400,
+        problem=(
+            _("That is not the table’s PIN.")
+            + " "
+            + (
+                ngettext("%(num)s try left for now.", "%(num)s tries left for now.", left)
+                if left
+                else _("No tries left for a few minutes.")
+            )
+        ),
+    )
 
 
 # -- the links -----------------------------------------------------------------------------
@@ -84,8 +123,13 @@ def edit_link(key: str):
     """The secret edit link: this phone may keep score for the game from now on."""
     row = _game_by("edit_key", key)
     if row is None:
-        abort(404, _("This edit link does not lead to any game (a phone that keeps score may "
-                     "have made a new one). Ask for the game’s link again."))
+        abort(
+            404,
+            _(
+                "This edit link does not lead to any game (a phone that keeps score may "
+                "have made a new one). Ask for the game’s link again."
+            ),
+        )
     grant(row["id"], row["edit_key"])
     flash_words(lazy_gettext("This phone can keep score for this game now."))
     return _private(redirect(url_for("games.show", game_id=row["id"]), 303))
@@ -153,13 +197,25 @@ def pin_rule() -> str:
 
 def render_share(game_id: int, *, pin_form: PinChangeForm | None = None, status: int = 200):
     stored, keys = fetch_with_keys(game_id)
-    return _private(current_app.make_response((render_template(
-        "access/share.html", stored=stored, has_pin=bool(keys["pin_hash"]),
-        edit_url=external_url("access.edit_link", key=keys["edit_key"]),
-        view_url=external_url("access.view_link", key=keys["view_key"]),
-        view_path=url_for("access.view_link", key=keys["view_key"]),
-        rotate_form=RotateForm(formdata=None), pin_form=pin_form or PinChangeForm(formdata=None),
-        pin_low=pin_digits(), pin_high=PIN_DIGITS[1]), status)))
+    return _private(
+        current_app.make_response(
+            (
+                render_template(
+                    "access/share.html",
+                    stored=stored,
+                    has_pin=bool(keys["pin_hash"]),
+                    edit_url=external_url("access.edit_link", key=keys["edit_key"]),
+                    view_url=external_url("access.view_link", key=keys["view_key"]),
+                    view_path=url_for("access.view_link", key=keys["view_key"]),
+                    rotate_form=RotateForm(formdata=None),
+                    pin_form=pin_form or PinChangeForm(formdata=None),
+                    pin_low=pin_digits(),
+                    pin_high=PIN_DIGITS[1],
+                ),
+                status,
+            )
+        )
+    )
 
 
 @bp.get("/games/<int:game_id>/share")
@@ -181,8 +237,12 @@ def rotate(game_id: int):
     if key is None:
         abort(404, _("There is no game %(number)s.", number=num(game_id)))
     grant(game_id, key)
-    flash_words(lazy_gettext("A new edit link: every other phone only watches this game now. "
-                             "Give the new link to the phones that keep score."))
+    flash_words(
+        lazy_gettext(
+            "A new edit link: every other phone only watches this game now. "
+            "Give the new link to the phones that keep score."
+        )
+    )
     return redirect(url_for("access.share", game_id=game_id), 303)
 
 
@@ -196,10 +256,11 @@ def change_pin(game_id: int):
         return render_share(game_id, pin_form=form, status=400)
     removing = form.remove.data == "1"
     set_pin(get_db(), game_id, None if removing else form.pin.data)
-    flash_words(lazy_gettext("The table PIN is removed. Phones it let in only watch now.")
-                if removing else
-                lazy_gettext("The table PIN is changed. Phones the old one let in only watch "
-                             "now."))
+    flash_words(
+        lazy_gettext("The table PIN is removed. Phones it let in only watch now.")
+        if removing
+        else lazy_gettext("The table PIN is changed. Phones the old one let in only watch now.")
+    )
     return redirect(url_for("access.share", game_id=game_id), 303)
 
 
@@ -208,8 +269,13 @@ def change_pin(game_id: int):
 def admin_link(key: str):
     """The group's admin link: this phone may rename, merge and delete players."""
     if not install_key_matches(get_db(), ADMIN_KEY, key):
-        abort(404, _("This admin link is not (or no longer) this scorekeeper’s. Whoever runs "
-                     "it can print the current one."))
+        abort(
+            404,
+            _(
+                "This admin link is not (or no longer) this scorekeeper’s. Whoever runs "
+                "it can print the current one."
+            ),
+        )
     grant_install(ADMIN_KEY, key)
     admit("admin")
     flash_words(lazy_gettext("This phone can rename, merge and delete players now."))
@@ -220,10 +286,17 @@ def admin_link(key: str):
 def join_link(key: str):
     """The group's join link: on a hosted box, this phone may start and import games."""
     if not install_key_matches(get_db(), JOIN_KEY, key):
-        abort(404, _("This join link is not (or no longer) this scorekeeper’s. Ask the group "
-                     "for the current one."))
+        abort(
+            404,
+            _(
+                "This join link is not (or no longer) this scorekeeper’s. Ask the group "
+                "for the current one."
+            ),
+        )
     admit("join")
-    flash_words(lazy_gettext("This phone is in the group now: it sees the group’s games and "
-                             "can start its own."))
+    flash_words(
+        lazy_gettext(
+            "This phone is in the group now: it sees the group’s games and can start its own."
+        )
+    )
     return speak_the_groups_language(_private(redirect(url_for("home.index"), 303)))
-

@@ -7,14 +7,14 @@ database, kept in the session or put in an address, and no other page shows it.
 Working advice out holds a server thread for a second or more, so it is limited while it runs
 (``web/inflight.py``): one per game, one per client address, a few in all.
 """
+
 from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
 from typing import Any
 
-from flask import (Blueprint, current_app, make_response, redirect, render_template, request,
-                   url_for)
+from flask import Blueprint, current_app, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext
 from flask_wtf import FlaskForm
@@ -54,10 +54,18 @@ class Row:
 
 
 #: What a screen reader says for a suit and for the ranks that are not numbers.
-SUIT_NAMES = {Suit.SPADES: lazy_gettext("spades"), Suit.HEARTS: lazy_gettext("hearts"),
-              Suit.DIAMONDS: lazy_gettext("diamonds"), Suit.CLUBS: lazy_gettext("clubs")}
-RANK_NAMES = {Rank.JACK: lazy_gettext("jack"), Rank.QUEEN: lazy_gettext("queen"),
-              Rank.KING: lazy_gettext("king"), Rank.ACE: lazy_gettext("ace")}
+SUIT_NAMES = {
+    Suit.SPADES: lazy_gettext("spades"),
+    Suit.HEARTS: lazy_gettext("hearts"),
+    Suit.DIAMONDS: lazy_gettext("diamonds"),
+    Suit.CLUBS: lazy_gettext("clubs"),
+}
+RANK_NAMES = {
+    Rank.JACK: lazy_gettext("jack"),
+    Rank.QUEEN: lazy_gettext("queen"),
+    Rank.KING: lazy_gettext("king"),
+    Rank.ACE: lazy_gettext("ace"),
+}
 
 
 def picker_suits(picked: set[str]) -> list[dict[str, Any]]:
@@ -69,8 +77,14 @@ def picker_suits(picked: set[str]) -> list[dict[str, Any]]:
         for rank in RANKS:
             card = CARDS[suit * 13 + rank]
             name = str(RANK_NAMES[rank]) if rank in RANK_NAMES else num(rank.label)
-            cards.append({"value": str(card), "label": rank.label, "checked": str(card) in picked,
-                          "name": _("%(rank)s of %(suit)s", rank=name, suit=SUIT_NAMES[suit])})
+            cards.append(
+                {
+                    "value": str(card),
+                    "label": rank.label,
+                    "checked": str(card) in picked,
+                    "name": _("%(rank)s of %(suit)s", rank=name, suit=SUIT_NAMES[suit]),
+                }
+            )
         rows.append({"suit": suit, "name": str(SUIT_NAMES[suit]), "cards": cards})
     return rows
 
@@ -97,20 +111,33 @@ def show(game_id: int):
             try:
                 hand = parse_hand(picked)
                 with ADVICE.one_each(("game", database_path(), game_id), ("client", client())):
-                    answer = advise(hand, options, rules,
-                                    deals=current_app.config.get("ADVISOR_DEALS"))
+                    answer = advise(
+                        hand, options, rules, deals=current_app.config.get("ADVISOR_DEALS")
+                    )
             except AdviceError as exc:
                 problem, status = problem_text(exc.problem()), 400
             except (TooManyRequests, ServiceUnavailable) as exc:  # asked again, or busy
                 problem, status, retry = exc.description, exc.code, exc.retry_after
     else:
         _prepare(rules, options)
-    response = make_response(render_template(
-        "advise.html", stored=stored, names=stored.game.players, form=form,
-        suits=picker_suits(set(picked)), picked=len(picked), problem=problem,
-        king=progress.king, partner=_partner(progress, rules), rows=_rows(answer),
-        advice=answer, open=[contract_label(c) for c in progress.contracts_left()],
-        digits=num("0123456789")), status)
+    response = make_response(
+        render_template(
+            "advise.html",
+            stored=stored,
+            names=stored.game.players,
+            form=form,
+            suits=picker_suits(set(picked)),
+            picked=len(picked),
+            problem=problem,
+            king=progress.king,
+            partner=_partner(progress, rules),
+            rows=_rows(answer),
+            advice=answer,
+            open=[contract_label(c) for c in progress.contracts_left()],
+            digits=num("0123456789"),
+        ),
+        status,
+    )
     response.headers["Cache-Control"] = "no-store"
     if retry:
         response.headers["Retry-After"] = str(retry)
@@ -165,8 +192,9 @@ def seen_lines(choice: ChoiceAdvice) -> list[str]:
     """What the simulations saw, one sentence per contract of the choice."""
     lines = []
     if choice.king_of_hearts is not None:
-        lines.append(_("You take the K♥ in %(share)s%% of deals.",
-                       share=percent(choice.king_of_hearts)))
+        lines.append(
+            _("You take the K♥ in %(share)s%% of deals.", share=percent(choice.king_of_hearts))
+        )
     if choice.diamonds is not None:
         lines.append(_("You take %(count)s diamonds on average.", count=decimal(choice.diamonds)))
     if choice.queens is not None:
@@ -174,8 +202,13 @@ def seen_lines(choice: ChoiceAdvice) -> list[str]:
     if choice.tricks is not None:
         lines.append(_("You take %(count)s tricks on average.", count=decimal(choice.tricks)))
     if choice.first_out is not None and choice.place is not None:
-        lines.append(_("You go out first in %(share)s%% of deals; your average place is "
-                       "%(place)s.", share=percent(choice.first_out), place=decimal(choice.place)))
+        lines.append(
+            _(
+                "You go out first in %(share)s%% of deals; your average place is %(place)s.",
+                share=percent(choice.first_out),
+                place=decimal(choice.place),
+            )
+        )
     return lines
 
 
@@ -188,4 +221,3 @@ def points(value: float) -> str:
 def figure(value: float) -> Markup:
     """``a.expected|figure``: :func:`points`, its sign kept on its left in either direction."""
     return Markup('<span class="ltr">%s</span>') % points(value)
-

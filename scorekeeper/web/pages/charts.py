@@ -8,6 +8,7 @@ Drawing one takes 30 to 80 ms of Python: at most :data:`inflight.CHARTS_AT_ONCE`
 once (503 with ``Retry-After`` past it), and a game's running totals, which depend only on
 the game's version and how the phone reads, are kept by them.
 """
+
 from __future__ import annotations
 
 import re
@@ -40,11 +41,22 @@ SVG_POLICY = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'se
 COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7")
 DASHES = (None, "8,4", "2,4", "12,4,2,4")
 STYLE = Style(
-    background="#ffffff", plot_background="#ffffff", foreground="#1b1b1b",
-    foreground_strong="#1b1b1b", foreground_subtle="#6b6b6b", colors=COLOURS,
+    background="#ffffff",
+    plot_background="#ffffff",
+    foreground="#1b1b1b",
+    foreground_strong="#1b1b1b",
+    foreground_subtle="#6b6b6b",
+    colors=COLOURS,
     font_family="system-ui, -apple-system, 'Segoe UI', Roboto, 'Noto Sans', sans-serif",
-    label_font_size=16, major_label_font_size=16, legend_font_size=16, title_font_size=17,
-    value_font_size=14, stroke_width=3, opacity=".9", opacity_hover=".9", transition="0s",
+    label_font_size=16,
+    major_label_font_size=16,
+    legend_font_size=16,
+    title_font_size=17,
+    value_font_size=14,
+    stroke_width=3,
+    opacity=".9",
+    opacity_hover=".9",
+    transition="0s",
 )
 #: Drawn for a phone: the image is scaled to the page's width, about 360-430 CSS pixels.
 WIDTH = 360
@@ -64,10 +76,22 @@ def right_to_left() -> bool:
 
 
 def _config(**kwargs) -> dict:
-    config = dict(style=STYLE, width=WIDTH, disable_xml_declaration=True, explicit_size=False,
-                  js=[], no_prefix=True, legend_at_bottom=True, legend_at_bottom_columns=2, truncate_legend=18,
-                  truncate_label=16, margin=6, spacing=8, value_formatter=_number,
-                  formatter=_number)
+    config = dict(
+        style=STYLE,
+        width=WIDTH,
+        disable_xml_declaration=True,
+        explicit_size=False,
+        js=[],
+        no_prefix=True,
+        legend_at_bottom=True,
+        legend_at_bottom_columns=2,
+        truncate_legend=18,
+        truncate_label=16,
+        margin=6,
+        spacing=8,
+        value_formatter=_number,
+        formatter=_number,
+    )
     config.update(kwargs)
     return config
 
@@ -146,31 +170,46 @@ def running_totals_svg(names: Sequence[str], running: Sequence[Sequence[int]]) -
     run from right to left (the first deal at the right) and the totals' axis is on the right."""
     numbers = list(range(1, len(running) + 1))
     labels = [num(n) for n in numbers]
-    major = ([num(n) for n in numbers if n == 1 or n % 5 == 0] if len(labels) > 10
-             else labels)
+    major = [num(n) for n in numbers if n == 1 or n % 5 == 0] if len(labels) > 10 else labels
     rtl = right_to_left()
     every = [0, *(t for totals in running for t in totals)]
-    chart = pygal.Line(**_config(height=340, show_dots=False, y_labels=axis_labels(every),
-                                 x_title=gettext("Deal"), show_minor_x_labels=False,
-                                 x_labels_major=major, no_data_text=gettext("No deal yet")))
+    chart = pygal.Line(
+        **_config(
+            height=340,
+            show_dots=False,
+            y_labels=axis_labels(every),
+            x_title=gettext("Deal"),
+            show_minor_x_labels=False,
+            x_labels_major=major,
+            no_data_text=gettext("No deal yet"),
+        )
+    )
     chart.x_labels = labels[::-1] if rtl else labels
     for seat, name in enumerate(names):
         dash = DASHES[seat]
         values = [0 + totals[seat] for totals in running]
-        chart.add(name, values[::-1] if rtl else values,
-                  stroke_style={"width": 3, "dasharray": dash} if dash else {"width": 3})
+        chart.add(
+            name,
+            values[::-1] if rtl else values,
+            stroke_style={"width": 3, "dasharray": dash} if dash else {"width": 3},
+        )
     return render(chart)
 
 
 def contract_averages_svg(lines: Sequence[stats.ContractLine]) -> str:
     """A player's average points per deal of each contract: as King, and under another King."""
     lines = list(reversed(lines))  # pygal draws the first bar at the bottom
-    values = [v for line in lines for v in (line.king_average, line.other_average)
-              if v is not None]
-    chart = pygal.HorizontalBar(**_config(height=420, print_values=False, margin_right=18,
-                                          y_labels=axis_labels([0, *values], most=5),
-                                          legend_at_bottom_columns=1,
-                                          no_data_text=gettext("No finished game")))
+    values = [v for line in lines for v in (line.king_average, line.other_average) if v is not None]
+    chart = pygal.HorizontalBar(
+        **_config(
+            height=420,
+            print_values=False,
+            margin_right=18,
+            y_labels=axis_labels([0, *values], most=5),
+            legend_at_bottom_columns=1,
+            no_data_text=gettext("No finished game"),
+        )
+    )
     chart.x_labels = [contract_label(line.contract, short=True) for line in lines]
     chart.add(gettext("As King"), [_round(line.king_average) for line in lines])
     chart.add(gettext("Another King"), [_round(line.other_average) for line in lines])
@@ -192,15 +231,27 @@ def rating_svg(history: Sequence[dict]) -> str:
     numbers = [h["games"] for h in history]
     values = [h["rating"] for h in history]
     labels = [num(n) for n in numbers]
-    major = [num(n) for n in numbers if n == 1 or n == numbers[-1] or
-             (len(numbers) > 10 and n % max(5, (numbers[-1] // 5) // 5 * 5 or 5) == 0)]
+    major = [
+        num(n)
+        for n in numbers
+        if n == 1
+        or n == numbers[-1]
+        or (len(numbers) > 10 and n % max(5, (numbers[-1] // 5) // 5 * 5 or 5) == 0)
+    ]
     rtl = right_to_left()
-    chart = pygal.Line(**_config(height=260, show_dots=count <= 30, dots_size=3,
-                                 show_legend=False,
-                                 y_labels=axis_labels([*values, ratings.BASE], most=5),
-                                 x_title=gettext("Games"), show_minor_x_labels=False,
-                                 x_labels_major=major if len(labels) > 10 else labels,
-                                 no_data_text=gettext("No rated game yet")))
+    chart = pygal.Line(
+        **_config(
+            height=260,
+            show_dots=count <= 30,
+            dots_size=3,
+            show_legend=False,
+            y_labels=axis_labels([*values, ratings.BASE], most=5),
+            x_title=gettext("Games"),
+            show_minor_x_labels=False,
+            x_labels_major=major if len(labels) > 10 else labels,
+            no_data_text=gettext("No rated game yet"),
+        )
+    )
     chart.x_labels = labels[::-1] if rtl else labels
     chart.add(gettext("Rating"), values[::-1] if rtl else values)
     return render(chart)
@@ -234,10 +285,18 @@ RUNNING: Kept[str] = Kept(64)
 @bp.get("/games/<int:game_id>/running.svg")
 def running(game_id: int):
     stored = fetch_game(game_id)
-    key = (current_app.config["DATABASE"], game_id, stored.row["version_tag"],
-           current_language(), num("0123456789"))
-    return svg_response(RUNNING.get_or_make(key, lambda: running_totals_svg(
-        stored.game.players, stored.game.score().running)))
+    key = (
+        current_app.config["DATABASE"],
+        game_id,
+        stored.row["version_tag"],
+        current_language(),
+        num("0123456789"),
+    )
+    return svg_response(
+        RUNNING.get_or_make(
+            key, lambda: running_totals_svg(stored.game.players, stored.game.score().running)
+        )
+    )
 
 
 @bp.get("/players/<int:player_id>/contracts.svg")
@@ -246,8 +305,9 @@ def contracts(player_id: int):
     if stats.player(db, player_id) is None:
         abort(404, gettext("There is no such player."))
     try:
-        filters = stats.Filters(stats.parse_date(request.args.get("from")),
-                                stats.parse_date(request.args.get("to")))
+        filters = stats.Filters(
+            stats.parse_date(request.args.get("from")), stats.parse_date(request.args.get("to"))
+        )
     except ValueError:
         abort(404, gettext("There is no such date."))
     lines = stats.play_stats(db, player_id, filters).contracts

@@ -6,6 +6,7 @@ ordinary game, entered on its own phone as any game is. The club night's page an
 view refresh themselves like the watch view: they poll a small state document whose version
 changes with every write to one of the night's games.
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -14,8 +15,7 @@ import json
 import secrets
 from typing import Any
 
-from flask import (Blueprint, Response, abort, jsonify, redirect, render_template, request,
-                   url_for)
+from flask import Blueprint, Response, abort, jsonify, redirect, render_template, request, url_for
 from flask_babel import format_date, gettext, lazy_gettext
 from flask_wtf import FlaskForm
 from markupsafe import Markup, escape
@@ -50,24 +50,39 @@ class ClubNightForm(RulesForm):
     title = StringField(lazy_gettext("Title"))
     played_on = StringField(lazy_gettext("Date"))
     players = TextAreaField(lazy_gettext("One name a line"))
-    rounds = PickField(lazy_gettext("Rounds"), coerce=whole_number, default=3,
-                       options=[(n, str(n)) for n in range(1, clubnights.MAX_ROUNDS + 1)])
-    first_round = PickField(lazy_gettext("The first round"), coerce=str, default="random",
-                            options=[("random", lazy_gettext("At random")),
-                                     ("entered", lazy_gettext("As entered"))])
-    preset = PickField(lazy_gettext("House rules"), coerce=str, default="standard",
-                       options=list(PRESET_LABELS.items()))
+    rounds = PickField(
+        lazy_gettext("Rounds"),
+        coerce=whole_number,
+        default=3,
+        options=[(n, str(n)) for n in range(1, clubnights.MAX_ROUNDS + 1)],
+    )
+    first_round = PickField(
+        lazy_gettext("The first round"),
+        coerce=str,
+        default="random",
+        options=[("random", lazy_gettext("At random")), ("entered", lazy_gettext("As entered"))],
+    )
+    preset = PickField(
+        lazy_gettext("House rules"),
+        coerce=str,
+        default="standard",
+        options=list(PRESET_LABELS.items()),
+    )
 
     def names(self) -> list[str]:
-        return [line for line in (storage.clean_name(t) for t in
-                                  (self.players.data or "").splitlines()) if line]
+        return [
+            line
+            for line in (storage.clean_name(t) for t in (self.players.data or "").splitlines())
+            if line
+        ]
 
     def validate(self, extra_validators: Any = None) -> bool:
         ok = super().validate(extra_validators)
         title = (self.title.data or "").strip()
         if len(title) > CLUB_TITLE_LIMIT:
-            self.title.errors.append(gettext("A title has at most %(most)s characters.",
-                                             most=num(CLUB_TITLE_LIMIT)))
+            self.title.errors.append(
+                gettext("A title has at most %(most)s characters.", most=num(CLUB_TITLE_LIMIT))
+            )
             ok = False
         try:
             stats.parse_date(self.played_on.data)
@@ -106,12 +121,15 @@ def new():
         if form.validate():
             try:
                 club_id = clubnights.create(
-                    get_db(), title=(form.title.data or "").strip() or gettext("Club night"),
+                    get_db(),
+                    title=(form.title.data or "").strip() or gettext("Club night"),
                     night=stats.parse_date(form.played_on.data) or tonight().isoformat(),
-                    names=form.names(), rounds=form.rounds.data, rules=form.rules,
-                    seed=secrets.randbelow(2 ** 31) if form.first_round.data == "random"
-                    else None,
-                    table_title=gettext(clubnights.TABLE_TITLE))
+                    names=form.names(),
+                    rounds=form.rounds.data,
+                    rules=form.rules,
+                    seed=secrets.randbelow(2**31) if form.first_round.data == "random" else None,
+                    table_title=gettext(clubnights.TABLE_TITLE),
+                )
             except Refused as exc:
                 form.players.errors.append(refusal(exc))
             else:
@@ -121,15 +139,23 @@ def new():
         status = 400
     else:
         today = tonight()
-        form = ClubNightForm(data={"title": gettext("%(day)s club night",
-                                                    day=_weekday(today)),
-                                   "played_on": today.isoformat(),
-                                   **settings_data(HouseRules())})
+        form = ClubNightForm(
+            data={
+                "title": gettext("%(day)s club night", day=_weekday(today)),
+                "played_on": today.isoformat(),
+                **settings_data(HouseRules()),
+            }
+        )
         status = 200
-    return render_template("clubs/new.html", form=form, presets=preset_settings(),
-                           known_names=storage.known_names(get_db()),
-                           least=seating.MIN_PLAYERS, most=seating.MAX_PLAYERS,
-                           title_limit=CLUB_TITLE_LIMIT), status
+    return render_template(
+        "clubs/new.html",
+        form=form,
+        presets=preset_settings(),
+        known_names=storage.known_names(get_db()),
+        least=seating.MIN_PLAYERS,
+        most=seating.MAX_PLAYERS,
+        title_limit=CLUB_TITLE_LIMIT,
+    ), status
 
 
 def _weekday(day: dt.date) -> str:
@@ -159,12 +185,17 @@ def version_of(club_id: int) -> str | None:
     db = get_db()
     if not list(db.query("select 1 from club_nights where id = ?", [club_id])):
         return None
-    rows = db.query("select t.round, t.table_number, g.id, g.updated_at, g.deal_count, "
-                    "g.finished from club_tables t join games g on g.id = t.game_id "
-                    "where t.club_night_id = ? order by t.round, t.table_number", [club_id])
+    rows = db.query(
+        "select t.round, t.table_number, g.id, g.updated_at, g.deal_count, "
+        "g.finished from club_tables t join games g on g.id = t.game_id "
+        "where t.club_night_id = ? order by t.round, t.table_number",
+        [club_id],
+    )
     text = f"{club_id};" + ";".join(
         f"{r['round']}.{r['table_number']}:{r['id']}:{r['updated_at']}:{r['deal_count']}:"
-        f"{r['finished']}" for r in rows)
+        f"{r['finished']}"
+        for r in rows
+    )
     return hashlib.sha1(text.encode()).hexdigest()[:16]
 
 
@@ -178,10 +209,14 @@ def table_progress(table: clubnights.Table) -> dict[str, Any]:
     nxt = present.next_deal(game, progress)
     kingdom = len(progress.kingdoms) + (0 if progress.current is not None else 1)
     return {
-        "number": table.number, "game_id": table.game_id, "names": game.players,
-        "deals": len(game.deals), "over": scored.is_over,
+        "number": table.number,
+        "game_id": table.game_id,
+        "names": game.players,
+        "deals": len(game.deals),
+        "over": scored.is_over,
         "winners": [game.players[s] for s in scored.winners] if scored.is_over else [],
-        "kingdom": min(kingdom, KINGDOMS), "total": deals_planned(game.rules, progress),
+        "kingdom": min(kingdom, KINGDOMS),
+        "total": deals_planned(game.rules, progress),
         "king": None if nxt is None or nxt.king is None else game.players[nxt.king],
         "next": None if nxt is None else nxt.number,
         "left": [] if nxt is None else [contract_label(c) for c in nxt.left],
@@ -210,12 +245,16 @@ def deals_planned(rules: HouseRules, progress: Any) -> int | None:
 def club_context(club: clubnights.ClubNight) -> dict[str, Any]:
     current = club.current
     return {
-        "club": club, "current": current,
+        "club": club,
+        "current": current,
         "tables": [table_progress(t) for t in current.tables] if current else [],
         "rows": clubnights.night_standings(get_db(), club.game_ids, players=club.players),
         "champion_rule": clubnights.CHAMPION_RULE,
-        "live_attrs": {"data-poll": url_for("clubs.state", club_id=club.id),
-                       "data-version": version_of(club.id), "data-every": POLL_SECONDS},
+        "live_attrs": {
+            "data-poll": url_for("clubs.state", club_id=club.id),
+            "data-version": version_of(club.id),
+            "data-every": POLL_SECONDS,
+        },
         "rules_line": _capital(rules_text(json.dumps(club.rules.to_dict()))),
         **organiser_context(club),
     }
@@ -229,11 +268,15 @@ def organiser_context(club: clubnights.ClubNight) -> dict[str, Any]:
     current = club.current
     return {
         "can_seat": mine,
-        "can_undo": mine and current is not None and current.number > 1
+        "can_undo": mine
+        and current is not None
+        and current.number > 1
         and not any(t.deal_count for t in current.tables),
-        "organiser_link": external_url("access.club_link", club_id=club.id,
-                                       key=clubnights.club_key(get_db(), club.id))
-        if mine else None,
+        "organiser_link": external_url(
+            "access.club_link", club_id=club.id, key=clubnights.club_key(get_db(), club.id)
+        )
+        if mine
+        else None,
     }
 
 
@@ -251,8 +294,9 @@ class RoundForm(FlaskForm):
 def show(club_id: int):
     """Every table's progress, who sits out, the standings across the tables, the next round."""
     club = fetch_club(club_id)
-    return render_template("clubs/show.html", form=RoundForm(formdata=None),
-                           problem=None, **club_context(club))
+    return render_template(
+        "clubs/show.html", form=RoundForm(formdata=None), problem=None, **club_context(club)
+    )
 
 
 @bp.post("/<int:club_id>/rounds")
@@ -264,14 +308,23 @@ def next_round(club_id: int):
     if not form.validate():
         abort(400, gettext("This form is incomplete. Open the club night again."))
     try:
-        number = clubnights.next_round(get_db(), club_id, even_if_playing=form.anyway.data == "1",
-                                       table_title=gettext(clubnights.TABLE_TITLE))
+        number = clubnights.next_round(
+            get_db(),
+            club_id,
+            even_if_playing=form.anyway.data == "1",
+            table_title=gettext(clubnights.TABLE_TITLE),
+        )
     except Refused as exc:
-        playing = bool(club.current and not club.current.finished
-                       and len(club.rounds) < club.rounds_planned)
-        return render_template("clubs/show.html", form=RoundForm(formdata=None),
-                               problem=refusal(exc), offer_anyway=playing,
-                               **club_context(club)), 409
+        playing = bool(
+            club.current and not club.current.finished and len(club.rounds) < club.rounds_planned
+        )
+        return render_template(
+            "clubs/show.html",
+            form=RoundForm(formdata=None),
+            problem=refusal(exc),
+            offer_anyway=playing,
+            **club_context(club),
+        ), 409
     _grant_round(clubnights.load(get_db(), club_id), number)
     return redirect(url_for("clubs.show", club_id=club_id) + f"#round-{number}", 303)
 
@@ -286,8 +339,12 @@ def undo_round(club_id: int, number: int):
     try:
         clubnights.undo_round(get_db(), club_id, number)
     except Refused as exc:
-        return render_template("clubs/show.html", form=RoundForm(formdata=None),
-                               problem=refusal(exc), **club_context(club)), 409
+        return render_template(
+            "clubs/show.html",
+            form=RoundForm(formdata=None),
+            problem=refusal(exc),
+            **club_context(club),
+        ), 409
     flash_words(lazy_gettext("Round %(number)s was taken back.", number=number))
     return redirect(url_for("clubs.show", club_id=club_id), 303)
 
@@ -311,13 +368,25 @@ def state(club_id: int):
         club = fetch_club(club_id)
         current = club.current
         response = jsonify(
-            club=club_id, version=version, every=POLL_SECONDS,
-            round=current.number if current else 0, rounds=club.rounds_planned,
-            tables=[{"table": t.number, "game": t.game_id, "deals": t.deal_count,
-                     "finished": t.finished} for t in (current.tables if current else ())],
-            standings=[{"name": r["name"], "place": r["place"], "wins": r["wins"],
-                        "points": r["points"]} for r in clubnights.night_standings(
-                            get_db(), club.game_ids, players=club.players)])
+            club=club_id,
+            version=version,
+            every=POLL_SECONDS,
+            round=current.number if current else 0,
+            rounds=club.rounds_planned,
+            tables=[
+                {
+                    "table": t.number,
+                    "game": t.game_id,
+                    "deals": t.deal_count,
+                    "finished": t.finished,
+                }
+                for t in (current.tables if current else ())
+            ],
+            standings=[
+                {"name": r["name"], "place": r["place"], "wins": r["wins"], "points": r["points"]}
+                for r in clubnights.night_standings(get_db(), club.game_ids, players=club.players)
+            ],
+        )
     response.set_etag(version)
     response.headers["Cache-Control"] = "no-cache"
     return response
@@ -343,9 +412,18 @@ def seating_pdf(club_id: int, number: int):
     if round_ is None:
         abort(404, gettext("This round is not seated yet."))
     data = printed(
-        "seating", "seating_pdf", title=club.title, night=club.night, round_number=number,
-        rounds=club.rounds_planned, tables=[list(t.players) for t in round_.tables], sitting_out=list(round_.sitting_out),
-        partnership=club.partnership, lang=print_language(), digits=sheet_digits())
+        "seating",
+        "seating_pdf",
+        title=club.title,
+        night=club.night,
+        round_number=number,
+        rounds=club.rounds_planned,
+        tables=[list(t.players) for t in round_.tables],
+        sitting_out=list(round_.sitting_out),
+        partnership=club.partnership,
+        lang=print_language(),
+        digits=sheet_digits(),
+    )
     return pdf_response(data, f"{_slug(club.title)}-round-{number}.pdf")
 
 
@@ -354,10 +432,18 @@ def standings_pdf(club_id: int):
     """The night's standings across every table on one page, with its champion."""
     club = fetch_club(club_id)
     data = printed(
-        "standings", "standings_pdf", title=club.title, night=club.night,
-        rounds_played=len(club.rounds), rounds=club.rounds_planned, over=club.is_over,
+        "standings",
+        "standings_pdf",
+        title=club.title,
+        night=club.night,
+        rounds_played=len(club.rounds),
+        rounds=club.rounds_planned,
+        over=club.is_over,
         rows=clubnights.night_standings(get_db(), club.game_ids, players=club.players),
-        rule=clubnights.CHAMPION_RULE, lang=print_language(), digits=sheet_digits())
+        rule=clubnights.CHAMPION_RULE,
+        lang=print_language(),
+        digits=sheet_digits(),
+    )
     return pdf_response(data, f"{_slug(club.title)}-standings.pdf")
 
 

@@ -3,6 +3,7 @@
 Post/Redirect/Get throughout. Each entry form carries a one-time token that is stored with the
 deal, so a repeated POST (back, reload, a double tap) lands on what was saved and records nothing.
 """
+
 from __future__ import annotations
 
 from typing import Any, Callable
@@ -41,8 +42,13 @@ def fetch_deal(stored: StoredGame, number: int) -> dict[str, Any]:
 
 def game_over_guard(stored: StoredGame) -> None:
     if stored.game.progress().is_over:
-        abort(400, _("This game is over: there is no next deal. A recorded deal can still be "
-                     "corrected or undone from the game page."))
+        abort(
+            400,
+            _(
+                "This game is over: there is no next deal. A recorded deal can still be "
+                "corrected or undone from the game page."
+            ),
+        )
 
 
 _int = form_int  # the web wing's one reading of a number sent by a form
@@ -56,8 +62,13 @@ def posted_context(*, thrown_in: bool) -> EntryContext:
     contracts: tuple[Contract, ...] | None = ()
     if not thrown_in:
         contracts = present.parse_contracts([form.get("contracts", "")])
-    if (king is None or king > 3 or number is None or contracts is None
-            or not storage.FORM_TOKEN.fullmatch(form.get("token", ""))):
+    if (
+        king is None
+        or king > 3
+        or number is None
+        or contracts is None
+        or not storage.FORM_TOKEN.fullmatch(form.get("token", ""))
+    ):
         abort(400, _("This form is incomplete. Open the deal again from the game page."))
     return EntryContext(king, contracts, number, version)
 
@@ -73,22 +84,27 @@ def replayed(stored: StoredGame, checker: Callable, *, correcting: bool = False)
     saved = storage.find_token(get_db(), request.form.get("token", ""))
     if saved is None:
         return None
-    form = build_form(stored, posted_context(thrown_in=not request.form.get("contracts")),
-                      checker)
+    form = build_form(stored, posted_context(thrown_in=not request.form.get("contracts")), checker)
     return answer_used(stored, form, saved, correcting=correcting)
 
 
-def answer_used(stored: StoredGame, form: DealForm, saved: dict[str, Any], *,
-                correcting: bool = False):
+def answer_used(
+    stored: StoredGame, form: DealForm, saved: dict[str, Any], *, correcting: bool = False
+):
     action = "correct" if correcting else "create"
     if saved["game_id"] == stored.id and checks.same_entry(
-            saved, action=action, number=form.context.number, raw=form.to_raw()):
+        saved, action=action, number=form.context.number, raw=form.to_raw()
+    ):
         return redirect_to_saved(saved)
     form.token.data = storage.new_form_token()
-    form.form_errors.append(_(
-        "This form was sent before, and deal %(number)s was saved from it with another result: "
-        "this result is not saved. Here is what is recorded now: check it before sending this "
-        "again.", number=saved["entered"]))
+    form.form_errors.append(
+        _(
+            "This form was sent before, and deal %(number)s was saved from it with another result: "
+            "this result is not saved. Here is what is recorded now: check it before sending this "
+            "again.",
+            number=saved["entered"],
+        )
+    )
     context, fresh = form.context, fetch_game(stored.id)
     if correcting:
         row = fresh.deal_row(context.number)
@@ -96,50 +112,76 @@ def answer_used(stored: StoredGame, form: DealForm, saved: dict[str, Any], *,
         now = meanwhile.changed_deal(get_db(), fresh, context.number, deal_id, context.version)
         if row is not None and row["id"] == deal_id:
             form.version.data = row["version"]
-            form.context = EntryContext(context.king, context.contracts, context.number,
-                                        row["version"])
+            form.context = EntryContext(
+                context.king, context.contracts, context.number, row["version"]
+            )
         return render_entry(fresh, form, 409, meanwhile=now, correcting=True)
     expected = len(fresh.game.deals) + 1
     form.number.data = expected
     form.context = EntryContext(context.king, context.contracts, expected)
-    return render_entry(fresh, form, 409,
-                        meanwhile=meanwhile.recorded_since(fresh, min(context.number, expected)))
+    return render_entry(
+        fresh, form, 409, meanwhile=meanwhile.recorded_since(fresh, min(context.number, expected))
+    )
 
 
 def redirect_to_saved(saved: dict[str, Any]):
     """A repeated POST: nothing new is recorded; show what the first one saved."""
     flash_words(lazy_gettext("Already saved: nothing was recorded twice."))
     if saved.get("number"):
-        return redirect(url_for("deals.show", game_id=saved["game_id"],
-                                number=saved["number"]), 303)
+        return redirect(
+            url_for("deals.show", game_id=saved["game_id"], number=saved["number"]), 303
+        )
     return redirect(url_for("games.show", game_id=saved["game_id"]), 303)
 
 
 def render_entry(stored: StoredGame, form: DealForm, status: int = 200, **extra: Any):
     context = form.context
     template = "thrown_in.html" if not context.contracts else "entry.html"
-    return render_template(template, stored=stored, form=form, ctx=context,
-                           names=stored.game.players, rules=stored.game.rules, **extra), status
+    return render_template(
+        template,
+        stored=stored,
+        form=form,
+        ctx=context,
+        names=stored.game.players,
+        rules=stored.game.rules,
+        **extra,
+    ), status
 
 
-def build_form(stored: StoredGame, context: EntryContext, checker: Callable, *,
-               data: dict[str, Any] | None = None) -> DealForm:
+def build_form(
+    stored: StoredGame,
+    context: EntryContext,
+    checker: Callable,
+    *,
+    data: dict[str, Any] | None = None,
+) -> DealForm:
     cls = form_class_for(context.contracts, stored.game.rules)
-    hidden = {"king": context.king, "number": context.number, "version": context.version,
-              "contracts": present.contracts_query(context.contracts)}
-    form = cls(data={**(data or {}), **hidden, "token": storage.new_form_token()}) \
-        if data is not None else cls()
+    hidden = {
+        "king": context.king,
+        "number": context.number,
+        "version": context.version,
+        "contracts": present.contracts_query(context.contracts),
+    }
+    form = (
+        cls(data={**(data or {}), **hidden, "token": storage.new_form_token()})
+        if data is not None
+        else cls()
+    )
     form.setup(context, stored.game.players, checker)
     if "reason" in form:
         game = stored.game
-        progress = (game.progress() if context.number > len(game.deals)
-                    else checks.progress_before(game, context.number))
+        progress = (
+            game.progress()
+            if context.number > len(game.deals)
+            else checks.progress_before(game, context.number)
+        )
         form.reason.options = reason_options(game.rules, progress.possible_throw_in_reasons())
     return form
 
 
-def handle_post(stored: StoredGame, form: DealForm, save: Callable[[DealForm], Any], *,
-                preview: bool = True):
+def handle_post(
+    stored: StoredGame, form: DealForm, save: Callable[[DealForm], Any], *, preview: bool = True
+):
     """The posted entry form: preview it, save it, or show it again to change it."""
     step = request.form.get("step", "preview" if preview else "save")
     if step == "edit":
@@ -153,16 +195,22 @@ def handle_post(stored: StoredGame, form: DealForm, save: Callable[[DealForm], A
     except storage.DuplicateToken as exc:  # the same form, sent twice at once
         return answer_used(stored, form, exc.saved, correcting=form.context.version is not None)
     except storage.Conflict as exc:
-        form.form_errors.append(_("%(what)s (another phone?). Check what is recorded now before "
-                                  "sending this again.", what=refusal(exc)))
+        form.form_errors.append(
+            _(
+                "%(what)s (another phone?). Check what is recorded now before sending this again.",
+                what=refusal(exc),
+            )
+        )
         fresh = fetch_game(stored.id)
         if form.context.version is None:
             now = meanwhile.recorded_since(fresh, form.context.number)
         else:
-            now = meanwhile.changed_deal(get_db(), fresh, form.context.number,
-                                         _int(form.deal.data), form.context.version)
-        return render_entry(fresh, form, 409, meanwhile=now,
-                            correcting=form.context.version is not None)
+            now = meanwhile.changed_deal(
+                get_db(), fresh, form.context.number, _int(form.deal.data), form.context.version
+            )
+        return render_entry(
+            fresh, form, 409, meanwhile=now, correcting=form.context.version is not None
+        )
     except InvalidResult as exc:
         for problem in exc.problems:
             form.show(problem)
@@ -176,11 +224,18 @@ def render_preview(stored: StoredGame, form: DealForm):
     assert record is not None and new_game is not None
     scored = new_game.score()
     return render_template(
-        "preview.html", stored=stored, form=form, ctx=form.context, record=record,
-        names=stored.game.players, scores=score_deal(record, stored.game.rules),
+        "preview.html",
+        stored=stored,
+        form=form,
+        ctx=form.context,
+        record=record,
+        names=stored.game.players,
+        scores=score_deal(record, stored.game.rules),
         standings=present.standings(new_game.players, scored),
-        teams=present.teams(new_game.players, scored), scored=scored,
-        sweep=present.not_played_note(record, new_game.players, new_game))
+        teams=present.teams(new_game.players, scored),
+        scored=scored,
+        sweep=present.not_played_note(record, new_game.players, new_game),
+    )
 
 
 # -- the next deal -------------------------------------------------------------------------
@@ -204,13 +259,18 @@ def new(game_id: int):
     progress, king = _chosen_king(stored)
     next_deal = present.next_deal(stored.game, progress, king)
     if "contracts" not in request.args or king is None:
-        return render_template("choose.html", stored=stored, next=next_deal,
-                               names=stored.game.players)
+        return render_template(
+            "choose.html", stored=stored, next=next_deal, names=stored.game.players
+        )
     contracts = present.parse_contracts(request.args.getlist("contracts"))
     if contracts is None or contracts not in progress.deal_options():
-        return render_template("choose.html", stored=stored, next=next_deal,
-                               names=stored.game.players,
-                               error=_("That is not one of the choices left. Choose again.")), 400
+        return render_template(
+            "choose.html",
+            stored=stored,
+            next=next_deal,
+            names=stored.game.players,
+            error=_("That is not one of the choices left. Choose again."),
+        ), 400
     context = EntryContext(king, contracts, progress.count + 1)
     return render_entry(stored, build_form(stored, context, _new_checker(stored), data={}))
 
@@ -221,11 +281,13 @@ def _new_checker(stored: StoredGame) -> Callable:
 
 def _save_new(stored: StoredGame) -> Callable[[DealForm], Any]:
     def save(form: DealForm) -> str:
-        number = storage.add_deal(get_db(), stored.id, form.to_raw(), token=form.token.data,
-                                  number=form.context.number)
+        number = storage.add_deal(
+            get_db(), stored.id, form.to_raw(), token=form.token.data, number=form.context.number
+        )
         if form.context.contracts:
             return lazy_gettext("Deal %(number)s saved.", number=number)
         return lazy_gettext("Deal %(number)s: thrown in. The King chooses again.", number=number)
+
     return save
 
 
@@ -236,18 +298,25 @@ def _check_number(stored: StoredGame, form: DealForm):
     number = form.context.number
     if number != expected:
         if number < expected:
-            form.form_errors.append(_(
-                "Deal %(number)s has been recorded meanwhile (another phone?). Here is what is "
-                "recorded now: check it before sending this again as deal %(expected)s.",
-                number=number, expected=expected))
+            form.form_errors.append(
+                _(
+                    "Deal %(number)s has been recorded meanwhile (another phone?). Here is what is "
+                    "recorded now: check it before sending this again as deal %(expected)s.",
+                    number=number,
+                    expected=expected,
+                )
+            )
         else:
-            form.form_errors.append(_(
-                "A deal has been undone meanwhile (another phone?). Sent again, this will be "
-                "deal %(expected)s.", expected=expected))
+            form.form_errors.append(
+                _(
+                    "A deal has been undone meanwhile (another phone?). Sent again, this will be "
+                    "deal %(expected)s.",
+                    expected=expected,
+                )
+            )
         form.number.data = expected
         form.context = EntryContext(form.context.king, form.context.contracts, expected)
-        return render_entry(stored, form, 409,
-                            meanwhile=meanwhile.recorded_since(stored, number))
+        return render_entry(stored, form, 409, meanwhile=meanwhile.recorded_since(stored, number))
     return None
 
 
@@ -274,13 +343,19 @@ def thrown_in(game_id: int):
         context = posted_context(thrown_in=True)
         form = build_form(stored, context, _new_checker(stored))
         game_over_guard(stored)
-        return _check_number(stored, form) or handle_post(stored, form, _save_new(stored),
-                                                          preview=False)
+        return _check_number(stored, form) or handle_post(
+            stored, form, _save_new(stored), preview=False
+        )
     game_over_guard(stored)
     progress, king = _chosen_king(stored)
     if king is None:
-        return render_template("choose.html", stored=stored, names=stored.game.players,
-                               next=present.next_deal(stored.game, progress), thrown_in=True)
+        return render_template(
+            "choose.html",
+            stored=stored,
+            names=stored.game.players,
+            next=present.next_deal(stored.game, progress),
+            thrown_in=True,
+        )
     context = EntryContext(king, (), progress.count + 1)
     return render_entry(stored, build_form(stored, context, _new_checker(stored), data={}))
 
@@ -303,8 +378,10 @@ def preview_json(game_id: int):
     if not form.validate():
         return jsonify(ok=False, problems=form.problems())
     assert form.record is not None and form.new_game is not None
-    return jsonify(ok=True, **present.preview_rows(stored.game.players, form.record,
-                                                   stored.game.rules, form.new_game))
+    return jsonify(
+        ok=True,
+        **present.preview_rows(stored.game.players, form.record, stored.game.rules, form.new_game),
+    )
 
 
 # -- one recorded deal ---------------------------------------------------------------------
@@ -314,11 +391,17 @@ def show(game_id: int, number: int):
     row = fetch_deal(stored, number)
     record = stored.game.deals[number - 1]
     versions = storage.history(get_db(), game_id, row["id"])
-    return render_template("deal.html", stored=stored, number=number, row=row, record=record,
-                           names=stored.game.players,
-                           scores=stored.game.score().deals[number - 1], versions=versions,
-                           note=present.not_played_note(record, stored.game.players,
-                                                        stored.game))
+    return render_template(
+        "deal.html",
+        stored=stored,
+        number=number,
+        row=row,
+        record=record,
+        names=stored.game.players,
+        scores=stored.game.score().deals[number - 1],
+        versions=versions,
+        note=present.not_played_note(record, stored.game.players, stored.game),
+    )
 
 
 def _correction_checker(stored: StoredGame, number: int) -> Callable:
@@ -329,11 +412,19 @@ def _save_correction(stored: StoredGame, number: int) -> Callable[[DealForm], An
     def save(form: DealForm) -> str:
         if form.context.version is None:
             abort(400, _("This form is incomplete. Open the deal again from the game page."))
-        storage.correct_deal(get_db(), stored.id, number, form.to_raw(),
-                             token=form.token.data, version=form.context.version,
-                             deal_id=_int(form.deal.data))
-        return lazy_gettext("Deal %(number)s corrected. The earlier version is in the history.",
-                            number=number)
+        storage.correct_deal(
+            get_db(),
+            stored.id,
+            number,
+            form.to_raw(),
+            token=form.token.data,
+            version=form.context.version,
+            deal_id=_int(form.deal.data),
+        )
+        return lazy_gettext(
+            "Deal %(number)s corrected. The earlier version is in the history.", number=number
+        )
+
     return save
 
 
@@ -342,8 +433,11 @@ def _save_correction(stored: StoredGame, number: int) -> Callable[[DealForm], An
 def edit(game_id: int, number: int):
     """Correct a recorded deal; every later deal is checked again, every score recomputed."""
     stored = fetch_game(game_id)
-    if request.method == "POST" and (done := replayed(
-            stored, _correction_checker(stored, number), correcting=True)) is not None:
+    if (
+        request.method == "POST"
+        and (done := replayed(stored, _correction_checker(stored, number), correcting=True))
+        is not None
+    ):
         return done
     row = fetch_deal(stored, number)
     record = stored.game.deals[number - 1]
@@ -360,21 +454,28 @@ def edit(game_id: int, number: int):
             abort(404, _("That deal is not in this game. Open the deal again from the game page."))
         now = meanwhile.changed_deal(get_db(), stored, number, deal_id, context.version)
         if deal_id != row["id"]:
-            form.form_errors.append(_(
-                "The deal you were correcting has been undone meanwhile (another phone?): deal "
-                "%(number)s is another deal now. Open it again from the game page.",
-                number=number))
+            form.form_errors.append(
+                _(
+                    "The deal you were correcting has been undone meanwhile (another phone?): deal "
+                    "%(number)s is another deal now. Open it again from the game page.",
+                    number=number,
+                )
+            )
             return render_entry(stored, form, 409, correcting=True, meanwhile=now)
         if context.version != row["version"]:
-            form.form_errors.append(_(
-                "Deal %(number)s has been changed meanwhile (another phone?). Here is what "
-                "changed: check it before sending this again.", number=number))
+            form.form_errors.append(
+                _(
+                    "Deal %(number)s has been changed meanwhile (another phone?). Here is what "
+                    "changed: check it before sending this again.",
+                    number=number,
+                )
+            )
             form.version.data = row["version"]
-            form.context = EntryContext(context.king, context.contracts, number,
-                                        row["version"])
+            form.context = EntryContext(context.king, context.contracts, number, row["version"])
             return render_entry(stored, form, 409, correcting=True, meanwhile=now)
-        return handle_post(stored, form, _save_correction(stored, number),
-                           preview=not record.is_thrown_in)
+        return handle_post(
+            stored, form, _save_correction(stored, number), preview=not record.is_thrown_in
+        )
     contracts = record.contracts
     options = checks.other_contracts(stored.game, number)  # offered: none a later deal played
     if "contracts" in request.args and not record.is_thrown_in:
@@ -385,9 +486,16 @@ def edit(game_id: int, number: int):
     context = EntryContext(record.king, contracts, number, row["version"])
     form = build_form(stored, context, checker, data=record_data(record))
     form.deal.data = row["id"]
-    return render_entry(stored, form, correcting=True,
-                        options=[(present.contracts_label(o), present.contracts_query(o))
-                                 for o in options if o != contracts])
+    return render_entry(
+        stored,
+        form,
+        correcting=True,
+        options=[
+            (present.contracts_label(o), present.contracts_query(o))
+            for o in options
+            if o != contracts
+        ],
+    )
 
 
 @bp.route("/deals/<int:number>/undo", methods=["GET", "POST"])
@@ -409,24 +517,37 @@ def undo(game_id: int, number: int):
             flash_words(lazy_gettext("That deal had already been undone."))
             return redirect(url_for("games.show", game_id=game_id), 303)
         except storage.Conflict:
-            flash_words(lazy_gettext(
-                "Deal %(number)s was changed meanwhile; check it before undoing it.",
-                number=number))
+            flash_words(
+                lazy_gettext(
+                    "Deal %(number)s was changed meanwhile; check it before undoing it.",
+                    number=number,
+                )
+            )
             return redirect(url_for("deals.show", game_id=game_id, number=number), 303)
         except InvalidResult as exc:
             problems = [problem_text(p, context=True) for p in exc.problems]
         else:
-            flash_words(lazy_gettext("Deal %(number)s undone. It stays in the game's history.",
-                                     number=undone))
+            flash_words(
+                lazy_gettext(
+                    "Deal %(number)s undone. It stays in the game's history.", number=undone
+                )
+            )
             return redirect(url_for("games.show", game_id=game_id), 303)
     row = fetch_deal(stored, number)
     if request.method == "GET":
         form = UndoForm(data={"deal_id": row["id"], "version": row["version"]})
     record = stored.game.deals[number - 1]
-    return render_template("undo.html", stored=stored, number=number, record=record,
-                           names=stored.game.players, form=form, problems=problems,
-                           scores=stored.game.score().deals[number - 1],
-                           later=len(stored.game.deals) - number), 400 if problems else 200
+    return render_template(
+        "undo.html",
+        stored=stored,
+        number=number,
+        record=record,
+        names=stored.game.players,
+        form=form,
+        problems=problems,
+        scores=stored.game.score().deals[number - 1],
+        later=len(stored.game.deals) - number,
+    ), 400 if problems else 200
 
 
 __all__ = ["bp", "game_context"]

@@ -2,12 +2,12 @@
 both languages, the groups this phone belongs to, and "Start a group": a name and a language,
 then the group's page with its join link. Starting groups is limited per client address, and
 where the operator chose ``--groups=invite``, it needs the operator's invitation link."""
+
 from __future__ import annotations
 
 import hmac
 
-from flask import (Blueprint, abort, current_app, g, redirect, render_template, session,
-                   url_for)
+from flask import Blueprint, abort, current_app, g, redirect, render_template, session, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext
 from flask_wtf import FlaskForm
@@ -46,16 +46,16 @@ def may_start() -> bool:
     if current_app.config.get("GROUPS") != "invite":
         return True
     tag = session.get(INVITED)
-    return isinstance(tag, str) and hmac.compare_digest(
-        tag, groups.host().invite_key()[:12])
+    return isinstance(tag, str) and hmac.compare_digest(tag, groups.host().invite_key()[:12])
 
 
 def _page(form: StartForm | None = None, status: int = 200):
     form = form or StartForm(formdata=None, data={"lang": current_language()})
     if form.lang.data not in dict(LANGUAGES):
         form.lang.data = "en"
-    return render_template("front.html", form=form, mine=my_groups(), languages=LANGUAGES,
-                           may_start=may_start()), status
+    return render_template(
+        "front.html", form=form, mine=my_groups(), languages=LANGUAGES, may_start=may_start()
+    ), status
 
 
 @bp.get("/")
@@ -77,21 +77,29 @@ def invite(key: str):
 def start():
     form = StartForm()
     if not may_start():
-        abort(403, _("Starting a group here is by invitation: ask whoever runs this box for "
-                     "the invitation link."))
+        abort(
+            403,
+            _(
+                "Starting a group here is by invitation: ask whoever runs this box for "
+                "the invitation link."
+            ),
+        )
     name = (form.name.data or "").strip()
     problem = store_groups.name_problem(name)
     if not problem and any(g.name.casefold() == name.casefold() for g in my_groups()):
-        problem = _("This phone is already in a group called %(name)s: give the new one "
-                    "another name.", name=name)
+        problem = _(
+            "This phone is already in a group called %(name)s: give the new one another name.",
+            name=name,
+        )
     elif problem:
         problem = _(problem)
     if not form.validate() or problem:
         form.name.errors = [problem or _("Send the form again.")]
         return _page(form, 400)
     if groups.host().starts_left(client()) <= 0:
-        form.name.errors = [_("This address has started as many groups as it may for now. "
-                              "Try again in an hour.")]
+        form.name.errors = [
+            _("This address has started as many groups as it may for now. Try again in an hour.")
+        ]
         return _page(form, 429)
     try:
         lang = form.lang.data if form.lang.data in dict(LANGUAGES) else "en"
@@ -104,6 +112,9 @@ def start():
 
     admit("start")
     grant_install(ADMIN_KEY, install_key(get_db(), ADMIN_KEY))
-    flash_words(lazy_gettext("Your group is ready. Share its join link with the players: "
-                             "whoever opens it joins."))
+    flash_words(
+        lazy_gettext(
+            "Your group is ready. Share its join link with the players: whoever opens it joins."
+        )
+    )
     return speak_the_groups_language(redirect(url_for("group.show", group=group.id), 303))

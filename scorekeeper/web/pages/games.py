@@ -1,4 +1,5 @@
 """Games: start one, see it (standings, kingdom grid, next deal, game over), its history."""
+
 from __future__ import annotations
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
@@ -14,8 +15,7 @@ from .. import present, ratingview, rights, validators
 from ..database import get_db
 from ..fields import form_int
 from ..flashes import flash_message, flash_words
-from ..forms import (LIMITS, NewGameForm, new_game_data, player_label, preset_settings,
-                     tonight)
+from ..forms import LIMITS, NewGameForm, new_game_data, player_label, preset_settings, tonight
 from ..messages import problem_text
 
 bp = Blueprint("games", __name__, url_prefix="/games")
@@ -52,14 +52,20 @@ def new():
         if form.validate() and not (asked := look_alikes(form)) and form.validate():
             try:
                 game_id = storage.create_game(
-                    get_db(), title=(form.title.data or "").strip(),
-                    played_on=(form.played_on.data or "").strip() or None, players=form.names(),
-                    rules=form.rules, first_king=form.first_king.data, token=token,
-                    pin_hash=keys.pin_hash(form.pin.data) if form.pin.data else None)
+                    get_db(),
+                    title=(form.title.data or "").strip(),
+                    played_on=(form.played_on.data or "").strip() or None,
+                    players=form.names(),
+                    rules=form.rules,
+                    first_king=form.first_king.data,
+                    token=token,
+                    pin_hash=keys.pin_hash(form.pin.data) if form.pin.data else None,
+                )
             except storage.DuplicateToken as exc:  # sent twice: the game the first one started
                 game_id = exc.saved["game_id"]
-                flash_words(lazy_gettext(
-                    "Already started: this is the game. Nothing was recorded twice."))
+                flash_words(
+                    lazy_gettext("Already started: this is the game. Nothing was recorded twice.")
+                )
             # the phone that starts a game keeps its score (holding the form's token is proof)
             rights.grant_game(game_id)
             return redirect(url_for("games.show", game_id=game_id), 303)
@@ -78,12 +84,22 @@ def new():
         status, asked = 200, {}
     names = [form[f"player_{s}"].data or "" for s in range(4)]
     form.first_king.options = [(s, names[s].strip() or player_label(s)) for s in range(4)]
-    chances = ratingview.chances_of(names, bool(form.partnership.data)
-                                    if form.preset.data == "custom"
-                                    else form.preset.data == "partnership")
-    return render_template("new_game.html", form=form, names=names, chances=chances, asked=asked,
-                           known_names=storage.known_names(get_db()),
-                           presets=preset_settings(), limits=LIMITS), status
+    chances = ratingview.chances_of(
+        names,
+        bool(form.partnership.data)
+        if form.preset.data == "custom"
+        else form.preset.data == "partnership",
+    )
+    return render_template(
+        "new_game.html",
+        form=form,
+        names=names,
+        chances=chances,
+        asked=asked,
+        known_names=storage.known_names(get_db()),
+        presets=preset_settings(),
+        limits=LIMITS,
+    ), status
 
 
 def look_alikes(form: NewGameForm) -> dict[int, tuple[str, str]]:
@@ -97,13 +113,17 @@ def look_alikes(form: NewGameForm) -> dict[int, tuple[str, str]]:
         known = storage.look_alike(db, name)
         if known is None:
             continue
-        answer = (request.form.get(f"alike_{seat}")
-                  if request.form.get(f"alike_of_{seat}") == name else None)
+        answer = (
+            request.form.get(f"alike_{seat}")
+            if request.form.get(f"alike_of_{seat}") == name
+            else None
+        )
         if answer == "same":
             form[f"player_{seat}"].data = known
         elif answer != "other":
             form[f"player_{seat}"].errors.append(
-                _("%(name)s is already a player: the same person?", name=known))
+                _("%(name)s is already a player: the same person?", name=known)
+            )
             asked[seat] = (name, known)
     return asked
 
@@ -119,8 +139,12 @@ def game_context(stored: StoredGame) -> dict:
     progress = game.progress()
     scored = game.score()
     return {
-        "stored": stored, "game": game, "names": game.players, "progress": progress,
-        "scored": scored, "standings": present.standings(game.players, scored),
+        "stored": stored,
+        "game": game,
+        "names": game.players,
+        "progress": progress,
+        "scored": scored,
+        "standings": present.standings(game.players, scored),
         "teams": present.teams(game.players, scored),
         "next": present.next_deal(game, progress),
         # a game stored before a check of the rules was added: which deal no longer passes
@@ -130,8 +154,12 @@ def game_context(stored: StoredGame) -> dict:
 
 def seat_ids(game_id: int) -> list[int]:
     """The game's players' ids, in seat order."""
-    return [r["player_id"] for r in get_db().query(
-        "select player_id from game_players where game_id = ? order by seat", [game_id])]
+    return [
+        r["player_id"]
+        for r in get_db().query(
+            "select player_id from game_players where game_id = ? order by seat", [game_id]
+        )
+    ]
 
 
 def rating_context(stored: StoredGame, scored) -> dict:
@@ -159,11 +187,11 @@ def show(game_id: int):
     """The game page: answered 304, or from the page kept, while the game, this phone's way of
     reading, its right to keep score and the ratings (which it shows before the first deal and
     at the end) are as they were (``validators``)."""
+
     def make():
         stored = fetch_game(game_id)
         context = game_context(stored)
-        return render_template("game.html", **context,
-                               **rating_context(stored, context["scored"]))
+        return render_template("game.html", **context, **rating_context(stored, context["scored"]))
 
     return validators.answer("game", game_id, make, with_rights=True, ratings=True)
 
@@ -187,8 +215,9 @@ def first_king(game_id: int):
     except Refused as exc:
         flash_message(exc.message, names=exc.names, **exc.values)
     else:
-        flash_message("%(name)s holds the 7♥: the first King.",
-                      names={"name": stored.game.players[seat]})
+        flash_message(
+            "%(name)s holds the 7♥: the first King.", names={"name": stored.game.players[seat]}
+        )
     return redirect(url_for("games.show", game_id=game_id), 303)
 
 
@@ -199,5 +228,4 @@ def history(game_id: int):
     rows = storage.history(get_db(), game_id)
     for row in rows:
         row["deal"] = read_deal(row["record"], row["number"], stored.game.players)[0]
-    return render_template("history.html", stored=stored, names=stored.game.players,
-                           rows=rows)
+    return render_template("history.html", stored=stored, names=stored.game.players, rows=rows)

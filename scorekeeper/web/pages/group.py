@@ -2,6 +2,7 @@
 the group's admin rights, its members (with a way to end one membership or all), a new join
 link, the group's name, everything exported, and, on a box of many groups, deleting the group
 with its file."""
+
 from __future__ import annotations
 
 from flask import Blueprint, abort, current_app, redirect, render_template, session, url_for
@@ -42,16 +43,27 @@ def group_name() -> str:
     return store_groups.group_setting(get_db(), "group_name") or _("Our group")
 
 
-def _page(*, name_form: NameForm | None = None, delete_form: DeleteForm | None = None,
-          status: int = 200):
+def _page(
+    *, name_form: NameForm | None = None, delete_form: DeleteForm | None = None, status: int = 200
+):
     join_url = external_url("access.join_link", key=install_key(get_db(), JOIN_KEY))
     admin = is_admin()
-    response = current_app.make_response((render_template(
-        "group/show.html", name=group_name(), join_url=join_url, admin=admin,
-        members=members.members(get_db()) if admin else [],
-        own=members.member_id(get_db(), session.get(groups.session_key(MEMBER))),
-        name_form=name_form or NameForm(formdata=None, data={"name": group_name()}),
-        delete_form=delete_form or DeleteForm(formdata=None), many=groups.many()), status))
+    response = current_app.make_response(
+        (
+            render_template(
+                "group/show.html",
+                name=group_name(),
+                join_url=join_url,
+                admin=admin,
+                members=members.members(get_db()) if admin else [],
+                own=members.member_id(get_db(), session.get(groups.session_key(MEMBER))),
+                name_form=name_form or NameForm(formdata=None, data={"name": group_name()}),
+                delete_form=delete_form or DeleteForm(formdata=None),
+                many=groups.many(),
+            ),
+            status,
+        )
+    )
     response.headers["Cache-Control"] = "no-store"  # it carries the join link
     return response
 
@@ -65,8 +77,9 @@ def show():
 def join_qr():
     """The join link as a QR code, to scan off this phone's screen."""
     url = external_url("access.join_link", key=install_key(get_db(), JOIN_KEY))
-    response = current_app.response_class(qr_svg(url, _("Scan to join the group")),
-                                          mimetype="image/svg+xml")
+    response = current_app.response_class(
+        qr_svg(url, _("Scan to join the group")), mimetype="image/svg+xml"
+    )
     response.headers["Cache-Control"] = "no-store"
     return response
 
@@ -77,8 +90,9 @@ def rotate_join():
     if not FlaskForm().validate():
         abort(400)
     rotate_install_key(get_db(), JOIN_KEY)
-    flash_words(lazy_gettext("A new join link: the old one lets no new phone in. The members "
-                             "stay members."))
+    flash_words(
+        lazy_gettext("A new join link: the old one lets no new phone in. The members stay members.")
+    )
     return redirect(url_for("group.show"), 303)
 
 
@@ -89,8 +103,9 @@ def end_member(member_id: int):
         abort(400)
     if not members.end(get_db(), member_id):
         abort(404)
-    flash_words(lazy_gettext("That phone is no longer a member: it reads nothing of the "
-                             "group now."))
+    flash_words(
+        lazy_gettext("That phone is no longer a member: it reads nothing of the group now.")
+    )
     return redirect(url_for("group.show"), 303)
 
 
@@ -100,8 +115,7 @@ def end_all():
     if not FlaskForm().validate():
         abort(400)
     count = members.end_all(get_db(), keep=session.get(groups.session_key(MEMBER)))
-    flash_words(lazy_gettext("Every other phone is no longer a member (%(count)s).",
-                             count=count))
+    flash_words(lazy_gettext("Every other phone is no longer a member (%(count)s).", count=count))
     return redirect(url_for("group.show"), 303)
 
 
@@ -116,8 +130,7 @@ def rename():
         return _page(name_form=form, status=400)
     db = get_db()
     with db.atomic():
-        db.execute("insert or replace into settings (key, value) values ('group_name', ?)",
-                   [name])
+        db.execute("insert or replace into settings (key, value) values ('group_name', ?)", [name])
     if groups.many():
         groups.host().rename(groups.current() or "", name)
     flash_words(lazy_gettext("The group’s name is changed."))
@@ -142,4 +155,3 @@ def delete():
         session.pop(key, None)
     flash_words(lazy_gettext("The group is deleted, with all its games."))
     return redirect(url_for("front.index"), 303)
-

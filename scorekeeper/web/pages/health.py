@@ -1,6 +1,7 @@
 """``/healthz``: whether the app can answer and read its database (on a box of many groups,
 its register of groups), for a container's health
 check, a service monitor or a reverse proxy. It says nothing about any game."""
+
 from __future__ import annotations
 
 import sqlite3

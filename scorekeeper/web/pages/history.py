@@ -7,6 +7,7 @@ cursor in the address (the night and game a page starts after, or before), so th
 costs the same, in time and in memory, at ten games or a hundred thousand. A night's page
 lists its games a page at a time in the same way.
 """
+
 from __future__ import annotations
 
 import json
@@ -42,8 +43,11 @@ def matching_players(db, text: str) -> list[dict[str, Any]]:
     key = storage.name_key(text)
     if not key:
         return []
-    return list(db.query("select id, name from players where instr(name_key, ?) > 0 "
-                         "order by name_key", [key]))
+    return list(
+        db.query(
+            "select id, name from players where instr(name_key, ?) > 0 order by name_key", [key]
+        )
+    )
 
 
 def _game_rows(db, where: str, params: list[Any]) -> list[dict[str, Any]]:
@@ -68,8 +72,10 @@ def _filters(player_ids: list[int] | None) -> tuple[list[str], list[Any]]:
     if player_ids is None:
         return ["1 = 1"], []
     marks = ", ".join("?" * len(player_ids)) or "null"
-    return ([f"g.id in (select game_id from game_players where player_id in ({marks}))"],
-            list(player_ids))
+    return (
+        [f"g.id in (select game_id from game_players where player_id in ({marks}))"],
+        list(player_ids),
+    )
 
 
 def _older_than(cursor: Cursor) -> tuple[str, list[Any]]:
@@ -80,18 +86,31 @@ def _newer_than(cursor: Cursor) -> tuple[str, list[Any]]:
     return "(g.night > ? or (g.night = ? and g.id > ?))", [cursor[0], cursor[0], cursor[1]]
 
 
-def _page_ids(db, where: list[str], params: list[Any], *, newer: bool, limit: int,
-              ) -> list[tuple[str, int]]:
+def _page_ids(
+    db,
+    where: list[str],
+    params: list[Any],
+    *,
+    newer: bool,
+    limit: int,
+) -> list[tuple[str, int]]:
     order = "asc" if newer else "desc"
-    rows = db.query(f"select g.night, g.id from games g where {' and '.join(where)} "
-                    f"order by g.night {order}, g.id {order} limit ?", [*params, limit])
+    rows = db.query(
+        f"select g.night, g.id from games g where {' and '.join(where)} "
+        f"order by g.night {order}, g.id {order} limit ?",
+        [*params, limit],
+    )
     found = [(r["night"], r["id"]) for r in rows]
     return found[::-1] if newer else found
 
 
-def nights_page(db, *, after: Cursor | None = None, before: Cursor | None = None,
-                player_ids: list[int] | None = None,
-                ) -> tuple[list[tuple[str, list[dict[str, Any]]]], Cursor | None, Cursor | None]:
+def nights_page(
+    db,
+    *,
+    after: Cursor | None = None,
+    before: Cursor | None = None,
+    player_ids: list[int] | None = None,
+) -> tuple[list[tuple[str, list[dict[str, Any]]]], Cursor | None, Cursor | None]:
     """A page of games, newest first, grouped by night: those older than *after* (or newer
     than *before*), at most GAMES_PER_PAGE of at most NIGHTS_PER_PAGE nights; and the cursors
     of the next (older) and the previous (newer) pages, None where there is none."""
@@ -102,27 +121,37 @@ def nights_page(db, *, after: Cursor | None = None, before: Cursor | None = None
         clause, more = _older_than(after)
     else:
         clause, more = "1 = 1", []
-    keys = _page_ids(db, [*where, clause], [*params, *more], newer=before is not None,
-                     limit=GAMES_PER_PAGE + 1)
+    keys = _page_ids(
+        db, [*where, clause], [*params, *more], newer=before is not None, limit=GAMES_PER_PAGE + 1
+    )
     if before is not None:  # read backwards: the page is the newest-but-one's last games
         keys = keys[-GAMES_PER_PAGE:]
     else:
-        keys = keys[:GAMES_PER_PAGE + 1]
+        keys = keys[: GAMES_PER_PAGE + 1]
     nights = list(dict.fromkeys(night for night, _ in keys))[:NIGHTS_PER_PAGE]
     page = [key for key in keys if key[0] in nights][:GAMES_PER_PAGE]
     if not page:
         return [], None, None
     older_clause, older_params = _older_than(page[-1])
     newer_clause, newer_params = _newer_than(page[0])
-    older = page[-1] if _page_ids(db, [*where, older_clause], [*params, *older_params],
-                                  newer=False, limit=1) else None
-    newer = page[0] if _page_ids(db, [*where, newer_clause], [*params, *newer_params],
-                                 newer=True, limit=1) else None
-    rows = {r["id"]: r for r in _game_rows(
-        db, f"g.id in ({', '.join('?' * len(page))})", [game_id for _, game_id in page])}
+    older = (
+        page[-1]
+        if _page_ids(db, [*where, older_clause], [*params, *older_params], newer=False, limit=1)
+        else None
+    )
+    newer = (
+        page[0]
+        if _page_ids(db, [*where, newer_clause], [*params, *newer_params], newer=True, limit=1)
+        else None
+    )
+    rows = {
+        r["id"]: r
+        for r in _game_rows(
+            db, f"g.id in ({', '.join('?' * len(page))})", [game_id for _, game_id in page]
+        )
+    }
     ordered = [rows[game_id] for _, game_id in page if game_id in rows]
-    grouped = [(night, list(games)) for night, games in groupby(ordered,
-                                                                key=lambda r: r["night"])]
+    grouped = [(night, list(games)) for night, games in groupby(ordered, key=lambda r: r["night"])]
     return grouped, older, newer
 
 
@@ -138,10 +167,10 @@ def read_cursor(name: str) -> Cursor | None:
         game_id = int(game) if game is not None else None
     except ValueError:
         abort(404, gettext("There is no such page of past nights."))
-    if night is None or (game_id is not None and not 0 < game_id < 2 ** 63):
+    if night is None or (game_id is not None and not 0 < game_id < 2**63):
         abort(404, gettext("There is no such page of past nights."))
     if game_id is None:  # a night alone: every game of it is on the other side
-        return (night, 0) if name == "after" else (night, 2 ** 63 - 1)
+        return (night, 0) if name == "after" else (night, 2**63 - 1)
     return night, game_id
 
 
@@ -154,22 +183,38 @@ def index():
     after, before = read_cursor("after"), read_cursor("before")
     found = matching_players(db, text) if text else None
     nights, older_key, newer_key = nights_page(
-        db, after=after, before=before,
-        player_ids=[p["id"] for p in found] if found is not None else None)
+        db,
+        after=after,
+        before=before,
+        player_ids=[p["id"] for p in found] if found is not None else None,
+    )
     search = {"player": text} if text else {}
-    older = (url_for("history.index", after=older_key[0], game=older_key[1], **search)
-             if older_key else None)
-    newer = (url_for("history.index", before=newer_key[0], game=newer_key[1], **search)
-             if newer_key else None)
-    return render_template("history/index.html", nights=nights, text=text, found=found,
-                           older=older, newer=newer, paged=bool(after or before))
+    older = (
+        url_for("history.index", after=older_key[0], game=older_key[1], **search)
+        if older_key
+        else None
+    )
+    newer = (
+        url_for("history.index", before=newer_key[0], game=newer_key[1], **search)
+        if newer_key
+        else None
+    )
+    return render_template(
+        "history/index.html",
+        nights=nights,
+        text=text,
+        found=found,
+        older=older,
+        newer=newer,
+        paged=bool(after or before),
+    )
 
 
 def read_game_cursor(name: str) -> int | None:
     value = request.args.get(name)
     if value is None:
         return None
-    if not value.isascii() or not value.isdigit() or not 0 < int(value) < 2 ** 63:
+    if not value.isascii() or not value.isdigit() or not 0 < int(value) < 2**63:
         abort(404, gettext("There is no such page of this night."))
     return int(value)
 
@@ -194,32 +239,42 @@ def night(night: str):
     elif after is not None:
         where.append("g.id < ?")
         params.append(after)
-    ids = [i for _, i in _page_ids(db, where, params, newer=before is not None,
-                                   limit=GAMES_PER_PAGE)]
+    ids = [
+        i for _, i in _page_ids(db, where, params, newer=before is not None, limit=GAMES_PER_PAGE)
+    ]
     rows = _game_rows(db, f"g.id in ({', '.join('?' * len(ids))})", ids) if ids else []
     standings: dict[int, list[dict[str, Any]]] = {}
     for row in db.query(
-            "select gp.game_id, p.id, p.name, gp.total, gp.rank from game_players gp "
-            "join players p on p.id = gp.player_id "
-            f"where gp.game_id in ({', '.join('?' * len(ids))}) order by gp.game_id, gp.seat",
-            ids):  # seat order, as played
+        "select gp.game_id, p.id, p.name, gp.total, gp.rank from game_players gp "
+        "join players p on p.id = gp.player_id "
+        f"where gp.game_id in ({', '.join('?' * len(ids))}) order by gp.game_id, gp.seat",
+        ids,
+    ):  # seat order, as played
         standings.setdefault(row["game_id"], []).append(row)
     for row in rows:
         row["standings"] = standings.get(row["id"], [])
     older = newer = None
-    if rows and _page_ids(db, ["g.night = ?", "g.id < ?"], [day, rows[-1]["id"]], newer=False,
-                          limit=1):
+    if rows and _page_ids(
+        db, ["g.night = ?", "g.id < ?"], [day, rows[-1]["id"]], newer=False, limit=1
+    ):
         older = url_for("history.night", night=day, after=rows[-1]["id"])
-    if rows and _page_ids(db, ["g.night = ?", "g.id > ?"], [day, rows[0]["id"]], newer=True,
-                          limit=1):
+    if rows and _page_ids(
+        db, ["g.night = ?", "g.id > ?"], [day, rows[0]["id"]], newer=True, limit=1
+    ):
         newer = url_for("history.night", night=day, before=rows[0]["id"])
-    return render_template("history/night.html", night=day, games=rows, count=count,
-                           night_rows=clubnights.night_standings(db, night=day)[:STANDINGS_SHOWN],
-                           older=older, newer=newer,
-                           clubs=list(db.query(
-                               "select id, title from club_nights where night = ? order by id",
-                               [day])),
-                           champion_rule=clubnights.CHAMPION_RULE)
+    return render_template(
+        "history/night.html",
+        night=day,
+        games=rows,
+        count=count,
+        night_rows=clubnights.night_standings(db, night=day)[:STANDINGS_SHOWN],
+        older=older,
+        newer=newer,
+        clubs=list(
+            db.query("select id, title from club_nights where night = ? order by id", [day])
+        ),
+        champion_rule=clubnights.CHAMPION_RULE,
+    )
 
 
 def deal_lines(stored: StoredGame) -> list[dict[str, Any]]:
@@ -228,14 +283,19 @@ def deal_lines(stored: StoredGame) -> list[dict[str, Any]]:
     scored = game.score()
     out = []
     for index, record in enumerate(game.deals):
-        out.append({
-            "number": index + 1, "record": record, "king": game.players[record.king],
-            "title": present.deal_title(record),
-            "lines": present.describe(record, game.players, markup=True),
-            "scores": scored.deals[index], "running": scored.running[index],
-            "note": present.not_played_note(record, game.players, game, markup=True),
-            "version": stored.deals[index]["version"],
-        })
+        out.append(
+            {
+                "number": index + 1,
+                "record": record,
+                "king": game.players[record.king],
+                "title": present.deal_title(record),
+                "lines": present.describe(record, game.players, markup=True),
+                "scores": scored.deals[index],
+                "running": scored.running[index],
+                "note": present.not_played_note(record, game.players, game, markup=True),
+                "version": stored.deals[index]["version"],
+            }
+        )
     return out
 
 
@@ -243,13 +303,18 @@ def deal_lines(stored: StoredGame) -> list[dict[str, Any]]:
 def game(game_id: int):
     """A game's record: standings, running totals, every deal and the kingdom grid; read-only."""
     stored = fetch_game(game_id)
-    return render_template("history/game.html", deals=deal_lines(stored),
-                           rules_line=rules_line(stored.row["rules_json"]), **game_context(stored))
+    return render_template(
+        "history/game.html",
+        deals=deal_lines(stored),
+        rules_line=rules_line(stored.row["rules_json"]),
+        **game_context(stored),
+    )
 
 
 @bp.get("/games/<int:game_id>/correct")
 def correct(game_id: int):
     """Choose the deal to correct; the correction keeps the earlier version in the history."""
     stored = fetch_game(game_id)
-    return render_template("history/correct.html", stored=stored, names=stored.game.players,
-                           deals=deal_lines(stored))
+    return render_template(
+        "history/correct.html", stored=stored, names=stored.game.players, deals=deal_lines(stored)
+    )

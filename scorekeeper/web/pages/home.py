@@ -1,4 +1,5 @@
 """Home: games in progress (resume with one tap), recent nights, and "New game"."""
+
 from __future__ import annotations
 
 from itertools import groupby

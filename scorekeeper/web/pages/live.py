@@ -1,6 +1,7 @@
 """Following a game from another phone: the read-only scoreboard, the QR code that opens it,
 and a small state document that pages poll to refresh their scoreboard without a reload.
 """
+
 from __future__ import annotations
 
 import io
@@ -51,8 +52,11 @@ def current_version(game_id: int) -> str | None:
 
 def live_attributes(stored: StoredGame) -> dict[str, Any]:
     """What a page that refreshes its scoreboard carries: where to ask, what it shows now."""
-    return {"data-poll": url_for("live.state", game_id=stored.id),
-            "data-version": stored_version(stored), "data-every": POLL_SECONDS}
+    return {
+        "data-poll": url_for("live.state", game_id=stored.id),
+        "data-version": stored_version(stored),
+        "data-every": POLL_SECONDS,
+    }
 
 
 @bp.get("/watch")
@@ -60,24 +64,37 @@ def watch(game_id: int):
     """Standings and the kingdom grid, without any way to enter or change a deal; answered 304,
     or from the page kept, while the game and this phone's way of reading are as they were."""
     return validators.answer(
-        "watch", game_id,
-        lambda: render_template("watch.html", **game_context(fetch_game(game_id))))
+        "watch", game_id, lambda: render_template("watch.html", **game_context(fetch_game(game_id)))
+    )
 
 
 @bp.get("/state.json")
 def state(game_id: int):
     """The game's version and standings; answered 304 without reading the game when unchanged.
     It holds no words of a language and no rights: its validator is the game's version."""
+
     def make():
         stored = fetch_game(game_id)
         context = game_context(stored)
         nxt, scored = context["next"], context["scored"]
         return jsonify(
-            game=game_id, version=stored_version(stored), every=POLL_SECONDS,
-            deals=len(context["game"].deals), over=scored.is_over,
-            standings=[{"seat": r.seat, "name": r.name, "total": r.total, "rank": r.rank,
-                        "winner": r.winner} for r in context["standings"]],
-            next=None if nxt is None else {"number": nxt.number, "king": nxt.king})
+            game=game_id,
+            version=stored_version(stored),
+            every=POLL_SECONDS,
+            deals=len(context["game"].deals),
+            over=scored.is_over,
+            standings=[
+                {
+                    "seat": r.seat,
+                    "name": r.name,
+                    "total": r.total,
+                    "rank": r.rank,
+                    "winner": r.winner,
+                }
+                for r in context["standings"]
+            ],
+            next=None if nxt is None else {"number": nxt.number, "king": nxt.king},
+        )
 
     response = validators.answer("state", game_id, make, reader=False)
     response.headers["Cache-Control"] = "no-cache"
@@ -88,8 +105,10 @@ def state(game_id: int):
 def qr(game_id: int):
     """A QR code of the read-only view's full address, drawn here (no script, no service)."""
     stored = fetch_game(game_id)
-    response = Response(qr_svg(watch_url(stored, external=True), _("Scan to follow this game")),
-                        mimetype="image/svg+xml")
+    response = Response(
+        qr_svg(watch_url(stored, external=True), _("Scan to follow this game")),
+        mimetype="image/svg+xml",
+    )
     response.headers["Cache-Control"] = "no-cache"
     response.add_etag()  # a phone that has it already gets 304
     return response.make_conditional(request)
@@ -101,8 +120,16 @@ def qr_svg(url: str, title: str) -> bytes:
     times as long as the game page it sits on, and every load of that page asks for it."""
     code = segno.make(url, error="m")
     out = io.BytesIO()
-    code.save(out, kind="svg", border=4, dark="#000", light="#fff", xmldecl=False, omitsize=True,
-              title=title)
+    code.save(
+        out,
+        kind="svg",
+        border=4,
+        dark="#000",
+        light="#fff",
+        xmldecl=False,
+        omitsize=True,
+        title=title,
+    )
     return out.getvalue()
 
 

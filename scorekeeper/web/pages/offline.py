@@ -5,6 +5,7 @@ It is served from the site's root so that its scope covers every game page, neve
 cache (a new release must reach the phones), and named by a version made of the files it keeps:
 when one of them changes, the phones replace the whole kept set.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -24,8 +25,9 @@ KEPT = (".css", ".js", ".svg", ".webmanifest")
 def _worker(static: str) -> tuple[str, list[str]]:
     """The worker's script and the static files it keeps (their names), for folder *static*."""
     folder = Path(static)
-    names = sorted(p.name for p in folder.iterdir()
-                   if p.is_file() and p.suffix in KEPT and p.name != "sw.js")
+    names = sorted(
+        p.name for p in folder.iterdir() if p.is_file() and p.suffix in KEPT and p.name != "sw.js"
+    )
     digest = hashlib.sha256()
     for name in names + ["sw.js"]:
         digest.update(name.encode() + b"\0" + (folder / name).read_bytes())

@@ -6,12 +6,12 @@ Games name their players by id, so a rename changes every game's name at once an
 one spelling's games onto the other; neither touches a score. Fixing a name in one game points
 that game's seat at another player (``store.players.fix_seat_name``).
 """
+
 from __future__ import annotations
 
 from typing import Any
 
-from flask import (Blueprint, abort, jsonify, redirect, render_template, request,
-                   url_for)
+from flask import Blueprint, abort, jsonify, redirect, render_template, request, url_for
 from flask_babel import gettext, lazy_gettext
 from flask_wtf import FlaskForm
 from markupsafe import Markup, escape
@@ -52,14 +52,19 @@ class SeatNameForm(FlaskForm):
 
 def say(text: str, **names: str) -> Markup:
     """A translated message with player names put in, each in ``<bdi>``."""
-    return escape(text) % {key: isolated(value) if isinstance(value, str) else value
-                           for key, value in names.items()}
+    return escape(text) % {
+        key: isolated(value) if isinstance(value, str) else value for key, value in names.items()
+    }
 
 
 def preset_labels() -> dict[str, str]:
     """The house-rule presets by name, in the page's language, for the leaderboard's filter."""
-    return {"standard": gettext("Standard"), "complex": gettext("Complex"),
-            "partnership": gettext("Partnership"), "custom": gettext("Custom")}
+    return {
+        "standard": gettext("Standard"),
+        "complex": gettext("Complex"),
+        "partnership": gettext("Partnership"),
+        "custom": gettext("Custom"),
+    }
 
 
 # -- reading filters -----------------------------------------------------------------------
@@ -72,12 +77,14 @@ def read_filters(*, with_preset: bool = False) -> tuple[stats.Filters, list[str]
             dates[arg] = stats.parse_date(request.args.get(arg))
         except ValueError:
             dates[arg] = None
-            problems.append(gettext("“%(label)s” is not a date (YYYY-MM-DD); it was left out.",
-                                    label=label))
+            problems.append(
+                gettext("“%(label)s” is not a date (YYYY-MM-DD); it was left out.", label=label)
+            )
     preset = request.args.get("preset") or None
     if preset is not None and (not with_preset or preset not in stats.PRESET_CHOICES):
-        problems.append(gettext("That is not one of the house-rule presets; all games are "
-                                "counted."))
+        problems.append(
+            gettext("That is not one of the house-rule presets; all games are counted.")
+        )
         preset = None
     if dates["from"] and dates["to"] and dates["from"] > dates["to"]:
         problems.append(gettext("“From” comes after “To”: the two dates were swapped."))
@@ -102,15 +109,16 @@ def roster():
     """Everyone, by name, a page of PLAYERS_PER_PAGE at a time (``?page=N``)."""
     db = get_db()
     page = request.args.get("page", "1")
-    if not page.isascii() or not page.isdigit() or not 0 < int(page) < 10 ** 9:
+    if not page.isascii() or not page.isdigit() or not 0 < int(page) < 10**9:
         abort(404, gettext("There is no such page of players."))
     page_number, count = int(page), stats.player_count(db)
     pages = max(1, -(-count // PLAYERS_PER_PAGE))
     if page_number > pages:
         abort(404, gettext("There is no such page of players."))
     rows = stats.roster(db, offset=(page_number - 1) * PLAYERS_PER_PAGE, limit=PLAYERS_PER_PAGE)
-    return render_template("players/roster.html", players=rows, page=page_number, pages=pages,
-                           count=count)
+    return render_template(
+        "players/roster.html", players=rows, page=page_number, pages=pages, count=count
+    )
 
 
 @bp.get("/players/<int:pid>")
@@ -125,13 +133,23 @@ def show(pid: int):
         rating = ratings.of_players(db, [pid]).get(pid)
         rated = ratings.history(db, pid, latest=RATED_LISTED)[::-1]
     return render_template(
-        "players/show.html", player=player, filters=filters, problems=problems,
-        summary=stats.player_summary(db, pid, filters), play=stats.play_stats(db, pid, filters),
-        recent=form.recent, run=form.run, rivals=stats.head_to_head(db, pid, filters),
-        partners=stats.partners(db, pid, filters), can_change=rights.is_admin(),
+        "players/show.html",
+        player=player,
+        filters=filters,
+        problems=problems,
+        summary=stats.player_summary(db, pid, filters),
+        play=stats.play_stats(db, pid, filters),
+        recent=form.recent,
+        run=form.run,
+        rivals=stats.head_to_head(db, pid, filters),
+        partners=stats.partners(db, pid, filters),
+        can_change=rights.is_admin(),
         can_delete=rights.is_admin() and not players.game_count(db, pid),
-        delete_form=DeleteForm(formdata=None), rating=rating, rated=rated,
-        provisional_games=ratings.PROVISIONAL_GAMES)
+        delete_form=DeleteForm(formdata=None),
+        rating=rating,
+        rated=rated,
+        provisional_games=ratings.PROVISIONAL_GAMES,
+    )
 
 
 @bp.route("/players/<int:pid>/rename", methods=["GET", "POST"])
@@ -145,8 +163,10 @@ def rename(pid: int):
         except players.Refused as exc:
             form.name.errors = [refusal(exc)]
         else:
-            flash_message("Renamed: %(old)s is now %(new)s. Every game of theirs shows the "
-                          "new name.", names={"old": player["name"], "new": name})
+            flash_message(
+                "Renamed: %(old)s is now %(new)s. Every game of theirs shows the new name.",
+                names={"old": player["name"], "new": name},
+            )
             return redirect(url_for("players.show", pid=pid), 303)
     status = 400 if form.name.errors else 200
     return render_template("players/rename.html", player=player, form=form), status
@@ -172,30 +192,53 @@ def merge(pid: int):
         except players.Refused as exc:
             problem = refusal(exc)
         else:
-            flash_message("Merged: %(other)s’s games are now %(name)s’s.",
-                          names={"other": other["name"], "name": player["name"]})
+            flash_message(
+                "Merged: %(other)s’s games are now %(name)s’s.",
+                names={"other": other["name"], "name": player["name"]},
+            )
             return redirect(url_for("players.show", pid=pid), 303)
-        return render_template("players/merge.html", player=player, other=other, form=form,
-                               problem=problem, others=[]), 400
+        return render_template(
+            "players/merge.html", player=player, other=other, form=form, problem=problem, others=[]
+        ), 400
     other_id = form_int(request.args.get("other"))
     if other_id is None:
-        tablemates = {r["player_id"] for r in db.query(
-            "select distinct b.player_id from game_players a join game_players b "
-            "on b.game_id = a.game_id where a.player_id = ?", [pid])}
+        tablemates = {
+            r["player_id"]
+            for r in db.query(
+                "select distinct b.player_id from game_players a join game_players b "
+                "on b.game_id = a.game_id where a.player_id = ?",
+                [pid],
+            )
+        }
         others = [p for p in stats.roster(db) if p["id"] not in tablemates | {pid}]
         return render_template("players/merge.html", player=player, others=others, other=None)
     other = stats.player(db, other_id)
     if other is None or other_id == pid:
         abort(404, gettext("There is no such player to merge."))
     shared = players.shared_game(db, pid, other_id)
-    problem = (say(gettext("%(name)s and %(other)s played in the same game (game %(number)s), "
-                           "so they are two people and cannot be merged."),
-                   name=player["name"], other=other["name"], number=num(shared))
-               if shared is not None else None)
+    problem = (
+        say(
+            gettext(
+                "%(name)s and %(other)s played in the same game (game %(number)s), "
+                "so they are two people and cannot be merged."
+            ),
+            name=player["name"],
+            other=other["name"],
+            number=num(shared),
+        )
+        if shared is not None
+        else None
+    )
     counts = {row["id"]: row for row in stats.roster(db)}
-    return render_template("players/merge.html", player=player, other=other, others=[],
-                           form=MergeForm(data={"other": other_id}), problem=problem,
-                           games=counts.get(other_id, {}).get("games", 0))
+    return render_template(
+        "players/merge.html",
+        player=player,
+        other=other,
+        others=[],
+        form=MergeForm(data={"other": other_id}),
+        problem=problem,
+        games=counts.get(other_id, {}).get("games", 0),
+    )
 
 
 @bp.post("/players/<int:pid>/delete")
@@ -224,20 +267,24 @@ def fix_name(game_id: int, seat: int):
     form = SeatNameForm() if request.method == "POST" else SeatNameForm(data={"name": name})
     if request.method == "POST" and form.validate():
         try:
-            fixed = players.fix_seat_name(get_db(), game_id, seat, form.name.data or "",
-                                          club_nights_too=rights.is_admin())
+            fixed = players.fix_seat_name(
+                get_db(), game_id, seat, form.name.data or "", club_nights_too=rights.is_admin()
+            )
         except players.Refused as exc:
             form.name.errors = [refusal(exc)]
         except LookupError:
             abort(404, gettext("There is no such player in this game."))
         else:
             if fixed != name:
-                flash_message("In this game, %(old)s is now %(new)s. Other games are as they "
-                              "were.", names={"old": name, "new": fixed})
+                flash_message(
+                    "In this game, %(old)s is now %(new)s. Other games are as they were.",
+                    names={"old": name, "new": fixed},
+                )
             return redirect(url_for("access.share", game_id=game_id), 303)
     status = 400 if form.name.errors else 200
-    return render_template("players/fix_name.html", stored=stored, seat=seat, name=name,
-                           form=form, limit=NAME_LIMIT), status
+    return render_template(
+        "players/fix_name.html", stored=stored, seat=seat, name=name, form=form, limit=NAME_LIMIT
+    ), status
 
 
 @bp.get("/players/chances.json")
@@ -246,8 +293,9 @@ def chances():
     ``names`` four times in seat order, ``partnership`` when partners sit opposite. The chances
     are printed as the page prints them (the phone's digits); null unless the four are players
     the group knows and the group keeps ratings."""
-    found = ratingview.chances_of(request.args.getlist("names"),
-                                  request.args.get("partnership") == "1")
+    found = ratingview.chances_of(
+        request.args.getlist("names"), request.args.get("partnership") == "1"
+    )
     response = jsonify(chances=None if found is None else [ratingview.chance(c) for c in found])
     response.headers["Cache-Control"] = "no-store"
     return response
@@ -263,8 +311,11 @@ def leaderboard():
     if sort not in stats.SORTS or (sort == "rating" and not rated):
         sort = default
     labels = preset_labels()
-    board = fragments.leaderboard(get_db(), groups.database_path(), filters, sort,
-                                  rated)
-    return render_template("players/leaderboard.html", board=board,
-                           filters=filters, problems=problems,
-                           presets=[(p, labels.get(p, p.title())) for p in stats.PRESET_CHOICES])
+    board = fragments.leaderboard(get_db(), groups.database_path(), filters, sort, rated)
+    return render_template(
+        "players/leaderboard.html",
+        board=board,
+        filters=filters,
+        problems=problems,
+        presets=[(p, labels.get(p, p.title())) for p in stats.PRESET_CHOICES],
+    )

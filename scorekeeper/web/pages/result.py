@@ -3,6 +3,7 @@
 both (static/share.js); without it, or without JavaScript, its link opens a page with the text
 to copy and the image to download.
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -10,8 +11,16 @@ import hashlib
 import hmac
 import io
 
-from flask import (Blueprint, Response, abort, current_app, render_template, request,
-                   send_file, url_for)
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    render_template,
+    request,
+    send_file,
+    url_for,
+)
 from flask_babel import format_date, gettext
 
 from ...store import clubnights, stats
@@ -31,8 +40,7 @@ def shared_key(what: str) -> str:
     secret key, the group and the result (a game's id, a night's date). It opens that result's
     text and image, and nothing else."""
     message = f"{groups.current() or ''}/{what}".encode()
-    return hmac.new(str(current_app.secret_key).encode(), message,
-                    hashlib.sha256).hexdigest()[:32]
+    return hmac.new(str(current_app.secret_key).encode(), message, hashlib.sha256).hexdigest()[:32]
 
 
 def shared_result_opens(values: dict) -> bool:
@@ -44,15 +52,19 @@ def shared_result_opens(values: dict) -> bool:
 def game_share(stored, scored) -> dict[str, str]:
     """What the Share button of a game sends: its text, and where its image and page are (where
     reading is private, at the result's own secret link, which a member may pass on)."""
-    text = game_text(stored.game.players, scored, title=stored.title,
-                     played_on=stored.played_on)
+    text = game_text(stored.game.players, scored, title=stored.title, played_on=stored.played_on)
     if groups.private():
         key = shared_key(f"game {stored.id}")
-        return {"text": text,
-                "image": url_for("result.shared_game_png", game_id=stored.id, key=key),
-                "page": url_for("result.shared_game", game_id=stored.id, key=key)}
-    return {"text": text, "image": url_for("sheets.game_sheet_png", game_id=stored.id),
-            "page": url_for("result.game", game_id=stored.id)}
+        return {
+            "text": text,
+            "image": url_for("result.shared_game_png", game_id=stored.id, key=key),
+            "page": url_for("result.shared_game", game_id=stored.id, key=key),
+        }
+    return {
+        "text": text,
+        "image": url_for("sheets.game_sheet_png", game_id=stored.id),
+        "page": url_for("result.game", game_id=stored.id),
+    }
 
 
 def night_share(night: str) -> dict[str, str] | None:
@@ -61,22 +73,30 @@ def night_share(night: str) -> dict[str, str] | None:
     count = clubnights.night_game_count(db, night)
     if not count:
         return None
-    text = night_text(night, clubnights.night_standings(db, night=night), count,
-                      clubnights.CHAMPION_RULE)
+    text = night_text(
+        night, clubnights.night_standings(db, night=night), count, clubnights.CHAMPION_RULE
+    )
     if groups.private():
         key = shared_key(f"night {night}")
-        return {"text": text, "image": url_for("result.shared_night_png", night=night, key=key),
-                "page": url_for("result.shared_night", night=night, key=key)}
-    return {"text": text, "image": url_for("result.night_png", night=night),
-            "page": url_for("result.night", night=night)}
+        return {
+            "text": text,
+            "image": url_for("result.shared_night_png", night=night, key=key),
+            "page": url_for("result.shared_night", night=night, key=key),
+        }
+    return {
+        "text": text,
+        "image": url_for("result.night_png", night=night),
+        "page": url_for("result.night", night=night),
+    }
 
 
 @bp.get("/r/games/<int:game_id>/<key>")
 def shared_game(game_id: int, key: str):
     """A game's result at its own secret link (the guard in ``groups`` checked the key)."""
     stored = fetch_game(game_id)
-    return render_template("result.html", share=game_share(stored, stored.game.score()),
-                           stored=stored, back=None)
+    return render_template(
+        "result.html", share=game_share(stored, stored.game.score()), stored=stored, back=None
+    )
 
 
 @bp.get("/r/games/<int:game_id>/<key>/sheet.png")
@@ -103,8 +123,9 @@ def shared_night_png(night: str, key: str):
 def game(game_id: int):
     stored = fetch_game(game_id)
     share = game_share(stored, stored.game.score())
-    return render_template("result.html", share=share, stored=stored,
-                           back=url_for("games.show", game_id=game_id))
+    return render_template(
+        "result.html", share=share, stored=stored, back=url_for("games.show", game_id=game_id)
+    )
 
 
 def _night(night: str) -> str:
@@ -123,17 +144,25 @@ def night_png(night: str):
     db = get_db()
     if not clubnights.night_game_count(db, day):
         abort(404, gettext("There is no such night."))
-    params = {"title": format_date(dt.date.fromisoformat(day), "full"), "night": day,
-              "rows": clubnights.night_standings(db, night=day), "rule": clubnights.CHAMPION_RULE,
-              "rounds_played": 0, "rounds": 0, "over": True, "lang": current_language(),
-              "digits": sheet_digits()}
+    params = {
+        "title": format_date(dt.date.fromisoformat(day), "full"),
+        "night": day,
+        "rows": clubnights.night_standings(db, night=day),
+        "rule": clubnights.CHAMPION_RULE,
+        "rounds_played": 0,
+        "rounds": 0,
+        "over": True,
+        "lang": current_language(),
+        "digits": sheet_digits(),
+    }
     tag = "night-" + answer_key("night", **params)[2][:24]
     if request.if_none_match.contains(tag):
         response = Response(status=304)
     else:
         image = printed("night", "standings_pdf", image=True, **params)
-        response = send_file(io.BytesIO(image), mimetype="image/png",
-                             download_name=f"night-{day}.png", max_age=0)
+        response = send_file(
+            io.BytesIO(image), mimetype="image/png", download_name=f"night-{day}.png", max_age=0
+        )
     response.set_etag(tag)
     response.headers["Cache-Control"] = "private, no-cache"
     return response
@@ -145,8 +174,9 @@ def night(night: str):
     share = night_share(day)
     if share is None:
         abort(404, gettext("There is no such night."))
-    return render_template("result.html", share=share, stored=None,
-                           back=url_for("history.night", night=day))
+    return render_template(
+        "result.html", share=share, stored=None, back=url_for("history.night", night=day)
+    )
 
 
 bp.add_app_template_global(game_share)

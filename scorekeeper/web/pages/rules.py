@@ -5,6 +5,7 @@ the house rules that game plays with.
 Every line comes from the printed sheet's own summary (``printing.sheet.contract_rules``: the
 engine's value table, the sheet's doubling line, the rules line), so nothing is written twice.
 """
+
 from __future__ import annotations
 
 from typing import Sequence
@@ -45,9 +46,14 @@ def _page(contracts: tuple[Contract, ...], rules: HouseRules, **context):
     lang = current_language()
     words = words_for(lang, contract_names(table_words()))
     sections = [contract_rules(c, rules, lang, words) for c in contracts]
-    return render_template("rules.html", sections=sections, title=contracts_label(contracts),
-                           rules=rules, digits_ltr=lambda text: isolate_ltr(num(text)),
-                           **context)
+    return render_template(
+        "rules.html",
+        sections=sections,
+        title=contracts_label(contracts),
+        rules=rules,
+        digits_ltr=lambda text: isolate_ltr(num(text)),
+        **context,
+    )
 
 
 @bp.get("/rules/<contracts>")

@@ -1,5 +1,6 @@
 """The settings page: the language, the digits and the table's own words for the contracts,
 each kept on the phone in a cookie."""
+
 from __future__ import annotations
 
 from typing import Callable, Iterable
@@ -18,8 +19,17 @@ from .. import ratingview, rights
 from ..database import get_db
 from ..flashes import flash_message
 from ..i18n import COOKIE, COOKIE_AGE, DIGITS_COOKIE, current_language, local_path
-from ..words import (LEGACY_COOKIE, LEGACY_SETS, LIMIT, SUGGESTIONS, clean_word, cookie_name,
-                     cookie_value, table_words, word_problem)
+from ..words import (
+    LEGACY_COOKIE,
+    LEGACY_SETS,
+    LIMIT,
+    SUGGESTIONS,
+    clean_word,
+    cookie_name,
+    cookie_value,
+    table_words,
+    word_problem,
+)
 
 bp = Blueprint("settings", __name__)
 #: The language and digits switches: they read and show nothing of any group, so on a box of
@@ -43,7 +53,9 @@ def from_own_link() -> bool:
         return fetch_site in OWN_LINKS
     referrer = urlsplit(request.headers.get("Referer", ""))
     return bool(referrer.netloc) and (referrer.scheme, referrer.netloc) == (
-        request.scheme, request.host)
+        request.scheme,
+        request.host,
+    )
 
 
 class SwitchForm(FlaskForm):
@@ -64,24 +76,35 @@ def _switch(cookie: str, value: str, allowed: Iterable[str], question: Callable[
         return response
     if request.method == "GET" and not from_own_link():
         form = SwitchForm(formdata=None, next=back)
-        return render_template("switch.html", form=form, back=back,
-                               question=question())
+        return render_template("switch.html", form=form, back=back, question=question())
     response.set_cookie(cookie, value, max_age=COOKIE_AGE, samesite="Lax", httponly=True)
     return response
 
 
 @switches.route("/lang/<code>", methods=["GET", "POST"])
 def switch(code: str):
-    return _switch(COOKIE, code, LANGUAGES, lambda: gettext(
-        "A link asked to show the scorekeeper in %(choice)s on this phone.",
-        choice="English" if code == "en" else "العربية"))
+    return _switch(
+        COOKIE,
+        code,
+        LANGUAGES,
+        lambda: gettext(
+            "A link asked to show the scorekeeper in %(choice)s on this phone.",
+            choice="English" if code == "en" else "العربية",
+        ),
+    )
 
 
 @switches.route("/digits/<style>", methods=["GET", "POST"])
 def digits(style: str):
-    return _switch(DIGITS_COOKIE, style, ("western", "arabic"), lambda: gettext(
-        "A link asked to write numbers as %(choice)s on this phone.",
-        choice="٠١٢٣٤٥٦٧٨٩" if style == "arabic" else "0123456789"))
+    return _switch(
+        DIGITS_COOKIE,
+        style,
+        ("western", "arabic"),
+        lambda: gettext(
+            "A link asked to write numbers as %(choice)s on this phone.",
+            choice="٠١٢٣٤٥٦٧٨٩" if style == "arabic" else "0123456789",
+        ),
+    )
 
 
 @bp.get("/settings")
@@ -123,12 +146,16 @@ def settings_form(back: str) -> WordsForm:
 
 def render_settings(form: WordsForm, status: int = 200):
     back = local_path(form.next.data)
-    return render_template("settings.html", back=back, form=form, ratings_form=RatingsForm(),
-                           switch_form=SwitchForm(formdata=None, next=request.full_path),
-                           may_change_ratings=rights.may_start_games(),
-                           digits=request.cookies.get(DIGITS_COOKIE, "western"),
-                           default_words={c: gettext(CONTRACT_LABELS[c]) for c in ALL_CONTRACTS}
-                           ), status
+    return render_template(
+        "settings.html",
+        back=back,
+        form=form,
+        ratings_form=RatingsForm(),
+        switch_form=SwitchForm(formdata=None, next=request.full_path),
+        may_change_ratings=rights.may_start_games(),
+        digits=request.cookies.get(DIGITS_COOKIE, "western"),
+        default_words={c: gettext(CONTRACT_LABELS[c]) for c in ALL_CONTRACTS},
+    ), status
 
 
 @bp.post("/settings/words")
@@ -138,12 +165,20 @@ def save_words():
     form = WordsForm()
     if not form.validate():
         return render_settings(form, 400)
-    words = {c: form[c.value].data for c in ALL_CONTRACTS
-             if form[c.value].data and form[c.value].data != gettext(CONTRACT_LABELS[c])}
+    words = {
+        c: form[c.value].data
+        for c in ALL_CONTRACTS
+        if form[c.value].data and form[c.value].data != gettext(CONTRACT_LABELS[c])
+    }
     language = current_language()
     response = redirect(url_for("settings.show", next=local_path(form.next.data)), 303)
-    response.set_cookie(cookie_name(language), cookie_value(words), max_age=COOKIE_AGE,
-                        samesite="Lax", httponly=True)
+    response.set_cookie(
+        cookie_name(language),
+        cookie_value(words),
+        max_age=COOKIE_AGE,
+        samesite="Lax",
+        httponly=True,
+    )
     if language in LEGACY_SETS:
         response.delete_cookie(LEGACY_COOKIE)
     flash_message("The contracts’ names are kept on this phone.")
@@ -164,8 +199,13 @@ def save_ratings():
     form = RatingsForm()
     back = local_path(form.next.data)
     if not rights.may_start_games():
-        abort(403, gettext("Ratings belong to the whole group: only a phone that opened the "
-                           "group’s join link can turn them on or off."))
+        abort(
+            403,
+            gettext(
+                "Ratings belong to the whole group: only a phone that opened the "
+                "group’s join link can turn them on or off."
+            ),
+        )
     if not form.validate() or request.form.get("ratings") not in ("on", "off"):
         abort(400, gettext("This form is incomplete. Open Settings again."))
     on = request.form["ratings"] == "on"

@@ -5,6 +5,7 @@ sheet that is not kept is laid out by the printing processes, through the one bo
 front of them (``web/printer.py``): past it, 503 with ``Retry-After``. The blank sheet depends
 only on its parameters, and is kept by them.
 """
+
 from __future__ import annotations
 
 import io
@@ -17,8 +18,16 @@ from ...engine.gamefile import NAME_LIMIT, check_players
 from ...store.storage import StoredGame, clean_name
 from ..messages import problem_text
 from ..printer import database_path, printed
-from ..readysheets import (etag_of, remember_printed, sheet_digits, sheet_language, sheet_pdf,
-                           sheet_png, shown_version, way_of_reading)
+from ..readysheets import (
+    etag_of,
+    remember_printed,
+    sheet_digits,
+    sheet_language,
+    sheet_pdf,
+    sheet_png,
+    shown_version,
+    way_of_reading,
+)
 from ..words import words_key
 from .games import fetch_game
 
@@ -39,8 +48,13 @@ def slug(text: str) -> str:
 
 
 def pdf_response(data: bytes, filename: str):
-    response = send_file(io.BytesIO(data), mimetype="application/pdf", as_attachment=True,
-                         download_name=filename, max_age=0)
+    response = send_file(
+        io.BytesIO(data),
+        mimetype="application/pdf",
+        as_attachment=True,
+        download_name=filename,
+        max_age=0,
+    )
     response.headers["Cache-Control"] = "no-store"
     return response
 
@@ -80,8 +94,12 @@ def game_sheet_png(game_id: int):
     if request.if_none_match.contains(tag):
         response = Response(status=304)
     else:
-        response = send_file(io.BytesIO(sheet_png(stored, slot, shows)), mimetype="image/png",
-                             download_name=f"{sheet_name(stored)}.png", max_age=0)
+        response = send_file(
+            io.BytesIO(sheet_png(stored, slot, shows)),
+            mimetype="image/png",
+            download_name=f"{sheet_name(stored)}.png",
+            max_age=0,
+        )
     response.set_etag(tag)
     response.headers["Cache-Control"] = "private, no-cache"
     return response
@@ -94,11 +112,23 @@ def blank_sheet():
     if not any(names):
         names = []
     if names and len(names) != 4:
-        abort(400, gettext("A blank sheet takes four names of at most %(limit)s characters, or "
-                           "none.", limit=NAME_LIMIT))
+        abort(
+            400,
+            gettext(
+                "A blank sheet takes four names of at most %(limit)s characters, or none.",
+                limit=NAME_LIMIT,
+            ),
+        )
     problems = check_players(names) if names else []  # the one check of a name
     if problems:
         abort(400, " ".join(problem_text(p) for p in problems))
-    data = printed("blank", "blank_pdf", names=tuple(names), paper=paper_arg().lower(),
-                   lang=sheet_language(), digits=sheet_digits(), words=words_key())
+    data = printed(
+        "blank",
+        "blank_pdf",
+        names=tuple(names),
+        paper=paper_arg().lower(),
+        lang=sheet_language(),
+        digits=sheet_digits(),
+        words=words_key(),
+    )
     return pdf_response(data, "trex-blank-scoresheet.pdf")

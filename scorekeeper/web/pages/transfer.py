@@ -1,11 +1,11 @@
 """Export and import from the pages: a game, a night or everything as a game file, and the
 import page (the work itself is the store's, ``store.transfer``)."""
+
 from __future__ import annotations
 
 from typing import Any, Iterator
 
-from flask import (Blueprint, Response, abort, redirect, render_template, request,
-                   url_for)
+from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 from flask_babel import gettext, lazy_gettext
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
@@ -16,8 +16,15 @@ from .. import groupspace as groups
 from ...store import storage
 from ...store.db import connect
 from ...store.stats import parse_date
-from ...store.transfer import (ImportRefused, game_ids, game_json, has_games, import_text,
-                               iter_document, stored_game)
+from ...store.transfer import (
+    ImportRefused,
+    game_ids,
+    game_json,
+    has_games,
+    import_text,
+    iter_document,
+    stored_game,
+)
 from .. import inflight, rights
 from ..database import get_db
 from ..figures import night_label
@@ -108,39 +115,65 @@ def upload():
         form = ImportForm()
         valid = form.validate()
     except RequestEntityTooLarge:
-        return render_template("transfer/import.html", form=ImportForm(formdata=None), problems=[
-            escape(gettext("The file is larger than %(size)s MB. Import it on the computer that "
-                           "runs the scorekeeper: %(command)s.")) % {
-                "size": num(UPLOAD_LIMIT // (1024 * 1024)),
-                "command": Markup('<code lang="en">scorekeeper import FILE</code>')}]), 413
+        return render_template(
+            "transfer/import.html",
+            form=ImportForm(formdata=None),
+            problems=[
+                escape(
+                    gettext(
+                        "The file is larger than %(size)s MB. Import it on the computer that "
+                        "runs the scorekeeper: %(command)s."
+                    )
+                )
+                % {
+                    "size": num(UPLOAD_LIMIT // (1024 * 1024)),
+                    "command": Markup('<code lang="en">scorekeeper import FILE</code>'),
+                }
+            ],
+        ), 413
     if not valid and "csrf_token" in form.errors:
-        return render_template("transfer/import.html", form=form, problems=[
-            gettext("This form has expired or was sent from elsewhere. Reload the page and send "
-                    "the file again.")]), 400
+        return render_template(
+            "transfer/import.html",
+            form=form,
+            problems=[
+                gettext(
+                    "This form has expired or was sent from elsewhere. Reload the page and send "
+                    "the file again."
+                )
+            ],
+        ), 400
     sent = form.file.data
     if sent is None or not getattr(sent, "filename", ""):
-        return render_template("transfer/import.html", form=form,
-                               problems=[gettext("Choose a game file to import.")]), 400
+        return render_template(
+            "transfer/import.html", form=form, problems=[gettext("Choose a game file to import.")]
+        ), 400
     try:
         result = import_text(get_db(), sent.read())
     except ImportRefused as exc:
         problems = [problem_text(p, context=True) for p in exc.problems]
-        return render_template("transfer/import.html", form=form, problems=problems,
-                               filename=sent.filename), 400
-    for game_id in result.ids[-rights.REMEMBERED_GAMES:]:
+        return render_template(
+            "transfer/import.html", form=form, problems=problems, filename=sent.filename
+        ), 400
+    for game_id in result.ids[-rights.REMEMBERED_GAMES :]:
         rights.grant_game(game_id)  # the phone that brought the games may correct them
     count = len(result.ids)
     if result.skipped and len(result.skipped) + count == 1:
-        flash_message("This game is stored already (game %(number)s): not imported again.",
-                      number=result.skipped[0][1])
+        flash_message(
+            "This game is stored already (game %(number)s): not imported again.",
+            number=result.skipped[0][1],
+        )
     else:
         if count:
             flash_plural("Imported %(num)s game.", "Imported %(num)s games.", count)
         else:
             flash_message("Nothing new to import.")
         for number, stored in result.skipped:
-            flash_message("Game %(number)s of the file is stored already (game %(stored)s): "
-                          "not imported again.", number=number, stored=stored)
+            flash_message(
+                "Game %(number)s of the file is stored already (game %(stored)s): "
+                "not imported again.",
+                number=number,
+                stored=stored,
+            )
     if count == 1:
         return redirect(url_for("history.game", game_id=result.ids[0]), 303)
     return redirect(url_for("history.index"), 303)
