@@ -21,7 +21,7 @@ Each run, in a fresh folder:
 5. starts the box again on the restored folder, and every table enters its next deal.
 
 It prints, per database, the deals acknowledged, restored and lost, and the loss window: how
-long before the loss the oldest lost deal was acknowledged. ``tests/test_replication.py`` runs
+long before the loss the oldest lost deal was acknowledged. ``tests/project/test_replication.py`` runs
 the same drill, shorter.
 """
 

@@ -39,7 +39,7 @@ What is never kept, nor given a validator:
   anything that changed the session, anything a view declared by setting
   ``flask.g.unkeyed_read`` (``UNKEYED``) while making it, or the ratings on a page whose key
   does not hold their version. A template that starts to read one
-  of them makes its page unkept, never wrong; ``tests/test_validators.py`` holds the game page
+  of them makes its page unkept, never wrong; ``tests/web/test_validators.py`` holds the game page
   and the scoreboard kept, and every change of what they show validated again.
 
 The state document (``state.json``) speaks no language and shows no rights: its key is the

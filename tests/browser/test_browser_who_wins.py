@@ -3,14 +3,10 @@ and the game page says so where the table looks (the game-over line, the star, t
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from history_helpers import import_docs  # noqa: E402
-from phone_helpers import shoot  # noqa: E402
-from test_rules_who_wins import reversed_game  # noqa: E402
+from history_helpers import import_docs
+from phone_helpers import shoot
+from test_rules_who_wins import reversed_game
 
 
 def test_who_wins_reverse_scores_the_game_page_names_the_lowest_total(site, phone):

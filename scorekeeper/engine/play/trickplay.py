@@ -4,7 +4,7 @@ A trick deal is played three ways: card by card through :class:`~.tricks.TrickDe
 checked, a history kept), on plain ints by bots choosing on masks (:mod:`.quick`), and by
 uniformly random players (:mod:`.fast`). Each reads the rules of play from one
 :class:`TrickPlay`, made by :func:`trick_play`; a rule that changes play is written here, and
-``tests/test_play_loops.py`` holds the three ways to the same cards on every combination of
+``tests/engine/test_play_loops.py`` holds the three ways to the same cards on every combination of
 rules.
 """
 

@@ -20,7 +20,7 @@ from scorekeeper.web.messages import problem_text
 
 from web_helpers import OWN_LINK, error_next_to, soup
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CATALOG = ROOT / "scorekeeper" / "translations" / "ar" / "LC_MESSAGES"
 KEYWORDS = {
     "_": None,

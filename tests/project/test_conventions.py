@@ -10,7 +10,7 @@ from pathlib import Path
 
 import scorekeeper
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_version_is_written_once_and_the_package_reports_it():
@@ -40,3 +40,27 @@ def test_the_license_is_shipped_and_declared():
         metadata("trex-scorekeeper")["License-Expression"]
         == "MIT AND Bitstream-Vera AND LicenseRef-Arev-Fonts"
     )
+
+
+WINGS = {"engine", "store", "printing", "cli", "web", "browser", "project"}
+
+
+def test_every_test_file_sits_in_the_folder_of_a_wing():
+    """CONTRIBUTING.md "Where the tests are": no test module in tests/ itself, and no folder
+    beyond the wings' (a new one must be added to pytest's pythonpath and to the table)."""
+    tests = ROOT / "tests"
+    loose = sorted(p.name for p in tests.glob("test_*.py"))
+    assert loose == [], f"move these into a wing's folder: {loose}"
+    folders = {p.parent.name for p in tests.rglob("test_*.py") if p.parent != tests}
+    assert folders <= WINGS, f"folders that are not a wing's: {folders - WINGS}"
+
+
+def test_the_names_of_test_files_are_unique_and_every_folder_is_on_the_import_path():
+    """Test modules import each other by name (pytest's pythonpath), which finds one file only
+    when no two folders hold a file of the same name."""
+    import tomllib
+
+    names = [p.name for p in (ROOT / "tests").rglob("test_*.py")]
+    assert sorted(n for n in set(names) if names.count(n) > 1) == []
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["pytest"]["ini_options"]
+    assert set(config["pythonpath"]) == {"tests"} | {f"tests/{wing}" for wing in WINGS}

@@ -2,7 +2,7 @@
 the leaderboard sorted by rating, the chances of winning at New game and before the first deal,
 each player's change at the end of a game, and the Settings switch that hides them all.
 
-Every figure is compared with what the store's ratings (openskill, tests/test_ratings.py) give,
+Every figure is compared with what the store's ratings (openskill, tests/store/test_ratings.py) give,
 not with the page's own arithmetic."""
 
 from __future__ import annotations

@@ -429,5 +429,5 @@ def test_no_500__the_routes_and_fields_are_all_there(fields):
         and "next" in fields.posted["/lang/<code>"]
     )
     # every form found on a page; a group's own page exists only where reading is private
-    # (a hosted box, a box of many groups): tests/test_groups.py sends it hostile values
+    # (a hosted box, a box of many groups): tests/web/test_groups.py sends it hostile values
     assert {r for r in POST_RULES if not r.startswith("/group/")} - set(fields.posted) == set()

@@ -29,7 +29,7 @@ from load_tables import free_port, start_game
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
 
 STOP_SECONDS = 2.0
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def parents() -> dict[int, int]:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parents[1] / "scorekeeper"
+PACKAGE = Path(__file__).resolve().parents[2] / "scorekeeper"
 
 #: What each wing may import of the project (besides itself).
 ALLOWED = {

@@ -13,7 +13,7 @@ import pytest
 from babel.messages.frontend import CommandLineInterface
 from babel.messages.pofile import read_po
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 TRANSLATIONS = ROOT / "scorekeeper" / "translations"
 
 

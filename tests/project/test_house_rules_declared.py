@@ -23,7 +23,7 @@ from scorekeeper.web import create_app
 from test_transfer import upload
 from web_helpers import soup
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 ARABIC = Translations.load(str(ROOT / "scorekeeper" / "translations"), ["ar"])
 PLAYERS = {
     "player_0": "Aya",

@@ -26,7 +26,7 @@ import pytest
 from scorekeeper.store.paths import INSTALLED_INSTANCE, USER_FOLDER
 
 pytestmark = pytest.mark.slow
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PURELIB = Path(sysconfig.get_paths()["purelib"])
 
 

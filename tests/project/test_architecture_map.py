@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "scorekeeper"
 MAP = (ROOT / "ARCHITECTURE.md").read_text(encoding="utf-8")
 WINGS = ("engine", "store", "printing", "web", "cli")

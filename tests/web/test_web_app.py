@@ -20,7 +20,7 @@ PAGE_BUDGET = 40 * 1024
 
 
 def test_templates_and_static_stand_at_the_repository_root():
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     assert TEMPLATES == root / "templates" and STATIC == root / "static"
     assert (TEMPLATES / "base.html").is_file() and (STATIC / "app.css").is_file()
 

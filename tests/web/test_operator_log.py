@@ -28,7 +28,7 @@ from scorekeeper.web import create_app, logs
 from test_web_no_500 import fill, make_site
 from web_helpers import admin_link, edit_link
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PIN = "739164"
 LINE = re.compile(
     r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z (GET|POST|HEAD) (\S+) (\d{3}) "

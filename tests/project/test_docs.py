@@ -26,7 +26,7 @@ from scorekeeper.engine.records import COMPUTED_KEYS, RESULT_FIELDS, SWEEP_KEPT,
 from scorekeeper.engine.rules import RULES, SWEEP_TRICKS
 from scorekeeper.engine.scoring import contract_total
 
-DOCS = Path(__file__).resolve().parents[1] / "docs"
+DOCS = Path(__file__).resolve().parents[2] / "docs"
 RULES_MD = (DOCS / "rules.md").read_text(encoding="utf-8")
 FORMAT_MD = (DOCS / "game-format.md").read_text(encoding="utf-8")
 SIGNED = re.compile(r"[−+-]\d+")

@@ -9,7 +9,7 @@ from pathlib import Path
 from gamebuilder import standard_deal
 from web_helpers import error_next_to, form_fields, hidden_fields, soup
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 NAMES = ["سامي", "Nour", "ليلى Sam", "Hala"]
 #: A card's name in Arabic text is isolated left to right, so that "K♥" does not read "♥K".
 LRI, PDI = "\u2066", "\u2069"

@@ -15,7 +15,7 @@ from sqlite_utils.db import Database, Table
 
 from scorekeeper.store.db import WritingDatabase, connect
 
-CONSTRAINTS = Path(__file__).resolve().parents[1] / "deploy" / "constraints.txt"
+CONSTRAINTS = Path(__file__).resolve().parents[2] / "deploy" / "constraints.txt"
 
 
 def pinned(name: str) -> str:
