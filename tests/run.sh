@@ -3,7 +3,7 @@
 # its test dependencies, and Debian's Chromium for the browser tests, poppler-utils for the
 # printed sheets' checks, and systemd-analyze and Caddy for the deploy/ checks, when missing.
 #
-#   bash tests/run.sh [PYTEST ARGS]   every test, one after another (what CI runs)
+#   bash tests/run.sh [PYTEST ARGS]   every test, on all cores (pytest-xdist): what CI runs
 #   bash tests/run.sh --quick [ARGS]  the developer's loop: every test not marked slow, on all
 #                                     cores (pytest-xdist); under 2 minutes on 2 cores
 #   bash tests/run.sh --lint          ruff check and ruff format --check over the tree, and mypy on
@@ -43,4 +43,4 @@ fi
 if [ "$mode" = quick ]; then
   exec .venv/bin/python -m pytest -n auto -m "not slow" -q "$@"
 fi
-exec .venv/bin/python -m pytest "$@"
+exec .venv/bin/python -m pytest -n auto "$@"
