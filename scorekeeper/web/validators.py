@@ -159,7 +159,7 @@ def answer(
 
 def made_for_anyone(response: Response) -> bool:
     """Did making the page leave the session as it was and embed no CSRF token?"""
-    field = current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token")
+    field = current_app.config["WTF_CSRF_FIELD_NAME"]
     return (
         not session.modified
         and field not in g
