@@ -1,6 +1,16 @@
 """``/sw.js``: the service worker that keeps a game's pages on the phone and holds a deal saved
 while the network is gone until the server answers again (static/sw.js says how).
 
+What the worker needs to know of a page it keeps (the entry forms the game page links to, the
+number of the next deal, the words it shows, what each choice of an entry form is called) is
+the page's data, never read from its markup: one JSON value in the attribute ``data-page`` of
+``<div id="offline-data" hidden>``, that the templates emit with :func:`offline_data` at the end
+of the page and that sw.js finds by that one fixed opening (``tojson`` writes no quote ``'``,
+``<``, ``>`` or ``&``, so the value is the JSON as it is and ends at the first ``'``). The
+links are marked with the ``kept_offline`` filter and the choices
+by the ``pick`` macro (``offline_field``) as they are drawn; the element the worker fills with
+the deals waiting is :func:`outbox`, named in the data as the exact string it is.
+
 It is served from the site's root so that its scope covers every game page, never kept by a
 cache (a new release must reach the phones), and named by a version made of the files it keeps:
 when one of them changes, the phones replace the whole kept set.
@@ -13,12 +23,82 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-from flask import Blueprint, Response, current_app, url_for
+from typing import Any
+
+from flask import Blueprint, Response, current_app, g, url_for
+from jinja2.utils import htmlsafe_json_dumps
+from markupsafe import Markup
 
 bp = Blueprint("offline", __name__)
 
 #: The kinds of static file a page loads (its sheets, scripts and icons), kept at install.
 KEPT = (".css", ".js", ".svg", ".webmanifest")
+#: How static/sw.js finds a page's data: this exact opening (and the quote that closes it).
+DATA_OPENING = Markup('<div id="offline-data" hidden data-page=\'')
+DATA_CLOSING = Markup("'></div>")
+#: The element sw.js fills with the deals waiting on this phone: on the game page, which
+#: reloads when they are sent, and on an entry form.
+OUTBOX = {
+    True: Markup('<div id="outbox" data-reload hidden></div>'),
+    False: Markup('<div id="outbox" hidden></div>'),
+}
+
+
+@bp.app_template_global()
+def outbox(reload: bool = False) -> Markup:
+    """The outbox element, as sw.js finds it (the page's data names it)."""
+    return OUTBOX[bool(reload)]
+
+
+@bp.app_template_filter()
+def kept_offline(url: str) -> str:
+    """*url*, an entry form the game page links to, which sw.js keeps for offline use."""
+    g.setdefault("offline_forms", []).append(url)
+    return url
+
+
+def _text(said: Any) -> str:
+    return Markup(said).striptags() if isinstance(said, Markup) else str(said)
+
+
+@bp.app_template_global()
+def offline_field(name: str, legend: Any, choices: list[tuple[str, Any]]) -> str:
+    """Note what a choice of an entry form is called and what each of its values is (the
+    legend and the chips ``pick`` draws), for sw.js to say a deal waiting in the page's words."""
+    g.setdefault("offline_fields", {})[name] = [
+        _text(legend),
+        {value: _text(label) for value, label in choices},
+    ]
+    return ""
+
+
+def _index(known: list, one: Any) -> int:
+    if one not in known:
+        known.append(one)
+    return known.index(one)
+
+
+@bp.app_template_global()
+def offline_data(**page: Any) -> Markup:
+    """The page's data for sw.js (*page*, the links and the choices noted while it was drawn,
+    the outbox element), as one JSON value: called at the end of the page. Each choice is
+    ``[l, c]``: its legend ``legends[l]``, its chips (value to words) ``chips[c]``, or None
+    when each chip says its value as it is."""
+    legends: list[str] = []  # each legend and each set of chips once: the names recur
+    chips: list[dict[str, str]] = []
+    fields = {}
+    for name, (legend, said) in g.pop("offline_fields", {}).items():
+        plain = all(value == words for value, words in said.items())  # a count's chips
+        fields[name] = [_index(legends, legend), None if plain else _index(chips, said)]
+    data = {
+        **page,
+        "box": str(outbox(page.get("reload", False))),
+        "forms": g.pop("offline_forms", []),
+        "fields": fields,
+        "legends": legends,
+        "chips": chips,
+    }
+    return DATA_OPENING + htmlsafe_json_dumps(data, ensure_ascii=False) + DATA_CLOSING
 
 
 @lru_cache(maxsize=4)
