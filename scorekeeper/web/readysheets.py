@@ -188,6 +188,14 @@ def after_save(game_id: int) -> None:
         WORKER.ask((db, game_id, way))
 
 
+def _asker() -> Flask | None:
+    """The app that asks for a sheet (the worker makes it under that app's settings), or None
+    outside any app (a benchmark)."""
+    if not has_app_context():
+        return None
+    return current_app._get_current_object()  # type: ignore[attr-defined]
+
+
 class SheetWorker:
     """One thread that has sheets made ready, one at a time, from a queue of slots: a slot
     asked for again while it waits is done once, with the game as it stands when its turn
@@ -203,8 +211,7 @@ class SheetWorker:
 
     def ask(self, slot: Slot) -> None:
         with self._changed:
-            asker = current_app._get_current_object() if has_app_context() else None  # type: ignore[attr-defined]
-            self._waiting[slot] = asker  # asked again: still done once
+            self._waiting[slot] = _asker()  # asked again: still done once
             if self._thread is None or not self._thread.is_alive():
                 self._thread = threading.Thread(target=self._run, name="sheet-worker", daemon=True)
                 self._thread.start()
