@@ -10,19 +10,27 @@ var CACHE = "trex-" + VERSION, REFUSED = "trex-refused";
 var PAGE = /^\/games\/\d+(\/deals\/new|\/thrown-in|\/deals\/\d+(\/edit)?)?$/;
 var SAVE = /^\/games\/(\d+)\/(deals\/new|thrown-in|deals\/\d+\/edit)$/;
 /* A page's data: the JSON in the attribute that opens with DATA (the templates write no "'",
-   "<", ">" or "&" in it, so it is the JSON as it is and ends at the first "'"), or null; and
-   the page with *data* written in its place. */
+   "<", ">" or "&" in it, so it is the JSON as it is and ends at the first "'"), or null. */
 var DATA = "<div id=\"offline-data\" hidden data-page='", END = "'";
 var data = function (html) {
   var at = html.indexOf(DATA), end = at < 0 ? -1 : html.indexOf(END, at + DATA.length);
   return end < 0 ? null : JSON.parse(html.slice(at + DATA.length, end));
 };
-var rewrite = function (html, data) {
-  var at = html.indexOf(DATA) + DATA.length, end = html.indexOf(END, at);
-  var json = JSON.stringify(data).replace(/[<>&']/g, function (c) {
-    return "\\u00" + c.charCodeAt(0).toString(16);
-  });
-  return html.slice(0, at) + json + html.slice(end);
+/* An entry form's data is its own JSON, at the form's address with ?offline=data
+   (pages/offline.py): kept beside the form, read from what is kept. */
+var companion = function (url) {
+  var at = new URL(url, location.href);
+  at.searchParams.set("offline", "data");
+  return at.href;
+};
+var keepData = function (cache, url) {
+  return fetch(companion(url), {headers: {Purpose: "prefetch"}}).then(function (r) {
+    return r.ok ? whole(cache, companion(url), r) : null;
+  }).catch(function () {});
+};
+var formData = function (url) {
+  return caches.match(companion(url)).then(function (r) { return r ? r.json() : null; })
+    .catch(function () { return null; });
 };
 
 self.addEventListener("install", function (event) {
@@ -120,8 +128,8 @@ var token = function () {
 };
 
 /* The result as tapped, in the page's words: read from the data of the entry form this phone
-   kept (the one that carries the token sent) and the fields sent. Without it, the deal still
-   waits. */
+   kept (the one the deal was sent from) and the fields sent. Without it, the deal still
+   waits. A game page's data, from the pages of *game* kept here (kept). */
 var kept = function (game, wanted) {  /* the data of the first page of *game* kept here that is *wanted* */
   return caches.open(CACHE).then(function (cache) {
     return cache.keys().then(function (keys) {
@@ -138,11 +146,11 @@ var kept = function (game, wanted) {  /* the data of the first page of *game* ke
   });
 };
 var worded = function (page) { return !!page.words; };
-var described = function (game, sent, fields) {
-  return kept(game, function (page) { return page.token === sent; }).then(function (page) {
+var described = function (form, fields) {  /* *form*: the address of the form sent */
+  return formData(form).then(function (page) {
     var lines = [];
     fields.forEach(function (f) {
-      var field = page && f[1] && page.fields[f[0]];  /* [legend, chips: null says the value] */
+      var field = page && f[1] && (page.fields || {})[f[0]];  /* [legend, chips or null: the value] */
       var label = field && (field[1] === null ? f[1] : page.chips[field[1]][f[1]]);
       if (label !== undefined && label !== null) { lines.push([page.legends[field[0]], label]); }
     });
@@ -162,7 +170,7 @@ var keep = function (request, game) {
   return request.formData().then(function (form) {
     var fields = [];
     form.forEach(function (value, key) { fields.push([key, value]); });
-    return Promise.all([all(), sent(), described(game, form.get("token"), fields)]);
+    return Promise.all([all(), sent(), described(request.referrer, fields)]);
   }).then(function (found) {
     var waiting = found[0], taken = found[1], entered = found[2], fields = entered.fields;
     var mine = known(game, [waiting, taken]);
@@ -251,13 +259,14 @@ var NEW = /\/(deals\/new|thrown-in)$/;
 var RENUMBER = '<script src="' + FILES.filter(function (f) {
   return f.slice(-12) === "/renumber.js";
 })[0] + '" defer></script>';
-var shown = function (answer, game, path) {
+var shown = function (answer, game, url) {
+  var path = new URL(url).pathname;
   return Promise.all([all(), sent()]).then(function (found) {
     var waiting = found[0].filter(function (d) { return d.game === game; });
     var mine = known(game, found);
     if (!mine.length) { return answer; }
-    return Promise.all([answer.text(), kept(game, worded)]).then(function (pages) {
-      var html = pages[0], page = data(html), at = page ? html.indexOf(page.box) : -1;
+    return Promise.all([answer.text(), kept(game, worded), formData(url)]).then(function (pages) {
+      var html = pages[0], page = data(html) || pages[2], at = page ? html.indexOf(page.box) : -1;
       if (at < 0) { return html; }
       var words = (page.words || (pages[1] || {}).words) || {digits: "0123456789"};
       var digits = function (n) {
@@ -267,7 +276,7 @@ var shown = function (answer, game, path) {
          them: static/renumber.js, added to this page alone, numbers it so from the data */
       var next = 1 + Math.max.apply(null, mine.map(function (d) { return d.number; }));
       var renumber = page.number && NEW.test(path) && page.number < next;
-      if (renumber) { page.renumber = [next, digits(page.number), digits(next)]; }
+      var to = renumber ? [next, digits(page.number), digits(next)] : null;
       var cards = waiting.map(function (deal) {
         var number = digits(deal.number);
         return '<section class="card waiting"><h2>' + esc(words.waiting.replace("{n}", number)) +
@@ -280,9 +289,10 @@ var shown = function (answer, game, path) {
       /* and for the game page (static/waiting.js), every deal it may not show yet */
       var held = mine.map(function (d) { return {n: d.number, c: d.contracts, k: d.kind}; });
       var box = '<div id="outbox"' + (page.reload ? " data-reload" : "") +
-        " data-known='" + esc(JSON.stringify(held)) + "'" + (cards.length ? "" : " hidden") +
-        ">" + cards.join("") + "</div>" + (renumber ? RENUMBER : "");
-      return rewrite(html.slice(0, at) + box + html.slice(at + page.box.length), page);
+        " data-known='" + esc(JSON.stringify(held)) + "'" +
+        (to ? " data-renumber='" + esc(JSON.stringify(to)) + "'" : "") +
+        (cards.length ? "" : " hidden") + ">" + cards.join("") + "</div>" + (to ? RENUMBER : "");
+      return html.slice(0, at) + box + html.slice(at + page.box.length);
     }).then(function (html) {
       if (typeof html !== "string") { return html; }
       var headers = new Headers(answer.headers);
@@ -307,13 +317,14 @@ var whole = function (cache, key, answer) {
    One after the other: the first may start the session's form key (a cookie), which the
    others must then carry, or their forms would not be accepted. */
 var forms = function (html) {
-  var page = data(html), found = page ? page.forms : [];
+  var page = data(html), found = (page && page.forms) || [];
   return caches.open(CACHE).then(function (cache) {
     return found.reduce(function (done, url) {
       return done.then(function () {
         return fetch(url, {headers: {Purpose: "prefetch"}});
-      }).then(function (r) { return r.ok ? whole(cache, url, r) : null; })
-        .catch(function () {});
+      }).then(function (r) { return r.ok ? whole(cache, url, r).then(function () {
+        return keepData(cache, url);
+      }) : null; }).catch(function () {});
     }, Promise.resolve());
   });
 };
@@ -327,7 +338,9 @@ var page = function (event, path) {
     if (answer.ok && answer.type === "basic" && html) {
       var copy = answer.clone(), text = game ? answer.clone().text() : null;
       event.waitUntil(caches.open(CACHE).then(function (cache) {
-        return whole(cache, request, copy);
+        return whole(cache, request, copy).then(function () {
+          return game ? null : keepData(cache, request.url);
+        });
       }).then(function () { return text && text.then(forms); }));
       if (text) {  // what the server holds now, before the page is shown
         return text.then(function (t) { return forget(Number(path.split("/")[2]), t); })
@@ -338,7 +351,7 @@ var page = function (event, path) {
   }, function () {
     return caches.match(request).then(function (kept) { return kept || Response.error(); });
   }).then(function (answer) {
-    return answer.ok ? shown(answer, Number(path.split("/")[2]), path) : answer;
+    return answer.ok ? shown(answer, Number(path.split("/")[2]), request.url) : answer;
   });
 };
 

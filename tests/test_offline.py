@@ -78,6 +78,15 @@ def page_data(response) -> dict:
     return json.loads(html[at : html.index("'", at)])
 
 
+def form_data(client, url: str) -> dict:
+    """An entry form's data, asked for as static/sw.js asks (``?offline=data``, kept ahead)."""
+    script = (STATIC / "sw.js").read_text()
+    assert f'searchParams.set("{offline.DATA_QUERY}", "data")' in script
+    answer = client.get(url + f"&{offline.DATA_QUERY}=data", headers={"Purpose": "prefetch"})
+    assert answer.status_code == 200 and answer.mimetype == "application/json"
+    return answer.get_json()
+
+
 def test_the_game_page_and_forms_carry_the_outbox(client, table):
     game_id = table.new_game()
     game = client.get(f"/games/{game_id}")
@@ -104,14 +113,15 @@ def test_the_game_page_and_forms_carry_the_outbox(client, table):
     assert page_data(arabic)["words"]["waiting"] == "اليد {n} تنتظر الإرسال"
     url = f"/games/{game_id}/deals/new?king=0&contracts=queens"
     answer = client.get(url)  # the form borrows the game page's words: no weight on it
-    data, form = page_data(answer), soup(answer)
+    form = soup(answer)
+    assert form.select_one("#offline-data") is None  # its data is its own JSON
+    data = form_data(client, url)
     assert "words" not in data
     assert form.select_one("#outbox[hidden]:not([data-reload])") is not None
+    assert answer.get_data(as_text=True).count(data["box"]) == 1
     assert BeautifulSoup(data["box"], "html.parser").div == form.select_one("#outbox")
     assert data["title"] == "Queens" and data["number"] == 1
-    assert data["token"] == form.select_one("input[name=token]")["value"]
-    thrown = client.get(f"/games/{game_id}/thrown-in?king=0")
-    assert page_data(thrown)["title"] == "Thrown in"
+    assert form_data(client, f"/games/{game_id}/thrown-in?king=0")["title"] == "Thrown in"
     assert Path(STATIC / "sw.js").is_file()
 
 
@@ -124,8 +134,7 @@ def test_the_entry_forms_data_names_each_choice_as_the_page_shows_it(client, tab
         f"/games/{game_id}/deals/new?king=0&contracts=diamonds",
         f"/games/{game_id}/thrown-in?king=0",
     ):
-        answer = client.get(url)
-        data, form = page_data(answer), soup(answer)
+        data, form = form_data(client, url), soup(client.get(url))
         fields = {}
         for name, (legend, chips) in data["fields"].items():
             fields[name] = [
@@ -135,7 +144,11 @@ def test_the_entry_forms_data_names_each_choice_as_the_page_shows_it(client, tab
         drawn = {}
         for fieldset in form.select("fieldset.pick"):
             legend = fieldset.legend.select_one(".sr") or fieldset.legend
-            chips = {label.input["value"]: label.get_text() for label in fieldset.select("label")}
+            chips = {  # a chip with no value ("No") is no answer to say
+                label.input["value"]: label.get_text()
+                for label in fieldset.select("label")
+                if label.input["value"]
+            }
             said = None if all(v == w for v, w in chips.items()) else chips  # a count's own
             drawn[fieldset["id"].removeprefix("f-")] = [legend.get_text(), said]
         assert drawn and fields == drawn, url

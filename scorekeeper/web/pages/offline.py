@@ -3,17 +3,16 @@ while the network is gone until the server answers again (static/sw.js says how)
 
 What the worker needs to know of a page it keeps (the entry forms the game page links to, the
 number of the next deal, the words it shows, what each choice of an entry form is called) is
-the page's data, never read from its markup: one JSON value in the attribute ``data-page`` of
-``<div id="offline-data" hidden>``, that the templates emit with :func:`offline_data` at the end
-of the page and that sw.js finds by that one fixed opening (``tojson`` writes no quote ``'``,
-``<``, ``>`` or ``&``, so the value is the JSON as it is and ends at the first ``'``). The
-links are marked with the ``kept_offline`` filter and the choices
-by the ``pick`` macro (``offline_field``) as they are drawn; the element the worker fills with
-the deals waiting is :func:`outbox`, named in the data as the exact string it is.
-
-It is served from the site's root so that its scope covers every game page, never kept by a
-cache (a new release must reach the phones), and named by a version made of the files it keeps:
-when one of them changes, the phones replace the whole kept set.
+the page's data, never read from its markup. The game page carries it: one JSON value in the
+attribute ``data-page`` of ``<div id="offline-data" hidden>``, that game.html emits with
+:func:`offline_data` at its end and that sw.js finds by that one fixed opening (``tojson``
+writes no quote ``'``, ``<``, ``>`` or ``&``, so the value is the JSON as it is and ends at the
+first ``'``). An entry form's data is its own small JSON, the form's address with
+``?offline=data`` (:func:`offline_form`, :func:`form_data_only`), which sw.js keeps beside the
+form: in the page, the choices of a Complex form would take it past its 40 KB. The links are
+marked with the ``kept_offline`` filter and the choices by the ``pick`` macro
+(``offline_field``) as they are drawn; the element the worker fills with the deals waiting is
+:func:`outbox`, named in the data as the exact string it is.
 """
 
 from __future__ import annotations
@@ -25,7 +24,7 @@ from pathlib import Path
 
 from typing import Any
 
-from flask import Blueprint, Response, current_app, g, url_for
+from flask import Blueprint, Response, current_app, g, request, url_for
 from jinja2.utils import htmlsafe_json_dumps
 from markupsafe import Markup
 
@@ -33,7 +32,9 @@ bp = Blueprint("offline", __name__)
 
 #: The kinds of static file a page loads (its sheets, scripts and icons), kept at install.
 KEPT = (".css", ".js", ".svg", ".webmanifest")
-#: How static/sw.js finds a page's data: this exact opening (and the quote that closes it).
+#: The query that asks an entry form for its data alone (``?offline=data``).
+DATA_QUERY = "offline"
+#: How static/sw.js finds the game page's data: this exact opening (and the quote that closes it).
 DATA_OPENING = Markup('<div id="offline-data" hidden data-page=\'')
 DATA_CLOSING = Markup("'></div>")
 #: The element sw.js fills with the deals waiting on this phone: on the game page, which
@@ -78,16 +79,15 @@ def _index(known: list, one: Any) -> int:
     return known.index(one)
 
 
-@bp.app_template_global()
-def offline_data(**page: Any) -> Markup:
-    """The page's data for sw.js (*page*, the links and the choices noted while it was drawn,
-    the outbox element), as one JSON value: called at the end of the page. Each choice is
-    ``[l, c]``: its legend ``legends[l]``, its chips (value to words) ``chips[c]``, or None
-    when each chip says its value as it is."""
+def _data(page: dict[str, Any]) -> dict[str, Any]:
+    """*page*, with the outbox element, the links and the choices noted while it was drawn.
+    Each choice is ``[l, c]``: its legend ``legends[l]``, its chips (value to words)
+    ``chips[c]``, or None when each chip says its value as it is."""
     legends: list[str] = []  # each legend and each set of chips once: the names recur
     chips: list[dict[str, str]] = []
     fields = {}
     for name, (legend, said) in g.pop("offline_fields", {}).items():
+        said = {value: words for value, words in said.items() if value}  # "" is no answer
         plain = all(value == words for value, words in said.items())  # a count's chips
         fields[name] = [_index(legends, legend), None if plain else _index(chips, said)]
     data = {
@@ -98,7 +98,39 @@ def offline_data(**page: Any) -> Markup:
         "legends": legends,
         "chips": chips,
     }
-    return DATA_OPENING + htmlsafe_json_dumps(data, ensure_ascii=False) + DATA_CLOSING
+    return {key: value for key, value in data.items() if value not in ([], {})}
+
+
+@bp.app_template_global()
+def offline_data(**page: Any) -> Markup:
+    """The game page's data for sw.js, as one JSON value in the page: called at its end."""
+    return (
+        DATA_OPENING
+        + htmlsafe_json_dumps(_data(page), ensure_ascii=False, separators=(",", ":"))
+        + DATA_CLOSING
+    )
+
+
+@bp.app_template_global()
+def offline_form(**page: Any) -> str:
+    """An entry form's data for sw.js, kept for :func:`form_data_only` (called at the end of
+    the form): not in the page, which the Complex form's 40 KB would not hold."""
+    g.offline_form = _data(page)
+    return ""
+
+
+@bp.after_app_request
+def form_data_only(response: Response) -> Response:
+    """An entry form asked for with ``?offline=data`` (sw.js, when it keeps the form): its
+    data, as JSON, instead of the page."""
+    if request.args.get(DATA_QUERY) != "data" or "offline_form" not in g:
+        return response
+    if response.status_code != 200:
+        return response
+    return current_app.response_class(
+        json.dumps(g.offline_form, ensure_ascii=False, separators=(",", ":")),
+        mimetype="application/json",
+    )
 
 
 @lru_cache(maxsize=4)
