@@ -2,12 +2,36 @@
    before this). A phone that loses the network still shows the games it opened and their entry
    forms; a deal saved meanwhile waits in an outbox (IndexedDB) and is sent, in order, as soon as
    the server answers. The server stays the one judge: it scores and checks every deal sent, its
-   one-time tokens make a resend harmless, and whatever it refuses is shown as it answered. */
+   one-time tokens make a resend harmless, and whatever it refuses is shown as it answered.
+   What it knows of a page is the page's data, JSON the templates emit for it
+   (pages/offline.py, offline_data), never read from the markup around it. */
 "use strict";
 var CACHE = "trex-" + VERSION, REFUSED = "trex-refused";
 var PAGE = /^\/games\/\d+(\/deals\/new|\/thrown-in|\/deals\/\d+(\/edit)?)?$/;
 var SAVE = /^\/games\/(\d+)\/(deals\/new|thrown-in|deals\/\d+\/edit)$/;
-var NEXT = /href="(\/games\/\d+\/(?:deals\/new|thrown-in)[^"]*)"/g;
+/* A page's data: the JSON in the attribute that opens with DATA (the templates write no "'",
+   "<", ">" or "&" in it, so it is the JSON as it is and ends at the first "'"), or null. */
+var DATA = "<div id=\"offline-data\" hidden data-page='", END = "'";
+var data = function (html) {
+  var at = html.indexOf(DATA), end = at < 0 ? -1 : html.indexOf(END, at + DATA.length);
+  return end < 0 ? null : JSON.parse(html.slice(at + DATA.length, end));
+};
+/* An entry form's data is its own JSON, at the form's address with ?offline=data
+   (pages/offline.py): kept beside the form, read from what is kept. */
+var companion = function (url) {
+  var at = new URL(url, location.href);
+  at.searchParams.set("offline", "data");
+  return at.href;
+};
+var keepData = function (cache, url) {
+  return fetch(companion(url), {headers: {Purpose: "prefetch"}}).then(function (r) {
+    return r.ok ? whole(cache, companion(url), r) : null;
+  }).catch(function () {});
+};
+var formData = function (url) {
+  return caches.match(companion(url)).then(function (r) { return r ? r.json() : null; })
+    .catch(function () { return null; });
+};
 
 self.addEventListener("install", function (event) {
   event.waitUntil(caches.open(CACHE).then(function (c) { return c.addAll(FILES); })
@@ -75,17 +99,17 @@ var remember = function (deal) {
     keys.onsuccess = function () { keys.result.slice(0, -200).forEach(function (k) { s.delete(k); }); };
   }, "sent");
 };
-/* The server's own game page says how many deals it holds: a deal remembered with a number
-   past them was undone since, and no longer comes before anything. */
+/* The server's own game page says the number of the next deal: a deal remembered with a
+   number from it on was undone since, and no longer comes before anything. */
 var forget = function (game, html) {
-  var held = /data-after='[^']*?"n": ?(\d+)/.exec(html);
-  if (!held) { return Promise.resolve(); }
+  var page = data(html), next = page && page.next;
+  if (!next) { return Promise.resolve(); }
   return outbox("readwrite", function (s) {
     var at = s.openCursor();
     at.onsuccess = function () {
       var c = at.result;
       if (!c) { return; }
-      if (c.value.game === game && c.value.kind === "new" && c.value.number >= Number(held[1])) {
+      if (c.value.game === game && c.value.kind === "new" && c.value.number >= next) {
         c.delete();
       }
       c.continue();
@@ -103,46 +127,34 @@ var token = function () {
     .replace(/=+$/, "");
 };
 
-/* The result as tapped, in the page's words: read from the entry form this phone kept (the
-   one that carries the token sent) and the fields sent. Without it, the deal still waits. */
-var text = function (html) {
-  return html.replace(/<[^>]*>/g, "").replace(/&(#?\w+);/g, function (all, e) {
-    var named = {amp: "&", lt: "<", gt: ">", quot: '"'}[e];
-    return named || (e[0] === "#" ? String.fromCharCode(Number(e.slice(1))) : all);
-  }).trim();
-};
-var literal = function (t) { return t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"); };
-var kept = function (game, has) {  /* the first page of *game* kept here whose HTML has *has* */
+/* The result as tapped, in the page's words: read from the data of the entry form this phone
+   kept (the one the deal was sent from) and the fields sent. Without it, the deal still
+   waits. A game page's data, from the pages of *game* kept here (kept). */
+var kept = function (game, wanted) {  /* the data of the first page of *game* kept here that is *wanted* */
   return caches.open(CACHE).then(function (cache) {
     return cache.keys().then(function (keys) {
       return keys.filter(function (k) {
         var path = new URL(k.url).pathname + "/";
         return path.indexOf("/games/" + game + "/") === 0;
       }).reduce(function (found, k) {
-        return found.then(function (html) {
-          return html || cache.match(k).then(function (r) { return r.text(); })
-            .then(function (t) { return t.indexOf(has) >= 0 ? t : null; });
+        return found.then(function (page) {
+          return page || cache.match(k).then(function (r) { return r.text(); })
+            .then(function (t) { var d = data(t); return d && wanted(d) ? d : null; });
         });
       }, Promise.resolve(null));
     });
   });
 };
-var described = function (game, sent, fields) {
-  return kept(game, 'value="' + sent + '"').then(function (html) {
-    var title = html && /data-title="([^"]*)"/.exec(html), lines = [];
+var worded = function (page) { return !!page.words; };
+var described = function (form, fields) {  /* *form*: the address of the form sent */
+  return formData(form).then(function (page) {
+    var lines = [];
     fields.forEach(function (f) {
-      var set = html && f[1] && new RegExp('<fieldset class="pick[^"]*" id="f-' + literal(f[0]) +
-                                           '">([\\s\\S]*?)</fieldset>').exec(html);
-      var legend = set && /<legend>([\s\S]*?)<\/legend>/.exec(set[1]);
-      var label = set && new RegExp("<label><input type=radio name=" + literal(f[0]) +
-        ' value=(?:"' + literal(f[1]) + '"|' + literal(f[1]) + "(?=[ >]))[^>]*>([\\s\\S]*?)</label>"
-      ).exec(set[1]);
-      if (legend && label) {
-        var sr = /class="sr">([\s\S]*?)<\/span>/.exec(legend[1]);
-        lines.push([text(sr ? sr[1] : legend[1]), text(label[1])]);
-      }
+      var field = page && f[1] && (page.fields || {})[f[0]];  /* [legend, chips or null: the value] */
+      var label = field && (field[1] === null ? f[1] : page.chips[field[1]][f[1]]);
+      if (label !== undefined && label !== null) { lines.push([page.legends[field[0]], label]); }
     });
-    return {fields: fields, title: title ? text(title[1]) : "", lines: lines};
+    return {fields: fields, title: page ? page.title : "", lines: lines};
   });
 };
 
@@ -158,7 +170,7 @@ var keep = function (request, game) {
   return request.formData().then(function (form) {
     var fields = [];
     form.forEach(function (value, key) { fields.push([key, value]); });
-    return Promise.all([all(), sent(), described(game, form.get("token"), fields)]);
+    return Promise.all([all(), sent(), described(request.referrer, fields)]);
   }).then(function (found) {
     var waiting = found[0], taken = found[1], entered = found[2], fields = entered.fields;
     var mine = known(game, [waiting, taken]);
@@ -226,8 +238,8 @@ var send = function (client) {
    Save keeps the deal here, in the words of the game page kept (Save stays on). */
 var PREVIEW = /^\/games\/(\d+)\/deals\/preview\.json$/;
 var away = function (game) {
-  return kept(game, '<div id="outbox" data-words=').then(function (html) {
-    var box = html && BOX.exec(html), words = box ? JSON.parse(box[1]) : {};
+  return kept(game, worded).then(function (page) {
+    var words = page ? page.words : {};
     return new Response(JSON.stringify({ok: false, offline: true,
                                         problems: [words.offline || "Offline"]}),
                         {headers: {"Content-Type": "application/json"}});
@@ -243,29 +255,28 @@ self.addEventListener("message", function (event) {
 var esc = function (text) {
   return String(text).replace(/[&<>"']/g, function (c) { return "&#" + c.charCodeAt(0) + ";"; });
 };
-var BOX = /<div id="outbox"(?: data-words='([^']*)')?([^>]*?) hidden><\/div>/;
 var NEW = /\/(deals\/new|thrown-in)$/;
-var shown = function (answer, game, path) {
+var RENUMBER = '<script src="' + FILES.filter(function (f) {
+  return f.slice(-12) === "/renumber.js";
+})[0] + '" defer></script>';
+var shown = function (answer, game, url) {
+  var path = new URL(url).pathname;
   return Promise.all([all(), sent()]).then(function (found) {
     var waiting = found[0].filter(function (d) { return d.game === game; });
     var mine = known(game, found);
     if (!mine.length) { return answer; }
-    return Promise.all([answer.text(), kept(game, "<div id=\"outbox\" data-words=")]).then(function (pages) {
-      var html = pages[0], box = BOX.exec(html), from = BOX.exec(pages[1] || "");
-      if (!box) { return html; }
-      var words = JSON.parse(box[1] || (from || [])[1] || '{"digits": "0123456789"}');
+    return Promise.all([answer.text(), kept(game, worded), formData(url)]).then(function (pages) {
+      var html = pages[0], page = data(html) || pages[2], at = page ? html.indexOf(page.box) : -1;
+      if (at < 0) { return html; }
+      var words = (page.words || (pages[1] || {}).words) || {digits: "0123456789"};
       var digits = function (n) {
         return String(n).replace(/\d/g, function (d) { return words.digits[d]; });
       };
-      /* the next deal's form, kept before those waiting were saved: the deal after them */
-      var had = /name="number" type="hidden" value="(\d+)"/.exec(html);
+      /* the next deal's form, kept before those waiting were saved, is for the deal after
+         them: static/renumber.js, added to this page alone, numbers it so from the data */
       var next = 1 + Math.max.apply(null, mine.map(function (d) { return d.number; }));
-      if (had && NEW.test(path) && Number(had[1]) < next) {
-        html = html.replace(had[0], had[0].replace(had[1], next)).replace(
-          /(<h1>|<title>|data-save=")([^<"]*)/g, function (all, start, words) {
-            return start + words.split(digits(had[1])).join(digits(next));
-          });
-      }
+      var renumber = page.number && NEW.test(path) && page.number < next;
+      var to = renumber ? [next, digits(page.number), digits(next)] : null;
       var cards = waiting.map(function (deal) {
         var number = digits(deal.number);
         return '<section class="card waiting"><h2>' + esc(words.waiting.replace("{n}", number)) +
@@ -275,13 +286,13 @@ var shown = function (answer, game, path) {
               "<bdi>" + esc(line[1]) + "</bdi></li>";
           }).join("") + '</ul><p class="muted">' + esc(words.unchecked) + "</p></section>";
       });
-      /* and for the game page (static/app.js), every deal it may not show yet */
+      /* and for the game page (static/waiting.js), every deal it may not show yet */
       var held = mine.map(function (d) { return {n: d.number, c: d.contracts, k: d.kind}; });
-      return html.replace(BOX, function (all, said, rest) {
-        return '<div id="outbox"' + (said ? " data-words='" + said + "'" : "") +
-          " data-known='" + esc(JSON.stringify(held)) + "'" + rest +
-          (cards.length ? "" : " hidden") + ">" + cards.join("") + "</div>";
-      });
+      var box = '<div id="outbox"' + (page.reload ? " data-reload" : "") +
+        " data-known='" + esc(JSON.stringify(held)) + "'" +
+        (to ? " data-renumber='" + esc(JSON.stringify(to)) + "'" : "") +
+        (cards.length ? "" : " hidden") + ">" + cards.join("") + "</div>" + (to ? RENUMBER : "");
+      return html.slice(0, at) + box + html.slice(at + page.box.length);
     }).then(function (html) {
       if (typeof html !== "string") { return html; }
       var headers = new Headers(answer.headers);
@@ -306,15 +317,14 @@ var whole = function (cache, key, answer) {
    One after the other: the first may start the session's form key (a cookie), which the
    others must then carry, or their forms would not be accepted. */
 var forms = function (html) {
-  var found = [], hit;
-  NEXT.lastIndex = 0;
-  while ((hit = NEXT.exec(html)) !== null) { found.push(hit[1].replace(/&amp;/g, "&")); }
+  var page = data(html), found = (page && page.forms) || [];
   return caches.open(CACHE).then(function (cache) {
     return found.reduce(function (done, url) {
       return done.then(function () {
         return fetch(url, {headers: {Purpose: "prefetch"}});
-      }).then(function (r) { return r.ok ? whole(cache, url, r) : null; })
-        .catch(function () {});
+      }).then(function (r) { return r.ok ? whole(cache, url, r).then(function () {
+        return keepData(cache, url);
+      }) : null; }).catch(function () {});
     }, Promise.resolve());
   });
 };
@@ -328,7 +338,9 @@ var page = function (event, path) {
     if (answer.ok && answer.type === "basic" && html) {
       var copy = answer.clone(), text = game ? answer.clone().text() : null;
       event.waitUntil(caches.open(CACHE).then(function (cache) {
-        return whole(cache, request, copy);
+        return whole(cache, request, copy).then(function () {
+          return game ? null : keepData(cache, request.url);
+        });
       }).then(function () { return text && text.then(forms); }));
       if (text) {  // what the server holds now, before the page is shown
         return text.then(function (t) { return forget(Number(path.split("/")[2]), t); })
@@ -339,7 +351,7 @@ var page = function (event, path) {
   }, function () {
     return caches.match(request).then(function (kept) { return kept || Response.error(); });
   }).then(function (answer) {
-    return answer.ok ? shown(answer, Number(path.split("/")[2]), path) : answer;
+    return answer.ok ? shown(answer, Number(path.split("/")[2]), request.url) : answer;
   });
 };
 

@@ -19,7 +19,7 @@ from typing import Sequence
 
 from .. import __version__
 from . import advise, data, groups, ratings, score, serve, sheets
-from .common import fail, resolve_group, use_instance
+from .common import fail, name_database, resolve_group, use_instance
 
 #: The modules that add subcommands, in the order ``--help`` lists them.
 GROUPS = (serve, groups, score, advise, sheets, data, ratings)
@@ -43,6 +43,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     problem = resolve_group(args)
     if problem:
         return fail([problem])
+    name_database(args)
     try:
         return int(args.func(args) or 0)
     except KeyboardInterrupt:

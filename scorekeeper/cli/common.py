@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Sequence
 
 from ..engine import Problem
+from ..settings import environ, set_environ
 
 if TYPE_CHECKING:
     from sqlite_utils import Database
@@ -34,7 +35,7 @@ def fail(lines: Iterable[str | Problem]) -> int:
 def add_db_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--db",
-        default=os.environ.get("SCOREKEEPER_DB"),
+        default=None,
         help="SQLite database file (default: $SCOREKEEPER_DB, or the instance folder)",
     )
     parser.add_argument(
@@ -58,7 +59,7 @@ def add_instance_option(parser: argparse.ArgumentParser) -> None:
 def use_instance(args: argparse.Namespace) -> None:
     """``--instance DIR`` stands for ``$SCOREKEEPER_INSTANCE`` for the rest of the command."""
     if getattr(args, "instance", None):
-        os.environ["SCOREKEEPER_INSTANCE"] = args.instance
+        set_environ("SCOREKEEPER_INSTANCE", args.instance)
 
 
 def groups_host():
@@ -74,7 +75,7 @@ def resolve_group(args: argparse.Namespace) -> str | None:
     group = getattr(args, "group", None)
     if not group:
         return None
-    if getattr(args, "db", None) and args.db != os.environ.get("SCOREKEEPER_DB"):
+    if getattr(args, "db", None):
         return "Give --db or --group, not both."
     path = groups_host().file_of(group)
     if path is None:
@@ -83,12 +84,19 @@ def resolve_group(args: argparse.Namespace) -> str | None:
     return None
 
 
+def name_database(args: argparse.Namespace) -> None:
+    """Neither ``--db`` nor ``--group``: the database ``$SCOREKEEPER_DB`` names, read where the
+    store reads it (after the command line is parsed, so that parsing loads no store)."""
+    if "db" in vars(args) and not args.db:
+        from ..store.paths import named_database
+
+        args.db = named_database()
+
+
 def link_prefix(args: argparse.Namespace) -> str:
     """What a link of the database's group starts with: the public address when one is known
     (``--public-url`` or $SCOREKEEPER_PUBLIC_URL), then /g/<id> for a group of a box with many groups."""
-    root = (
-        getattr(args, "public_url", None) or os.environ.get("SCOREKEEPER_PUBLIC_URL") or ""
-    ).rstrip("/")
+    root = (getattr(args, "public_url", None) or environ("SCOREKEEPER_PUBLIC_URL")).rstrip("/")
     group = getattr(args, "group", None)
     return root + (f"/g/{group}" if group else "")
 

@@ -4,9 +4,9 @@ wing, and only when it runs."""
 from __future__ import annotations
 
 import argparse
-import os
 from typing import Any
 
+from ..settings import environ
 from .common import add_db_option
 
 
@@ -32,7 +32,7 @@ def default_workers() -> int:
     """$SCOREKEEPER_WORKERS, else one server process per core."""
     from ..engine.processes import cores
 
-    named = os.environ.get("SCOREKEEPER_WORKERS", "")
+    named = environ("SCOREKEEPER_WORKERS")
     return int(named) if named.isascii() and named.isdigit() else cores()
 
 
@@ -65,7 +65,7 @@ def add_commands(sub: Any) -> None:
         "--proxy-hops",
         type=_hops,
         metavar="N",
-        default=os.environ.get("SCOREKEEPER_PROXY_HOPS") or "0",
+        default=environ("SCOREKEEPER_PROXY_HOPS") or "0",
         help="hosted behind N reverse proxies that terminate HTTPS: trust their "
         "X-Forwarded-For/-Proto/-Host, send HSTS and secure cookies, and "
         "ask for the group's join link to start games (default: "
@@ -74,7 +74,7 @@ def add_commands(sub: Any) -> None:
     serve.add_argument(
         "--public-url",
         metavar="URL",
-        default=os.environ.get("SCOREKEEPER_PUBLIC_URL") or None,
+        default=environ("SCOREKEEPER_PUBLIC_URL") or None,
         help="the address phones use (e.g. https://trex.example.org): every "
         "link and QR code carries it, and only its host is answered "
         "(default: $SCOREKEEPER_PUBLIC_URL)",
@@ -85,7 +85,7 @@ def add_commands(sub: Any) -> None:
         const="open",
         type=_groups,
         metavar="invite",
-        default=_groups(os.environ.get("SCOREKEEPER_GROUPS") or ""),
+        default=_groups(environ("SCOREKEEPER_GROUPS") or ""),
         help="host many groups, each with its own database and join link: the "
         'front page offers "Start a group" (limited per address); '
         "--groups=invite: starting a group needs the operator's invitation "
@@ -96,7 +96,7 @@ def add_commands(sub: Any) -> None:
         metavar="LEVEL",
         choices=("debug", "info", "warning", "error"),
         type=str.lower,
-        default=(os.environ.get("SCOREKEEPER_LOG_LEVEL") or "info").lower(),
+        default=(environ("SCOREKEEPER_LOG_LEVEL") or "info").lower(),
         help="what the log on standard output holds: info (a line per request "
         "and the warnings), warning, error or debug (default: "
         "$SCOREKEEPER_LOG_LEVEL, else info)",
@@ -105,7 +105,7 @@ def add_commands(sub: Any) -> None:
         "--log-format",
         choices=("text", "json"),
         type=str.lower,
-        default=(os.environ.get("SCOREKEEPER_LOG_FORMAT") or "text").lower(),
+        default=(environ("SCOREKEEPER_LOG_FORMAT") or "text").lower(),
         help="a line of text per request, or a JSON object per line (default: "
         "$SCOREKEEPER_LOG_FORMAT, else text)",
     )

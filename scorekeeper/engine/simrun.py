@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..settings import environ
 from .contracts import ALL_CONTRACTS, Contract
 from .rules import HouseRules
 from .scoring import Scores, places, team_result, team_totals, winners
@@ -42,7 +43,7 @@ class SimulationMismatch(RuntimeError):
 
 def checking() -> bool:
     """Whether the environment asks for every simulated game to be checked."""
-    return os.environ.get(CHECK_ENV, "").strip() not in ("", "0")
+    return environ(CHECK_ENV).strip() not in ("", "0")
 
 
 def available_cores() -> int:

@@ -22,6 +22,8 @@ import os
 import sys
 from pathlib import Path
 
+from ..settings import environ
+
 DATABASE_FILE = "scorekeeper.sqlite3"
 SECRET_KEY_FILE = "secret_key"
 #: The folder name an installed package's instance gets (Flask's ``<import name>-instance``).
@@ -33,7 +35,7 @@ _PACKAGE_PARENT = Path(__file__).resolve().parents[2]  # the folder holding the 
 
 def instance_folder(database: str | os.PathLike[str] | None = None) -> Path:
     """The instance folder (not created here); *database*, when one was named, is rule 2."""
-    named = os.environ.get("SCOREKEEPER_INSTANCE")
+    named = environ("SCOREKEEPER_INSTANCE")
     if named:
         return Path(named)
     if database and str(database) != ":memory:":
@@ -58,14 +60,20 @@ def user_data_folder() -> Path:
     """Where the platform keeps a user's application data."""
     home = Path.home()
     if sys.platform == "win32":
-        return Path(os.environ.get("LOCALAPPDATA") or home / "AppData" / "Local")
+        return Path(environ("LOCALAPPDATA") or home / "AppData" / "Local")
     if sys.platform == "darwin":
         return home / "Library" / "Application Support"
-    return Path(os.environ.get("XDG_DATA_HOME") or home / ".local" / "share")
+    return Path(environ("XDG_DATA_HOME") or home / ".local" / "share")
 
 
 def database_file(given: str | os.PathLike[str] | None = None) -> Path:
     """The database file: *given*, else ``$SCOREKEEPER_DB``, else the instance folder's."""
     if given:
         return Path(given)
-    return Path(os.environ.get("SCOREKEEPER_DB") or instance_folder() / DATABASE_FILE)
+    return Path(named_database() or instance_folder() / DATABASE_FILE)
+
+
+def named_database() -> str | None:
+    """The database ``$SCOREKEEPER_DB`` names, or None: the one reading of that variable, for
+    the app, the command line and a script alike."""
+    return environ("SCOREKEEPER_DB") or None

@@ -1,6 +1,7 @@
 """The web wing: the scorekeeper a phone opens beside the table.
 
-``create_app`` follows the Flask tutorial's factory: defaults from a mapping, the instance folder
+``create_app`` follows the Flask tutorial's factory: defaults from a mapping (every setting is
+declared once, in ``scorekeeper.settings``), the instance folder
 for the database and the secret key (found by ``store.paths``' one rule, not by Flask's guess),
 one ``init_app(app)`` per infrastructure module and one blueprint per feature.
 """
@@ -14,29 +15,16 @@ from typing import Any, Mapping
 
 from flask import Flask
 
+from ..settings import app_defaults
 from ..site import STATIC, TEMPLATES
-from ..store.paths import DATABASE_FILE, SECRET_KEY_FILE, instance_folder
-
-DEFAULTS: Mapping[str, Any] = {
-    # A form opened at the start of a long deal must still be accepted at its end.
-    "WTF_CSRF_TIME_LIMIT": None,
-    "SESSION_COOKIE_SAMESITE": "Lax",
-    "SESSION_COOKIE_HTTPONLY": True,
-    # Written when it changes, and once a day for a phone with rights (rights.renew_session),
-    # not on every request: a page answered 304 writes nothing.
-    "SESSION_REFRESH_EACH_REQUEST": False,
-    "MAX_CONTENT_LENGTH": 64 * 1024,
-    "MAX_FORM_PARTS": 200,
-    "JSON_AS_ASCII": False,
-}
+from ..store.paths import DATABASE_FILE, SECRET_KEY_FILE, instance_folder, named_database
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """Build the app; *test_config* overrides the configuration (tests, ``serve --db``)."""
     config = dict(test_config or {})
-    instance_path = config.pop("INSTANCE_PATH", None) or str(
-        instance_folder(config.get("DATABASE") or os.environ.get("SCOREKEEPER_DB"))
-    )
+    named = config.get("DATABASE") or named_database()
+    instance_path = config.pop("INSTANCE_PATH", None) or str(instance_folder(named))
     app = Flask(
         __name__,
         instance_path=instance_path,
@@ -44,15 +32,13 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         template_folder=str(TEMPLATES),
         static_folder=str(STATIC),
     )
-    app.config.from_mapping(DEFAULTS)
+    app.config.from_mapping(app_defaults())
     app.config.update(config)
     app.json.ensure_ascii = False  # words in JSON as UTF-8: Arabic a third of its escapes
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
-    if not app.config.get("DATABASE"):
-        app.config["DATABASE"] = os.environ.get("SCOREKEEPER_DB") or str(
-            Path(app.instance_path) / DATABASE_FILE
-        )
-    if not app.config.get("SECRET_KEY"):
+    if not app.config["DATABASE"]:
+        app.config["DATABASE"] = named or str(Path(app.instance_path) / DATABASE_FILE)
+    if not app.config["SECRET_KEY"]:
         app.config["SECRET_KEY"] = load_secret_key(Path(app.instance_path) / SECRET_KEY_FILE)
 
     from . import (

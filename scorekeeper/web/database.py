@@ -45,7 +45,7 @@ def init_app(app: Flask) -> None:
     """Apply the migrations at start-up and end each request's use of its connection."""
     app.url_map.converters["int"] = RowIdConverter
     app.teardown_appcontext(close_db)
-    if app.config.get("GROUPS"):  # each group's file is brought up to date when first opened
+    if app.config["GROUPS"]:  # each group's file is brought up to date when first opened
         return
     db = connect(app.config["DATABASE"])
     try:

@@ -144,7 +144,7 @@ def _fill(endpoint: str, values: dict[str, Any]) -> None:
 
 def register(app: Flask, blueprints: tuple[Any, ...]) -> None:
     """Register the pages: under each group's prefix with many groups, else at the root."""
-    spread = bool(app.config.get("GROUPS"))
+    spread = bool(app.config["GROUPS"])
     if spread:
         from .pages import front
 
@@ -157,7 +157,6 @@ def register(app: Flask, blueprints: tuple[Any, ...]) -> None:
 
 
 def init_app(app: Flask) -> None:
-    app.config.setdefault("GROUPS", None)
     app.extensions["groups"] = store_groups.Host(app.instance_path)
     app.url_value_preprocessor(_pull)
     app.url_defaults(_fill)

@@ -12,12 +12,12 @@ from ..store import groups as store_groups
 
 def many() -> bool:
     """Does this box host many groups (``serve --groups``)?"""
-    return bool(current_app.config.get("GROUPS"))
+    return bool(current_app.config["GROUPS"])
 
 
 def private() -> bool:
     """Are the group's pages for its members only (many groups, or a hosted box)?"""
-    return many() or bool(current_app.config.get("PROXY_HOPS"))
+    return many() or bool(current_app.config["PROXY_HOPS"])
 
 
 def host() -> store_groups.Host:

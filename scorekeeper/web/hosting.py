@@ -16,7 +16,7 @@ carry, which ``Host`` headers it answers, and the hosted mode behind a reverse p
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any
 from urllib.parse import urlsplit
 
 from flask import Flask, Response, current_app, request, url_for
@@ -25,7 +25,6 @@ from flask_babel import gettext as _
 from werkzeug.exceptions import SecurityError
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-DEFAULTS: Mapping[str, Any] = {"PROXY_HOPS": 0, "PUBLIC_URL": None}
 #: A year: a phone that has seen the hosted box over HTTPS never tries it over HTTP again.
 HSTS = "max-age=31536000"
 LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
@@ -33,7 +32,7 @@ LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
 
 def hosted() -> bool:
     """Does the app sit behind a reverse proxy on the internet (``serve --proxy-hops``)?"""
-    return bool(current_app.config.get("PROXY_HOPS"))
+    return bool(current_app.config["PROXY_HOPS"])
 
 
 def public_url_problem(url: str) -> str | None:
@@ -54,10 +53,10 @@ def public_root() -> str:
     """Where other phones reach this server, ending in ``/``: the public address when one was
     given; for a page opened on the server machine itself (localhost), the network address
     that ``serve --lan`` found; else the (trusted) host the request came to."""
-    public = current_app.config.get("PUBLIC_URL")
+    public = current_app.config["PUBLIC_URL"]
     if public:
         return public.rstrip("/") + "/"
-    lan = current_app.config.get("LAN_URL")
+    lan = current_app.config["LAN_URL"]
     if lan and not hosted() and urlsplit(request.host_url).hostname in LOOPBACK:
         return lan.rstrip("/") + "/"
     return request.host_url
@@ -91,9 +90,7 @@ def untrusted_host(error: SecurityError):
 
 
 def init_app(app: Flask) -> None:
-    for key, value in DEFAULTS.items():
-        app.config.setdefault(key, value)
-    hops = int(app.config.get("PROXY_HOPS") or 0)
+    hops = int(app.config["PROXY_HOPS"] or 0)
     if hops:
         app.wsgi_app = ProxyFix(
             app.wsgi_app,

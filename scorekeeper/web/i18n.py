@@ -108,8 +108,7 @@ def _install_page_translations(app: Flask) -> None:
 
 
 def init_app(app: Flask) -> None:
-    app.config.setdefault("BABEL_DEFAULT_LOCALE", "en")
-    app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(TRANSLATIONS))
+    app.config["BABEL_TRANSLATION_DIRECTORIES"] = str(TRANSLATIONS)  # the package's catalog
     Babel(app, locale_selector=select_locale)
     _install_page_translations(app)
     app.add_template_filter(num)

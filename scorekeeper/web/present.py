@@ -276,8 +276,8 @@ def next_deal(game: Game, progress: Progress, king: int | None = None) -> NextDe
 
 def options_after(progress: Progress) -> dict[str, Any]:
     """The engine's choices after each set of contracts that deals waiting on a phone could use
-    up (``Progress.options_after``), for the game page to show only what is open (static/sw.js
-    and app.js; no rule is written there). Contracts are written as their places in
+    up (``Progress.options_after``), for the game page to show only what is open
+    (static/waiting.js; no rule is written there). Contracts are written as their places in
     ``ALL_CONTRACTS``: the set ``"03"``, the choice ``"0"``, to keep the page light."""
 
     def code(contracts: Any) -> str:

@@ -34,9 +34,11 @@ from concurrent.futures.process import BrokenProcessPool
 from functools import partial
 from typing import Any, Callable, Hashable
 
+from flask import current_app, has_app_context
 from flask_babel import lazy_gettext
 from werkzeug.exceptions import ServiceUnavailable
 
+from ..settings import APP
 from ..store.kept import Kept
 
 log = logging.getLogger(__name__)
@@ -59,8 +61,6 @@ WAIT_SECONDS = 10.0
 RENDER_SECONDS = 0.4
 #: Answers kept by their parameters (each 25 KB to 200 KB).
 KEPT: Kept[Any] = Kept(64)
-#: The renders run in the printing processes; off (tests only), in threads of this process.
-IN_PROCESS = True
 
 BEING_PREPARED = lazy_gettext(
     "This sheet is being prepared, after others asked for just now. Try again in a few seconds."
@@ -142,7 +142,7 @@ class Printer:
     def _submit(self, job: str, args: tuple, kwargs: dict) -> Future:
         self.made += 1
         pool = _pool()
-        if IN_PROCESS:
+        if in_process():
             try:
                 return pool.submit(job, *args, **kwargs)
             except BrokenProcessPool:
@@ -164,6 +164,15 @@ class Printer:
 
 
 PRINTER = Printer()
+
+
+def in_process() -> bool:
+    """Whether renders run in the printing processes: the app's ``PRINT_IN_PROCESS`` (off in
+    tests, which then count and hold them in the printer's threads); its default for the sheet
+    worker asked outside any app (a benchmark)."""
+    if has_app_context():
+        return bool(current_app.config["PRINT_IN_PROCESS"])
+    return bool(APP["PRINT_IN_PROCESS"].default)
 
 
 def database_path() -> str:

@@ -3,9 +3,10 @@ how a rating, its change and a chance are printed.
 
 The ratings themselves are the store's (``store.ratings``: openskill's Plackett-Luce, derived from
 the stored games). A group that turns them off in Settings sees them nowhere: every page asks
-:func:`on` first. A game page that shows them depends on other games than its own, so it marks
-its answer as one that reads them (:func:`reads_ratings`): kept only under a key that holds the
-ratings' version (``store.ratings.VERSION``), which every change of the ratings draws again.
+:func:`on` first. A game page that shows them depends on other games than its own: a page that reads
+their tables is kept only under a key that holds the ratings' version
+(``store.ratings.VERSION``), which every change of the ratings draws again
+(``validators.whole_page_cached``).
 """
 
 from __future__ import annotations
@@ -27,13 +28,6 @@ def on() -> bool:
     if "ratings_on" not in g:
         g.ratings_on = ratings.enabled(get_db())
     return bool(g.ratings_on)
-
-
-def reads_ratings() -> None:
-    """The page being rendered reads ratings, which other games change: only a page whose key
-    holds the ratings' version (``validators.answer(..., ratings=True)``) may be kept or
-    validated."""
-    g.ratings_read = True
 
 
 def known_ids(names: Sequence[str]) -> list[int] | None:

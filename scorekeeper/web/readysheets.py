@@ -29,7 +29,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Hashable, NamedTuple
 
-from flask import current_app, request
+from flask import Flask, current_app, has_app_context, request
 
 from ..store.kept import Kept
 from ..store.storage import StoredGame, game_document, load_game
@@ -175,7 +175,7 @@ def remember_printed(slot: Slot) -> None:
 def after_save(game_id: int) -> None:
     """A deal of the game was saved, corrected or undone: have its sheet made ready, in the
     ways it was printed and, once the game is over, in this phone's way."""
-    if not current_app.config.get("SHEETS_AHEAD", True):
+    if not current_app.config["SHEETS_AHEAD"]:
         return
     db = database_path()
     ways = list(PRINTED.get((db, game_id)) or ())
@@ -188,6 +188,14 @@ def after_save(game_id: int) -> None:
         WORKER.ask((db, game_id, way))
 
 
+def _asker() -> Flask | None:
+    """The app that asks for a sheet (the worker makes it under that app's settings), or None
+    outside any app (a benchmark)."""
+    if not has_app_context():
+        return None
+    return current_app._get_current_object()  # type: ignore[attr-defined]
+
+
 class SheetWorker:
     """One thread that has sheets made ready, one at a time, from a queue of slots: a slot
     asked for again while it waits is done once, with the game as it stands when its turn
@@ -195,14 +203,15 @@ class SheetWorker:
 
     def __init__(self) -> None:
         self._changed = threading.Condition()
-        self._waiting: OrderedDict[Slot, None] = OrderedDict()
+        #: each slot waiting, with the app that asked for it (its settings apply)
+        self._waiting: OrderedDict[Slot, Flask | None] = OrderedDict()
         self._thread: threading.Thread | None = None
         self._current: Slot | None = None  # taken from the queue, until done
         self.rendered = 0  # sheets made, for the tests and the benchmark
 
     def ask(self, slot: Slot) -> None:
         with self._changed:
-            self._waiting[slot] = None  # asked again: still done once
+            self._waiting[slot] = _asker()  # asked again: still done once
             if self._thread is None or not self._thread.is_alive():
                 self._thread = threading.Thread(target=self._run, name="sheet-worker", daemon=True)
                 self._thread.start()
@@ -223,10 +232,14 @@ class SheetWorker:
         while True:
             with self._changed:
                 self._changed.wait_for(lambda: bool(self._waiting))
-                slot, _ = self._waiting.popitem(last=False)
+                slot, asker = self._waiting.popitem(last=False)
                 self._current = slot
             try:
-                self._make(slot)
+                if asker is None:
+                    self._make(slot)
+                else:
+                    with asker.app_context():
+                        self._make(slot)
             except Exception:  # a sheet that cannot be made now is made when it is asked for
                 log.exception("could not make the sheet of game %s ahead", slot[1])
             finally:

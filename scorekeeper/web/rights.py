@@ -170,7 +170,7 @@ def may_watch(game_id: int) -> bool:
 
 def grant_watch(game_id: int, view_key: str) -> None:
     """Let this phone follow the game through its view link (only where reading is private)."""
-    if not hosted() and not current_app.config.get("GROUPS"):
+    if not hosted() and not current_app.config["GROUPS"]:
         return
     entries = session.get(session_key(WATCH_KEY))
     kept = (

@@ -192,7 +192,7 @@ def serve_until_stopped(app: Any, *, workers: int = 1, **options: Any) -> bool:
 
     from . import logs, stopping
 
-    logs.configure(app.config.get("LOG_LEVEL", "info"), app.config.get("LOG_FORMAT", "text"))
+    logs.configure(app.config["LOG_LEVEL"], app.config["LOG_FORMAT"])
     app.logger.removeHandler(default_handler)  # the log's own handler writes Flask's lines
     if workers > 1:
         from . import workers as processes

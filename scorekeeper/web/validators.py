@@ -30,17 +30,21 @@ The ``ETag`` is a digest of the key. A conditional request (``If-None-Match``) w
 matches is answered 304 before any template, any write of the session and any other query.
 Otherwise the body kept under the key is sent, and only when none is kept is the page made.
 
-What is never kept, nor given a validator:
+Only a view that opts in is kept (:func:`whole_page_cached`, which declares its key); every
+other page is made for each request. What is never kept, nor given a validator, even then:
 
 - a page with a flash message waiting in the session: the message is shown once, then the
   page without it is another page;
-- a page whose making read what the key does not hold, checked after each making: a CSRF token
-  (it belongs to one session), the install's rights (admin, join), another game's rights,
-  anything that changed the session, anything a view declared by setting
-  ``flask.g.unkeyed_read`` (``UNKEYED``) while making it, or the ratings on a page whose key
-  does not hold their version. A template that starts to read one
-  of them makes its page unkept, never wrong; ``tests/web/test_validators.py`` holds the game page
-  and the scoreboard kept, and every change of what they show validated again.
+- a page whose making read what its key does not hold, checked after each making, whichever
+  view, helper or template read it: a table of the database that the key does not cover
+  (SQLite's authorizer names every table each statement reads; the game's version tag covers
+  :data:`GAME_TABLES`, the ratings' version :data:`RATINGS_TABLES`), a CSRF token (it belongs
+  to one session), the install's rights (admin, join), another game's rights, or anything that
+  changed the session. So a helper that starts to read another table makes the page unkept,
+  never wrong, without saying so; ``tests/web/test_validators.py`` holds the game page and the
+  scoreboard kept, and every change of what they show validated again. What the key holds
+  that is not in the database (the phone's cookies, the address) is read from the request by
+  :func:`_answer` itself.
 
 The state document (``state.json``) speaks no language and shows no rights: its key is the
 edition, the game and its version tag.
@@ -50,7 +54,10 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from typing import Callable, Hashable
+import sqlite3
+from contextlib import contextmanager
+from functools import wraps
+from typing import Any, Callable, Hashable, Iterator
 
 from flask import Flask, Response, current_app, g, make_response, request, session
 
@@ -65,10 +72,12 @@ from .i18n import here
 #: Pages kept: a game page is about 12 KB of HTML, a scoreboard about 10 KB.
 SIZE = 256
 EDITION = "scorekeeper.edition"
-#: Set on ``flask.g`` (to True) by any view or template helper that makes one of these pages
-#: read what the key does not hold (ratings computed from other games, a site setting that is
-#: not among the table's words): that answer is neither kept nor given a validator.
-UNKEYED = "unkeyed_read"
+#: The tables whose every change draws the game's version tag again (``store/schema.py``,
+#: ``m007_version_tags``: the game's row, its deals, its seats, its players' names), and the
+#: schema, which only the migrations change before the app starts.
+GAME_TABLES = frozenset({"games", "deals", "game_players", "players", "sqlite_master"})
+#: The tables whose every change draws the ratings' version again (``store.ratings.VERSION``).
+RATINGS_TABLES = frozenset({"settings", "ratings", "rating_changes"})
 #: What a kept or validated answer tells the browser: keep it, but ask before showing it again.
 CACHE_CONTROL = "private, no-cache"
 
@@ -100,24 +109,75 @@ def etag_of(key: Hashable) -> str:
     return hashlib.sha256(repr(key).encode()).hexdigest()[:32]
 
 
-def answer(
+def whole_page_cached(
     page: str,
-    game_id: int,
-    make: Callable[[], object],
     *,
     with_rights: bool = False,
     reader: bool = True,
     ratings: bool = False,
+    cache_control: str | None = None,
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Opt the view of one game's page (it takes ``game_id``) in to being kept and validated,
+    and declare what its key holds besides the game's version tag: *with_rights*, whether this
+    phone may keep score; *reader*, the phone's way of reading (a page in its language, with
+    flash messages, not a document without words); *ratings*, the ratings' version. The page
+    is kept only when its making read nothing else (see the module). *cache_control*: the
+    header, when not ``private, no-cache``."""
+
+    def opt_in(view: Callable[..., Any]) -> Callable[..., Any]:
+        @wraps(view)
+        def kept(game_id: int, **values: Any) -> Response:
+            response = _answer(
+                page,
+                game_id,
+                lambda: view(game_id=game_id, **values),
+                with_rights=with_rights,
+                reader=reader,
+                ratings=ratings,
+            )
+            if cache_control:
+                response.headers["Cache-Control"] = cache_control
+            return response
+
+        return kept
+
+    return opt_in
+
+
+@contextmanager
+def tables_read(conn: sqlite3.Connection) -> Iterator[set[str]]:
+    """The tables the statements run on *conn* meanwhile read (SQLite's authorizer; setting
+    it makes the statements already prepared be prepared again, so none is missed)."""
+    read: set[str] = set()
+
+    def note(action: int, table: str | None, *_: Any) -> int:
+        if action == sqlite3.SQLITE_READ and table:
+            read.add(table)
+        return sqlite3.SQLITE_OK
+
+    conn.set_authorizer(note)
+    try:
+        yield read
+    finally:
+        conn.set_authorizer(None)
+
+
+def _answer(
+    page: str,
+    game_id: int,
+    make: Callable[[], object],
+    *,
+    with_rights: bool,
+    reader: bool,
+    ratings: bool,
 ) -> Response:
     """The page *page* of game *game_id*: 304 when the phone has it, else the body kept for
     its key, else ``make()`` (anything a view may return), kept when it read nothing outside
-    the key. *with_rights*: the page shows whether this phone may keep score; *reader*: it is
-    a page in the phone's language (with flash messages), not a document without words;
-    *ratings*: it may show the ratings (``ratingview.reads_ratings``), and its key holds their
-    version."""
+    the key."""
     row = None if reader and flash_waiting() else version_row(game_id)
     if row is None or row[0] is None:  # no such game (make() answers 404), or a flash
-        return make_response(make())
+        with tables_read(get_db().conn) as g.tables_read:  # what it read, all the same
+            return make_response(make())
     tag, edit_key, pin_hash, rated = row
     right = rights.known_right(game_id, edit_key, pin_hash) if with_rights else None
     key: tuple[Hashable, ...] = (
@@ -139,13 +199,15 @@ def answer(
             response = current_app.response_class(kept[0], mimetype=kept[1])
         else:
             read = g.rights_read = set()
-            response = make_response(make())
+            covered = GAME_TABLES | (RATINGS_TABLES if ratings else frozenset())
+            with tables_read(get_db().conn) as g.tables_read:
+                response = make_response(make())
+            tables = g.tables_read
             allowed = {("edit", game_id)} if with_rights else set()
             if not (
                 response.status_code == 200
                 and read <= allowed
-                and not g.get(UNKEYED)
-                and (ratings or not g.get("ratings_read"))
+                and tables <= covered
                 and made_for_anyone(response)
             ):
                 return response
@@ -159,7 +221,7 @@ def answer(
 
 def made_for_anyone(response: Response) -> bool:
     """Did making the page leave the session as it was and embed no CSRF token?"""
-    field = current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token")
+    field = current_app.config["WTF_CSRF_FIELD_NAME"]
     return (
         not session.modified
         and field not in g

@@ -17,14 +17,17 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[2] / "scorekeeper"
 
 #: What each wing may import of the project (besides itself).
+#: ``settings`` (every setting and environment variable, declared once) imports nothing of the
+#: project, and every wing may read it.
 ALLOWED = {
-    "engine": set(),
+    "engine": {"settings"},
     "languages": {"engine"},
     "site": set(),
-    "store": {"engine"},
+    "settings": set(),
+    "store": {"engine", "settings"},
     "printing": {"engine", "languages", "site"},
-    "web": {"engine", "store", "printing", "languages", "site"},
-    "cli": {"engine", "store", "printing", "languages", "web"},
+    "web": {"engine", "store", "printing", "languages", "site", "settings"},
+    "cli": {"engine", "store", "printing", "languages", "web", "settings"},
 }
 #: Third-party packages a wing must not import.
 FORBIDDEN_PACKAGES = {

@@ -88,3 +88,24 @@ def test_every_module_architecture_md_names_exists():
         if not (PACKAGE / name).is_file():
             gone.append(name)
     assert gone == [], f"ARCHITECTURE.md names modules that are gone: {gone}"
+
+
+def test_pages_import_of_other_pages_only_what_pages_init_says_they_share():
+    """``pages/__init__.py`` says which names of a page other pages import (``SHARED``): every
+    import between pages is one of them, and each of them is imported by a page."""
+    import ast
+
+    from scorekeeper.web.pages import SHARED
+
+    pages = PACKAGE / "web" / "pages"
+    imported: dict[str, set[str]] = {}
+    for path in sorted(p for p in pages.glob("*.py") if p.name != "__init__.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.level == 1:
+                if node.module is None:  # from . import page
+                    for alias in node.names:
+                        imported.setdefault(alias.name, set()).add("*")
+                elif (pages / f"{node.module}.py").is_file():
+                    names = {alias.name for alias in node.names}
+                    imported.setdefault(node.module, set()).update(names)
+    assert imported == {page: set(names) for page, names in SHARED.items()}

@@ -9,6 +9,8 @@ import json
 import re
 from pathlib import Path
 
+from bs4 import BeautifulSoup
+
 from scorekeeper.site import STATIC
 from scorekeeper.web.pages import offline
 
@@ -64,31 +66,92 @@ def test_a_page_kept_ahead_leaves_the_messages_for_the_next(client, table):
     assert "Deal 1 saved." in shown.select_one(".flash").get_text()
 
 
+def page_data(response) -> dict:
+    """The page's data for the worker, found as static/sw.js finds it: the JSON after its DATA
+    opening (the same as the templates write), up to the first quote."""
+    script = (STATIC / "sw.js").read_text()
+    opening = json.loads(re.search(r'var DATA = ("(?:[^"\\]|\\.)*")', script).group(1))
+    assert opening == offline.DATA_OPENING
+    html = response.get_data(as_text=True)
+    assert html.count(opening) == 1
+    at = html.index(opening) + len(opening)
+    return json.loads(html[at : html.index("'", at)])
+
+
+def form_data(client, url: str) -> dict:
+    """An entry form's data, asked for as static/sw.js asks (``?offline=data``, kept ahead)."""
+    script = (STATIC / "sw.js").read_text()
+    assert f'searchParams.set("{offline.DATA_QUERY}", "data")' in script
+    answer = client.get(url + f"&{offline.DATA_QUERY}=data", headers={"Purpose": "prefetch"})
+    assert answer.status_code == 200 and answer.mimetype == "application/json"
+    return answer.get_json()
+
+
 def test_the_game_page_and_forms_carry_the_outbox(client, table):
     game_id = table.new_game()
-    box = re.compile(re.search(r"var BOX = /(.*)/;", (STATIC / "sw.js").read_text()).group(1))
     game = client.get(f"/games/{game_id}")
-    assert soup(game).select_one("#outbox[hidden][data-reload]") is not None
-    words = json.loads(box.search(game.get_data(as_text=True)).group(1))  # as sw.js reads it
-    assert words == {
+    page = soup(game)
+    assert page.select_one("#outbox[hidden][data-reload]") is not None
+    data = page_data(game)
+    assert game.get_data(as_text=True).count(data["box"]) == 1  # the outbox, found as it is
+    assert BeautifulSoup(data["box"], "html.parser").div == page.select_one("#outbox")
+    assert data["words"] == {
         "waiting": "Deal {n} waiting to be sent",
         "digits": "0123456789",
         "unchecked": "Points not yet checked: they are scored when the deal is sent.",
         "offline": "Offline: Save keeps this deal on the phone. It is sent, checked "
         "and scored when the network is back.",
     }
+    assert data["next"] == 1 and data["reload"] is True
+    linked = {
+        a["href"]
+        for a in page.select("a[href]")
+        if re.match(r"/games/\d+/(deals/new|thrown-in)", a["href"])
+    }
+    assert linked and set(data["forms"]) == linked  # every entry form it links to, kept
     arabic = client.get(f"/games/{game_id}", headers={"Accept-Language": "ar"})
-    said = json.loads(box.search(arabic.get_data(as_text=True)).group(1))
-    assert said["waiting"] == "اليد {n} تنتظر الإرسال"
+    assert page_data(arabic)["words"]["waiting"] == "اليد {n} تنتظر الإرسال"
     url = f"/games/{game_id}/deals/new?king=0&contracts=queens"
-    form = client.get(url)  # the form borrows the game page's words: no weight on it
-    assert box.search(form.get_data(as_text=True)).group(1) is None
-    form = soup(form)
+    answer = client.get(url)  # the form borrows the game page's words: no weight on it
+    form = soup(answer)
+    assert form.select_one("#offline-data") is None  # its data is its own JSON
+    data = form_data(client, url)
+    assert "words" not in data
     assert form.select_one("#outbox[hidden]:not([data-reload])") is not None
-    assert form.select_one("form[data-title]")["data-title"] == "Queens"
-    thrown = soup(client.get(f"/games/{game_id}/thrown-in?king=0"))
-    assert thrown.select_one("form[data-title]")["data-title"] == "Thrown in"
+    assert answer.get_data(as_text=True).count(data["box"]) == 1
+    assert BeautifulSoup(data["box"], "html.parser").div == form.select_one("#outbox")
+    assert data["title"] == "Queens" and data["number"] == 1
+    assert form_data(client, f"/games/{game_id}/thrown-in?king=0")["title"] == "Thrown in"
     assert Path(STATIC / "sw.js").is_file()
+
+
+def test_the_entry_forms_data_names_each_choice_as_the_page_shows_it(client, table):
+    """A deal kept offline is shown waiting in the words of its form: each choice's legend (as
+    a screen reader hears it) and each chip, as the page draws them."""
+    game_id = table.new_game()
+    for url in (
+        f"/games/{game_id}/deals/new?king=0&contracts=queens",
+        f"/games/{game_id}/deals/new?king=0&contracts=diamonds",
+        f"/games/{game_id}/thrown-in?king=0",
+    ):
+        data, form = form_data(client, url), soup(client.get(url))
+        fields = {}
+        for name, (legend, chips) in data["fields"].items():
+            fields[name] = [
+                data["legends"][legend],
+                data["chips"][chips] if chips is not None else None,
+            ]
+        drawn = {}
+        for fieldset in form.select("fieldset.pick"):
+            legend = fieldset.legend.select_one(".sr") or fieldset.legend
+            chips = {  # a chip with no value ("No") is no answer to say
+                label.input["value"]: label.get_text()
+                for label in fieldset.select("label")
+                if label.input["value"]
+            }
+            said = None if all(v == w for v, w in chips.items()) else chips  # a count's own
+            drawn[fieldset["id"].removeprefix("f-")] = [legend.get_text(), said]
+        assert drawn and fields == drawn, url
 
 
 def after_on(client, game_id: int) -> dict:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 
 import pytest
-from flask import g, template_rendered
+from flask import template_rendered
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -351,15 +351,18 @@ def test_a_flash_message__shown_once_and_never_kept(app, client, table, game):
 
 
 def test_an_unkeyed_read__neither_kept_nor_validated(app, client, game, monkeypatch):
+    """A helper that reads a table the key does not cover makes the page unkept by itself,
+    without marking anything (the safe way is the default)."""
+    from scorekeeper.web.database import get_db
     from scorekeeper.web.pages import games
 
     real = games.game_context
 
-    def reads_other_games(stored):
-        g.unkeyed_read = True
+    def reads_club_nights(stored):
+        get_db().execute("select count(*) from club_nights").fetchone()
         return real(stored)
 
-    monkeypatch.setattr(games, "game_context", reads_other_games)
+    monkeypatch.setattr(games, "game_context", reads_club_nights)
     first = client.get(f"/games/{game}")
     assert first.status_code == 200 and "ETag" not in first.headers
     with templates_rendered(app) as rendered:
@@ -367,6 +370,15 @@ def test_an_unkeyed_read__neither_kept_nor_validated(app, client, game, monkeypa
     assert "game.html" in rendered  # made again, not kept
     monkeypatch.setattr(games, "game_context", real)
     assert client.get(f"/games/{game}").headers["ETag"]
+
+
+def test_a_page_that_does_not_opt_in__never_kept(app, client, game):
+    """Only a view under ``whole_page_cached`` is kept: the game's history is made each time."""
+    for _ in range(2):
+        with templates_rendered(app) as rendered:
+            response = client.get(f"/games/{game}/history")
+        assert response.status_code == 200 and "ETag" not in response.headers
+        assert rendered
 
 
 # -- the session cookie -----------------------------------------------------------------------
@@ -513,14 +525,15 @@ def test_item6_a_page_that_shows_ratings_without_their_version_in_its_key_is_not
     """The guard beside the key: a page that reads the ratings under a key without their
     version (any page but the game page) is neither kept nor validated."""
     from scorekeeper.web import ratingview
+    from scorekeeper.web.pages import live
 
-    shown = app.view_functions["live.watch"]
+    real = live.game_context
 
-    def watch(**args):
-        ratingview.reads_ratings()
-        return shown(**args)
+    def reads_ratings(stored):
+        ratingview.on()
+        return real(stored)
 
-    monkeypatch.setitem(app.view_functions, "live.watch", watch)
+    monkeypatch.setattr(live, "game_context", reads_ratings)
     validators.clear()
     response = client.get(f"/games/{game}/watch")
     assert response.status_code == 200 and "ETag" not in response.headers

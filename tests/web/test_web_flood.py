@@ -23,11 +23,17 @@ BLANK = "/sheet/blank.pdf"
 
 @pytest.fixture(autouse=True)
 def printer_of_its_own(monkeypatch):
-    """A fresh queue and store for each test, its renders in the printer's threads, where the
-    test can count and hold them."""
-    monkeypatch.setattr(printer, "IN_PROCESS", False)
+    """A fresh queue and store for each test."""
     monkeypatch.setattr(printer, "PRINTER", printer.Printer())
     monkeypatch.setattr(printer, "KEPT", printer.Kept(64))
+
+
+@pytest.fixture
+def app(app):
+    """The suite's app, its renders in the printer's threads, where the test can count and
+    hold them."""
+    app.config["PRINT_IN_PROCESS"] = False
+    return app
 
 
 class HeldRenders:
@@ -144,6 +150,7 @@ def test_item1__two_databases_never_share_a_kept_answer(tmp_path, held):
                 "TESTING": True,
                 "DATABASE": str(tmp_path / f"{name}.sqlite3"),
                 "INSTANCE_PATH": str(tmp_path / name),
+                "PRINT_IN_PROCESS": False,
             }
         )
         assert other.test_client().get(BLANK).status_code == 200

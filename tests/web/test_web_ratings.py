@@ -16,6 +16,7 @@ from gamebuilder import standard_deal
 from history_helpers import import_docs, query, simulated_games
 from scorekeeper.store import ratings
 from scorekeeper.store.db import connect
+from scorekeeper.web import validators
 from web_helpers import OWN_LINK, Table, soup
 
 POOL = ("Aya", "Bilal", "Carla", "Dana", "Elias", "Farah")
@@ -184,7 +185,7 @@ def test_game_page__chances_before_the_first_deal_and_changes_at_the_end(rated, 
 
     @rated.after_request
     def remember(response):
-        seen["unkeyed"] = g.get("ratings_read", False)
+        seen["unkeyed"] = bool(g.get("tables_read", set()) & validators.RATINGS_TABLES)
         return response
 
     table = Table(client)

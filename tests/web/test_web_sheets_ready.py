@@ -16,7 +16,6 @@ from scorekeeper.store import storage
 from scorekeeper.store.players import rename_player
 from scorekeeper.web.database import get_db
 from scorekeeper.printing import pool
-from scorekeeper.web import printer
 from scorekeeper.web import readysheets as sheets
 
 from test_web_game_flow import NIGHT
@@ -30,12 +29,13 @@ def pdf_text(data: bytes) -> str:
     return "".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
 
 
-@pytest.fixture(autouse=True)
-def in_printing_threads(monkeypatch):
+@pytest.fixture
+def app(app):
     """These tests watch the sheets laid out through the printing job ``game_pdf``: it runs in
     the printer's own threads here, where a test can count it. The printing process that lays
     them out when the app serves is tested on its own (the last test)."""
-    monkeypatch.setattr(printer, "IN_PROCESS", False)
+    app.config["PRINT_IN_PROCESS"] = False
+    return app
 
 
 def who_asked() -> str:
@@ -185,9 +185,11 @@ def test_worker__a_slot_asked_for_again_while_waiting_is_made_once(
     patch_render(monkeypatch, wrap)
     path = app.config["DATABASE"]
     way = sheets.Way("a4", "en", "western", ())
-    worker.ask((path, game_a, way))
+    with app.app_context():  # the app's settings go with what it asks for
+        worker.ask((path, game_a, way))
     for deal in NIGHT[1:4]:  # three saves of game B while the worker is busy with game A
-        worker.ask((path, game_b, way))
+        with app.app_context():
+            worker.ask((path, game_b, way))
         store_deals(app, game_b, [deal])
     assert worker.busy()
     gate.set()
@@ -223,9 +225,10 @@ def test_sheet__asked_for_while_the_worker_is_busy_is_made_by_the_printer_next(
     patch_render(monkeypatch, wrap)
     answers = []
     try:
-        sheets.WORKER.ask(
-            (app.config["DATABASE"], busy_game, sheets.Way("a4", "en", "western", ()))
-        )
+        with app.app_context():
+            sheets.WORKER.ask(
+                (app.config["DATABASE"], busy_game, sheets.Way("a4", "en", "western", ()))
+            )
         assert started.wait(10) and sheets.WORKER.busy()
         phone = threading.Thread(
             target=lambda: answers.append(app.test_client().get(f"/games/{asked}/sheet.pdf"))
@@ -314,7 +317,7 @@ def test_sheet__made_ahead_in_a_process_of_its_own(app, table, client, monkeypat
     thread of the server (WeasyPrint's 0.2 s of Python would hold every request up): the
     server's own ``game_pdf`` job is not called, and the sheet kept is the game's as it
     stands."""
-    monkeypatch.setattr(printer, "IN_PROCESS", True)
+    app.config["PRINT_IN_PROCESS"] = True
     in_server: list[str] = []
 
     def wrap(real):

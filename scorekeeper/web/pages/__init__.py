@@ -1,9 +1,11 @@
 """The pages: one blueprint per feature. Each reads and writes through the store, and says
 things through the web wing's presentation modules. A page imports another page's module only
-for what several share: ``games`` (``fetch_game``, ``game_context``, ``seat_arg``: the game
-every page of a game starts from), ``sheets`` (a printed sheet's answer, its digits and its
-file name, and the sheets made ahead after a save) and ``live`` (the QR code's SVG and a game's
-version)."""
+for what :data:`SHARED` names (``tests/project/test_architecture_map.py`` holds the imports to it):
+``games``, the game every page of a game starts from (``deals``, ``live``, ``sheets``,
+``history``, ``charts``, ``advise``, ``rules``, ``result``); ``sheets``, a printed sheet's
+answer, digits, file name and image (``clubs``, ``result``); and ``live``, a QR code's SVG
+(``group``). Outside the pages, only the app factory (:data:`BLUEPRINTS`) and ``web/groups.py``
+(``front``'s blueprint, ``result.shared_result_opens``) import them."""
 
 from __future__ import annotations
 
@@ -27,6 +29,13 @@ from . import (
     sheets,
     transfer,
 )
+
+#: What a page may import of another page: that page, and the names it shares.
+SHARED = {
+    "games": ("fetch_game", "game_context", "seat_arg"),
+    "sheets": ("pdf_response", "sheet_digits", "slug", "game_sheet_png"),
+    "live": ("qr_svg",),
+}
 
 #: Registered in this order by ``create_app``.
 BLUEPRINTS = tuple(

@@ -111,9 +111,7 @@ def show(game_id: int):
             try:
                 hand = parse_hand(picked)
                 with ADVICE.one_each(("game", database_path(), game_id), ("client", client())):
-                    answer = advise(
-                        hand, options, rules, deals=current_app.config.get("ADVISOR_DEALS")
-                    )
+                    answer = advise(hand, options, rules, deals=current_app.config["ADVISOR_DEALS"])
             except AdviceError as exc:
                 problem, status = problem_text(exc.problem()), 400
             except (TooManyRequests, ServiceUnavailable) as exc:  # asked again, or busy

@@ -43,7 +43,7 @@ def my_groups() -> list[store_groups.Group]:
 
 
 def may_start() -> bool:
-    if current_app.config.get("GROUPS") != "invite":
+    if current_app.config["GROUPS"] != "invite":
         return True
     tag = session.get(INVITED)
     return isinstance(tag, str) and hmac.compare_digest(tag, groups.host().invite_key()[:12])

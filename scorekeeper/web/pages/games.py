@@ -168,8 +168,7 @@ def rating_context(stored: StoredGame, scored) -> dict:
     if stored.game.deals and not scored.is_over:
         return {}
     # other games, and the group's setting, change what is shown (or whether it is): the
-    # page's key holds the ratings' version
-    ratingview.reads_ratings()
+    # page's key holds the ratings' version (``whole_page_cached(..., ratings=True)``)
     if not ratingview.on():
         return {}
     db = get_db()
@@ -183,17 +182,14 @@ def rating_context(stored: StoredGame, scored) -> dict:
 
 
 @bp.get("/<int:game_id>")
+@validators.whole_page_cached("game", with_rights=True, ratings=True)
 def show(game_id: int):
     """The game page: answered 304, or from the page kept, while the game, this phone's way of
     reading, its right to keep score and the ratings (which it shows before the first deal and
     at the end) are as they were (``validators``)."""
-
-    def make():
-        stored = fetch_game(game_id)
-        context = game_context(stored)
-        return render_template("game.html", **context, **rating_context(stored, context["scored"]))
-
-    return validators.answer("game", game_id, make, with_rights=True, ratings=True)
+    stored = fetch_game(game_id)
+    context = game_context(stored)
+    return render_template("game.html", **context, **rating_context(stored, context["scored"]))
 
 
 class FirstKingForm(FlaskForm):

@@ -60,45 +60,39 @@ def live_attributes(stored: StoredGame) -> dict[str, Any]:
 
 
 @bp.get("/watch")
+@validators.whole_page_cached("watch")
 def watch(game_id: int):
     """Standings and the kingdom grid, without any way to enter or change a deal; answered 304,
     or from the page kept, while the game and this phone's way of reading are as they were."""
-    return validators.answer(
-        "watch", game_id, lambda: render_template("watch.html", **game_context(fetch_game(game_id)))
-    )
+    return render_template("watch.html", **game_context(fetch_game(game_id)))
 
 
 @bp.get("/state.json")
+@validators.whole_page_cached("state", reader=False, cache_control="no-cache")
 def state(game_id: int):
     """The game's version and standings; answered 304 without reading the game when unchanged.
     It holds no words of a language and no rights: its validator is the game's version."""
-
-    def make():
-        stored = fetch_game(game_id)
-        context = game_context(stored)
-        nxt, scored = context["next"], context["scored"]
-        return jsonify(
-            game=game_id,
-            version=stored_version(stored),
-            every=POLL_SECONDS,
-            deals=len(context["game"].deals),
-            over=scored.is_over,
-            standings=[
-                {
-                    "seat": r.seat,
-                    "name": r.name,
-                    "total": r.total,
-                    "rank": r.rank,
-                    "winner": r.winner,
-                }
-                for r in context["standings"]
-            ],
-            next=None if nxt is None else {"number": nxt.number, "king": nxt.king},
-        )
-
-    response = validators.answer("state", game_id, make, reader=False)
-    response.headers["Cache-Control"] = "no-cache"
-    return response
+    stored = fetch_game(game_id)
+    context = game_context(stored)
+    nxt, scored = context["next"], context["scored"]
+    return jsonify(
+        game=game_id,
+        version=stored_version(stored),
+        every=POLL_SECONDS,
+        deals=len(context["game"].deals),
+        over=scored.is_over,
+        standings=[
+            {
+                "seat": r.seat,
+                "name": r.name,
+                "total": r.total,
+                "rank": r.rank,
+                "winner": r.winner,
+            }
+            for r in context["standings"]
+        ],
+        next=None if nxt is None else {"number": nxt.number, "king": nxt.king},
+    )
 
 
 @bp.get("/qr.svg")
