@@ -411,8 +411,8 @@ def record_history(
             "action": action,
             "token": token or None,
             "at": now(),
-            "phone": by.id if by else None,
-            "seat": by.seat if by else None,
+            # who, when known (an import or an older database's rows name no phone)
+            **({"phone": by.id, "seat": by.seat} if by else {}),
         }
     )
 
