@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import json
+import time
 
 import pytest
 from pypdf import PdfReader
@@ -18,6 +19,7 @@ from scorekeeper.store.confirming import AlreadyConfirmed
 from scorekeeper.store.db import connect
 from scorekeeper.store.refused import Refused
 from scorekeeper.web import create_app
+from scorekeeper.web import readysheets as sheets
 
 from gamebuilder import standard_deal
 from web_helpers import PLAYERS, Table, hidden_fields, keep_score, soup
@@ -169,6 +171,9 @@ def test_partnership_the_entering_team_cannot_confirm_and_the_other_team_can(app
     assert "Your team entered deal 1" in flashed(b.get(response.headers["Location"]))
     assert waiting(app, game) == [1]
     say_i_am(b, game, 3)  # now Dana, of the other team
+    watch = soup(b.get(f"/games/{game}/watch"))
+    assert "This phone is Dana." in " ".join(watch.select_one("#iam").get_text().split())
+    assert "entered by Aya" in watch.select_one("#waiting-1").get_text(" ", strip=True)
     tap_confirm(b, game, 1)
     assert waiting(app, game) == []
 
@@ -272,7 +277,12 @@ def test_the_printed_sheet_marks_unconfirmed_deals(app, phones):
     tap_confirm(b, game, 1)
 
     def pdf_text() -> str:
-        response = a.client.get(f"/games/{game}/sheet.pdf")
+        for _ in range(20):  # a busy printer says so (503), as it would to a phone
+            assert sheets.WORKER.wait_idle()
+            response = a.client.get(f"/games/{game}/sheet.pdf")
+            if response.status_code != 503:
+                break
+            time.sleep(0.5)
         assert response.status_code == 200, response.status_code
         return " ".join(p.extract_text() for p in PdfReader(io.BytesIO(response.data)).pages)
 

@@ -15,8 +15,6 @@ is neither kept nor validated (``validators``).
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask import g, session
 
 from ..store.confirmations import PHONE, Phone, new_phone
@@ -105,13 +103,3 @@ def current(stored: StoredGame, *, create: bool = True) -> Phone:
         said_seat(stored.id),
         is_game_admin(stored),
     )
-
-
-def describe(stored: StoredGame) -> dict[str, Any]:
-    """What the confirmation partial needs: the deals waiting, and who this phone is."""
-    mine = phone_id()
-    return {
-        "seat": said_seat(stored.id),
-        "mine": mine,
-        "admin": is_game_admin(stored),
-    }

@@ -24,6 +24,7 @@ from .. import meanwhile, phones, present
 from ..database import get_db
 from ..fields import form_int
 from ..flashes import flash_message
+from ..readysheets import after_save
 from ..rights import safe_next
 from .games import fetch_game
 
@@ -77,6 +78,7 @@ def confirm(game_id: int, number: int):
         flash_message(exc.message, names=exc.names, **exc.values)
     else:
         flash_message("Deal %(number)s confirmed.", number=number)
+        after_save(game_id)  # the printed sheet, made ready again without the mark
     return redirect(_back(game_id), 303)
 
 
@@ -114,32 +116,26 @@ def confirmation(stored: StoredGame) -> dict[str, Any] | None:
     entered it), and the player this phone said it is."""
     if not confirmations.is_on(stored.row):
         return None
-    me = phones.describe(stored)
+    mine, seat = phones.phone_id(), phones.said_seat(stored.id)
     names = stored.game.players
     waiting = []
     for number in confirmations.waiting_numbers(stored.row, stored.deals):
         row = stored.deals[number - 1]
-        seat = row["entered_seat"]
+        by = row["entered_seat"]
         waiting.append(
             {
                 "number": number,
                 "deal_id": row["id"],
                 "version": row["version"],
                 "title": present.deal_title(stored.game.deals[number - 1]),
-                "entered_name": names[seat] if seat is not None else None,
-                "mine": me["mine"] is not None and row["entered_by"] == me["mine"],
+                "entered_name": names[by] if by is not None else None,
+                "mine": mine is not None and row["entered_by"] == mine,
             }
         )
     return {
-        **me,
+        "seat": seat,
         "waiting": waiting,
         "partnership": stored.game.rules.partnership,
         "form": ConfirmForm(formdata=None, data={"next": request.full_path.rstrip("?")}),
         "seat_form": SeatForm(formdata=None, data={"next": request.full_path.rstrip("?")}),
     }
-
-
-@bp.app_template_global()
-def waiting_deals(stored: StoredGame) -> tuple[int, ...]:
-    """The deals of *stored* still waiting for the other side (the sheet marks them)."""
-    return tuple(confirmations.waiting_numbers(stored.row, stored.deals))
