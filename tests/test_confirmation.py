@@ -428,3 +428,36 @@ def test_a_confirmation_needs_the_page_token(tmp_path):
     finally:
         db.close()
     assert b.post(form["action"], data=data).status_code == 303
+
+
+# -- a box of many groups: the view link lets a phone confirm, nothing else does -------------
+def test_a_phone_with_only_the_view_link_says_who_it_is_and_confirms(tmp_path):
+    from group_helpers import InGroup, group_file, groups_app, start_group
+
+    app = groups_app(tmp_path)
+    group, _, starter = start_group(app)
+    a = Table(InGroup(starter, group))
+    game = start(a)
+    a.enter(game, KH)
+    db = connect(group_file(app, group))
+    try:
+        [row] = db.query("select view_key from games where id = ?", [game])
+    finally:
+        db.close()
+    stranger = InGroup(app.test_client(), group)
+    assert stranger.get(f"/games/{game}/watch").status_code == 404
+    refused = stranger.post(f"/games/{game}/deals/1/confirm", data={"deal_id": 1, "version": 1})
+    assert refused.status_code == 404
+    b = InGroup(app.test_client(), group)
+    assert b.get(f"/v/{row['view_key']}").status_code == 303
+    watch = soup(b.get(f"/games/{game}/watch"))
+    assert b.post(watch.select_one("form#iam")["action"], data={"seat": "1"}).status_code == 303
+    form = soup(b.get(f"/games/{game}/watch")).select_one("#waiting-1 form")
+    assert b.post(form["action"], data=fields_of(form)).status_code == 303
+    db = connect(group_file(app, group))
+    try:
+        assert confirmations.unconfirmed_deals(db, game) == []
+        [confirmed] = db.query("select seat from deal_history where action = 'confirm'")
+        assert confirmed["seat"] == 1
+    finally:
+        db.close()
