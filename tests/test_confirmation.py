@@ -461,3 +461,35 @@ def test_a_phone_with_only_the_view_link_says_who_it_is_and_confirms(tmp_path):
         assert confirmed["seat"] == 1
     finally:
         db.close()
+
+
+def test_the_club_nights_organiser_is_the_admin_of_its_tables(app, client):
+    """A table of a club night that asks for confirmations: the organiser's correction of a
+    confirmed deal stays confirmed; a correction by the table's own phone waits again."""
+    created = client.post(
+        "/clubs/new",
+        data={
+            "title": "Café",
+            "played_on": "2026-11-20",
+            "rounds": "2",
+            "first_round": "entered",
+            "preset": "standard",
+            "players": "\n".join([*PLAYERS, "Rami", "Nour", "Sami", "Hala"]),
+        },
+    )
+    assert created.status_code == 303, soup(created).get_text(" ", strip=True)[:500]
+    db = database(app)
+    try:
+        with db.atomic():
+            db.execute("update games set confirm = 1")
+        game = db.execute("select min(game_id) from club_tables").fetchone()[0]
+    finally:
+        db.close()
+    organiser, table_phone, watcher = Table(client), Table(app.test_client()), app.test_client()
+    keep_score(table_phone.client, app, game)
+    table_phone.enter(game, KH)
+    tap_confirm(watcher, game, 1)
+    assert organiser.correct(game, 1, dict(KH, king_of_hearts={"taker": 3})).status_code == 303
+    assert waiting(app, game) == []
+    assert table_phone.correct(game, 1, dict(KH, king_of_hearts={"taker": 2})).status_code == 303
+    assert waiting(app, game) == [1]
