@@ -493,3 +493,28 @@ def test_the_club_nights_organiser_is_the_admin_of_its_tables(app, client):
     assert waiting(app, game) == []
     assert table_phone.correct(game, 1, dict(KH, king_of_hearts={"taker": 2})).status_code == 303
     assert waiting(app, game) == [1]
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"), [("en", "Waiting for confirmation"), ("ar", "بانتظار التأكيد")]
+)
+def test_a_game_files_waiting_deals_are_marked_on_its_printed_sheet(lang, words):
+    from scorekeeper.engine import loads
+    from scorekeeper.printing import render_game_pdf
+
+    doc = {
+        "format": "trex-game/1",
+        "players": list(PLAYERS),
+        "rules": {},
+        "first_king": 0,
+        "deals": [KH, DIAMONDS],
+        "confirmation": {"waiting": [2]},
+    }
+    [game] = loads(json.dumps(doc))
+    text = PdfReader(io.BytesIO(render_game_pdf(game, lang=lang))).pages[0].extract_text()
+    assert words in text and "2*" in text.replace(" ", "")
+    [plain] = loads(json.dumps({**doc, "confirmation": {"waiting": []}}))
+    assert (
+        words
+        not in PdfReader(io.BytesIO(render_game_pdf(plain, lang=lang))).pages[0].extract_text()
+    )
