@@ -244,7 +244,9 @@ def test_a_stale_confirmation_gets_the_changed_meanwhile_page(app, phones):
     assert waiting(app, game) == [1]
     # the page offers the deal as it is now
     fresh = page.select_one("#waiting-1 form")
-    assert b.post(fresh["action"], data=fields_of(fresh)).status_code == 303
+    again = b.post(fresh["action"], data=fields_of(fresh))
+    assert again.status_code == 303  # and back to the page the phone came from
+    assert again.headers["Location"].endswith(f"/games/{game}/watch")
     assert waiting(app, game) == []
 
 

@@ -4,7 +4,11 @@ says which player it is and confirms it with one tap; A's page shows it confirme
 
 from __future__ import annotations
 
-from phone_helpers import chip, shoot
+import pytest
+
+from gamebuilder import standard_deal
+from phone_helpers import LAYOUT_SCRIPT, NARROW, chip, shoot
+from web_helpers import Table
 
 #: The pages ask every 3 seconds; a change must show within this many.
 FOLLOW_SECONDS = 8
@@ -53,3 +57,32 @@ def test_the_other_phone_confirms_and_the_scorer_sees_it_without_reloading(
     assert scorer.locator("#sheet tr.waiting").count() == 0
     scorer.goto(f"{site.url}/games/{game_id}/history")
     assert "confirmed by Bilal" in scorer.locator("main").inner_text()
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_a_stale_confirmation_shows_what_changed_and_fits_a_small_phone(
+    site, own_game, new_phone, lang
+):
+    """The deal was corrected while the other phone had it on screen: its tap gets the
+    "changed meanwhile" page (409), with the deal as it is now and its own Confirm, in both
+    languages, within a 360 px screen."""
+    game_id, cookie = own_game(confirm="y")
+    scorer = site.seed.test_client()
+    scorer.set_cookie("session", cookie["value"])
+    deal = standard_deal(0, "king_of_hearts")
+    Table(scorer).enter(game_id, deal)
+    other = new_phone(size=NARROW, locale=lang)
+    other.goto(f"{site.url}/games/{game_id}/watch")
+    other.locator("#waiting-1 button").wait_for()
+    Table(scorer).correct(game_id, 1, dict(deal, king_of_hearts={"taker": 3}))
+    with other.expect_response(lambda r: r.request.method == "POST") as answer:
+        other.locator("#waiting-1 button").tap()
+    assert answer.value.status == 409
+    other.locator("#stale").wait_for()
+    assert other.locator("#meanwhile").count() == 1
+    assert other.get_attribute("html", "lang") == lang
+    layout = other.evaluate(LAYOUT_SCRIPT)
+    assert layout["width"] <= layout["viewport"], layout
+    shoot(other, f"confirmation-changed-meanwhile-{lang}")
+    other.locator("#waiting-1 button").tap()  # confirms the deal as it is now
+    other.locator("#all-confirmed").wait_for()

@@ -110,10 +110,11 @@ def iam(game_id: int):
 
 
 @bp.app_template_global()
-def confirmation(stored: StoredGame) -> dict[str, Any] | None:
+def confirmation(stored: StoredGame, back: str | None = None) -> dict[str, Any] | None:
     """What the game page and the scoreboard show of confirmations: None when the game does
     not ask for them; else the deals waiting (each with who entered it and whether this phone
-    entered it), and the player this phone said it is."""
+    entered it), and the player this phone said it is. Its forms lead back to *back*, else to
+    the page they are on."""
     if not confirmations.is_on(stored.row):
         return None
     mine, seat = phones.phone_id(), phones.said_seat(stored.id)
@@ -132,10 +133,10 @@ def confirmation(stored: StoredGame) -> dict[str, Any] | None:
                 "mine": mine is not None and row["entered_by"] == mine,
             }
         )
+    here = back or request.full_path.rstrip("?")
     return {
         "seat": seat,
         "waiting": waiting,
         "partnership": stored.game.rules.partnership,
-        "form": ConfirmForm(formdata=None, data={"next": request.full_path.rstrip("?")}),
-        "seat_form": SeatForm(formdata=None, data={"next": request.full_path.rstrip("?")}),
+        "next": here,
     }
