@@ -502,3 +502,21 @@ def _kept_compact(doc: dict[str, Any], game: Game, text: IndentedText) -> dict[s
         for key, _ in deal.extra:
             deal_doc[key] = text.compact(deal_doc[key])
     return doc
+
+
+#: A key the scorekeeper adds to a game that asks for confirmation by the other side (a state
+#: of the game kept by the store, never a rule of scoring): ``{"waiting": [deal numbers]}``.
+CONFIRMATION = "confirmation"
+
+
+def confirmation_waiting(game: Game) -> tuple[int, ...] | None:
+    """The deals of *game* its ``confirmation`` key says are waiting, when that key is as the
+    scorekeeper writes it (one key, ``waiting``: numbers of the game's deals); else None, and
+    the key, if any, is one the format does not name."""
+    value = dict(game.extra).get(CONFIRMATION)
+    waiting = value.get("waiting") if isinstance(value, dict) and len(value) == 1 else None
+    if not isinstance(waiting, list) or not all(
+        type(n) is int and 1 <= n <= len(game.deals) for n in waiting
+    ):
+        return None
+    return tuple(waiting)

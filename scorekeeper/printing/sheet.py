@@ -27,7 +27,7 @@ from ..engine.contracts import (
     CONTRACT_LABELS,
     Contract,
 )
-from ..engine.gamefile import Game, GameScore
+from ..engine.gamefile import Game, GameScore, confirmation_waiting
 from ..engine.progression import KINGDOMS, Kingdom, Progress
 from ..engine.records import Capture, DealRecord
 from ..engine.rules import RULE, HouseRules
@@ -152,6 +152,7 @@ class Sheet:
     rules_summary: str
     values: tuple[str, ...]
     lang: str = "en"
+    waiting: tuple[int, ...] = ()  # the deals waiting for the other side's confirmation
 
 
 def build_sheet(
@@ -193,6 +194,7 @@ def build_sheet(
         rules_summary=rules_summary(game.rules, lang, t),
         values=value_key(game.rules, t),
         lang=lang,
+        waiting=confirmation_waiting(game) or (),
     )
 
 

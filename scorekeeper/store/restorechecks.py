@@ -26,7 +26,7 @@ from .keys import KEY
 SHORT_TEXT = 1024
 #: The group's settings a restore brings back, each with the values it may have.
 SETTINGS = {ratings.SETTING: frozenset({"on", "off"})}
-HISTORY_ACTIONS = frozenset({"create", "correct", "undo"})
+HISTORY_ACTIONS = frozenset({"create", "correct", "undo", "confirm", "admin_confirm"})
 
 
 class Unsound(Exception):

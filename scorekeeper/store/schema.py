@@ -375,6 +375,30 @@ def m008_club_night_keys(db: Database) -> None:
         end""")
 
 
+@migrations()
+def m009_confirmation(db: Database) -> None:
+    """Confirmation by the other side (store/confirmations.py): a game's setting, off for
+    every game stored already, and the phone that started it (the game's admin); each deal's
+    phone and player that entered it and the phone, player and time that confirmed it; and
+    each history row's phone and player. A deal stored already counts as confirmed."""
+    games = db.table("games")
+    games.add_column("confirm", int, not_null_default=0)
+    games.add_column("started_by", str)
+    deals = db.table("deals")
+    for column, kind in (
+        ("entered_by", str),
+        ("entered_seat", int),
+        ("confirmed_by", str),
+        ("confirmed_seat", int),
+        ("confirmed_at", str),
+    ):
+        deals.add_column(column, kind)
+    db.execute("update deals set confirmed_at = coalesce(updated_at, created_at)")
+    history = db.table("deal_history")
+    history.add_column("phone", str)
+    history.add_column("seat", int)
+
+
 def rebuild_all(db: Database) -> None:
     """Every game's facts from its stored deals (the migration that adds their table runs this)."""
     for (game_id,) in list(db.execute("select id from games order by id").fetchall()):

@@ -21,7 +21,8 @@ from sqlite_utils.db import Table
 from ..engine import DealRecord, Game, HouseRules, InvalidResult, read_game
 from ..engine.gamefile import FORMAT
 from ..engine.lookalike import skeleton
-from . import checks, facts, gamecache, ratings
+from . import checks, confirmations, facts, gamecache, ratings
+from .confirmations import Phone
 from .refused import N_, Refused
 
 
@@ -198,11 +199,15 @@ def create_game(
     first_king: int,
     token: str | None = None,
     pin_hash: str | None = None,
+    confirm: bool = False,
+    started_by: str | None = None,
 ) -> int:
     """Store a new game (checked by the engine first); return its id.
 
     *token* is the new-game form's one-time token: a form sent twice raises DuplicateToken
     with the game the first one started. *pin_hash* is the table PIN's hash, if one was set.
+    *confirm*: each deal waits for the other side's confirmation (store.confirmations);
+    *started_by*: the identity of the phone that starts it, the game's admin.
     """
     names = [clean_name(n) for n in players]
     game = read_game(game_document(title, played_on, names, rules.to_dict(), first_king))
@@ -223,6 +228,8 @@ def create_game(
                     "updated_at": stamp,
                     "create_token": token or None,
                     "pin_hash": pin_hash,
+                    "confirm": int(confirm),
+                    "started_by": started_by,
                 }
             )
         )
@@ -383,28 +390,39 @@ def record_history(
     game_id: int,
     number: int,
     version: int,
-    record: DealRecord,
+    record: DealRecord | dict[str, Any],
     scores: Sequence[int],
     action: str,
     token: str | None,
+    *,
+    by: Phone | None = None,
 ) -> None:
+    """A row of the deal's history: its version, what it was, what was done (``create``,
+    ``correct``, ``undo``, ``confirm``, ``admin_confirm``), by which phone and player."""
+    raw = record.to_dict() if isinstance(record, DealRecord) else record
     db.table("deal_history").insert(
         {
             "deal_id": deal_id,
             "game_id": game_id,
             "number": number,
             "version": version,
-            "record_json": json.dumps(record.to_dict(), ensure_ascii=False),
+            "record_json": json.dumps(raw, ensure_ascii=False),
             "scores_json": json.dumps(list(scores)),
             "action": action,
             "token": token or None,
             "at": now(),
+            # who, when known (an import or an older database's rows name no phone)
+            **({"phone": by.id, "seat": by.seat} if by else {}),
         }
     )
 
 
-def add_deal(db: Database, game_id: int, raw: Any, *, token: str, number: int) -> int:
+def add_deal(
+    db: Database, game_id: int, raw: Any, *, token: str, number: int, by: Phone | None = None
+) -> int:
     """Record *raw* (a file-format deal) as deal *number*, the game's next; return the number.
+    *by*: the phone that enters it (in a game that asks for confirmations, it then waits for
+    the other side: store.confirmations).
 
     Raises DuplicateToken (nothing recorded: the same form was sent twice), Conflict (another
     deal *number* was recorded meanwhile), InvalidResult (the engine refuses it), NotFound.
@@ -432,7 +450,8 @@ def add_deal(db: Database, game_id: int, raw: Any, *, token: str, number: int) -
                 }
             )
         )
-        record_history(db, deal_id, game_id, number, 1, record, scores, "create", token)
+        record_history(db, deal_id, game_id, number, 1, record, scores, "create", token, by=by)
+        _entered(db, stored, deal_id, number, 1, record, scores, by=by, was_confirmed=False)
         store_summary(db, game_id, new_game)
     _remember(stored, [d["record_json"] for d in stored.deals] + [values["record_json"]], new_game)
     return number
@@ -447,8 +466,11 @@ def correct_deal(
     token: str,
     version: int,
     deal_id: int | None = None,
+    by: Phone | None = None,
 ) -> int:
-    """Replace deal *number* with *raw*; the earlier version stays in the history.
+    """Replace deal *number* with *raw*; the earlier version stays in the history. *by*: the
+    phone that corrects it (in a game that asks for confirmations, the deal then waits again,
+    unless the game's admin corrected a confirmed deal: store.confirmations).
 
     *version* is the version the form was opened on, *deal_id* the deal it was opened on;
     another correction since then, or an undo that gave the number to another deal, is a
@@ -476,13 +498,43 @@ def correct_deal(
         values = deal_values(record, scores)
         db.table("deals").update(row["id"], {**values, "version": version + 1, "updated_at": now()})
         record_history(
-            db, row["id"], game_id, number, version + 1, record, scores, "correct", token
+            db, row["id"], game_id, number, version + 1, record, scores, "correct", token, by=by
+        )
+        was = row["confirmed_at"] is not None
+        _entered(
+            db, stored, row["id"], number, version + 1, record, scores, by=by, was_confirmed=was
         )
         store_summary(db, game_id, new_game)
     records = [d["record_json"] for d in stored.deals]
     records[number - 1] = values["record_json"]
     _remember(stored, records, new_game)
     return version + 1
+
+
+def _entered(
+    db: Database,
+    stored: StoredGame,
+    deal_id: int,
+    number: int,
+    version: int,
+    record: DealRecord,
+    scores: Sequence[int],
+    *,
+    by: Phone | None,
+    was_confirmed: bool,
+) -> None:
+    """Inside the write of a deal: who entered it, and whether it waits for the other side."""
+    action = confirmations.entered(
+        db,
+        deal_id,
+        by,
+        asked=confirmations.is_on(stored.row),
+        was_confirmed=was_confirmed,
+        thrown_in=record.is_thrown_in,
+        stamp=now(),
+    )
+    if action is not None:
+        record_history(db, deal_id, stored.id, number, version, record, scores, action, None, by=by)
 
 
 def undo_deal(db: Database, game_id: int, deal_id: int, *, version: int) -> int:

@@ -21,8 +21,14 @@ from typing import Iterable, Iterator
 from sqlite_utils import Database
 
 from ..engine import Game, InvalidResult, Problem, loads
-from ..engine.gamefile import MULTI_FORMAT, check_players, game_text
-from . import facts, ratings, storage
+from ..engine.gamefile import (
+    CONFIRMATION,
+    MULTI_FORMAT,
+    check_players,
+    confirmation_waiting,
+    game_text,
+)
+from . import confirmations, facts, ratings, storage
 from .refused import N_
 
 
@@ -67,6 +73,9 @@ def stored_game(db: Database, game_id: int) -> Game | None:
     if stored is None:
         return None
     extra = json.loads(stored.row.get("extra_json") or "{}")
+    if confirmations.is_on(stored.row):
+        waiting = confirmations.waiting_numbers(stored.row, stored.deals)
+        extra[CONFIRMATION] = {"waiting": waiting}
     return replace(stored.game, extra=tuple(extra.items())) if extra else stored.game
 
 
@@ -201,6 +210,9 @@ def _store(db: Database, game: Game) -> int:
     stamp = storage.now()
     ids = [storage.player_id(db, n) for n in names]
     extra = dict(game.extra)
+    waiting = confirmation_waiting(game)  # the game asks for confirmations again
+    if waiting is not None:
+        del extra[CONFIRMATION]
     game_id = storage.new_id(
         db.table("games").insert(
             {
@@ -233,5 +245,7 @@ def _store(db: Database, game: Game) -> int:
             )
         )
         storage.record_history(db, deal_id, game_id, number, 1, record, scores, "create", None)
+    if waiting is not None:
+        confirmations.mark_imported(db, game_id, waiting)
     storage.store_summary(db, game_id, game, rate=False)
     return game_id

@@ -162,6 +162,7 @@ class NewGameForm(RulesForm):
         options=list(PRESET_LABELS.items()),
     )
     pin = StringField(lazy_gettext("Table PIN (optional)"))
+    confirm = BooleanField(lazy_gettext("The other side confirms each deal"), default=False)
     token = HiddenField()  # one-time: the same form sent twice starts one game
 
     def validate_pin(self, field: StringField) -> None:

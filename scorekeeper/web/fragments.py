@@ -22,7 +22,7 @@ from flask import Flask, render_template, request
 from markupsafe import Markup
 from sqlite_utils import Database
 
-from ..store import ratings, stats
+from ..store import confirmations, ratings, stats
 from ..store.db import data_version
 from ..store.kept import Kept
 from ..store.storage import StoredGame
@@ -59,18 +59,25 @@ def fragment(what: Hashable, render: Callable[[], Markup], *, holds: object = No
 
 
 def scoresheet(stored: StoredGame, readonly: bool = False) -> Markup:
-    """The scoresheet of *stored*; with *readonly*, nothing in it links to a deal."""
+    """The scoresheet of *stored*; with *readonly*, nothing in it links to a deal. The deals
+    waiting for the other side's confirmation are marked (and part of the key)."""
     game = stored.game
+    waiting = tuple(confirmations.waiting_numbers(stored.row, stored.deals))
 
     def render() -> Markup:
         sheet = present.scoresheet(game, game.progress(), game.score())
         return Markup(
             render_template(
-                "_sheet.html", sheet=sheet, names=game.players, stored=stored, readonly=readonly
+                "_sheet.html",
+                sheet=sheet,
+                names=game.players,
+                stored=stored,
+                readonly=readonly,
+                waiting=waiting,
             )
         )
 
-    return fragment(("sheet", id(game), stored.id, bool(readonly)), render, holds=game)
+    return fragment(("sheet", id(game), stored.id, bool(readonly), waiting), render, holds=game)
 
 
 def leaderboard(

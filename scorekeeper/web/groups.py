@@ -42,6 +42,8 @@ WATCHING = frozenset(
         "live.watch",
         "live.state",
         "live.qr",
+        "confirm.confirm",
+        "confirm.iam",
         "rules.game",
         "sheets.game_sheet",
         "sheets.game_sheet_png",

@@ -31,6 +31,8 @@ from typing import Any, Hashable, NamedTuple
 
 from flask import Flask, current_app, has_app_context, request
 
+from ..engine.gamefile import CONFIRMATION
+from ..store import confirmations
 from ..store.kept import Kept
 from ..store.storage import StoredGame, game_document, load_game
 from .database import get_db
@@ -103,7 +105,7 @@ def ready_png(slot: Slot, shows: Hashable) -> bytes | None:
 def document_of(stored: StoredGame) -> dict[str, Any]:
     """The game as the printing process reads it: its game file's dict."""
     row = stored.row
-    return game_document(
+    document = game_document(
         row["title"] or "",
         row["played_on"],
         stored.game.players,
@@ -111,6 +113,9 @@ def document_of(stored: StoredGame) -> dict[str, Any]:
         row["first_king"],
         [json.loads(d["record_json"]) for d in stored.deals],
     )
+    if confirmations.is_on(row):  # the sheet marks the deals waiting, as the file says them
+        document[CONFIRMATION] = {"waiting": confirmations.waiting_numbers(row, stored.deals)}
+    return document
 
 
 def _sheet_args(stored: StoredGame, way: Way) -> dict[str, Any]:

@@ -158,7 +158,7 @@ def make_site(tmp_path):
     )
     client = app.test_client()
     table = Table(client)
-    first = table.new_game()
+    first = table.new_game(confirm="y")  # its deals wait for another phone's confirmation
     table.enter(first, {"king": 0, "contracts": ["diamonds"], "diamonds": [4, 3, 3, 3]})
     table.enter(first, {"king": 0, "contracts": ["trex"], "trex_order": [0, 1, 2, 3]})
     table.new_game(
@@ -244,7 +244,10 @@ def read_fields(app, client) -> Fields:
     posted: dict[str, dict[str, str]] = {}
     queried: dict[str, set[str]] = {}
     watcher = app.test_client()
-    pages = [(client, url) for url in FORM_PAGES] + [(watcher, "/games/2/unlock")]
+    pages = [(client, url) for url in FORM_PAGES] + [
+        (watcher, "/games/2/unlock"),
+        (watcher, "/games/1/watch"),  # "I am …" and Confirm, for another phone's deals
+    ]
     for phone, url in pages:
         page: BeautifulSoup = soup(phone.get(url))
         every.update(e["name"] for e in page.select("form [name]"))

@@ -17,7 +17,7 @@ from ...engine import InvalidResult, score_deal
 from ...engine.contracts import Contract
 from ...store import checks, storage
 from ...store.storage import StoredGame
-from .. import meanwhile, present
+from .. import meanwhile, phones, present
 from ..database import get_db
 from ..dealforms import DealForm, EntryContext, form_class_for, reason_options, record_data
 from ..fields import form_int
@@ -282,7 +282,12 @@ def _new_checker(stored: StoredGame) -> Callable:
 def _save_new(stored: StoredGame) -> Callable[[DealForm], Any]:
     def save(form: DealForm) -> str:
         number = storage.add_deal(
-            get_db(), stored.id, form.to_raw(), token=form.token.data, number=form.context.number
+            get_db(),
+            stored.id,
+            form.to_raw(),
+            token=form.token.data,
+            number=form.context.number,
+            by=phones.current(stored),
         )
         if form.context.contracts:
             return lazy_gettext("Deal %(number)s saved.", number=number)
@@ -420,6 +425,7 @@ def _save_correction(stored: StoredGame, number: int) -> Callable[[DealForm], An
             token=form.token.data,
             version=form.context.version,
             deal_id=_int(form.deal.data),
+            by=phones.current(stored),
         )
         return lazy_gettext(
             "Deal %(number)s corrected. The earlier version is in the history.", number=number

@@ -11,7 +11,7 @@ from ...engine import read_deal
 from ...store import keys, ratings, storage
 from ...store.refused import Refused
 from ...store.storage import StoredGame
-from .. import present, ratingview, rights, validators
+from .. import phones, present, ratingview, rights, validators
 from ..database import get_db
 from ..fields import form_int
 from ..flashes import flash_message, flash_words
@@ -60,6 +60,8 @@ def new():
                     first_king=form.first_king.data,
                     token=token,
                     pin_hash=keys.pin_hash(form.pin.data) if form.pin.data else None,
+                    confirm=bool(form.confirm.data),
+                    started_by=phones.phone_id(create=True),
                 )
             except storage.DuplicateToken as exc:  # sent twice: the game the first one started
                 game_id = exc.saved["game_id"]

@@ -1,0 +1,105 @@
+"""Which phone this is, and which player it says it is, for confirmation by the other side
+(``store/confirmations.py``).
+
+A phone is known by an identity its (signed) session holds, drawn the first time it starts a
+game, saves a deal, confirms one or says who it is: the cookie's signature makes it
+trustworthy, and it grants nothing by itself. The store records it with each deal entered,
+corrected or confirmed. In each game a phone may say which player it is ("I am …", on the
+game page and the scoreboard the view link opens); the session keeps that per game, the
+newest :data:`REMEMBERED` games. The game's admin is the phone that started it, or, for a club
+night's table, whoever runs the night (``rights.can_run_club``).
+
+A page that reads any of this varies by the phone: it sets ``flask.g.unkeyed_read`` so that it
+is neither kept nor validated (``validators``).
+"""
+
+from __future__ import annotations
+
+from flask import g, session
+
+from ..store.confirmations import PHONE, Phone, new_phone
+from ..store.storage import StoredGame
+from .database import get_db
+from .groupspace import session_key
+from .rights import can_run_club
+
+PHONE_KEY = "phone"
+SEATS_KEY = "iam"
+#: The games for which a phone remembers who it said it is (the cookie must stay small).
+REMEMBERED = 40
+
+
+def _read() -> None:
+    g.unkeyed_read = True
+
+
+def phone_id(*, create: bool = False) -> str | None:
+    """This phone's identity; with *create*, drawn when it has none yet."""
+    _read()
+    value = session.get(session_key(PHONE_KEY))
+    if isinstance(value, str) and PHONE.fullmatch(value):
+        return value
+    if not create:
+        return None
+    value = new_phone()
+    session[session_key(PHONE_KEY)] = value
+    session.permanent = True
+    return value
+
+
+def _said() -> list[list[int]]:
+    value = session.get(session_key(SEATS_KEY))
+    if not isinstance(value, list):
+        return []
+    return [
+        e
+        for e in value
+        if isinstance(e, list)
+        and len(e) == 2
+        and all(type(x) is int for x in e)
+        and e[1] in range(4)
+    ]
+
+
+def said_seat(game_id: int) -> int | None:
+    """The player (seat) this phone said it is in game *game_id*, or None."""
+    _read()
+    return next((seat for game, seat in _said() if game == game_id), None)
+
+
+def say_seat(game_id: int, seat: int | None) -> None:
+    """Remember that this phone is the player of *seat* in the game (None: forget it)."""
+    kept = [e for e in _said() if e[0] != game_id]
+    if seat is not None:
+        kept.append([game_id, seat])
+    session[session_key(SEATS_KEY)] = kept[-REMEMBERED:]
+    session.permanent = True
+    phone_id(create=True)
+
+
+def club_of(game_id: int) -> int | None:
+    row = (
+        get_db()
+        .conn.execute("select club_night_id from club_tables where game_id = ?", [game_id])
+        .fetchone()
+    )
+    return row[0] if row else None
+
+
+def is_game_admin(stored: StoredGame) -> bool:
+    """Is this phone the game's admin: the phone that started it, or the organiser of the
+    club night it is a table of?"""
+    started_by = stored.row.get("started_by")
+    if started_by is not None and started_by == phone_id():
+        return True
+    club = club_of(stored.id)
+    return club is not None and can_run_club(club)
+
+
+def current(stored: StoredGame, *, create: bool = True) -> Phone:
+    """This phone as the store records it with what it writes to the game."""
+    return Phone(
+        phone_id(create=create),
+        said_seat(stored.id),
+        is_game_admin(stored),
+    )
