@@ -9,19 +9,20 @@ game page and the scoreboard the view link opens); the session keeps that per ga
 newest :data:`REMEMBERED` games. The game's admin is the phone that started it, or, for a club
 night's table, whoever runs the night (``rights.can_run_club``).
 
-A page that reads any of this varies by the phone: it sets ``flask.g.unkeyed_read`` so that it
-is neither kept nor validated (``validators``).
+A page that reads any of this varies by the phone: the read is noted as a right the page's key
+does not hold (``rights.noted``), so that the page is neither kept nor validated
+(``validators``).
 """
 
 from __future__ import annotations
 
-from flask import g, session
+from flask import session
 
 from ..store.confirmations import PHONE, Phone, new_phone
 from ..store.storage import StoredGame
 from .database import get_db
 from .groupspace import session_key
-from .rights import can_run_club
+from .rights import can_run_club, noted
 
 PHONE_KEY = "phone"
 SEATS_KEY = "iam"
@@ -30,7 +31,7 @@ REMEMBERED = 40
 
 
 def _read() -> None:
-    g.unkeyed_read = True
+    noted(("phone", None))
 
 
 def phone_id(*, create: bool = False) -> str | None:

@@ -96,7 +96,7 @@ def _rights() -> list[list[Any]]:
     )
 
 
-def _noted(what: tuple[str, Any]) -> None:
+def noted(what: tuple[str, Any]) -> None:
     """Note that the page being made reads this right (``validators`` keeps a page only
     when its key holds every right it read)."""
     read = g.get("rights_read")
@@ -114,7 +114,7 @@ def _right(entry: list[Any] | None, edit_key: str | None, pin_hash: str | None) 
 
 def can_edit(game_id: int) -> bool:
     """May this phone change the game? (Cached for the request.)"""
-    _noted(("edit", game_id))
+    noted(("edit", game_id))
     cache = g.setdefault("edit_rights", {})
     if game_id not in cache:
         entry = next((r for r in _rights() if r[0] == game_id), None)
@@ -234,7 +234,7 @@ def require_club(club_id: int) -> None:
 
 # -- the install: the group's players, starting games ---------------------------------------
 def _holds(name: str) -> bool:
-    _noted((name, None))
+    noted((name, None))
     cache = g.setdefault("install_rights", {})
     if name not in cache:
         tag = session.get(session_key(name))

@@ -372,6 +372,29 @@ def test_an_unkeyed_read__neither_kept_nor_validated(app, client, game, monkeypa
     assert client.get(f"/games/{game}").headers["ETag"]
 
 
+def test_a_page_that_reads_which_phone_this_is__neither_kept_nor_validated(
+    app, client, game, monkeypatch
+):
+    """Confirmation by the other side: what a page shows may depend on which phone reads it
+    (who entered a deal, who it says it is), which no key holds; reading it leaves the page
+    unkept, without a database read or a session write to give it away."""
+    from scorekeeper.web import phones
+    from scorekeeper.web.pages import games
+
+    real = games.game_context
+
+    def asks_who_this_is(stored):
+        phones.phone_id()
+        return real(stored)
+
+    monkeypatch.setattr(games, "game_context", asks_who_this_is)
+    first = client.get(f"/games/{game}")
+    assert first.status_code == 200 and "ETag" not in first.headers
+    with templates_rendered(app) as rendered:
+        assert client.get(f"/games/{game}").status_code == 200
+    assert "game.html" in rendered
+
+
 def test_a_page_that_does_not_opt_in__never_kept(app, client, game):
     """Only a view under ``whole_page_cached`` is kept: the game's history is made each time."""
     for _ in range(2):
