@@ -375,6 +375,17 @@ def m008_club_night_keys(db: Database) -> None:
         end""")
 
 
+@migrations()
+def m009_seasons(db: Database) -> None:
+    """The group's seasons (store.seasons): a name and the first and last night of a range,
+    both included. Their standings and records are read from the games when asked."""
+    db.table("seasons").create(
+        {"id": int, "name": str, "first_night": str, "last_night": str, "created_at": str},
+        pk="id",
+        not_null=["name", "first_night", "last_night", "created_at"],
+    )
+
+
 def rebuild_all(db: Database) -> None:
     """Every game's facts from its stored deals (the migration that adds their table runs this)."""
     for (game_id,) in list(db.execute("select id from games order by id").fetchall()):
