@@ -30,18 +30,27 @@ from .refused import N_, Refused
 NAME_LIMIT = 60
 #: The order games were played in (the ratings' order).
 ORDER = ratings.ORDER
-#: What each record of the hall holds, as its page states it.
+#: The records of the hall, in the order it lists them, and what each holds, as its page
+#: states it.
+RECORD_TITLES = {
+    "run": N_("Longest winning run"),
+    "kings": N_("Most K♥ taken"),
+    "comeback": N_("Biggest comeback"),
+    "trex": N_("Best Trex finisher"),
+}
 RECORD_RULES = {
-    "run": N_("Longest winning run: the most finished games won one after another."),
+    "run": N_("Longest winning run: the most finished games one player won one after another."),
     "kings": N_("Most K♥ taken: the most times one player took the King of Hearts in one game."),
     "comeback": N_(
         "Biggest comeback: the most points the winners trailed the leader by after a deal "
         "of a game they went on to win."
     ),
-    "trex": N_("Best Trex finisher: the most Trex deals gone out of first in one game."),
+    "trex": N_(
+        "Best Trex finisher: the most Trex deals of one game that one player finished first."
+    ),
 }
 TIES = N_("A record shared goes to whoever set it first.")
-__all__ = ["CHAMPION_RULE", "RECORD_RULES", "TIES", "Season", "Record"]
+__all__ = ["CHAMPION_RULE", "RECORD_RULES", "RECORD_TITLES", "TIES", "Season", "Record"]
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,7 @@ from . import (
     players,
     result,
     rules,
+    seasons,
     settings,
     sheets,
     transfer,
@@ -48,6 +49,7 @@ BLUEPRINTS = tuple(
         clubs,
         rules,
         result,
+        seasons,
         offline,
         group,
     )
