@@ -284,3 +284,26 @@ def test_both_days_are_included_and_unfinished_games_left_out(season):
     )
     day_before = (dt.date.fromisoformat(nights[0]) - dt.timedelta(days=1)).isoformat()
     assert served_standings(db, day_before, day_before) == []
+
+
+def test_a_restore_brings_the_seasons_back_and_refuses_one_the_form_would_not_keep(tmp_path):
+    from scorekeeper.store import open_database
+    from scorekeeper.store.backup import BackupError, backup_database, restore_database
+
+    path, copy = tmp_path / "club.sqlite3", tmp_path / "copy.sqlite3"
+    db = open_database(path)
+    season_id = seasons.create(db, "Ramadan", "2026-02-18", "2026-03-19")
+    db.close()
+    backup_database(path, copy)
+    restore_database(copy, tmp_path / "restored.sqlite3")
+    db = open_database(tmp_path / "restored.sqlite3")
+    assert seasons.get(db, season_id) == seasons.Season(
+        season_id, "Ramadan", "2026-02-18", "2026-03-19"
+    )
+    db.close()
+    bad = connect(copy)
+    bad.execute("update seasons set last_night = '2026-01-01'")
+    bad.conn.commit()
+    bad.close()
+    with pytest.raises(BackupError, match="season 1: The season ends before it starts"):
+        restore_database(copy, tmp_path / "refused.sqlite3")

@@ -6,16 +6,15 @@ poster, one page as a PDF or as the PNG the Share button sends. Seasons are adde
 from __future__ import annotations
 
 import dataclasses
-import io
 from typing import Any
 
-from flask import Blueprint, Response, abort, render_template, request, send_file, url_for
+from flask import Blueprint, abort, render_template, request, url_for
 from flask_babel import gettext
 
 from ...store import ratings, seasons
 from ..database import get_db
 from ..i18n import current_language
-from ..printer import answer_key, printed
+from ..printer import printed, printed_png
 from ..sharing import season_text
 from .sheets import pdf_response, sheet_digits, slug
 
@@ -109,18 +108,9 @@ def poster_pdf(season_id: int):
 def poster_png(season_id: int):
     """The poster's page as the PNG the Share button sends with the season's text."""
     season = fetch_season(season_id)
-    params = poster_params(season, poster_language())
-    tag = "season-" + answer_key("season", **params)[2][:24]
-    if request.if_none_match.contains(tag):
-        response = Response(status=304)
-    else:
-        image = printed("season", "season_pdf", image=True, **params)
-        response = send_file(
-            io.BytesIO(image),
-            mimetype="image/png",
-            download_name=f"{slug(season.name) or 'season'}.png",
-            max_age=0,
-        )
-    response.set_etag(tag)
-    response.headers["Cache-Control"] = "private, no-cache"
-    return response
+    return printed_png(
+        "season",
+        "season_pdf",
+        f"{slug(season.name) or 'season'}.png",
+        **poster_params(season, poster_language()),
+    )
