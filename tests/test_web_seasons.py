@@ -217,3 +217,31 @@ def test_the_poster_is_one_page_pdf_and_a_png(app, client, games, lang, digits):
 def test_a_season_that_is_not_there_is_a_404_page(client):
     assert client.get("/seasons/99").status_code == 404
     assert client.get("/seasons/99/poster.pdf").status_code == 404
+
+
+def test_with_many_groups_a_season_lives_in_its_groups_own_database(tmp_path):
+    """serve --groups: a season added in one group's Settings is in that group's file, its page
+    answers there, and another group (or a stranger) finds nothing."""
+    from group_helpers import InGroup, group_file, groups_app, start_group
+
+    app = groups_app(tmp_path)
+    a, _, phone_a = start_group(app, "Aya's table")
+    b, _, phone_b = start_group(app, "Café Layali", address="127.0.0.2")
+    response = InGroup(phone_a, a).post(
+        "/settings/seasons",
+        data={
+            "season-name": "Ramadan",
+            "season-first_night": "2026-02-18",
+            "season-last_night": "2026-03-19",
+        },
+    )
+    assert response.status_code == 303
+    assert response.headers["Location"].startswith(f"/g/{a}/seasons/")
+    assert InGroup(phone_a, a).get(response.headers["Location"]).status_code == 200
+    for file, held in ((group_file(app, a), 1), (group_file(app, b), 0)):
+        db = connect(file)
+        assert len(seasons.all_seasons(db)) == held
+        db.close()
+    season_path = response.headers["Location"].removeprefix(f"/g/{a}")
+    assert InGroup(phone_b, b).get(season_path).status_code == 404
+    assert app.test_client().get(response.headers["Location"]).status_code == 404
