@@ -307,3 +307,18 @@ def test_a_restore_brings_the_seasons_back_and_refuses_one_the_form_would_not_ke
     bad.close()
     with pytest.raises(BackupError, match="season 1: The season ends before it starts"):
         restore_database(copy, tmp_path / "refused.sqlite3")
+
+
+def test_the_migration_fills_the_records_of_games_stored_before_it(tmp_path):
+    from scorekeeper.store.schema import migrations
+
+    old = connect(tmp_path / "old.sqlite3")
+    migrations.apply(old, stop_before="m009_seasons")
+    docs = simulated_games(9, seed=4, per_night=3, pool=("Aya", "Bilal", "Carla", "Dana"))
+    transfer.import_games(old, [read_game(d) for d in docs])
+    old.conn.commit()
+    migrate(old)
+    assert served_standings(old) == standings_from_scratch(old)
+    assert seasons.hall(old, FIRST, LAST) == hall_from_scratch(old)
+    assert seasons.hall(old, FIRST, LAST).records["comeback"] is not None
+    old.close()

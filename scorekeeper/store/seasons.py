@@ -3,25 +3,22 @@ their hall of records, read by SQL from what storage keeps of each finished game
 
 Nothing here decides who won or scores a deal: places are the ones storage wrote from the
 engine's "Who wins" (``game_players.rank``: under ``reverse_scores`` the lowest total is first,
-partners share their team's place), the K♥ and Trex figures are the engine's facts
-(``store.facts``), a rating change is the ratings' own (``store.ratings``) and a comeback is
-the engine's :func:`~scorekeeper.engine.scoring.comeback` over the deals' stored scores. Nothing
-is kept either: every figure is added up again when asked, over the season's nights only, so
-the cost follows the season and not the group's whole record.
+partners share their team's place), a rating change is the ratings' own (``store.ratings``),
+and each game's K♥ taken, Trex deals finished first and biggest comeback (the engine's
+:func:`~scorekeeper.engine.scoring.comeback`) are kept with its summary by storage, in the
+transaction of every write (``facts.refresh_feats``), so they always equal the engine's
+reading of its deals (``tests/test_seasons.py`` works them out again from scratch). A season's
+figures themselves are not kept: they are added up when asked, over the season's nights only.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import json
 from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import Any, Iterator
+from typing import Any
 
 from sqlite_utils import Database
 
-from ..engine import Contract, HouseRules
-from ..engine.scoring import comeback
 from . import ratings, storage
 from .clubnights import CHAMPION_RULE
 from .refused import N_, Refused
@@ -251,61 +248,41 @@ def longest_run(db: Database, first: str, last: str) -> Record | None:
     return Record("run", best[0], (best[2],), best[1][2], best[1][0])
 
 
-def _most_in_a_game(db: Database, first: str, last: str, kind: str, sum_sql: str, contract: str):
+def _most_in_a_game(db: Database, first: str, last: str, kind: str, column: str) -> Record | None:
+    """The most of *column* (``kh_taken``, ``trex_firsts``) one seat had in one finished game."""
     row = db.execute(
-        f"select s.game_id, g.night, s.seat, g.partnership, {sum_sql} as n "
-        f"from games g join seat_contract_stats s on s.game_id = g.id "
-        f"where g.night between ? and ? and g.finished = 1 and s.contract = ? "
-        f"group by s.game_id, s.seat having n > 0 order by n desc, {ORDER}, s.seat limit 1",
-        [first, last, contract],
+        f"select g.id, g.night, gp.seat, gp.{column} from games g "
+        f"join game_players gp on gp.game_id = g.id "
+        f"where g.night between ? and ? and g.finished = 1 and gp.{column} > 0 "
+        f"order by gp.{column} desc, {ORDER}, gp.seat limit 1",
+        [first, last],
     ).fetchone()
     if row is None:
         return None
-    game_id, night, seat, _partnership, value = row
+    game_id, night, seat, value = row
     return Record(kind, value, _names(db, game_id, (seat,)), game_id, night)
 
 
-def _deal_scores(db: Database, first: str, last: str) -> Iterator[tuple[int, str, str, list]]:
-    """Each finished game of the range in order of play: its id, night, rules and deals'
-    scores as stored."""
-    rows = db.execute(
-        f"select g.id, g.night, g.rules_json, d.score_0, d.score_1, d.score_2, d.score_3 "
-        f"from games g join deals d on d.game_id = g.id "
-        f"where g.night between ? and ? and g.finished = 1 order by {ORDER}, d.number",
-        [first, last],
-    )
-    game: tuple[int, str, str, list] | None = None
-    for game_id, night, rules_json, *scores in rows:
-        if game is None or game[0] != game_id:
-            if game is not None:
-                yield game
-            game = (game_id, night, rules_json, [])
-        game[3].append(tuple(s or 0 for s in scores))
-    if game is not None:
-        yield game
-
-
-@lru_cache(maxsize=64)
-def _rules(rules_json: str) -> HouseRules:
-    return HouseRules.from_dict(json.loads(rules_json))
-
-
 def biggest_comeback(db: Database, first: str, last: str) -> Record | None:
-    best: tuple[int, int, str, int] | None = None  # points, game, night, deal
-    for game_id, night, rules_json, scores in _deal_scores(db, first, last):
-        points, deal = comeback(scores, _rules(rules_json))
-        if points and (best is None or points > best[0]):
-            best = (points, game_id, night, deal)
-    if best is None:
+    """The most points the winners of a finished game trailed the leader by after a deal
+    (``facts.refresh_feats`` keeps each game's, the engine's ``comeback``)."""
+    row = db.execute(
+        f"select g.id, g.night, g.comeback, g.comeback_deal from games g "
+        f"where g.night between ? and ? and g.finished = 1 and g.comeback > 0 "
+        f"order by g.comeback desc, {ORDER} limit 1",
+        [first, last],
+    ).fetchone()
+    if row is None:
         return None
+    game_id, night, points, deal = row
     seats = tuple(
         seat
         for (seat,) in db.execute(
             "select seat from game_players where game_id = ? and rank = 1 order by seat",
-            [best[1]],
+            [game_id],
         )
     )
-    return Record("comeback", best[0], _names(db, best[1], seats), best[1], best[2], best[3])
+    return Record("comeback", points, _names(db, game_id, seats), game_id, night, deal)
 
 
 def best_night(db: Database, first: str, last: str) -> dict[str, Any] | None:
@@ -329,12 +306,8 @@ def hall(db: Database, first: str, last: str) -> Hall:
         best_night=best_night(db, first, last),
         records={
             "run": longest_run(db, first, last),
-            "kings": _most_in_a_game(
-                db, first, last, "kings", "sum(s.took_kh)", Contract.KING_OF_HEARTS.value
-            ),
+            "kings": _most_in_a_game(db, first, last, "kings", "kh_taken"),
             "comeback": biggest_comeback(db, first, last),
-            "trex": _most_in_a_game(
-                db, first, last, "trex", "sum(s.trex_place = 1)", Contract.TREX.value
-            ),
+            "trex": _most_in_a_game(db, first, last, "trex", "trex_firsts"),
         },
     )
