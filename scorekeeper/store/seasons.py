@@ -27,6 +27,9 @@ from .refused import N_, Refused
 NAME_LIMIT = 60
 #: The order games were played in (the ratings' order).
 ORDER = ratings.ORDER
+# Every query that starts from the games reads them off the nights' index (``indexed by``):
+# left to itself, SQLite reads every finished game off the index of the finished flag, and a
+# month's page of a long record then costs what the whole record costs.
 #: The records of the hall, in the order it lists them, and what each holds, as its page
 #: states it.
 RECORD_TITLES = {
@@ -172,7 +175,7 @@ def rating_changes(db: Database, first: str, last: str) -> dict[int, int]:
         return {}
     rows = db.execute(
         f"select c.player_id, c.mu_before, c.sigma_before, c.mu_after, c.sigma_after "
-        f"from games g join rating_changes c on c.game_id = g.id "
+        f"from games g indexed by idx_games_night join rating_changes c on c.game_id = g.id "
         f"where g.night between ? and ? and g.finished = 1 order by c.player_id, {ORDER}",
         [first, last],
     )
@@ -230,7 +233,8 @@ def longest_run(db: Database, first: str, last: str) -> Record | None:
     """The most finished games of the range one player won one after another, in order of
     play; it links to the game that made it that long."""
     rows = db.execute(
-        f"select gp.player_id, p.name, g.id, g.night, g.created_at, gp.rank from games g "
+        f"select gp.player_id, p.name, g.id, g.night, g.created_at, gp.rank "
+        f"from games g indexed by idx_games_night "
         f"join game_players gp on gp.game_id = g.id join players p on p.id = gp.player_id "
         f"where g.night between ? and ? and g.finished = 1 order by gp.player_id, {ORDER}",
         [first, last],
@@ -251,7 +255,8 @@ def longest_run(db: Database, first: str, last: str) -> Record | None:
 def _most_in_a_game(db: Database, first: str, last: str, kind: str, column: str) -> Record | None:
     """The most of *column* (``kh_taken``, ``trex_firsts``) one seat had in one finished game."""
     row = db.execute(
-        f"select g.id, g.night, gp.seat, gp.{column} from games g "
+        f"select g.id, g.night, gp.seat, gp.{column} "
+        f"from games g indexed by idx_games_night "
         f"join game_players gp on gp.game_id = g.id "
         f"where g.night between ? and ? and g.finished = 1 and gp.{column} > 0 "
         f"order by gp.{column} desc, {ORDER}, gp.seat limit 1",
@@ -267,7 +272,8 @@ def biggest_comeback(db: Database, first: str, last: str) -> Record | None:
     """The most points the winners of a finished game trailed the leader by after a deal
     (``facts.refresh_feats`` keeps each game's, the engine's ``comeback``)."""
     row = db.execute(
-        f"select g.id, g.night, g.comeback, g.comeback_deal from games g "
+        f"select g.id, g.night, g.comeback, g.comeback_deal "
+        f"from games g indexed by idx_games_night "
         f"where g.night between ? and ? and g.finished = 1 and g.comeback > 0 "
         f"order by g.comeback desc, {ORDER} limit 1",
         [first, last],
