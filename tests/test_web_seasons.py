@@ -245,3 +245,12 @@ def test_with_many_groups_a_season_lives_in_its_groups_own_database(tmp_path):
     season_path = response.headers["Location"].removeprefix(f"/g/{a}")
     assert InGroup(phone_b, b).get(season_path).status_code == 404
     assert app.test_client().get(response.headers["Location"]).status_code == 404
+
+
+def test_a_season_removed_leaves_its_games_as_they_were(app, client, games):
+    season, _ = season_page(app, client, games)
+    assert client.post(f"/seasons/{season.id}/remove").status_code == 303
+    assert stored_seasons(app) == [] and client.get(f"/seasons/{season.id}").status_code == 404
+    db = connect(app.config["DATABASE"])
+    assert db.execute("select count(*) from games").fetchone()[0] == 18
+    db.close()

@@ -49,6 +49,11 @@ RECORD_RULES = {
         "Best Trex finisher: the most Trex deals of one game that one player finished first."
     ),
 }
+#: Who may add and remove seasons (the pages check it): any phone that may start games.
+WHO_MAY = N_(
+    "Seasons belong to the whole group: only a phone that opened the group’s join link can "
+    "add or remove one."
+)
 TIES = N_("A record shared goes to whoever set it first.")
 __all__ = ["CHAMPION_RULE", "RECORD_RULES", "RECORD_TITLES", "TIES", "Season", "Record"]
 

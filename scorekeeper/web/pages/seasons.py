@@ -8,11 +8,14 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from flask import Blueprint, abort, render_template, request, url_for
+from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import gettext
+from flask_wtf import FlaskForm
 
 from ...store import ratings, seasons
+from .. import rights
 from ..database import get_db
+from ..flashes import flash_message
 from ..i18n import current_language
 from ..printer import printed, printed_png
 from ..sharing import season_text
@@ -65,8 +68,22 @@ def show(season_id: int):
         record_rules=seasons.RECORD_RULES,
         ties=seasons.TIES,
         share=share_of(season, figures) if figures["rows"] else None,
+        remove_form=FlaskForm() if rights.may_start_games() else None,
         **figures,
     )
+
+
+@bp.post("/<int:season_id>/remove")
+def remove(season_id: int):
+    """Remove a season (one added by mistake): its games stay as they are."""
+    fetch_season(season_id)
+    if not rights.may_start_games():
+        abort(403, gettext(seasons.WHO_MAY))
+    if not FlaskForm().validate():
+        abort(400, gettext("This form is incomplete. Open Settings again."))
+    seasons.delete(get_db(), season_id)
+    flash_message("The season is removed; its games are as they were.")
+    return redirect(url_for("settings.show", _anchor="seasons"), 303)
 
 
 def poster_params(season: seasons.Season, lang: str) -> dict[str, Any]:

@@ -132,13 +132,7 @@ def save_season():
     """Keep a season for the whole group (any phone that may start games may); bad input gets
     the form back with the reason by each field and what was typed, nothing kept."""
     if not rights.may_start_games():
-        abort(
-            403,
-            gettext(
-                "Seasons belong to the whole group: only a phone that opened the "
-                "group’s join link can add one."
-            ),
-        )
+        abort(403, gettext(seasons.WHO_MAY))
     form = SeasonForm(prefix="season")
     words = settings_form(local_path(request.args.get("next")))
     if not form.validate():
