@@ -10,21 +10,12 @@ import sys
 
 import pytest
 
-from gamebuilder import standard_game
+from test_seasons import first_in_every_trex
 from scorekeeper.cli import main
 from scorekeeper.engine import read_game
 from scorekeeper.store import open_database, ratings, storage, transfer
 
 NAMES = ["Aya", "Bilal", "Carla", "Dana"]
-
-
-def first_in_every_trex(seat: int, night: str, names=NAMES, **rules) -> dict:
-    doc = standard_game(rules=rules or None, players=list(names))
-    doc["played_on"] = night
-    for deal in doc["deals"]:
-        if deal["contracts"] == ["trex"]:
-            deal["trex_order"] = [seat, *[s for s in deal["trex_order"] if s != seat]]
-    return doc
 
 
 @pytest.fixture
