@@ -7,7 +7,7 @@ import argparse
 import json
 from typing import Any
 
-from .common import add_db_option, database_path, fail, open_database
+from .common import add_db_option, database_path, fail, open_database, write_output
 
 
 def cmd_season(args: argparse.Namespace) -> int:
@@ -28,39 +28,35 @@ def cmd_season(args: argparse.Namespace) -> int:
         rows = seasons.standings(db, first, last)
     finally:
         db.close()
-    if args.json:
-        print(
-            json.dumps(
-                [
-                    {
-                        "player": r["name"],
-                        "games": r["games"],
-                        "wins": r["wins"],
-                        "points": r["points"],
-                        "rating_change": r["rating_change"],
-                    }
-                    for r in rows
-                ],
-                ensure_ascii=False,
-                indent=2,
-            )
-        )
-        return 0
+    write_output([season_text(rows, first, last, as_json=args.json)], None)
+    return 0
+
+
+def season_text(rows: list[dict[str, Any]], first: str, last: str, *, as_json: bool) -> str:
+    """The standings as the command prints them: a table, or the JSON list."""
+    from ..store.seasons import CHAMPION_RULE
+
+    if as_json:
+        keys = {"player": "name", "games": "games", "wins": "wins", "points": "points"}
+        listed = [
+            {**{k: r[v] for k, v in keys.items()}, "rating_change": r["rating_change"]}
+            for r in rows
+        ]
+        return json.dumps(listed, ensure_ascii=False, indent=2) + "\n"
     if not rows:
-        print(f"No finished game was played from {first} to {last}.")
-        return 0
+        return f"No finished game was played from {first} to {last}.\n"
     width = max(6, *(len(r["name"]) for r in rows))
-    print(
+    lines = [
         f"{'#':>3}  {'player':<{width}}  {'games':>5}  {'wins':>4}  {'avg':>4}  {'points':>7}  rating"
-    )
+    ]
     for r in rows:
         change = "" if r["rating_change"] is None else f"{r['rating_change']:+d}"
-        print(
+        lines.append(
             f"{r['place']:>3}  {r['name']:<{width}}  {r['games']:>5}  {r['wins']:>4}  "
             f"{r['average_place']:>4.2f}  {r['points']:>7}  {change}"
         )
-    print(f"The champion: {seasons.CHAMPION_RULE}")
-    return 0
+    lines.append(f"The champion: {CHAMPION_RULE}")
+    return "\n".join(lines) + "\n"
 
 
 def add_commands(sub: Any) -> None:
