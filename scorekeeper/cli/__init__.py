@@ -6,6 +6,7 @@
 - ``export``, ``import``, ``backup``, ``restore``, ``links``, ``admin-link``, ``join-link``:
   the stored games and who may change them (``data.py``);
 - ``ratings``: the players' ratings (``ratings.py``);
+- ``season``: the standings of the games between two dates (``seasons.py``);
 - ``groups``: the groups of a box that hosts many (``groups.py``);
 - ``serve``: the table app under a production server (``serve.py``, the one module that
   imports the web wing).
@@ -18,11 +19,11 @@ import sys
 from typing import Sequence
 
 from .. import __version__
-from . import advise, data, groups, ratings, score, serve, sheets
+from . import advise, data, groups, ratings, score, seasons, serve, sheets
 from .common import fail, name_database, resolve_group, use_instance
 
 #: The modules that add subcommands, in the order ``--help`` lists them.
-GROUPS = (serve, groups, score, advise, sheets, data, ratings)
+GROUPS = (serve, groups, score, advise, sheets, data, ratings, seasons)
 
 
 def build_parser() -> argparse.ArgumentParser:

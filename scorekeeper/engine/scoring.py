@@ -235,6 +235,33 @@ def winners(totals: Sequence[int], rules: HouseRules) -> tuple[int, ...]:
     return tuple(s for s, place in enumerate(places(totals, rules)) if place == 1)
 
 
+def comeback(deal_scores: Sequence[Scores], rules: HouseRules) -> tuple[int, int]:
+    """The biggest comeback of a game (RULES.md "Who wins"): the most points a side that won
+    it trailed the leading side by after one of its deals, and that deal's number (1 for the
+    first); ``(0, 0)`` when the winners never trailed. A side is a player, or under
+    ``partnership`` a team; trailing follows the winning direction (under ``reverse_scores``
+    the higher total trails). Only a finished game's deals make a comeback that counts."""
+    running: list[Scores] = []
+    total: Scores = ZERO
+    for scores in deal_scores:
+        total = add(total, scores)
+        running.append(total)
+    if not running:
+        return (0, 0)
+    final = places(running[-1], rules)
+    sides = (0, 1) if rules.partnership else (0, 1, 2, 3)
+    won = [s for s in sides if final[s] == 1]
+    sign = -1 if rules.reverse_scores else 1
+    best = (0, 0)
+    for number, totals in enumerate(running, start=1):
+        values = team_totals(totals) if rules.partnership else totals
+        leader = max(sign * values[s] for s in sides)
+        behind = max(leader - sign * values[s] for s in won)
+        if behind > best[0]:
+            best = (behind, number)
+    return best
+
+
 __all__ = [
     "Scores",
     "score_deal",
@@ -253,5 +280,6 @@ __all__ = [
     "better",
     "places",
     "winners",
+    "comeback",
     "QUEEN_SUITS",
 ]

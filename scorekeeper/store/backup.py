@@ -210,6 +210,7 @@ COPIED = (
     "club_night_players",
     "club_tables",
     "club_sitting_out",
+    "seasons",
 )
 #: Why a restored player's name cannot be kept, by the engine's name problem.
 NAME_REASONS = {
@@ -597,6 +598,8 @@ def _check_rows(db: Database, backup: Path) -> None:
             restorechecks.check_settings(db)
         if db.table("club_nights").exists():
             restorechecks.check_club_nights(db)
+        if db.table("seasons").exists():
+            restorechecks.check_seasons(db)
         if ratings.enabled(db):  # derived from the games, like the statistics
             ratings.recompute(db)
 

@@ -15,7 +15,7 @@ from typing import Any, Iterator
 from sqlite_utils import Database
 
 from ..engine import PRESETS, Contract, DealRecord, Game, HouseRules
-from ..engine.scoring import contract_scores
+from ..engine.scoring import comeback, contract_scores
 
 TABLE = "seat_contract_stats"
 #: The columns of a fact row, as ``deal_facts`` names them.
@@ -116,3 +116,30 @@ def refresh_game(db: Database, game_id: int, game: Game) -> None:
     ]
     if rows:  # plain SQL: sqlite-utils' insert_all inspects every value, a third of a save's time
         db.conn.executemany(INSERT_FACTS, rows)
+
+
+def refresh_feats(db: Database, game_id: int, game: Game, deal_scores: Any) -> None:
+    """What a season's hall of records reads of the game (store.seasons), rewritten with its
+    facts: the biggest comeback of its winners (the engine's), and each seat's K♥ taken and
+    Trex deals finished first, added up from the facts just written. Only once the migration
+    that adds them (m009) has run: it fills them for every game stored before."""
+    if (
+        db.execute(
+            "select 1 from sqlite_master where type = 'table' and name = 'seasons'"
+        ).fetchone()
+        is None
+    ):
+        return
+    points, deal = comeback(deal_scores, game.rules)
+    db.execute(
+        "update games set comeback = ?, comeback_deal = ? where id = ?",
+        [points, deal or None, game_id],
+    )
+    db.execute(
+        f"update game_players set "
+        f"kh_taken = (select coalesce(sum(s.took_kh), 0) from {TABLE} s "
+        f"where s.game_id = game_players.game_id and s.seat = game_players.seat), "
+        f"trex_firsts = (select count(*) from {TABLE} s where s.game_id = game_players.game_id "
+        f"and s.seat = game_players.seat and s.trex_place = 1) where game_id = ?",
+        [game_id],
+    )

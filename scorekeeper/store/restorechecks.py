@@ -18,7 +18,7 @@ from ..engine import read_deal
 from ..engine.errors import RulesError
 from ..engine.gamefile import EXTRA_LIMIT, has_control, is_date
 from ..engine.rules import HouseRules
-from . import clubnights, groups, ratings, seating
+from . import clubnights, groups, ratings, seasons, seating
 from .keys import KEY
 
 #: The longest text a column that does not hold JSON may have: a title or a name is at most
@@ -85,6 +85,14 @@ def check_club_nights(db: Database) -> None:
                 raise Unsound(
                     f"{where}: the tables of round {round_.number} are not numbered from 1."
                 )
+
+
+def check_seasons(db: Database) -> None:
+    """Each season as the Settings form would keep it: a name and two dates in order."""
+    for row in db.query("select * from seasons order by id"):
+        found = seasons.problems(row["name"], row["first_night"], row["last_night"])
+        if found:
+            raise Unsound(f"season {row['id']}: {next(iter(found.values()))}")
 
 
 def _check_rules(text: str, where: str) -> None:

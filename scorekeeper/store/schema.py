@@ -3,9 +3,13 @@ app's start, by every command that opens a database, and to a restored backup.""
 
 from __future__ import annotations
 
+import itertools
+import json
+
 from sqlite_utils import Database, Migrations
 
-from ..engine import InvalidResult
+from ..engine import HouseRules, InvalidResult
+from ..engine.scoring import comeback
 from . import facts, ratings, storage
 
 migrations = Migrations("scorekeeper")
@@ -397,6 +401,46 @@ def m009_confirmation(db: Database) -> None:
     history = db.table("deal_history")
     history.add_column("phone", str)
     history.add_column("seat", int)
+
+
+@migrations()
+def m009_seasons(db: Database) -> None:
+    """The group's seasons (store.seasons): a name and the first and last night of a range,
+    both included. What their hall of records reads of each game, kept with its summary
+    (``facts.refresh_feats``): the biggest comeback of its winners and the deal it began
+    after, and each seat's K♥ taken and Trex deals finished first; filled here for every game
+    (the comeback by the engine from the deals' stored scores, the rest from the facts)."""
+    db.table("seasons").create(
+        {"id": int, "name": str, "first_night": str, "last_night": str, "created_at": str},
+        pk="id",
+        not_null=["name", "first_night", "last_night", "created_at"],
+    )
+    db.table("games").add_column("comeback", int, not_null_default=0)
+    db.table("games").add_column("comeback_deal", int)
+    db.table("game_players").add_column("kh_taken", int, not_null_default=0)
+    db.table("game_players").add_column("trex_firsts", int, not_null_default=0)
+    db.execute(
+        "update game_players set "
+        "kh_taken = (select coalesce(sum(s.took_kh), 0) from seat_contract_stats s "
+        "where s.game_id = game_players.game_id and s.seat = game_players.seat), "
+        "trex_firsts = (select count(*) from seat_contract_stats s "
+        "where s.game_id = game_players.game_id and s.seat = game_players.seat "
+        "and s.trex_place = 1)"
+    )
+    rows = db.execute(
+        "select g.id, g.rules_json, d.score_0, d.score_1, d.score_2, d.score_3 from games g "
+        "join deals d on d.game_id = g.id order by g.id, d.number"
+    ).fetchall()
+    comebacks = []
+    for game_id, group in itertools.groupby(rows, key=lambda row: row[0]):
+        deals = list(group)
+        rules = HouseRules.from_dict(json.loads(deals[0][1]))
+        points, deal = comeback(
+            [(d[2] or 0, d[3] or 0, d[4] or 0, d[5] or 0) for d in deals], rules
+        )
+        if points:
+            comebacks.append((points, deal, game_id))
+    db.conn.executemany("update games set comeback = ?, comeback_deal = ? where id = ?", comebacks)
 
 
 def rebuild_all(db: Database) -> None:

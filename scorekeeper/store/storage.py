@@ -342,6 +342,7 @@ def store_summary(
         ],
     )
     facts.refresh_game(db, game_id, game)
+    facts.refresh_feats(db, game_id, game, scored.deals)
     if rate:  # the ratings stay equal to rating every finished game again (store.ratings)
         ratings.after_change(db, game_id)
 

@@ -14,9 +14,9 @@ queue also bounds the server's threads that wait:
 - identical requests share one render: a render is known by its key while it is made, and a
   second request with that key waits for the first one's;
 - what depends only on its parameters (the blank sheet, a club night's seating and
-  standings, a night's image) is kept in :data:`KEPT`, by a key made of every parameter and
-  the database it was read from, so that it is never made twice while it is kept and two
-  groups never share one.
+  standings, a night's image, a season's poster) is kept in :data:`KEPT`, by a key made of
+  every parameter and the database it was read from, so that it is never made twice while it
+  is kept and two groups never share one.
 
 The sheets made ahead after a save (``web/readysheets.py``) go through the same queue, outside
 its bound: the worker that asks for them is one thread, one sheet at a time.
@@ -25,6 +25,7 @@ its bound: the worker that asks for them is one thread, one sheet at a time.
 from __future__ import annotations
 
 import hashlib
+import io
 import logging
 import math
 import threading
@@ -34,7 +35,7 @@ from concurrent.futures.process import BrokenProcessPool
 from functools import partial
 from typing import Any, Callable, Hashable
 
-from flask import current_app, has_app_context
+from flask import Response, current_app, has_app_context, request, send_file
 from flask_babel import lazy_gettext
 from werkzeug.exceptions import ServiceUnavailable
 
@@ -205,3 +206,19 @@ def printed(kind: str, job: str, *, image: bool = False, **params: Any) -> bytes
     return PRINTER.make(
         key, job, ready=partial(KEPT.get, key), keep=partial(KEPT.put, key), **params
     )
+
+
+def printed_png(kind: str, job: str, filename: str, **params: Any) -> Response:
+    """The answer of the PNG of what printing job *job* makes of *params* (its first page),
+    validated by an ETag made of every parameter: a phone that has it gets 304."""
+    tag = f"{kind}-" + answer_key(kind, **params)[2][:24]
+    if request.if_none_match.contains(tag):
+        response = Response(status=304)
+    else:
+        image = printed(kind, job, image=True, **params)
+        response = send_file(
+            io.BytesIO(image), mimetype="image/png", download_name=filename, max_age=0
+        )
+    response.set_etag(tag)
+    response.headers["Cache-Control"] = "private, no-cache"
+    return response

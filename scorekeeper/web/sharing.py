@@ -72,15 +72,9 @@ def game_text(
     return lines_text(lines)
 
 
-def night_text(
-    night: str, standings: Sequence[dict[str, Any]], games: int, champion_rule: str
-) -> str:
-    """A night's totals, as the night's standings order them (``store.clubnights``): each
-    player's wins and points over the night's games, and the night's champion."""
-    lines = [
-        " · ".join((gettext("Trex"), night_label(night))),
-        ngettext("%(num)s game", "%(num)s games", games),
-    ]
+def standing_lines(standings: Sequence[dict[str, Any]]) -> list[str]:
+    """Each player's place, wins and points, best first."""
+    lines = []
     for row in standings:
         wins = ngettext("%(num)s win", "%(num)s wins", row["wins"])
         lines.append(
@@ -92,9 +86,33 @@ def night_text(
                 points=points(row["points"]),
             )
         )
+    return lines
+
+
+def night_text(
+    night: str, standings: Sequence[dict[str, Any]], games: int, champion_rule: str
+) -> str:
+    """A night's totals, as the night's standings order them (``store.clubnights``): each
+    player's wins and points over the night's games, and the night's champion."""
+    lines = [
+        " · ".join((gettext("Trex"), night_label(night))),
+        ngettext("%(num)s game", "%(num)s games", games),
+        *standing_lines(standings),
+    ]
     if standings:
         lines.append(
             gettext("Champion of the night: %(name)s", name=isolated(standings[0]["name"]))
+        )
+        lines.append(gettext(champion_rule))
+    return lines_text(lines)
+
+
+def season_text(name: str, standings: Sequence[dict[str, Any]], champion_rule: str) -> str:
+    """A season's standings (``store.seasons``) and its champion, with the rule."""
+    lines = [" · ".join((gettext("Trex"), isolated(name))), *standing_lines(standings)]
+    if standings:
+        lines.append(
+            gettext("Champion of the season: %(name)s", name=isolated(standings[0]["name"]))
         )
         lines.append(gettext(champion_rule))
     return lines_text(lines)

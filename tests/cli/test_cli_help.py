@@ -37,5 +37,7 @@ def test_the_walk_reaches_the_subcommands_named_in_the_issue():
         ("scorekeeper score", "file"),
         ("scorekeeper import", "file"),
         ("scorekeeper links", "game"),
+        ("scorekeeper season", "start"),
+        ("scorekeeper season", "end"),
     ]:
         assert wanted in seen

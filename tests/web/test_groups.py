@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.engine import HouseRules
-from scorekeeper.store import clubnights, groups as store_groups, keys
+from scorekeeper.store import clubnights, groups as store_groups, keys, seasons
 from scorekeeper.store.db import connect
 
 from group_helpers import InGroup, group_file, groups_app, start_group
@@ -300,6 +300,7 @@ def two_groups(app):
             rules=HouseRules(),
             seed=1,
         )
+        season = seasons.create(db, "Autumn", "2026-09-01", "2026-11-30")
         ids = {
             "game_id": game,
             "pid": 1,
@@ -308,6 +309,7 @@ def two_groups(app):
             "number": 1,
             "member_id": 1,
             "seat": 0,
+            "season_id": season,
         }
         real_keys = {
             "edit": keys.game_keys(db, game)["edit_key"],

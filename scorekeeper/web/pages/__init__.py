@@ -26,6 +26,7 @@ from . import (
     players,
     result,
     rules,
+    seasons,
     settings,
     sheets,
     transfer,
@@ -59,6 +60,7 @@ BLUEPRINTS = tuple(
         clubs,
         rules,
         result,
+        seasons,
         offline,
         group,
     )

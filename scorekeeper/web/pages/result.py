@@ -9,16 +9,12 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import hmac
-import io
 
 from flask import (
     Blueprint,
-    Response,
     abort,
     current_app,
     render_template,
-    request,
-    send_file,
     url_for,
 )
 from flask_babel import format_date, gettext
@@ -27,7 +23,7 @@ from ...store import clubnights, stats
 from .. import groupspace as groups
 from ..database import get_db
 from ..i18n import current_language
-from ..printer import answer_key, printed
+from ..printer import printed_png
 from ..sharing import game_text, night_text
 from .games import fetch_game
 from .sheets import sheet_digits
@@ -155,17 +151,7 @@ def night_png(night: str):
         "lang": current_language(),
         "digits": sheet_digits(),
     }
-    tag = "night-" + answer_key("night", **params)[2][:24]
-    if request.if_none_match.contains(tag):
-        response = Response(status=304)
-    else:
-        image = printed("night", "standings_pdf", image=True, **params)
-        response = send_file(
-            io.BytesIO(image), mimetype="image/png", download_name=f"night-{day}.png", max_age=0
-        )
-    response.set_etag(tag)
-    response.headers["Cache-Control"] = "private, no-cache"
-    return response
+    return printed_png("night", "standings_pdf", f"night-{day}.png", **params)
 
 
 @bp.get("/history/nights/<night>/result")

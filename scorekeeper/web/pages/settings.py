@@ -9,15 +9,17 @@ from urllib.parse import urlsplit
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import gettext, lazy_gettext
 from flask_wtf import FlaskForm
-from wtforms import HiddenField, StringField
+from wtforms import BooleanField, HiddenField, StringField
 from wtforms.validators import ValidationError
 
 from ...engine.contracts import ALL_CONTRACTS, CONTRACT_LABELS
 from ...languages import LANGUAGES
-from ...store import ratings
+from ...store import ratings, seasons
+from ...store.refused import Refused
 from .. import ratingview, rights
 from ..database import get_db
 from ..flashes import flash_message
+from ..messages import refusal
 from ..i18n import COOKIE, COOKIE_AGE, DIGITS_COOKIE, current_language, local_path
 from ..words import (
     LEGACY_COOKIE,
@@ -112,6 +114,48 @@ def show():
     return render_settings(settings_form(local_path(request.args.get("next"))))
 
 
+# -- the group's seasons ----------------------------------------------------------------------
+class SeasonForm(FlaskForm):
+    """A season: its name and its first and last night (both included), or the first and the
+    last night played between those two dates. The store checks them (store.seasons)."""
+
+    name = StringField(lazy_gettext("Name of the season"))
+    first_night = StringField(lazy_gettext("From"))
+    last_night = StringField(lazy_gettext("To (included)"))
+    from_nights = BooleanField(
+        lazy_gettext("From the first to the last night played between these dates")
+    )
+
+
+@bp.post("/settings/seasons")
+def save_season():
+    """Keep a season for the whole group (any phone that may start games may); bad input gets
+    the form back with the reason by each field and what was typed, nothing kept."""
+    if not rights.may_start_games():
+        abort(403, gettext(seasons.WHO_MAY))
+    form = SeasonForm(prefix="season")
+    words = settings_form(local_path(request.args.get("next")))
+    if not form.validate():
+        return render_settings(words, 400, form)
+    found = seasons.problems(form.name.data, form.first_night.data, form.last_night.data)
+    for key, exc in found.items():
+        form[key].errors = [refusal(exc)]
+    if found:
+        return render_settings(words, 400, form)
+    try:
+        season_id = seasons.create(
+            get_db(),
+            form.name.data,
+            form.first_night.data,
+            form.last_night.data,
+            from_nights=form.from_nights.data,
+        )
+    except Refused as exc:
+        form.first_night.errors = [refusal(exc)]
+        return render_settings(words, 400, form)
+    return redirect(url_for("seasons.show", season_id=season_id), 303)
+
+
 # -- the table's words ---------------------------------------------------------------------
 def _check_word(form: FlaskForm, field: StringField) -> None:
     field.data = clean_word(field.data or "")
@@ -144,13 +188,15 @@ def settings_form(back: str) -> WordsForm:
     return form
 
 
-def render_settings(form: WordsForm, status: int = 200):
+def render_settings(form: WordsForm, status: int = 200, season_form: SeasonForm | None = None):
     back = local_path(form.next.data)
     return render_template(
         "settings.html",
         back=back,
         form=form,
         ratings_form=RatingsForm(),
+        season_form=season_form or SeasonForm(formdata=None, prefix="season"),
+        seasons=seasons.all_seasons(get_db()),
         switch_form=SwitchForm(formdata=None, next=request.full_path),
         may_change_ratings=rights.may_start_games(),
         digits=request.cookies.get(DIGITS_COOKIE, "western"),

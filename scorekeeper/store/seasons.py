@@ -1,0 +1,324 @@
+"""A group's seasons: named ranges of nights (a month, a Ramadan, a year), their standings and
+their hall of records, read by SQL from what storage keeps of each finished game.
+
+Nothing here decides who won or scores a deal: places are the ones storage wrote from the
+engine's "Who wins" (``game_players.rank``: under ``reverse_scores`` the lowest total is first,
+partners share their team's place), a rating change is the ratings' own (``store.ratings``),
+and each game's K♥ taken, Trex deals finished first and biggest comeback (the engine's
+:func:`~scorekeeper.engine.scoring.comeback`) are kept with its summary by storage, in the
+transaction of every write (``facts.refresh_feats``), so they always equal the engine's
+reading of its deals (``tests/store/test_seasons.py`` works them out again from scratch). A season's
+figures themselves are not kept: they are added up when asked, over the season's nights only.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlite_utils import Database
+
+from . import ratings, storage
+from .clubnights import CHAMPION_RULE
+from .refused import N_, Refused
+
+#: The longest name a season may have.
+NAME_LIMIT = 60
+#: The order games were played in (the ratings' order).
+ORDER = ratings.ORDER
+# Every query that starts from the games reads them off the nights' index (``indexed by``):
+# left to itself, SQLite reads every finished game off the index of the finished flag, and a
+# month's page of a long record then costs what the whole record costs.
+#: The records of the hall, in the order it lists them, and what each holds, as its page
+#: states it.
+RECORD_TITLES = {
+    "run": N_("Longest winning run"),
+    "kings": N_("Most K♥ taken"),
+    "comeback": N_("Biggest comeback"),
+    "trex": N_("Best Trex finisher"),
+}
+RECORD_RULES = {
+    "run": N_("Longest winning run: the most finished games one player won one after another."),
+    "kings": N_("Most K♥ taken: the most times one player took the King of Hearts in one game."),
+    "comeback": N_(
+        "Biggest comeback: the most points the winners trailed the leader by after a deal "
+        "of a game they went on to win."
+    ),
+    "trex": N_(
+        "Best Trex finisher: the most Trex deals of one game that one player finished first."
+    ),
+}
+#: Who may add and remove seasons (the pages check it): any phone that may start games.
+WHO_MAY = N_(
+    "Seasons belong to the whole group: only a phone that opened the group’s join link can "
+    "add or remove one."
+)
+TIES = N_("A record shared goes to whoever set it first.")
+__all__ = ["CHAMPION_RULE", "RECORD_RULES", "RECORD_TITLES", "TIES", "Season", "Record"]
+
+
+@dataclass(frozen=True)
+class Season:
+    id: int
+    name: str
+    first_night: str
+    last_night: str
+
+
+@dataclass(frozen=True)
+class Record:
+    """A record of the hall: its figure, who set it (names, and under partnership both
+    partners) and the game it links to (or, for the best night, the night)."""
+
+    kind: str
+    value: int
+    players: tuple[str, ...]
+    game_id: int | None
+    night: str
+    deal: int | None = None
+
+
+@dataclass
+class Hall:
+    """A season's hall of records: each record, or None when no finished game set one."""
+
+    best_night: dict[str, Any] | None = None
+    records: dict[str, Record | None] = field(default_factory=dict)
+
+
+# -- the dates ------------------------------------------------------------------------------
+def parse_day(value: str | None) -> str | None:
+    """*value* as an ISO date (YYYY-MM-DD), or None when it is not one."""
+    value = (value or "").strip()
+    if len(value) != 10:
+        return None
+    try:
+        return dt.date.fromisoformat(value).isoformat()
+    except ValueError:
+        return None
+
+
+def problems(name: str, first: str | None, last: str | None) -> dict[str, Refused]:
+    """Why a season of *name* from *first* to *last* (as typed) cannot be kept, by field."""
+    out: dict[str, Refused] = {}
+    name = storage.clean_name(name or "")
+    if not name:
+        out["name"] = Refused(N_("A season needs a name."))
+    elif len(name) > NAME_LIMIT:
+        out["name"] = Refused(
+            N_("A season’s name has at most %(limit)s characters."), limit=NAME_LIMIT
+        )
+    start, end = parse_day(first), parse_day(last)
+    for key, typed, day in (("first_night", first, start), ("last_night", last, end)):
+        if day is None:
+            out[key] = Refused(
+                N_("%(date)s is not a date: write it as 2026-03-01 (year, month, day)."),
+                date=(typed or "").strip()[:20] or "–",
+            )
+    if start and end and end < start:
+        out["last_night"] = Refused(N_("The season ends before it starts."))
+    return out
+
+
+def nights_between(db: Database, first: str, last: str) -> tuple[str, str] | None:
+    """The first and last night a game was played between *first* and *last*, both included."""
+    row = db.execute(
+        "select min(night), max(night) from games where night between ? and ?", [first, last]
+    ).fetchone()
+    return None if row[0] is None else (row[0], row[1])
+
+
+# -- the seasons ------------------------------------------------------------------------------
+def create(db: Database, name: str, first: str, last: str, *, from_nights: bool = False) -> int:
+    """Keep a season; *from_nights*: from the first to the last night played between the two
+    dates. Raises ``Refused`` (the first problem) and keeps nothing on bad input."""
+    found = problems(name, first, last)
+    if found:
+        raise next(iter(found.values()))
+    start, end = parse_day(first), parse_day(last)
+    assert start is not None and end is not None
+    if from_nights:
+        nights = nights_between(db, start, end)
+        if nights is None:
+            raise Refused(N_("No game was played between these dates."))
+        start, end = nights
+    with db.atomic():
+        cursor = db.execute(
+            "insert into seasons (name, first_night, last_night, created_at) values (?, ?, ?, ?)",
+            [storage.clean_name(name), start, end, storage.now()],
+        )
+    return int(cursor.lastrowid or 0)
+
+
+def get(db: Database, season_id: int) -> Season | None:
+    row = db.execute(
+        "select id, name, first_night, last_night from seasons where id = ?", [season_id]
+    ).fetchone()
+    return None if row is None else Season(*row)
+
+
+def all_seasons(db: Database) -> list[Season]:
+    """Every season, the latest first."""
+    rows = db.execute(
+        "select id, name, first_night, last_night from seasons "
+        "order by last_night desc, first_night desc, id desc"
+    ).fetchall()
+    return [Season(*row) for row in rows]
+
+
+def delete(db: Database, season_id: int) -> bool:
+    with db.atomic():
+        return db.execute("delete from seasons where id = ?", [season_id]).rowcount > 0
+
+
+# -- the standings ------------------------------------------------------------------------------
+def rating_changes(db: Database, first: str, last: str) -> dict[int, int]:
+    """Each rated player's change of rating over the finished games of the range: the rating
+    after their last game of it less the one before their first (empty with ratings off)."""
+    if not ratings.enabled(db):
+        return {}
+    rows = db.execute(
+        f"select c.player_id, c.mu_before, c.sigma_before, c.mu_after, c.sigma_after "
+        f"from games g indexed by idx_games_night join rating_changes c on c.game_id = g.id "
+        f"where g.night between ? and ? and g.finished = 1 order by c.player_id, {ORDER}",
+        [first, last],
+    )
+    spans: dict[int, list[float]] = {}
+    for pid, mu0, sigma0, mu1, sigma1 in rows:
+        span = spans.setdefault(pid, [mu0, sigma0, mu1, sigma1])
+        span[2:] = [mu1, sigma1]
+    return {p: ratings.shown(s[2], s[3]) - ratings.shown(s[0], s[1]) for p, s in spans.items()}
+
+
+def standings(db: Database, first: str, last: str) -> list[dict[str, Any]]:
+    """Every player of a finished game played from *first* to *last* (both included), best
+    first by CHAMPION_RULE: games, wins (a first place by "Who wins"), places 1st to 4th,
+    average place, points (the sum of their final totals) and the change of their rating."""
+    rows = db.query(
+        "select p.id, p.name, count(*) as games, sum(gp.rank = 1) as p1, sum(gp.rank = 2) as p2, "
+        "sum(gp.rank = 3) as p3, sum(gp.rank >= 4) as p4, sum(gp.total) as points "
+        "from game_players gp join players p on p.id = gp.player_id "
+        "where gp.finished = 1 and gp.night between ? and ? group by gp.player_id",
+        [first, last],
+    )
+    changes = rating_changes(db, first, last)
+    out = []
+    for r in rows:
+        places = [r["p1"], r["p2"], r["p3"], r["p4"]]
+        out.append(
+            {
+                "id": r["id"],
+                "name": r["name"],
+                "games": r["games"],
+                "wins": r["p1"],
+                "places": places,
+                "average_place": sum((i + 1) * n for i, n in enumerate(places)) / r["games"],
+                "points": r["points"],
+                "rating_change": changes.get(r["id"]),
+            }
+        )
+    out.sort(key=lambda r: (-r["wins"], r["average_place"], -r["points"], r["name"]))
+    for place, row in enumerate(out, start=1):
+        row["place"] = place
+    return out
+
+
+# -- the hall of records ------------------------------------------------------------------------
+def _names(db: Database, game_id: int, seats: tuple[int, ...]) -> tuple[str, ...]:
+    rows = db.execute(
+        f"select p.name from game_players gp join players p on p.id = gp.player_id "
+        f"where gp.game_id = ? and gp.seat in ({', '.join('?' * len(seats))}) order by gp.seat",
+        [game_id, *seats],
+    ).fetchall()
+    return tuple(name for (name,) in rows)
+
+
+def longest_run(db: Database, first: str, last: str) -> Record | None:
+    """The most finished games of the range one player won one after another, in order of
+    play; it links to the game that made it that long."""
+    rows = db.execute(
+        f"select gp.player_id, p.name, g.id, g.night, g.created_at, gp.rank "
+        f"from games g indexed by idx_games_night "
+        f"join game_players gp on gp.game_id = g.id join players p on p.id = gp.player_id "
+        f"where g.night between ? and ? and g.finished = 1 order by gp.player_id, {ORDER}",
+        [first, last],
+    )
+    best: tuple[int, tuple, str] | None = None  # run, the game's order of play, name
+    current, player = 0, None
+    for pid, name, game_id, night, created_at, rank in rows:
+        current = ((current if pid == player else 0) + 1) if rank == 1 else 0
+        player = pid
+        order = (night, created_at, game_id)
+        if current and (best is None or (-current, order) < (-best[0], best[1])):
+            best = (current, order, name)
+    if best is None:
+        return None
+    return Record("run", best[0], (best[2],), best[1][2], best[1][0])
+
+
+def _most_in_a_game(db: Database, first: str, last: str, kind: str, column: str) -> Record | None:
+    """The most of *column* (``kh_taken``, ``trex_firsts``) one seat had in one finished game."""
+    row = db.execute(
+        f"select g.id, g.night, gp.seat, gp.{column} "
+        f"from games g indexed by idx_games_night "
+        f"join game_players gp on gp.game_id = g.id "
+        f"where g.night between ? and ? and g.finished = 1 and gp.{column} > 0 "
+        f"order by gp.{column} desc, {ORDER}, gp.seat limit 1",
+        [first, last],
+    ).fetchone()
+    if row is None:
+        return None
+    game_id, night, seat, value = row
+    return Record(kind, value, _names(db, game_id, (seat,)), game_id, night)
+
+
+def biggest_comeback(db: Database, first: str, last: str) -> Record | None:
+    """The most points the winners of a finished game trailed the leader by after a deal
+    (``facts.refresh_feats`` keeps each game's, the engine's ``comeback``)."""
+    row = db.execute(
+        f"select g.id, g.night, g.comeback, g.comeback_deal "
+        f"from games g indexed by idx_games_night "
+        f"where g.night between ? and ? and g.finished = 1 and g.comeback > 0 "
+        f"order by g.comeback desc, {ORDER} limit 1",
+        [first, last],
+    ).fetchone()
+    if row is None:
+        return None
+    game_id, night, points, deal = row
+    seats = tuple(
+        seat
+        for (seat,) in db.execute(
+            "select seat from game_players where game_id = ? and rank = 1 order by seat",
+            [game_id],
+        )
+    )
+    return Record("comeback", points, _names(db, game_id, seats), game_id, night, deal)
+
+
+def best_night(db: Database, first: str, last: str) -> dict[str, Any] | None:
+    """The night one player won the most finished games on (fewer games played, then the
+    earlier night, on a tie)."""
+    row = db.execute(
+        "select p.name, gp.night, sum(gp.rank = 1) as wins, count(*) as games "
+        "from game_players gp join players p on p.id = gp.player_id "
+        "where gp.finished = 1 and gp.night between ? and ? group by gp.player_id, gp.night "
+        "having wins > 0 order by wins desc, games, gp.night, p.name_key limit 1",
+        [first, last],
+    ).fetchone()
+    if row is None:
+        return None
+    return {"name": row[0], "night": row[1], "wins": row[2], "games": row[3]}
+
+
+def hall(db: Database, first: str, last: str) -> Hall:
+    """The season's best night and hall of records."""
+    return Hall(
+        best_night=best_night(db, first, last),
+        records={
+            "run": longest_run(db, first, last),
+            "kings": _most_in_a_game(db, first, last, "kings", "kh_taken"),
+            "comeback": biggest_comeback(db, first, last),
+            "trex": _most_in_a_game(db, first, last, "trex", "trex_firsts"),
+        },
+    )

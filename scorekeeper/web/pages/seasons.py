@@ -1,0 +1,133 @@
+"""A season's page (issue 31): the standings over its nights, its champion and the rule that
+names them, its best night and its hall of records, each record linked to its game; and its
+poster, one page as a PDF or as the PNG the Share button sends. Seasons are added in Settings
+(``pages/settings.py``); every figure is the store's (``store.seasons``)."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask_babel import gettext
+from flask_wtf import FlaskForm
+
+from ...store import ratings, seasons
+from .. import rights
+from ..database import get_db
+from ..flashes import flash_message
+from ..i18n import current_language
+from ..printer import printed, printed_png
+from ..sharing import season_text
+from .sheets import pdf_response, sheet_digits, slug
+
+bp = Blueprint("seasons", __name__, url_prefix="/seasons")
+
+
+def fetch_season(season_id: int) -> seasons.Season:
+    season = seasons.get(get_db(), season_id)
+    if season is None:
+        abort(404, gettext("There is no such season."))
+    return season
+
+
+def season_figures(season: seasons.Season) -> dict[str, Any]:
+    """What the page and the poster show: the standings, the best night and the records."""
+    db = get_db()
+    rows = seasons.standings(db, season.first_night, season.last_night)
+    hall = seasons.hall(db, season.first_night, season.last_night)
+    return {
+        "rows": rows,
+        "best_night": hall.best_night,
+        "records": [
+            dataclasses.asdict(record)
+            for kind in seasons.RECORD_TITLES
+            if (record := hall.records.get(kind)) is not None
+        ],
+        "ratings": ratings.enabled(db),
+    }
+
+
+def share_of(season: seasons.Season, figures: dict[str, Any]) -> dict[str, str]:
+    return {
+        "text": season_text(season.name, figures["rows"], seasons.CHAMPION_RULE),
+        "image": url_for("seasons.poster_png", season_id=season.id),
+        "page": url_for("seasons.show", season_id=season.id),
+    }
+
+
+@bp.get("/<int:season_id>")
+def show(season_id: int):
+    season = fetch_season(season_id)
+    figures = season_figures(season)
+    return render_template(
+        "seasons/show.html",
+        season=season,
+        champion_rule=seasons.CHAMPION_RULE,
+        record_titles=seasons.RECORD_TITLES,
+        record_rules=seasons.RECORD_RULES,
+        ties=seasons.TIES,
+        share=share_of(season, figures) if figures["rows"] else None,
+        remove_form=FlaskForm() if rights.may_start_games() else None,
+        **figures,
+    )
+
+
+@bp.post("/<int:season_id>/remove")
+def remove(season_id: int):
+    """Remove a season (one added by mistake): its games stay as they are."""
+    fetch_season(season_id)
+    if not rights.may_start_games():
+        abort(403, gettext(seasons.WHO_MAY))
+    if not FlaskForm().validate():
+        abort(400, gettext("This form is incomplete. Open Settings again."))
+    seasons.delete(get_db(), season_id)
+    flash_message("The season is removed; its games are as they were.")
+    return redirect(url_for("settings.show", _anchor="seasons"), 303)
+
+
+def poster_params(season: seasons.Season, lang: str) -> dict[str, Any]:
+    """Every parameter of the poster: the figures, the words' msgids, language and digits."""
+    figures = season_figures(season)
+    return {
+        "name": season.name,
+        "first_night": season.first_night,
+        "last_night": season.last_night,
+        "rows": figures["rows"],
+        "records": figures["records"],
+        "best_night": figures["best_night"],
+        "ratings": figures["ratings"],
+        "rule": seasons.CHAMPION_RULE,
+        "record_titles": seasons.RECORD_TITLES,
+        "record_rules": seasons.RECORD_RULES,
+        "ties": seasons.TIES,
+        "lang": lang,
+        "digits": sheet_digits(),
+    }
+
+
+def poster_language() -> str:
+    lang = request.args.get("lang") or current_language()
+    if lang not in ("en", "ar"):
+        abort(404, gettext("These sheets are printed in English or Arabic."))
+    return lang
+
+
+@bp.get("/<int:season_id>/poster.pdf")
+def poster_pdf(season_id: int):
+    """The season on one page, to print or to send."""
+    season = fetch_season(season_id)
+    data = printed("season", "season_pdf", **poster_params(season, poster_language()))
+    return pdf_response(data, f"{slug(season.name) or 'season'}.pdf")
+
+
+@bp.get("/<int:season_id>/poster.png")
+def poster_png(season_id: int):
+    """The poster's page as the PNG the Share button sends with the season's text."""
+    season = fetch_season(season_id)
+    return printed_png(
+        "season",
+        "season_pdf",
+        f"{slug(season.name) or 'season'}.png",
+        **poster_params(season, poster_language()),
+    )
