@@ -18,7 +18,6 @@ from scorekeeper.engine import read_game
 from scorekeeper.site import STATIC
 from scorekeeper.store import seasons, transfer
 from scorekeeper.store.db import connect
-from scorekeeper.web import printer
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -39,8 +38,8 @@ def games(app):
 
 
 @pytest.fixture(autouse=True)
-def prints_in_threads(monkeypatch):
-    monkeypatch.setattr(printer, "IN_PROCESS", False)
+def prints_in_threads(app):
+    app.config["PRINT_IN_PROCESS"] = False
 
 
 def stored_seasons(app) -> list:
