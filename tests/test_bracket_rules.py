@@ -162,3 +162,9 @@ def test_seeding_by_rating_puts_the_unrated_last_in_their_order_of_entry():
         3,
     ]
     assert bracket.seed_order(3, "entered") == [0, 1, 2]
+
+
+@pytest.mark.parametrize("fmt, count", COUNTS)
+def test_round_count_is_the_rounds_played(fmt, count):
+    rounds, _ = bracket.play_out(count, fmt, lambda r, t: (40, 30, 20, 10), RULES[fmt])
+    assert bracket.round_count(count, fmt) == len(rounds)

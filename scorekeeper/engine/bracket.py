@@ -95,6 +95,14 @@ def size(count: int) -> int:
     return n
 
 
+def round_count(count: int, fmt: str) -> int:
+    """How many rounds a tournament of *count* entrants plays, the final included."""
+    per_table, rounds = (2 if fmt == "pairs" else 4), 1
+    while count > per_table:
+        count, rounds = size(count) // 2, rounds + 1
+    return rounds
+
+
 def seed_order(
     count: int, how: str, *, seed: int = 0, ratings: Sequence[float | None] = ()
 ) -> list[int]:

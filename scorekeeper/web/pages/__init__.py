@@ -2,8 +2,9 @@
 things through the web wing's presentation modules. A page imports another page's module only
 for what several share: ``games`` (``fetch_game``, ``game_context``, ``seat_arg``: the game
 every page of a game starts from), ``sheets`` (a printed sheet's answer, its digits and its
-file name, and the sheets made ahead after a save) and ``live`` (the QR code's SVG and a game's
-version)."""
+file name, and the sheets made ahead after a save), ``live`` (the QR code's SVG and a game's
+version) and ``clubs`` (for ``tournaments``: the one check of the names entered, the polling
+interval and the printed sheet's language)."""
 
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from . import (
     rules,
     settings,
     sheets,
+    tournaments,
     transfer,
 )
 
@@ -46,6 +48,7 @@ BLUEPRINTS = tuple(
         health,
         advise,
         clubs,
+        tournaments,
         rules,
         result,
         offline,

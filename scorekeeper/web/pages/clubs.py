@@ -96,20 +96,27 @@ class ClubNightForm(RulesForm):
         return self.check_rules() and names_ok and ok
 
     def check_names(self) -> bool:
-        """Each name held to the one check of every name (the engine's ``name_problem``)."""
-        for name in self.names():
-            problem = name_problem(name)
-            if problem is None:
-                continue
-            if problem == "player_name_too_long":
-                text = Markup(escape(gettext("%(name)s: a name has at most %(most)s characters.")))
-                values = {"name": isolated(name), "most": num(NAME_LIMIT)}
-            else:
-                text = Markup(escape(gettext("%(name)s: %(problem)s")))
-                values = {"name": isolated(name), "problem": gettext(NAME_REFUSALS[problem])}
-            self.players.errors.append(text % values)
-            return False
-        return True
+        problem = name_refusal(self.names())
+        if problem is not None:
+            self.players.errors.append(problem)
+        return problem is None
+
+
+def name_refusal(names: list[str]) -> Markup | None:
+    """The first name that fails the one check of every name (the engine's ``name_problem``),
+    said in words; None when every name passes (New club night, New tournament)."""
+    for name in names:
+        problem = name_problem(name)
+        if problem is None:
+            continue
+        if problem == "player_name_too_long":
+            text = Markup(escape(gettext("%(name)s: a name has at most %(most)s characters.")))
+            values = {"name": isolated(name), "most": num(NAME_LIMIT)}
+        else:
+            text = Markup(escape(gettext("%(name)s: %(problem)s")))
+            values = {"name": isolated(name), "problem": gettext(NAME_REFUSALS[problem])}
+        return text % values
+    return None
 
 
 @bp.route("/new", methods=["GET", "POST"])
