@@ -217,17 +217,27 @@ def test_no_such_tournament_is_404(client):
 
 
 # -- printed, and the page weight ------------------------------------------------------------
-@pytest.mark.parametrize("lang, word", [("en", "Final"), ("ar", "النهائي")])
-def test_printed_bracket_is_one_page_in_both_languages(client, app, lang, word):
-    names = [f"Player {n}" for n in range(1, 33)]
-    tid = start(client, names)
+@pytest.mark.parametrize("lang", ["en", "ar"])
+@pytest.mark.parametrize("fmt", ["top-two", "pairs"])
+def test_printed_bracket_is_one_page_in_both_languages(client, app, lang, fmt):
+    """32 players, or 32 pairs (16 matches in the first round), on one page."""
+    if fmt == "pairs":
+        names = [f"Player {n} & Partner {n}" for n in range(1, 33)]
+        tid = start(client, names, format="pairs", preset="partnership")
+    else:
+        names = [f"Player {n}" for n in range(1, 33)]
+        tid = start(client, names)
     response = client.get(f"/tournaments/{tid}/bracket.pdf?lang={lang}")
     assert response.status_code == 200 and response.data.startswith(b"%PDF")
     reader = PdfReader(io.BytesIO(response.data))
     assert len(reader.pages) == 1
     text = reader.pages[0].extract_text()
-    assert "Player 32" in text or "32" in text
-    assert bracket.round_count(32, "top-two") == 4
+    assert "Player 32" in text
+    final = {"en": "Final", "ar": "النهائي"}[lang]
+    assert final in text or final[::-1] in text
+    assert bracket.round_count(32, fmt) == len(
+        soup(client.get(f"/tournaments/{tid}")).select(".round")
+    )
 
 
 def test_tournament_pages_are_within_the_page_budget(client, app):

@@ -81,6 +81,12 @@ def standings_pdf(**kwargs: Any) -> bytes:
     return render_standings_pdf(**kwargs)
 
 
+def bracket_pdf(**kwargs: Any) -> bytes:
+    from .tournament import render_bracket_pdf
+
+    return render_bracket_pdf(**kwargs)
+
+
 def png(pdf: bytes) -> bytes:
     """A PDF's first page as the PNG to share."""
     from .render import pdf_to_png
@@ -106,6 +112,7 @@ JOBS: dict[str, Callable[..., Any]] = {
     "blank_pdf": blank_pdf,
     "seating_pdf": seating_pdf,
     "standings_pdf": standings_pdf,
+    "bracket_pdf": bracket_pdf,
     "png": png,
     "as_png": as_png,
     "warm": warm,

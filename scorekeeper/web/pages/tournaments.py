@@ -322,8 +322,13 @@ def bracket_pdf(tournament_id: int):
         title=tournament.title,
         played_on=tournament.played_on,
         rounds=[
-            {k: v for k, v in r.items() if k != "label"} | {"final": i == len(context["rounds"])}
-            for i, r in enumerate(context["rounds"], start=1)
+            {
+                "number": r["number"],
+                "final": r["number"] == len(context["rounds"]),
+                "byes": r["byes"],
+                "matches": [{k: v for k, v in m.items() if k != "mine"} for m in r["matches"]],
+            }
+            for r in context["rounds"]
         ],
         champion=context["champion"],
         rules=[context["format_rule"], context["bye_rule"], context["tie_rule"]],
