@@ -17,6 +17,7 @@ from history_helpers import query
 from scorekeeper.engine import bracket
 from scorekeeper.store import storage, tournaments
 from scorekeeper.store.db import connect
+from i18n_helpers import english_left
 from web_helpers import soup
 
 EIGHT = ["Aya", "Bilal", "Carla", "Dana", "Elias", "Farah", "Ghassan", "Hala"]
@@ -255,3 +256,12 @@ def test_tournament_pages_are_within_the_page_budget(client, app):
             for u in linked
         )
         assert weight <= 40 * 1024, f"{url}: {weight} bytes"
+
+
+@pytest.mark.parametrize("page", ["/tournaments/new", "/tournaments/{t}", "/tournaments/{t}/wall"])
+def test_tournament_pages_in_arabic_right_to_left_with_nothing_left_in_english(client, app, page):
+    tid = start(client, PAIRS + ["Imad & Jana"], format="pairs", preset="partnership")
+    client.set_cookie("lang", "ar")
+    html = soup(client.get(page.format(t=tid)))
+    assert (html.html["lang"], html.html["dir"]) == ("ar", "rtl")
+    assert english_left(html, also_kept=("Cup",)) == []
