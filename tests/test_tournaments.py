@@ -265,3 +265,24 @@ def test_tournament_pages_in_arabic_right_to_left_with_nothing_left_in_english(c
     html = soup(client.get(page.format(t=tid)))
     assert (html.html["lang"], html.html["dir"]) == ("ar", "rtl")
     assert english_left(html, also_kept=("Cup",)) == []
+
+
+def test_a_bye_entrant_is_not_deleted_and_a_merge_carries_the_entry(client, app):
+    """A player with a bye has no game yet, but the bracket holds them: deleting them is
+    refused; merged into another spelling, their entry follows; two entrants of one tournament
+    are two people."""
+    from scorekeeper.store import players
+
+    tid = start(client, EIGHT[:6])  # six players: seeds 1 and 2 have byes
+    db = connect(app.config["DATABASE"])
+    try:
+        aya = storage.player_id(db, "Aya")
+        spelling = storage.player_id(db, "Aya K.")
+        with pytest.raises(Exception, match="tournament"):
+            players.delete_player(db, aya)
+        with pytest.raises(Exception, match="both entered the tournament Cup"):
+            players.merge_players(db, aya, storage.player_id(db, "Bilal"))
+        players.merge_players(db, spelling, aya)
+    finally:
+        db.close()
+    assert load(app, tid).entrants[0] == ("Aya K.",)
