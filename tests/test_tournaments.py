@@ -286,3 +286,39 @@ def test_a_bye_entrant_is_not_deleted_and_a_merge_carries_the_entry(client, app)
     finally:
         db.close()
     assert load(app, tid).entrants[0] == ("Aya K.",)
+
+
+@pytest.mark.parametrize(
+    "sql, expected",
+    [
+        (None, None),
+        ("update tournaments set format = 'swiss'", "format or its seeding"),
+        ("update tournament_tables set entrants_json = '[0, 1, 99, 3]'", "does not seat"),
+        ("delete from tournament_entrants where seed = 7", "entrants cannot make"),
+        ("update tournaments set rules_json = '{\"partnership\": true}'", "only pairs do"),
+    ],
+)
+def test_a_backup_restores_its_tournaments_each_checked_as_new_tournament(
+    client, app, tmp_path, capsys, sql, expected
+):
+    import sqlite3
+
+    from scorekeeper import cli
+
+    tid = start(client)
+    database = app.config["DATABASE"]
+    path = tmp_path / "cup.sqlite3"
+    assert cli.main(["backup", "-o", str(path), "--db", database]) == 0
+    if sql:
+        with sqlite3.connect(path) as conn:
+            conn.execute("PRAGMA foreign_keys = OFF")
+            conn.executescript(sql)
+    before = load(app, tid)
+    status = cli.main(["restore", str(path), "--db", database])
+    err = capsys.readouterr().err
+    if expected is None:
+        assert status == 0, err
+        assert load(app, tid) == before
+    else:
+        assert status == 2 and expected in err and "Traceback" not in err, err
+        assert load(app, tid) == before

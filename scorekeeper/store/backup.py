@@ -210,6 +210,9 @@ COPIED = (
     "club_night_players",
     "club_tables",
     "club_sitting_out",
+    "tournaments",
+    "tournament_entrants",
+    "tournament_tables",
 )
 #: Why a restored player's name cannot be kept, by the engine's name problem.
 NAME_REASONS = {
@@ -597,6 +600,8 @@ def _check_rows(db: Database, backup: Path) -> None:
             restorechecks.check_settings(db)
         if db.table("club_nights").exists():
             restorechecks.check_club_nights(db)
+        if db.table("tournaments").exists():
+            restorechecks.check_tournaments(db)
         if ratings.enabled(db):  # derived from the games, like the statistics
             ratings.recompute(db)
 

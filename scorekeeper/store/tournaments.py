@@ -320,7 +320,10 @@ def load(db: Database, tournament_id: int) -> Tournament | None:
 def advance(db: Database, tournament_id: int, *, table_title: str = TABLE_TITLE) -> int | None:
     """Seat the next round when every match of the last one is over (the winners go forward
     by the engine's bracket); its number, or None when there is nothing to seat yet (or the
-    final has been played). Running it twice seats a round once."""
+    final has been played). Running it twice seats a round once. Read first without the
+    write lock: the bracket's pages call it on every read."""
+    if not _round_over(db, tournament_id):
+        return None
     with db.atomic():
         tournament = load(db, tournament_id)
         if tournament is None or not tournament.rounds:
@@ -338,6 +341,21 @@ def advance(db: Database, tournament_id: int, *, table_title: str = TABLE_TITLE)
             return None
         _store_round(db, tournament, following, table_title)
         return following.number
+
+
+def _round_over(db: Database, tournament_id: int) -> bool:
+    """Has every match of the last round seated ended?"""
+    last = next(
+        db.query(
+            "select max(round) as r from tournament_tables where tournament_id = ?",
+            [tournament_id],
+        )
+    )["r"]
+    games = db.query(
+        "select game_id from tournament_tables where tournament_id = ? and round = ?",
+        [tournament_id, last],
+    )
+    return last is not None and all(match_finished(db, g["game_id"]) for g in games)
 
 
 def tournament_key(db: Database, tournament_id: int) -> str | None:

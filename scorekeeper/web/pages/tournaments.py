@@ -280,13 +280,15 @@ def wall(tournament_id: int):
 @bp.get("/<int:tournament_id>/state.json")
 def state(tournament_id: int):
     """The bracket's version and each match of the round under way; 304 when unchanged."""
-    if version_of(tournament_id) is None:
-        abort(404, gettext("There is no such tournament."))
-    tournament = fetch_tournament(tournament_id)  # seats the next round when one is due
     version = version_of(tournament_id)
-    if request.if_none_match.contains(version or ""):
+    if version is None:
+        abort(404, gettext("There is no such tournament."))
+    # A phone holds a version only from a page or a state made after the round due was seated.
+    if request.if_none_match.contains(version):
         response = Response(status=304)
     else:
+        tournament = fetch_tournament(tournament_id)  # seats the next round when one is due
+        version = version_of(tournament_id) or version
         current = tournament.rounds[-1] if tournament.rounds else ()
         champion = tournament.champion
         response = jsonify(
@@ -306,7 +308,7 @@ def state(tournament_id: int):
             ],
             champion=None if champion is None else tournament.name(champion),
         )
-    response.set_etag(version or "")
+    response.set_etag(version)
     response.headers["Cache-Control"] = "no-cache"
     return response
 
