@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from .language import language
-from .render import _RENDERER, _direction, checked_digits, environment, paper_size
+from .render import _RENDERER, page_html
 
 
 def bracket_html(
@@ -27,20 +27,17 @@ def bracket_html(
 ) -> str:
     """The bracket: every round (its matches, or none yet), the winner once there is one, and
     the rules the bracket keeps to (msgids, said in *lang*)."""
-    return (
-        environment(lang)
-        .get_template("tournament_bracket.html")
-        .render(
-            title=title,
-            played_on=played_on,
-            rounds=list(rounds),
-            champion=champion,
-            rules=list(rules),
-            page_size=paper_size(paper),
-            density=density,
-            direction=_direction(None, lang),
-            digits=checked_digits(digits),
-        )
+    return page_html(
+        "tournament_bracket.html",
+        lang=lang,
+        paper=paper,
+        density=density,
+        digits=digits,
+        title=title,
+        played_on=played_on,
+        rounds=list(rounds),
+        champion=champion,
+        rules=list(rules),
     )
 
 

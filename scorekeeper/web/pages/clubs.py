@@ -13,7 +13,7 @@ import datetime as dt
 import hashlib
 import json
 import secrets
-from typing import Any
+from typing import Any, Callable
 
 from flask import Blueprint, Response, abort, jsonify, redirect, render_template, request, url_for
 from flask_babel import format_date, gettext, lazy_gettext
@@ -369,12 +369,11 @@ def state(club_id: int):
     version = version_of(club_id)
     if version is None:
         abort(404, gettext("There is no such club night."))
-    if request.if_none_match.contains(version):
-        response = Response(status=304)
-    else:
+
+    def make() -> dict[str, Any]:
         club = fetch_club(club_id)
         current = club.current
-        response = jsonify(
+        return dict(
             club=club_id,
             version=version,
             every=POLL_SECONDS,
@@ -394,6 +393,19 @@ def state(club_id: int):
                 for r in clubnights.night_standings(get_db(), club.game_ids, players=club.players)
             ],
         )
+
+    return polled(version, make)
+
+
+def polled(version: str, make: Callable[[], dict[str, Any]]) -> Response:
+    """A state document that a page polls (the club night's, a tournament's): 304 when the
+    phone has *version*, else what *make* says, validated by its own ``version``."""
+    if request.if_none_match.contains(version):
+        response = Response(status=304)
+    else:
+        state = make()
+        version = state["version"]
+        response = jsonify(**state)
     response.set_etag(version)
     response.headers["Cache-Control"] = "no-cache"
     return response

@@ -17,7 +17,7 @@ import json
 import secrets
 from typing import Any
 
-from flask import Blueprint, Response, abort, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import gettext, lazy_gettext
 from wtforms import StringField, TextAreaField
 
@@ -33,7 +33,7 @@ from ..i18n import num
 from ..messages import refusal
 from ..printer import printed
 from ..rulestext import rules_text
-from .clubs import POLL_SECONDS, name_refusal, print_language
+from .clubs import POLL_SECONDS, name_refusal, polled, print_language
 from .sheets import pdf_response, sheet_digits, slug
 
 bp = Blueprint("tournaments", __name__, url_prefix="/tournaments")
@@ -284,16 +284,14 @@ def state(tournament_id: int):
     if version is None:
         abort(404, gettext("There is no such tournament."))
     # A phone holds a version only from a page or a state made after the round due was seated.
-    if request.if_none_match.contains(version):
-        response = Response(status=304)
-    else:
+
+    def make() -> dict[str, Any]:
         tournament = fetch_tournament(tournament_id)  # seats the next round when one is due
-        version = version_of(tournament_id) or version
         current = tournament.rounds[-1] if tournament.rounds else ()
         champion = tournament.champion
-        response = jsonify(
+        return dict(
             tournament=tournament_id,
-            version=version,
+            version=version_of(tournament_id) or version,
             every=POLL_SECONDS,
             round=current[0].round if current else 0,
             matches=[
@@ -308,9 +306,8 @@ def state(tournament_id: int):
             ],
             champion=None if champion is None else tournament.name(champion),
         )
-    response.set_etag(version)
-    response.headers["Cache-Control"] = "no-cache"
-    return response
+
+    return polled(version, make)
 
 
 @bp.get("/<int:tournament_id>/bracket.pdf")
