@@ -168,3 +168,22 @@ def test_seeding_by_rating_puts_the_unrated_last_in_their_order_of_entry():
 def test_round_count_is_the_rounds_played(fmt, count):
     rounds, _ = bracket.play_out(count, fmt, lambda r, t: (40, 30, 20, 10), RULES[fmt])
     assert bracket.round_count(count, fmt) == len(rounds)
+
+
+def test_best_of_three_goes_to_the_first_pair_with_two_wins():
+    """A match as the best of three (a setting, pairs only): undecided after one game, or
+    after two split; decided by two wins, each game won by "Who wins"."""
+    rules = HouseRules(partnership=True)
+    table = bracket.Table("pairs", (3, 12))
+    a_wins, b_wins = (100, 0, 100, 0), (0, 100, 0, 100)
+    assert bracket.match_through(table, [], rules, 3) is None
+    assert bracket.match_through(table, [a_wins], rules, 3) is None
+    assert bracket.match_through(table, [a_wins, b_wins], rules, 3) is None
+    assert bracket.match_through(table, [a_wins, a_wins], rules, 3) == (3,)
+    assert bracket.match_through(table, [b_wins, a_wins, b_wins], rules, 3) == (12,)
+    assert bracket.match_through(table, [b_wins], rules, 1) == (12,)
+    reverse = HouseRules(partnership=True, reverse_scores=True)
+    assert bracket.match_through(table, [a_wins, a_wins], reverse, 3) == (12,)
+    assert bracket.best_of_problem("pairs", 3) is None
+    assert bracket.best_of_problem("top-two", 3) == "pairs_only"
+    assert bracket.best_of_problem("pairs", 5) == "unknown"

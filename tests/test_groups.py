@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.engine import HouseRules
-from scorekeeper.store import clubnights, groups as store_groups, keys
+from scorekeeper.store import clubnights, groups as store_groups, keys, tournaments
 from scorekeeper.store.db import connect
 
 from group_helpers import InGroup, group_file, groups_app, start_group
@@ -300,7 +300,17 @@ def two_groups(app):
             rules=HouseRules(),
             seed=1,
         )
+        cup = tournaments.create(
+            db,
+            title="Cup",
+            played_on="2026-11-20",
+            entrants=[(f"Q{n}",) for n in range(8)],
+            fmt="top-two",
+            seeding="entered",
+            rules=HouseRules(),
+        )
         ids = {
+            "tournament_id": cup,
             "game_id": game,
             "pid": 1,
             "player_id": 1,

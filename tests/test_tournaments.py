@@ -292,7 +292,7 @@ def test_a_bye_entrant_is_not_deleted_and_a_merge_carries_the_entry(client, app)
     "sql, expected",
     [
         (None, None),
-        ("update tournaments set format = 'swiss'", "format or its seeding"),
+        ("update tournaments set format = 'swiss'", "format, seeding or games a match"),
         ("update tournament_tables set entrants_json = '[0, 1, 99, 3]'", "does not seat"),
         ("delete from tournament_entrants where seed = 7", "entrants cannot make"),
         ("update tournaments set rules_json = '{\"partnership\": true}'", "only pairs do"),
@@ -322,3 +322,36 @@ def test_a_backup_restores_its_tournaments_each_checked_as_new_tournament(
     else:
         assert status == 2 and expected in err and "Traceback" not in err, err
         assert load(app, tid) == before
+
+
+def test_best_of_three_plays_a_second_game_and_the_pair_with_two_wins_goes_through(client, app):
+    """The setting "the best of three" (pairs): the table's next game is seated when a game
+    ends with the match undecided; the pair that wins two goes through."""
+    tid = start(client, PAIRS, format="pairs", preset="partnership", best_of="3")
+    t = load(app, tid)
+    assert t.best_of == 3
+    first = t.rounds[0][0]
+    play_out(app, first.game_id)
+    client.get(f"/tournaments/{tid}/state.json")
+    match = load(app, tid).rounds[0][0]
+    assert len(match.games) == 2 and not match.finished  # one win is not enough
+    assert len(load(app, tid).rounds) == 1
+    page = soup(client.get(f"/tournaments/{tid}"))
+    assert "best of three" in page.select_one("#bracket-rules").get_text()
+    assert [a["href"] for a in page.select("#match-1-1 .table a")][1:] == [
+        f"/games/{g.game_id}" for g in match.games
+    ]
+    play_out(app, match.game_id)  # the same seats win again: two wins
+    client.get(f"/tournaments/{tid}/state.json")
+    t = load(app, tid)
+    winner = (0, 3)[0 if _team_a_wins() else 1]
+    assert t.rounds[0][0].through == (winner,) and len(t.rounds[0][0].games) == 2
+    assert len(t.rounds) == 1 and len(t.rounds[0][1].games) == 1  # the other match plays on
+
+
+def test_best_of_three_is_for_pairs(client, app):
+    before = counts(app)
+    response = client.post("/tournaments/new", data=form(EIGHT, best_of="3"))
+    assert response.status_code == 400
+    assert "best of three is played by pairs" in soup(response).get_text(" ", strip=True)
+    assert counts(app) == before

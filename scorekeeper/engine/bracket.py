@@ -31,6 +31,9 @@ FORMATS = ("top-two", "pairings", "pairs")
 SEEDINGS = ("random", "rating", "entered")
 #: Players: an even count (every table seats four) from MIN_PLAYERS; pairs from MIN_PAIRS.
 MIN_PLAYERS, MIN_PAIRS, MOST = 6, 4, 32
+#: A match is one game, or the best of three: the first pair to win two (pairs only: a table
+#: of four players has more than one side to go through, and a final of four has no "two wins").
+BEST_OF = (1, 3)
 
 
 @dataclass(frozen=True)
@@ -165,6 +168,28 @@ def going_through(table: Table, totals: Sequence[int], rules: HouseRules) -> tup
         return tuple(min(pair, key=lambda e: (side_place[e], e)) for pair in _pairings(table))
     ranked = sorted(side_place, key=lambda e: (side_place[e], e))
     return tuple(sorted(ranked[: table.through]))
+
+
+def match_through(
+    table: Table, games: Sequence[Sequence[int]], rules: HouseRules, best_of: int = 1
+) -> tuple[int, ...] | None:
+    """Who goes through from a match whose finished games ended with *games* (each its
+    totals, in the order played); None while the match is not decided: no game yet, or under
+    the best of three no pair with two wins yet (each game won as ``going_through`` says)."""
+    if best_of == 1:
+        return going_through(table, games[0], rules) if games else None
+    wins = [going_through(table, totals, rules)[0] for totals in games]
+    decided = [e for e in table.entrants if wins.count(e) * 2 > best_of]
+    return (decided[0],) if decided else None
+
+
+def best_of_problem(fmt: str, best_of: int) -> str | None:
+    """Why a match cannot be the best of *best_of* in *fmt*: ``"unknown"``, ``"pairs_only"``."""
+    if best_of not in BEST_OF:
+        return "unknown"
+    if best_of != 1 and fmt != "pairs":
+        return "pairs_only"
+    return None
 
 
 def _pairings(table: Table) -> tuple[tuple[int, int], tuple[int, int]]:

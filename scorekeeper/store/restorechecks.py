@@ -96,8 +96,12 @@ def check_tournaments(db: Database) -> None:
             raise Unsound(f"{where}: its title is not one that can be printed.")
         if not is_date(row["played_on"]):
             raise Unsound(f"{where}: its day is not a date.")
-        if row["format"] not in bracket.FORMATS or row["seeding"] not in bracket.SEEDINGS:
-            raise Unsound(f"{where}: its format or its seeding is not one the app knows.")
+        if (
+            row["format"] not in bracket.FORMATS
+            or row["seeding"] not in bracket.SEEDINGS
+            or bracket.best_of_problem(row["format"], row["best_of"]) is not None
+        ):
+            raise Unsound(f"{where}: its format, seeding or games a match is not one it knows.")
         _check_rules(row["rules_json"], where)
         pairs = row["format"] == "pairs"
         if HouseRules.from_dict(json.loads(row["rules_json"])).partnership != pairs:
@@ -123,9 +127,10 @@ def check_tournaments(db: Database) -> None:
 def _check_tournament_tables(db: Database, tid: int, count: int, fmt: str, where: str) -> None:
     seats = 2 if fmt == "pairs" else 4
     numbers: dict[int, list[int]] = {}
+    games: dict[tuple[int, int], list[int]] = {}
     for t in db.query(
-        "select round, table_number, entrants_json, final from tournament_tables "
-        "where tournament_id = ? order by round, table_number",
+        "select round, table_number, game_number, entrants_json, final from tournament_tables "
+        "where tournament_id = ? order by round, table_number, game_number",
         [tid],
     ):
         try:
@@ -139,9 +144,14 @@ def _check_tournament_tables(db: Database, tid: int, count: int, fmt: str, where
             or t["final"] not in (0, 1)
         ):
             raise Unsound(f"{where}: a table of round {t['round']} does not seat its entrants.")
-        numbers.setdefault(t["round"], []).append(t["table_number"])
-    if sorted(numbers) != list(range(1, len(numbers) + 1)) or any(
-        n != list(range(1, len(n) + 1)) for n in numbers.values()
+        played = games.setdefault((t["round"], t["table_number"]), [])
+        if not played:
+            numbers.setdefault(t["round"], []).append(t["table_number"])
+        played.append(t["game_number"])
+    if (
+        sorted(numbers) != list(range(1, len(numbers) + 1))
+        or any(n != list(range(1, len(n) + 1)) for n in numbers.values())
+        or any(n != list(range(1, len(n) + 1)) or len(n) > 3 for n in games.values())
     ):
         raise Unsound(f"{where}: its rounds and tables are not numbered from 1.")
 

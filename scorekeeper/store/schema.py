@@ -380,7 +380,8 @@ def m009_tournaments(db: Database) -> None:
     """Knockout tournaments (store.tournaments): their entrants in seed order (a player, or a
     pair's two), and each round's tables, each an ordinary game with the entrants (seeds) at
     it. Who goes through is read from the games by the engine's bracket, never stored. The
-    organiser's key is drawn by the insert trigger, as a club night's."""
+    organiser's key is drawn by the insert trigger, as a club night's. A match is one game, or
+    under the best of three (``best_of``) up to three, numbered by ``game_number``."""
     db.table("tournaments").create(
         {
             "id": int,
@@ -389,12 +390,14 @@ def m009_tournaments(db: Database) -> None:
             "format": str,
             "seeding": str,
             "seed": int,
+            "best_of": int,
             "rules_json": str,
             "created_at": str,
             "edit_key": str,
         },
         pk="id",
-        not_null=["title", "played_on", "format", "seeding", "rules_json", "created_at"],
+        not_null=["title", "played_on", "format", "seeding", "best_of", "rules_json", "created_at"],
+        defaults={"best_of": 1},
     )
     db.table("tournaments").create_index(["edit_key"], unique=True)
     db.execute(f"""create trigger tournaments_key after insert on tournaments
@@ -423,13 +426,15 @@ def m009_tournaments(db: Database) -> None:
             "tournament_id": int,
             "round": int,
             "table_number": int,
+            "game_number": int,
             "game_id": int,
             "entrants_json": str,
             "final": int,
         },
-        pk=("tournament_id", "round", "table_number"),
+        pk=("tournament_id", "round", "table_number", "game_number"),
         foreign_keys=[("tournament_id", "tournaments", "id"), ("game_id", "games", "id")],
         not_null=["game_id", "entrants_json", "final"],
+        defaults={"game_number": 1},
     )
     db.table("tournament_tables").create_index(["game_id"], unique=True)
 

@@ -4,7 +4,7 @@
 The bracket itself (seeding, byes, who meets whom, who goes through) is the engine's
 (``engine.bracket``); this module keeps what was decided: the entrants in seed order and, for
 every table seated, its game and the entrants at it. Whether a match is over is decided in one
-place, ``match_finished``. When every match of the last round is over, ``advance`` seats the
+place, ``game_over`` (each game of a match), which ``match_finished`` reads. When every match of the last round is over, ``advance`` seats the
 next one from the engine's answer. Nothing half-made is stored: a tournament and its first
 round, or a round and its games, are written in one transaction, or not at all.
 """
@@ -45,6 +45,12 @@ FORMAT_RULES = {
         "team result."
     ),
 }
+BEST_OF_RULE = N_("Each match is the best of three games: the first pair to win two goes through.")
+BEST_OF_REFUSAL = N_(
+    "The best of three is played by pairs: a table of four players has more than one to go through."
+)
+#: The title of a match's second and third game.
+GAME_TITLE = N_("%(title)s, round %(round)s, table %(table)s, game %(game)s")
 TIE_RULE = N_("A tie is broken by the seed: the better-seeded side goes through.")
 BYE_RULE = N_("Byes go to the top seeds when the count is not a power of two.")
 
@@ -59,17 +65,42 @@ COUNT_REFUSALS = {
 
 
 @dataclass(frozen=True)
+class MatchGame:
+    """One game of a match: its totals in seat order, whether it is over (``game_over``)."""
+
+    game_id: int
+    totals: tuple[int, ...]
+    over: bool
+    deal_count: int
+
+
+@dataclass(frozen=True)
 class Match:
-    """One table of a round: its game, the entrants at it (seeds) and where it stands."""
+    """One table of a round: the entrants at it (seeds), its games (one, or up to three under
+    the best of three) and who went through, once it is decided (``match_finished``)."""
 
     round: int
     number: int
-    game_id: int
     table: bracket.Table
-    totals: tuple[int, ...]
-    finished: bool
-    deal_count: int
+    games: tuple[MatchGame, ...]
     through: tuple[int, ...]
+
+    @property
+    def finished(self) -> bool:
+        return bool(self.through)
+
+    @property
+    def game_id(self) -> int:
+        """The game the table plays now (its last)."""
+        return self.games[-1].game_id
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        return self.games[-1].totals
+
+    @property
+    def deal_count(self) -> int:
+        return self.games[-1].deal_count
 
 
 @dataclass(frozen=True)
@@ -82,6 +113,7 @@ class Tournament:
     rules: HouseRules
     entrants: tuple[tuple[str, ...], ...]  # by seed, 0 the best: one name, or a pair's two
     rounds: tuple[tuple[Match, ...], ...]
+    best_of: int = 1
 
     @property
     def byes(self) -> tuple[int, ...]:
@@ -96,7 +128,7 @@ class Tournament:
 
     @property
     def game_ids(self) -> list[int]:
-        return [m.game_id for r in self.rounds for m in r]
+        return [g.game_id for r in self.rounds for m in r for g in m.games]
 
     def name(self, seed: int) -> str:
         return " & ".join(self.entrants[seed])
@@ -174,16 +206,27 @@ def playing_elsewhere(db: Database, keys: Sequence[str]) -> tuple[str, str] | No
         f"where p.name_key in ({', '.join('?' * len(keys))}) order by tt.game_id",
         list(keys),
     ):
-        if not match_finished(db, r["game_id"]):
+        if not game_over(db, r["game_id"]):
             return r["name"], r["title"]
     return None
 
 
-def match_finished(db: Database, game_id: int) -> bool:
-    """Is the match played at this game over? The one place that says so: its game has ended.
-    (A rule that holds a match open longer, such as a last deal not yet confirmed, goes here.)"""
+def game_over(db: Database, game_id: int) -> bool:
+    """Is this game of a match over? Its game has ended. Every decision on a match (decided or
+    not, the next game of a best of three, the next round) reads it here and nowhere else: a
+    rule that holds a match open longer, such as a last deal not yet confirmed, goes here."""
     row = next(db.query("select finished from games where id = ?", [game_id]), None)
     return row is not None and bool(row["finished"])
+
+
+def match_finished(
+    table: bracket.Table, games: Sequence[MatchGame], rules: HouseRules, best_of: int
+) -> tuple[int, ...]:
+    """Who went through from the match, by the engine, from the games ``game_over`` says are
+    over; () while it is not decided (a game still playing, or no pair with two wins yet)."""
+    if not games or not all(g.over for g in games):
+        return ()
+    return bracket.match_through(table, [g.totals for g in games], rules, best_of) or ()
 
 
 def create(
@@ -196,12 +239,15 @@ def create(
     seeding: str,
     rules: HouseRules,
     seed: int = 0,
+    best_of: int = 1,
     table_title: str = TABLE_TITLE,
 ) -> int:
     """Store a tournament, its entrants in seed order and its first round (each table a new
     game titled by *table_title*); its id. Raises Refused."""
     if (fmt == "pairs") != rules.partnership:
         raise Refused(N_("Pairs play under partnership, and only pairs do."))
+    if bracket.best_of_problem(fmt, best_of) is not None:
+        raise Refused(BEST_OF_REFUSAL)
     check_entrants(db, entrants, fmt)
     with db.atomic():
         ids = [tuple(storage.player_id(db, n) for n in e) for e in entrants]
@@ -218,6 +264,7 @@ def create(
                     "format": fmt,
                     "seeding": seeding,
                     "seed": seed,
+                    "best_of": best_of,
                     "rules_json": json.dumps(rules.to_dict()),
                     "created_at": storage.now(),
                 }
@@ -243,26 +290,40 @@ def _store_round(
     db: Database, tournament: Tournament, round_: bracket.Round, table_title: str
 ) -> None:
     for number, table in enumerate(round_.tables, start=1):
-        seats = [tournament.entrants[e][partner] for e, partner in table.seats()]
-        game_id = storage.create_game(
-            db,
-            title=table_title
-            % {"title": tournament.title, "round": round_.number, "table": number},
-            played_on=tournament.played_on,
-            players=seats,
-            rules=tournament.rules,
-            first_king=0,
-        )
-        db.table("tournament_tables").insert(
-            {
-                "tournament_id": tournament.id,
-                "round": round_.number,
-                "table_number": number,
-                "game_id": game_id,
-                "entrants_json": json.dumps(list(table.entrants)),
-                "final": int(table.final),
-            }
-        )
+        _store_game(db, tournament, round_.number, number, table, 1, table_title)
+
+
+def _store_game(
+    db: Database,
+    tournament: Tournament,
+    round_number: int,
+    number: int,
+    table: bracket.Table,
+    game_number: int,
+    title: str,
+) -> None:
+    """Game *game_number* of a match, its seats from the entrants at its table."""
+    seats = [tournament.entrants[e][partner] for e, partner in table.seats()]
+    values = {"title": tournament.title, "round": round_number, "table": number}
+    game_id = storage.create_game(
+        db,
+        title=title % {**values, "game": game_number},
+        played_on=tournament.played_on,
+        players=seats,
+        rules=tournament.rules,
+        first_king=0,
+    )
+    db.table("tournament_tables").insert(
+        {
+            "tournament_id": tournament.id,
+            "round": round_number,
+            "table_number": number,
+            "game_number": game_number,
+            "game_id": game_id,
+            "entrants_json": json.dumps(list(table.entrants)),
+            "final": int(table.final),
+        }
+    )
 
 
 def load(db: Database, tournament_id: int) -> Tournament | None:
@@ -279,31 +340,30 @@ def load(db: Database, tournament_id: int) -> Tournament | None:
         )
     )
     rules = HouseRules.from_dict(json.loads(row["rules_json"]))
-    rounds: dict[int, list[Match]] = {}
+    tables: dict[tuple[int, int], tuple[bracket.Table, list[MatchGame]]] = {}
     for r in db.query(
         "select t.round, t.table_number, t.game_id, t.entrants_json, t.final, g.deal_count, "
         "(select json_group_array(total) from (select total from game_players "
         " where game_id = t.game_id order by seat)) as totals "
         "from tournament_tables t join games g on g.id = t.game_id "
-        "where t.tournament_id = ? order by t.round, t.table_number",
+        "where t.tournament_id = ? order by t.round, t.table_number, t.game_number",
         [tournament_id],
     ):
         table = bracket.Table(
             row["format"], tuple(json.loads(r["entrants_json"])), bool(r["final"])
         )
-        totals = tuple(json.loads(r["totals"]))
-        finished = match_finished(db, r["game_id"])
-        rounds.setdefault(r["round"], []).append(
-            Match(
-                r["round"],
-                r["table_number"],
-                r["game_id"],
-                table,
-                totals,
-                finished,
-                r["deal_count"],
-                bracket.going_through(table, totals, rules) if finished else (),
-            )
+        game = MatchGame(
+            r["game_id"],
+            tuple(json.loads(r["totals"])),
+            game_over(db, r["game_id"]),
+            r["deal_count"],
+        )
+        tables.setdefault((r["round"], r["table_number"]), (table, []))[1].append(game)
+    rounds: dict[int, list[Match]] = {}
+    for (round_number, number), (table, games) in tables.items():
+        through = match_finished(table, games, rules, row["best_of"])
+        rounds.setdefault(round_number, []).append(
+            Match(round_number, number, table, tuple(games), through)
         )
     return Tournament(
         row["id"],
@@ -314,21 +374,34 @@ def load(db: Database, tournament_id: int) -> Tournament | None:
         rules,
         entrants,
         tuple(tuple(rounds[n]) for n in sorted(rounds)),
+        row["best_of"],
     )
 
 
-def advance(db: Database, tournament_id: int, *, table_title: str = TABLE_TITLE) -> int | None:
-    """Seat the next round when every match of the last one is over (the winners go forward
-    by the engine's bracket); its number, or None when there is nothing to seat yet (or the
+def advance(
+    db: Database,
+    tournament_id: int,
+    *,
+    table_title: str = TABLE_TITLE,
+    game_title: str = GAME_TITLE,
+) -> int | None:
+    """Seat the next game of a best of three still undecided after its last game, and the
+    next round when every match of the last one is decided (the winners go forward by the
+    engine's bracket); the round's number, or None when there is nothing to seat yet (or the
     final has been played). Running it twice seats a round once. Read first without the
     write lock: the bracket's pages call it on every read."""
-    if not _round_over(db, tournament_id):
+    if not _due(load(db, tournament_id)):
         return None
     with db.atomic():
         tournament = load(db, tournament_id)
-        if tournament is None or not tournament.rounds:
+        if tournament is None or not _due(tournament):
             return None
         last = tournament.rounds[-1]
+        for m in last:  # a best of three not yet decided plays its next game
+            if not m.finished and all(g.over for g in m.games):
+                _store_game(
+                    db, tournament, m.round, m.number, m.table, len(m.games) + 1, game_title
+                )
         if not all(m.finished for m in last):
             return None
         done = bracket.Round(
@@ -343,19 +416,15 @@ def advance(db: Database, tournament_id: int, *, table_title: str = TABLE_TITLE)
         return following.number
 
 
-def _round_over(db: Database, tournament_id: int) -> bool:
-    """Has every match of the last round seated ended?"""
-    last = next(
-        db.query(
-            "select max(round) as r from tournament_tables where tournament_id = ?",
-            [tournament_id],
-        )
-    )["r"]
-    games = db.query(
-        "select game_id from tournament_tables where tournament_id = ? and round = ?",
-        [tournament_id, last],
-    )
-    return last is not None and all(match_finished(db, g["game_id"]) for g in games)
+def _due(tournament: Tournament | None) -> bool:
+    """Is there a game or a round to seat: a best of three undecided after its last game, or
+    every match of the last round decided before the final?"""
+    if tournament is None or not tournament.rounds:
+        return False
+    last = tournament.rounds[-1]
+    if any(not m.finished and all(g.over for g in m.games) for m in last):
+        return True
+    return all(m.finished for m in last) and not last[0].table.final
 
 
 def tournament_key(db: Database, tournament_id: int) -> str | None:
@@ -371,7 +440,8 @@ def version(db: Database, tournament_id: int) -> str | None:
         return None
     rows = db.query(
         "select t.game_id, g.version_tag from tournament_tables t join games g "
-        "on g.id = t.game_id where t.tournament_id = ? order by t.round, t.table_number",
+        "on g.id = t.game_id where t.tournament_id = ? "
+        "order by t.round, t.table_number, t.game_number",
         [tournament_id],
     )
     return f"{tournament_id};" + ";".join(f"{r['game_id']}:{r['version_tag']}" for r in rows)

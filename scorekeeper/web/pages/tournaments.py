@@ -27,7 +27,7 @@ from ...store import stats, storage, tournaments
 from ...store.refused import Refused
 from .. import rights
 from ..database import get_db
-from ..fields import PickField
+from ..fields import PickField, whole_number
 from ..forms import PRESET_LABELS, RulesForm, preset_settings, settings_data, tonight
 from ..i18n import num
 from ..messages import refusal
@@ -62,6 +62,12 @@ class TournamentForm(RulesForm):
     )
     seeding = PickField(
         lazy_gettext("Seeding"), coerce=str, default="random", options=list(SEEDING_LABELS.items())
+    )
+    best_of = PickField(
+        lazy_gettext("Games a match"),
+        coerce=whole_number,
+        default=1,
+        options=[(1, lazy_gettext("One game")), (3, lazy_gettext("The best of three (pairs)"))],
     )
     preset = PickField(
         lazy_gettext("House rules"),
@@ -98,6 +104,11 @@ class TournamentForm(RulesForm):
                     )
                 )
                 ok = False
+        if self.best_of.data is not None and bracket.best_of_problem(
+            self.format.data or "", self.best_of.data
+        ):
+            self.best_of.errors.append(gettext(tournaments.BEST_OF_REFUSAL))
+            ok = False
         return self.check_entrants() and rules_ok and ok
 
     def check_entrants(self) -> bool:
@@ -130,6 +141,7 @@ def new():
                     seeding=form.seeding.data,
                     rules=form.rules,  # type: ignore[arg-type]
                     seed=secrets.randbelow(2**31),
+                    best_of=form.best_of.data or 1,
                     table_title=gettext(tournaments.TABLE_TITLE),
                 )
             except Refused as exc:
@@ -176,7 +188,12 @@ def fetch_tournament(tournament_id: int) -> tournaments.Tournament:
     db = get_db()
     if tournaments.version(db, tournament_id) is None:
         abort(404, gettext("There is no such tournament."))
-    tournaments.advance(db, tournament_id, table_title=gettext(tournaments.TABLE_TITLE))
+    tournaments.advance(
+        db,
+        tournament_id,
+        table_title=gettext(tournaments.TABLE_TITLE),
+        game_title=gettext(tournaments.GAME_TITLE),
+    )
     tournament = tournaments.load(db, tournament_id)
     if tournament is None:
         abort(404, gettext("There is no such tournament."))
@@ -194,6 +211,15 @@ def side_totals(match: tournaments.Match) -> dict[int, int]:
     for seat, (entrant, _partner) in enumerate(match.table.seats()):
         out[entrant] = out.get(entrant, 0) + (match.totals[seat] if seat < len(match.totals) else 0)
     return out
+
+
+def games_won(match: tournaments.Match, rules: HouseRules) -> list[int]:
+    """The winner of each game of a match that is over (a best of three's tally)."""
+    return [
+        bracket.going_through(match.table, g.totals, rules)[0]
+        for g in match.games
+        if g.over and match.table.fmt == "pairs"
+    ]
 
 
 def round_label(number: int, total: int) -> str:
@@ -220,11 +246,13 @@ def bracket_rounds(tournament: tournaments.Tournament) -> list[dict[str, Any]]:
                         "finished": m.finished,
                         "deals": m.deal_count,
                         "mine": rights.can_edit(m.game_id),
+                        "games": [g.game_id for g in m.games] if tournament.best_of > 1 else [],
                         "sides": [
                             {
                                 "seed": e + 1,
                                 "name": tournament.name(e),
                                 "total": side_totals(m)[e],
+                                "wins": games_won(m, tournament.rules).count(e),
                                 "through": e in m.through,
                             }
                             for e in m.table.entrants
@@ -249,6 +277,7 @@ def bracket_context(tournament: tournaments.Tournament) -> dict[str, Any]:
         "champion": None if champion is None else tournament.name(champion),
         "format_rule": tournaments.FORMAT_RULES[tournament.fmt],
         "tie_rule": tournaments.TIE_RULE,
+        "best_of_rule": tournaments.BEST_OF_RULE if tournament.best_of > 1 else None,
         "bye_rule": tournaments.BYE_RULE,
         "seeding": SEEDING_LABELS.get(tournament.seeding, ""),
         "rules_line": rules_text(json.dumps(tournament.rules.to_dict())),
@@ -330,7 +359,16 @@ def bracket_pdf(tournament_id: int):
             for r in context["rounds"]
         ],
         champion=context["champion"],
-        rules=[context["format_rule"], context["bye_rule"], context["tie_rule"]],
+        rules=[
+            r
+            for r in (
+                context["format_rule"],
+                context["best_of_rule"],
+                context["bye_rule"],
+                context["tie_rule"],
+            )
+            if r
+        ],
         lang=print_language(),
         digits=sheet_digits(),
     )
