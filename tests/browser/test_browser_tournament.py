@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from phone_helpers import chip, keep_score, shoot
 from played import GAME
 from test_browser_club_night import FOLLOW_MS, TV, enter_on_phone, finish
@@ -101,12 +103,23 @@ def test_an_eight_player_tournament_first_round_from_four_phones_on_the_wall(sit
     shoot(wall, "ar-tournament-wall-dark")
 
 
-def test_the_wall_holds_a_bracket_of_32_on_a_1280_by_720_screen(site, new_phone):
+@pytest.mark.parametrize("pairs", [False, True])
+def test_the_wall_holds_a_bracket_of_32_on_a_1280_by_720_screen(site, new_phone, pairs):
+    """32 players (eight tables of four), or 32 pairs (sixteen matches), on the TV at once."""
     organiser = new_phone()
     organiser.goto(f"{site.url}/tournaments/new")
-    organiser.fill("#players", "\n".join(f"Player number {n}" for n in range(1, 33)))
+    if pairs:
+        lines = [f"Player number {n} & Partner {n}" for n in range(1, 33)]
+        organiser.locator(chip("format", "pairs")).tap()
+        organiser.locator('#presets label:has(input[value="partnership"])').tap()
+        assert organiser.locator("input[name=format][value=pairs]").is_checked()
+        assert organiser.locator("input[name=preset][value=partnership]").is_checked()
+    else:
+        lines = [f"Player number {n}" for n in range(1, 33)]
+    organiser.fill("#players", "\n".join(lines))
     organiser.locator("#new-game button[type=submit]").tap()
     organiser.wait_for_url(re.compile(r"/tournaments/\d+$"))
+    first_round, later = (16, 4) if pairs else (8, 3)
     for lang in ("en", "ar"):
         wall = new_phone(size=TV)
         wall.context.add_cookies([{"name": "lang", "value": lang, "url": site.url}])
@@ -115,5 +128,6 @@ def test_the_wall_holds_a_bracket_of_32_on_a_1280_by_720_screen(site, new_phone)
             "() => [document.documentElement.scrollWidth, document.documentElement.scrollHeight]"
         )
         assert size[0] <= TV["width"] and size[1] <= TV["height"], (lang, size)
-        assert wall.locator(".match").count() == 8 and wall.locator(".waiting").count() == 3
-        shoot(wall, f"tournament-wall-32-{lang}")
+        assert wall.locator(".match").count() == first_round
+        assert wall.locator(".waiting").count() == later
+        shoot(wall, f"tournament-wall-32-{'pairs' if pairs else 'players'}-{lang}")
