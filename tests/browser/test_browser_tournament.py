@@ -109,7 +109,7 @@ def test_the_wall_holds_a_bracket_of_32_on_a_1280_by_720_screen(site, new_phone,
     organiser = new_phone()
     organiser.goto(f"{site.url}/tournaments/new")
     if pairs:
-        lines = [f"Player number {n} & Partner {n}" for n in range(1, 33)]
+        lines = [f"Pair player {n} & Partner {n}" for n in range(1, 33)]  # the others still play
         organiser.locator(chip("format", "pairs")).tap()
         organiser.locator('#presets label:has(input[value="partnership"])').tap()
         assert organiser.locator("input[name=format][value=pairs]").is_checked()
