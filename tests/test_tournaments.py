@@ -14,7 +14,7 @@ from pypdf import PdfReader
 
 from gamebuilder import standard_game
 from history_helpers import query
-from scorekeeper.engine import bracket
+from scorekeeper.engine import HouseRules, bracket
 from scorekeeper.store import storage, tournaments
 from scorekeeper.store.db import connect
 from i18n_helpers import english_left
@@ -355,3 +355,52 @@ def test_best_of_three_is_for_pairs(client, app):
     assert response.status_code == 400
     assert "best of three is played by pairs" in soup(response).get_text(" ", strip=True)
     assert counts(app) == before
+
+
+def test_seeding_by_rating_puts_the_best_rated_first_and_the_unrated_after_as_entered(app):
+    """Seeding "by rating": the group's ratings (store/ratings.py), best first; a pair by its
+    two added; the unrated after the rated, in their order of entry."""
+    db = connect(app.config["DATABASE"])
+    try:
+        for name, mu in (("Farah", 30.0), ("Carla", 28.0), ("Hala", 20.0)):
+            db.table("ratings").insert(
+                {"player_id": storage.player_id(db, name), "mu": mu, "sigma": 2.0, "games": 9}
+            )
+        tid = tournaments.create(
+            db,
+            title="Cup",
+            played_on="2026-11-26",
+            entrants=[(n,) for n in EIGHT],
+            fmt="top-two",
+            seeding="rating",
+            rules=HouseRules(),
+        )
+        t = tournaments.load(db, tid)
+    finally:
+        db.close()
+    order = [e[0] for e in t.entrants]
+    assert order == ["Farah", "Carla", "Hala", "Aya", "Bilal", "Dana", "Elias", "Ghassan"]
+
+
+def test_random_seeding_is_drawn_once_and_kept(app):
+    db = connect(app.config["DATABASE"])
+    try:
+        made = [
+            tournaments.create(
+                db,
+                title=f"Cup {n}",
+                played_on="2026-11-26",
+                entrants=[(f"{p} {n}",) for p in EIGHT],
+                fmt="top-two",
+                seeding="random",
+                rules=HouseRules(),
+                seed=7,
+            )
+            for n in (1, 2)
+        ]
+        orders = [[e[0].split()[0] for e in tournaments.load(db, t).entrants] for t in made]
+        seeds = [r["seed"] for r in db.query("select seed from tournaments order by id")]
+    finally:
+        db.close()
+    assert orders[0] == orders[1] != EIGHT  # the same seed draws the same order
+    assert seeds == [7, 7]
