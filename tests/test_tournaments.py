@@ -404,3 +404,17 @@ def test_random_seeding_is_drawn_once_and_kept(app):
         db.close()
     assert orders[0] == orders[1] != EIGHT  # the same seed draws the same order
     assert seeds == [7, 7]
+
+
+def test_the_organiser_link_gives_another_phone_the_tables(client, app):
+    """As a club night's: the organiser hands the running to another phone by a secret link;
+    a made-up key leads nowhere."""
+    tid = start(client)
+    link = soup(client.get(f"/tournaments/{tid}")).select_one("#organiser-link").get_text()
+    path = "/" + link.split("/", 3)[3]
+    other = app.test_client()
+    assert not soup(other.get(f"/tournaments/{tid}")).select(".match .links")
+    assert other.get(path.rsplit("/", 1)[0] + "/" + "0" * 32).status_code == 404
+    assert other.get(path).status_code == 303
+    page = soup(other.get(f"/tournaments/{tid}"))
+    assert len(page.select(".match .links")) == 2 and page.select_one("#organiser-link")

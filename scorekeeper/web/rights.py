@@ -24,9 +24,10 @@ night's rights: the phone that started it has them, a phone that opened its secr
 link ``/clubs/<id>/e/<key>`` gets them, and a phone with admin rights holds them for every
 night. Each table of a round is a game like any other, with its own rights.
 
-**A tournament.** The phone that started it (and a phone with admin rights) organises it: it
-keeps the score of every match's table and hands out their links, PINs and QR codes, as a club
-night's organiser does. Every member's phone follows the bracket.
+**A tournament.** The phone that started it, a phone that opened its secret organiser link
+``/tournaments/<id>/e/<key>``, and a phone with admin rights organise it: it keeps the score of
+every match's table and hands out their links, PINs and QR codes, as a club night's organiser
+does. Every member's phone follows the bracket.
 
 The pages that give rights are ``pages/access.py``; the keys and the counted PIN tries are the
 store's (``store/keys.py``).
@@ -236,8 +237,9 @@ def grant_club(club_id: int) -> None:
 
 
 def can_run_tournament(tournament_id: int) -> bool:
-    """Does this phone organise the tournament (it started it, or holds admin rights): it then
-    holds the score of every match's table and hands out their links."""
+    """Does this phone organise the tournament (it started it, opened its organiser link, or
+    holds admin rights): it then holds the score of every match's table and hands out their
+    links."""
     return _can_run(TOURNAMENT_KEY, tournament_id, tournament_key(get_db(), tournament_id))
 
 

@@ -28,6 +28,7 @@ from ...store.refused import Refused
 from .. import rights
 from ..database import get_db
 from ..fields import PickField, whole_number
+from ..hosting import external_url
 from ..forms import PRESET_LABELS, RulesForm, preset_settings, settings_data, tonight
 from ..i18n import num
 from ..messages import refusal
@@ -282,6 +283,13 @@ def bracket_context(tournament: tournaments.Tournament) -> dict[str, Any]:
         "seeding": SEEDING_LABELS.get(tournament.seeding, ""),
         "rules_line": rules_text(json.dumps(tournament.rules.to_dict())),
         "organiser": rights.can_run_tournament(tournament.id),
+        "organiser_link": external_url(
+            "access.tournament_link",
+            tournament_id=tournament.id,
+            key=tournaments.tournament_key(get_db(), tournament.id),
+        )
+        if rights.can_run_tournament(tournament.id)
+        else None,
         "live_attrs": {
             "data-poll": url_for("tournaments.state", tournament_id=tournament.id),
             "data-version": version_of(tournament.id),
