@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from .language import language
-from .render import _RENDERER, _direction, checked_digits, environment, paper_size
+from .render import _RENDERER, page_html
 
 
 def seating_html(
@@ -27,22 +27,19 @@ def seating_html(
     digits: str = "western",
 ) -> str:
     """A round's seating: each table's four in seat order, and who sits the round out."""
-    return (
-        environment(lang)
-        .get_template("club_seating.html")
-        .render(
-            title=title,
-            night=night,
-            round_number=round_number,
-            rounds=rounds,
-            tables=[{"number": n, "players": list(four)} for n, four in enumerate(tables, 1)],
-            sitting_out=list(sitting_out),
-            partnership=partnership,
-            page_size=paper_size(paper),
-            density=density,
-            direction=_direction(None, lang),
-            digits=checked_digits(digits),
-        )
+    return page_html(
+        "club_seating.html",
+        lang=lang,
+        paper=paper,
+        density=density,
+        digits=digits,
+        title=title,
+        night=night,
+        round_number=round_number,
+        rounds=rounds,
+        tables=[{"number": n, "players": list(four)} for n, four in enumerate(tables, 1)],
+        sitting_out=list(sitting_out),
+        partnership=partnership,
     )
 
 
@@ -62,22 +59,19 @@ def standings_html(
 ) -> str:
     """The night's standings, best first, its champion and the rule that names them; with
     *rounds* 0, a night of ordinary games (no rounds, no club)."""
-    return (
-        environment(lang)
-        .get_template("club_standings.html")
-        .render(
-            title=title,
-            night=night,
-            rows=list(rows),
-            rule=rule,
-            played=rounds_played,
-            rounds=rounds,
-            over=over,
-            page_size=paper_size(paper),
-            density=density,
-            direction=_direction(None, lang),
-            digits=checked_digits(digits),
-        )
+    return page_html(
+        "club_standings.html",
+        lang=lang,
+        paper=paper,
+        density=density,
+        digits=digits,
+        title=title,
+        night=night,
+        rows=list(rows),
+        rule=rule,
+        played=rounds_played,
+        rounds=rounds,
+        over=over,
     )
 
 

@@ -87,6 +87,12 @@ def season_pdf(**kwargs: Any) -> bytes:
     return render_season_pdf(**kwargs)
 
 
+def bracket_pdf(**kwargs: Any) -> bytes:
+    from .tournament import render_bracket_pdf
+
+    return render_bracket_pdf(**kwargs)
+
+
 def png(pdf: bytes) -> bytes:
     """A PDF's first page as the PNG to share."""
     from .render import pdf_to_png
@@ -113,6 +119,7 @@ JOBS: dict[str, Callable[..., Any]] = {
     "seating_pdf": seating_pdf,
     "standings_pdf": standings_pdf,
     "season_pdf": season_pdf,
+    "bracket_pdf": bracket_pdf,
     "png": png,
     "as_png": as_png,
     "warm": warm,

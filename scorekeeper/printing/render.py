@@ -160,6 +160,24 @@ def environment(lang: str = "en") -> Environment:
     return ENVIRONMENTS[lang]
 
 
+def page_html(
+    template: str, *, lang: str, paper: str, density: int, digits: str, **values: Any
+) -> str:
+    """A one-page sheet of plain data (a club night's, a tournament's) laid out by *template*,
+    in *lang*, on *paper*, at *density*."""
+    return (
+        environment(lang)
+        .get_template(template)
+        .render(
+            **values,
+            page_size=paper_size(paper),
+            density=density,
+            direction=_direction(None, lang),
+            digits=checked_digits(digits),
+        )
+    )
+
+
 def _direction(rtl: bool | None, lang: str) -> str:
     """Right to left when asked, else as the language is written."""
     return "rtl" if (is_rtl(lang) if rtl is None else rtl) else "ltr"

@@ -211,6 +211,9 @@ COPIED = (
     "club_tables",
     "club_sitting_out",
     "seasons",
+    "tournaments",
+    "tournament_entrants",
+    "tournament_tables",
 )
 #: Why a restored player's name cannot be kept, by the engine's name problem.
 NAME_REASONS = {
@@ -600,6 +603,8 @@ def _check_rows(db: Database, backup: Path) -> None:
             restorechecks.check_club_nights(db)
         if db.table("seasons").exists():
             restorechecks.check_seasons(db)
+        if db.table("tournaments").exists():
+            restorechecks.check_tournaments(db)
         if ratings.enabled(db):  # derived from the games, like the statistics
             ratings.recompute(db)
 

@@ -96,6 +96,38 @@ def shared_club_night(db: Database, keep: int, drop: int) -> str | None:
     return row["title"] if row else None
 
 
+def _follow_in_tournaments(db: Database, keep: int, drop: int) -> None:
+    """The tournaments *drop* entered (alone or as a partner) follow the player *keep*."""
+    for column in ("player_id", "partner_id"):
+        db.execute(f"update tournament_entrants set {column} = ? where {column} = ?", [keep, drop])
+
+
+def shared_tournament(db: Database, keep: int, drop: int) -> str | None:
+    """The title of a tournament both players entered, if any."""
+    row = next(
+        db.query(
+            "select t.title from tournament_entrants a join tournament_entrants b "
+            "on b.tournament_id = a.tournament_id join tournaments t on t.id = a.tournament_id "
+            "where ? in (a.player_id, a.partner_id) and ? in (b.player_id, b.partner_id) limit 1",
+            [keep, drop],
+        ),
+        None,
+    )
+    return row["title"] if row else None
+
+
+def in_a_tournament(db: Database, pid: int) -> bool:
+    return (
+        next(
+            db.query(
+                "select count(*) as n from tournament_entrants where ? in (player_id, partner_id)",
+                [pid],
+            )
+        )["n"]
+        > 0
+    )
+
+
 def plays_in_the_club_night_of(db: Database, game_id: int, pid: int) -> bool:
     """Is *pid* a player of the club night that game *game_id* is a table of?"""
     return (
@@ -143,9 +175,19 @@ def merge_players(db: Database, keep: int, drop: int) -> None:
                 ),
                 names={"title": night},
             )
+        cup = shared_tournament(db, keep, drop)
+        if cup is not None:
+            raise Refused(
+                N_(
+                    "They both entered the tournament %(title)s, so they are two people "
+                    "and cannot be merged."
+                ),
+                names={"title": cup},
+            )
         db.execute("update game_players set player_id = ? where player_id = ?", [keep, drop])
         for table in CLUB_TABLES:  # the club nights they played follow the player kept
             db.execute(f"update {table} set player_id = ? where player_id = ?", [keep, drop])
+        _follow_in_tournaments(db, keep, drop)
         ratings.after_players_changed(db)  # one player's games are now another's
         db.execute("delete from players where id = ?", [drop])
 
@@ -163,6 +205,13 @@ def delete_player(db: Database, pid: int) -> None:
             raise Refused(
                 N_(
                     "A player of a club night cannot be deleted: the night seats them. "
+                    "Merge them into another spelling instead."
+                )
+            )
+        if not count and in_a_tournament(db, pid):
+            raise Refused(
+                N_(
+                    "A player of a tournament cannot be deleted: its bracket holds them. "
                     "Merge them into another spelling instead."
                 )
             )
@@ -286,6 +335,7 @@ def _seat_known(
             db.execute(
                 f"update {table} set player_id = ? where player_id = ?", [target["id"], current]
             )
+        _follow_in_tournaments(db, target["id"], current)  # and its tournaments
         db.execute("delete from players where id = ?", [current])
 
 

@@ -14,11 +14,11 @@ from typing import Callable
 
 from sqlite_utils import Database
 
-from ..engine import read_deal
+from ..engine import bracket, read_deal
 from ..engine.errors import RulesError
 from ..engine.gamefile import EXTRA_LIMIT, has_control, is_date
 from ..engine.rules import HouseRules
-from . import clubnights, groups, ratings, seasons, seating
+from . import clubnights, groups, ratings, seasons, seating, tournaments
 from .keys import KEY
 
 #: The longest text a column that does not hold JSON may have: a title or a name is at most
@@ -93,6 +93,75 @@ def check_seasons(db: Database) -> None:
         found = seasons.problems(row["name"], row["first_night"], row["last_night"])
         if found:
             raise Unsound(f"season {row['id']}: {next(iter(found.values()))}")
+
+
+def check_tournaments(db: Database) -> None:
+    """Each tournament as New tournament would have it, and readable by its bracket page."""
+    for row in list(db.query("select * from tournaments order by id")):
+        where = f"tournament {row['id']}"
+        title = row["title"]
+        if not title.strip() or len(title) > tournaments.TITLE_LIMIT or has_control(title):
+            raise Unsound(f"{where}: its title is not one that can be printed.")
+        if not is_date(row["played_on"]):
+            raise Unsound(f"{where}: its day is not a date.")
+        if (
+            row["format"] not in bracket.FORMATS
+            or row["seeding"] not in bracket.SEEDINGS
+            or bracket.best_of_problem(row["format"], row["best_of"]) is not None
+        ):
+            raise Unsound(f"{where}: its format, seeding or games a match is not one it knows.")
+        _check_rules(row["rules_json"], where)
+        pairs = row["format"] == "pairs"
+        if HouseRules.from_dict(json.loads(row["rules_json"])).partnership != pairs:
+            raise Unsound(f"{where}: pairs play under partnership, and only pairs do.")
+        if not KEY.fullmatch(row["edit_key"] or ""):
+            raise Unsound(f"{where}: its organiser key is not one.")
+        entrants = list(
+            db.query(
+                "select seed, partner_id from tournament_entrants where tournament_id = ? "
+                "order by seed",
+                [row["id"]],
+            )
+        )
+        if [e["seed"] for e in entrants] != list(range(len(entrants))) or any(
+            (e["partner_id"] is not None) != pairs for e in entrants
+        ):
+            raise Unsound(f"{where}: its entrants are not seeded 1 to {len(entrants)}.")
+        if bracket.count_problem(len(entrants), row["format"]) is not None:
+            raise Unsound(f"{where}: {len(entrants)} entrants cannot make its bracket.")
+        _check_tournament_tables(db, row["id"], len(entrants), row["format"], where)
+
+
+def _check_tournament_tables(db: Database, tid: int, count: int, fmt: str, where: str) -> None:
+    seats = 2 if fmt == "pairs" else 4
+    numbers: dict[int, list[int]] = {}
+    games: dict[tuple[int, int], list[int]] = {}
+    for t in db.query(
+        "select round, table_number, game_number, entrants_json, final from tournament_tables "
+        "where tournament_id = ? order by round, table_number, game_number",
+        [tid],
+    ):
+        try:
+            entrants = json.loads(t["entrants_json"])
+        except ValueError:
+            entrants = None
+        if (
+            not isinstance(entrants, list)
+            or len(entrants) != seats
+            or not all(type(e) is int and 0 <= e < count for e in entrants)
+            or t["final"] not in (0, 1)
+        ):
+            raise Unsound(f"{where}: a table of round {t['round']} does not seat its entrants.")
+        played = games.setdefault((t["round"], t["table_number"]), [])
+        if not played:
+            numbers.setdefault(t["round"], []).append(t["table_number"])
+        played.append(t["game_number"])
+    if (
+        sorted(numbers) != list(range(1, len(numbers) + 1))
+        or any(n != list(range(1, len(n) + 1)) for n in numbers.values())
+        or any(n != list(range(1, len(n) + 1)) or len(n) > 3 for n in games.values())
+    ):
+        raise Unsound(f"{where}: its rounds and tables are not numbered from 1.")
 
 
 def _check_rules(text: str, where: str) -> None:

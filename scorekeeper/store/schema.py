@@ -443,6 +443,70 @@ def m009_seasons(db: Database) -> None:
     db.conn.executemany("update games set comeback = ?, comeback_deal = ? where id = ?", comebacks)
 
 
+@migrations()
+def m009_tournaments(db: Database) -> None:
+    """Knockout tournaments (store.tournaments): their entrants in seed order (a player, or a
+    pair's two), and each round's tables, each an ordinary game with the entrants (seeds) at
+    it. Who goes through is read from the games by the engine's bracket, never stored. The
+    organiser's key is drawn by the insert trigger, as a club night's. A match is one game, or
+    under the best of three (``best_of``) up to three, numbered by ``game_number``."""
+    db.table("tournaments").create(
+        {
+            "id": int,
+            "title": str,
+            "played_on": str,
+            "format": str,
+            "seeding": str,
+            "seed": int,
+            "best_of": int,
+            "rules_json": str,
+            "created_at": str,
+            "edit_key": str,
+        },
+        pk="id",
+        not_null=["title", "played_on", "format", "seeding", "best_of", "rules_json", "created_at"],
+        defaults={"best_of": 1},
+    )
+    db.table("tournaments").create_index(["edit_key"], unique=True)
+    db.execute(f"""create trigger tournaments_key after insert on tournaments
+        when new.edit_key is null
+        begin
+            update tournaments set edit_key = {RANDOM_KEY_SQL} where id = new.id;
+        end""")
+    db.table("tournament_entrants").create(
+        {
+            "tournament_id": int,
+            "seed": int,
+            "player_id": int,
+            "partner_id": int,
+            "entry_order": int,
+        },
+        pk=("tournament_id", "seed"),
+        foreign_keys=[
+            ("tournament_id", "tournaments", "id"),
+            ("player_id", "players", "id"),
+            ("partner_id", "players", "id"),
+        ],
+        not_null=["player_id", "entry_order"],
+    )
+    db.table("tournament_tables").create(
+        {
+            "tournament_id": int,
+            "round": int,
+            "table_number": int,
+            "game_number": int,
+            "game_id": int,
+            "entrants_json": str,
+            "final": int,
+        },
+        pk=("tournament_id", "round", "table_number", "game_number"),
+        foreign_keys=[("tournament_id", "tournaments", "id"), ("game_id", "games", "id")],
+        not_null=["game_id", "entrants_json", "final"],
+        defaults={"game_number": 1},
+    )
+    db.table("tournament_tables").create_index(["game_id"], unique=True)
+
+
 def rebuild_all(db: Database) -> None:
     """Every game's facts from its stored deals (the migration that adds their table runs this)."""
     for (game_id,) in list(db.execute("select id from games order by id").fetchall()):

@@ -24,6 +24,11 @@ night's rights: the phone that started it has them, a phone that opened its secr
 link ``/clubs/<id>/e/<key>`` gets them, and a phone with admin rights holds them for every
 night. Each table of a round is a game like any other, with its own rights.
 
+**A tournament.** The phone that started it, a phone that opened its secret organiser link
+``/tournaments/<id>/e/<key>``, and a phone with admin rights organise it: it keeps the score of
+every match's table and hands out their links, PINs and QR codes, as a club night's organiser
+does. Every member's phone follows the bracket.
+
 The pages that give rights are ``pages/access.py``; the keys and the counted PIN tries are the
 store's (``store/keys.py``).
 """
@@ -43,6 +48,7 @@ from wtforms import HiddenField, StringField
 
 from ..store import members, storage
 from ..store.clubnights import club_key
+from ..store.tournaments import tournament_key
 from ..store.groups import SIZE_CAP, too_big
 from ..store.keys import (
     HOSTED_PIN_DIGITS,
@@ -63,6 +69,8 @@ from .security import safe_path
 SESSION_KEY = "edit"
 #: The session's key for the club nights this phone runs: [id, the first characters of its key].
 CLUB_KEY = "clubs"
+#: The same for the tournaments this phone organises.
+TOURNAMENT_KEY = "tournaments"
 #: The session's keys for the install's rights: the tags of the admin and join keys it opened.
 ADMIN_KEY, JOIN_KEY = "admin", "join"
 #: The games a phone remembers; the oldest is forgotten first (the cookie must stay small).
@@ -194,30 +202,49 @@ def edit_required(view: Callable) -> Callable:
     return guarded
 
 
-# -- a club night ---------------------------------------------------------------------------
-def _club_rights() -> list[list[Any]]:
-    value = session.get(session_key(CLUB_KEY))
+# -- a club night, a tournament -------------------------------------------------------------
+def _organised(name: str) -> list[list[Any]]:
+    """The club nights (or tournaments) this phone runs: [id, the first characters of its key]."""
+    value = session.get(session_key(name))
     return (
         [r for r in value if isinstance(r, list) and len(r) == 2] if isinstance(value, list) else []
     )
 
 
-def can_run_club(club_id: int) -> bool:
-    """May this phone seat the club night's rounds and take one back?"""
+def _can_run(name: str, thing_id: int, key: str | None) -> bool:
     if is_admin():
         return True
-    entry = next((r for r in _club_rights() if r[0] == club_id), None)
-    return entry is not None and _same(entry[1], club_key(get_db(), club_id))
+    entry = next((r for r in _organised(name) if r[0] == thing_id), None)
+    return entry is not None and _same(entry[1], key)
+
+
+def _grant_running(name: str, thing_id: int, key: str | None) -> None:
+    if key is None:
+        return
+    rights = [r for r in _organised(name) if r[0] != thing_id] + [[thing_id, key[:KEY_TAG]]]
+    session[session_key(name)] = rights[-REMEMBERED_GAMES:]
+    session.permanent = True
+
+
+def can_run_club(club_id: int) -> bool:
+    """May this phone seat the club night's rounds and take one back?"""
+    return _can_run(CLUB_KEY, club_id, club_key(get_db(), club_id))
 
 
 def grant_club(club_id: int) -> None:
     """Let this phone run the club night from now on."""
-    key = club_key(get_db(), club_id)
-    if key is None:
-        return
-    rights = [r for r in _club_rights() if r[0] != club_id] + [[club_id, key[:KEY_TAG]]]
-    session[session_key(CLUB_KEY)] = rights[-REMEMBERED_GAMES:]
-    session.permanent = True
+    _grant_running(CLUB_KEY, club_id, club_key(get_db(), club_id))
+
+
+def can_run_tournament(tournament_id: int) -> bool:
+    """Does this phone organise the tournament (it started it, opened its organiser link, or
+    holds admin rights): it then holds the score of every match's table and hands out their
+    links."""
+    return _can_run(TOURNAMENT_KEY, tournament_id, tournament_key(get_db(), tournament_id))
+
+
+def grant_tournament(tournament_id: int) -> None:
+    _grant_running(TOURNAMENT_KEY, tournament_id, tournament_key(get_db(), tournament_id))
 
 
 def require_club(club_id: int) -> None:

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.engine import HouseRules
-from scorekeeper.store import clubnights, groups as store_groups, keys, seasons
+from scorekeeper.store import clubnights, groups as store_groups, keys, seasons, tournaments
 from scorekeeper.store.db import connect
 
 from group_helpers import InGroup, group_file, groups_app, start_group
@@ -301,7 +301,17 @@ def two_groups(app):
             seed=1,
         )
         season = seasons.create(db, "Autumn", "2026-09-01", "2026-11-30")
+        cup = tournaments.create(
+            db,
+            title="Cup",
+            played_on="2026-11-20",
+            entrants=[(f"Q{n}",) for n in range(8)],
+            fmt="top-two",
+            seeding="entered",
+            rules=HouseRules(),
+        )
         ids = {
+            "tournament_id": cup,
             "game_id": game,
             "pid": 1,
             "player_id": 1,

@@ -55,6 +55,7 @@ FORM_PAGES = [
     "/clubs/new",
     "/clubs/1",
     "/clubs/2",
+    "/tournaments/new",
     *(
         f"/games/1/deals/new?contracts={c}"
         for c in (

@@ -3,8 +3,9 @@ things through the web wing's presentation modules. A page imports another page'
 for what :data:`SHARED` names (``tests/project/test_architecture_map.py`` holds the imports to it):
 ``games``, the game every page of a game starts from (``deals``, ``live``, ``sheets``,
 ``history``, ``charts``, ``advise``, ``rules``, ``result``); ``sheets``, a printed sheet's
-answer, digits, file name and image (``clubs``, ``result``); and ``live``, a QR code's SVG
-(``group``). Outside the pages, only the app factory (:data:`BLUEPRINTS`) and ``web/groups.py``
+answer, digits, file name and image (``clubs``, ``result``, ``tournaments``); ``live``, a QR
+code's SVG (``group``); and ``clubs``, for ``tournaments``: the one check of the names entered,
+the polling interval, the poll's answer and the printed sheet's language. Outside the pages, only the app factory (:data:`BLUEPRINTS`) and ``web/groups.py``
 (``front``'s blueprint, ``result.shared_result_opens``) import them."""
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from . import (
     seasons,
     settings,
     sheets,
+    tournaments,
     transfer,
 )
 
@@ -37,6 +39,7 @@ SHARED = {
     "games": ("fetch_game", "game_context", "seat_arg"),
     "sheets": ("pdf_response", "sheet_digits", "slug", "game_sheet_png"),
     "live": ("qr_svg",),
+    "clubs": ("POLL_SECONDS", "name_refusal", "polled", "print_language"),
 }
 
 #: Registered in this order by ``create_app``.
@@ -58,6 +61,7 @@ BLUEPRINTS = tuple(
         health,
         advise,
         clubs,
+        tournaments,
         rules,
         result,
         seasons,

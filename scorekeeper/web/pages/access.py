@@ -17,6 +17,7 @@ from wtforms import HiddenField, StringField
 from wtforms.validators import ValidationError
 
 from ...store.clubnights import club_key
+from ...store.tournaments import tournament_key
 from ...store.keys import (
     KEY,
     PIN_DIGITS,
@@ -45,6 +46,7 @@ from ..rights import (
     fetch_with_keys,
     grant,
     grant_club,
+    grant_tournament,
     grant_install,
     grant_watch,
     locked,
@@ -159,6 +161,18 @@ def club_link(club_id: int, key: str):
     grant_club(club_id)
     flash_words(lazy_gettext("This phone can seat the rounds of this club night now."))
     return _private(redirect(url_for("clubs.show", club_id=club_id), 303))
+
+
+@bp.get("/tournaments/<int:tournament_id>/e/<key>")
+def tournament_link(tournament_id: int, key: str):
+    """A tournament's secret organiser link: this phone organises it from now on (it holds
+    every match's table and hands out their links)."""
+    known = tournament_key(get_db(), tournament_id)
+    if known is None or not KEY.fullmatch(key) or not hmac.compare_digest(known, key):
+        abort(404, _("This organiser link does not lead to any tournament."))
+    grant_tournament(tournament_id)
+    flash_words(lazy_gettext("This phone organises this tournament now."))
+    return _private(redirect(url_for("tournaments.show", tournament_id=tournament_id), 303))
 
 
 def view_url(game_id: int, *, external: bool = True) -> str | None:

@@ -13,7 +13,7 @@ import datetime as dt
 import hashlib
 import json
 import secrets
-from typing import Any
+from typing import Any, Callable
 
 from flask import Blueprint, Response, abort, jsonify, redirect, render_template, request, url_for
 from flask_babel import format_date, gettext, lazy_gettext
@@ -96,20 +96,27 @@ class ClubNightForm(RulesForm):
         return self.check_rules() and names_ok and ok
 
     def check_names(self) -> bool:
-        """Each name held to the one check of every name (the engine's ``name_problem``)."""
-        for name in self.names():
-            problem = name_problem(name)
-            if problem is None:
-                continue
-            if problem == "player_name_too_long":
-                text = Markup(escape(gettext("%(name)s: a name has at most %(most)s characters.")))
-                values = {"name": isolated(name), "most": num(NAME_LIMIT)}
-            else:
-                text = Markup(escape(gettext("%(name)s: %(problem)s")))
-                values = {"name": isolated(name), "problem": gettext(NAME_REFUSALS[problem])}
-            self.players.errors.append(text % values)
-            return False
-        return True
+        problem = name_refusal(self.names())
+        if problem is not None:
+            self.players.errors.append(problem)
+        return problem is None
+
+
+def name_refusal(names: list[str]) -> Markup | None:
+    """The first name that fails the one check of every name (the engine's ``name_problem``),
+    said in words; None when every name passes (New club night, New tournament)."""
+    for name in names:
+        problem = name_problem(name)
+        if problem is None:
+            continue
+        if problem == "player_name_too_long":
+            text = Markup(escape(gettext("%(name)s: a name has at most %(most)s characters.")))
+            values = {"name": isolated(name), "most": num(NAME_LIMIT)}
+        else:
+            text = Markup(escape(gettext("%(name)s: %(problem)s")))
+            values = {"name": isolated(name), "problem": gettext(NAME_REFUSALS[problem])}
+        return text % values
+    return None
 
 
 @bp.route("/new", methods=["GET", "POST"])
@@ -362,12 +369,11 @@ def state(club_id: int):
     version = version_of(club_id)
     if version is None:
         abort(404, gettext("There is no such club night."))
-    if request.if_none_match.contains(version):
-        response = Response(status=304)
-    else:
+
+    def make() -> dict[str, Any]:
         club = fetch_club(club_id)
         current = club.current
-        response = jsonify(
+        return dict(
             club=club_id,
             version=version,
             every=POLL_SECONDS,
@@ -387,6 +393,19 @@ def state(club_id: int):
                 for r in clubnights.night_standings(get_db(), club.game_ids, players=club.players)
             ],
         )
+
+    return polled(version, make)
+
+
+def polled(version: str, make: Callable[[], dict[str, Any]]) -> Response:
+    """A state document that a page polls (the club night's, a tournament's): 304 when the
+    phone has *version*, else what *make* says, validated by its own ``version``."""
+    if request.if_none_match.contains(version):
+        response = Response(status=304)
+    else:
+        state = make()
+        version = state["version"]
+        response = jsonify(**state)
     response.set_etag(version)
     response.headers["Cache-Control"] = "no-cache"
     return response

@@ -1,0 +1,46 @@
+"""A tournament's bracket printed on one page (A4 across): a column a round, a box a match.
+
+Plain data in, PDF out, as a club night's sheets: the web wing hands over the rounds the
+bracket page shows (each match's entrants, their seeds, totals and who went through), and the
+words come from the same catalog.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from .language import language
+from .render import _RENDERER, page_html
+
+
+def bracket_html(
+    *,
+    title: str,
+    played_on: str,
+    rounds: Sequence[Mapping[str, Any]],
+    champion: str | None,
+    rules: Sequence[str],
+    lang: str = "en",
+    paper: str = "A4",
+    density: int = 0,
+    digits: str = "western",
+) -> str:
+    """The bracket: every round (its matches, or none yet), the winner once there is one, and
+    the rules the bracket keeps to (msgids, said in *lang*)."""
+    return page_html(
+        "tournament_bracket.html",
+        lang=lang,
+        paper=paper,
+        density=density,
+        digits=digits,
+        title=title,
+        played_on=played_on,
+        rounds=list(rounds),
+        champion=champion,
+        rules=list(rules),
+    )
+
+
+def render_bracket_pdf(*, lang: str = "en", **kwargs: Any) -> bytes:
+    lang = language(lang)
+    return _RENDERER.pdf(lambda density: bracket_html(lang=lang, density=density, **kwargs))

@@ -1,0 +1,389 @@
+"""Knockout tournaments on the pages: start one, follow its bracket (and on a TV, its wall
+view), and print it on one page.
+
+The engine draws the bracket and says who goes through (``engine.bracket``); the store keeps
+the entrants and each round's tables, and seats the next round when the last match of a round
+ends (``store.tournaments.advance``, run whenever the bracket is read, so that the wall view
+moves on by itself). Each match's table is an ordinary game, entered on its own phone as a club
+night's table is: the organiser's phone holds its score and hands out its edit link, PIN and QR
+code (``pages/access.py``). The bracket page and the wall view refresh themselves as the club
+night's do (``static/live.js`` polling ``state.json``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+from typing import Any
+
+from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask_babel import gettext, lazy_gettext
+from wtforms import StringField, TextAreaField
+
+from ...engine import HouseRules, bracket
+from ...engine.gamefile import has_control
+from ...store import stats, storage, tournaments
+from ...store.refused import Refused
+from .. import rights
+from ..database import get_db
+from ..fields import PickField, whole_number
+from ..hosting import external_url
+from ..forms import PRESET_LABELS, RulesForm, preset_settings, settings_data, tonight
+from ..i18n import num
+from ..messages import refusal
+from ..printer import printed
+from ..rulestext import rules_text
+from .clubs import POLL_SECONDS, name_refusal, polled, print_language
+from .sheets import pdf_response, sheet_digits, slug
+
+bp = Blueprint("tournaments", __name__, url_prefix="/tournaments")
+
+FORMAT_LABELS = {
+    "top-two": lazy_gettext("Players: the top two of each table of four go through"),
+    "pairings": lazy_gettext("Players: two pairings a table, the better of each goes through"),
+    "pairs": lazy_gettext("Pairs under partnership: the winning pair goes through"),
+}
+SEEDING_LABELS = {
+    "random": lazy_gettext("At random"),
+    "rating": lazy_gettext("By rating"),
+    "entered": lazy_gettext("As entered"),
+}
+
+
+class TournamentForm(RulesForm):
+    title = StringField(lazy_gettext("Title"))
+    played_on = StringField(lazy_gettext("Date"))
+    entrants = TextAreaField(lazy_gettext("One entrant a line"))
+    format = PickField(
+        lazy_gettext("Each match"),
+        coerce=str,
+        default="top-two",
+        options=list(FORMAT_LABELS.items()),
+    )
+    seeding = PickField(
+        lazy_gettext("Seeding"), coerce=str, default="random", options=list(SEEDING_LABELS.items())
+    )
+    best_of = PickField(
+        lazy_gettext("Games a match"),
+        coerce=whole_number,
+        default=1,
+        options=[(1, lazy_gettext("One game")), (3, lazy_gettext("The best of three (pairs)"))],
+    )
+    preset = PickField(
+        lazy_gettext("House rules"),
+        coerce=str,
+        default="standard",
+        options=list(PRESET_LABELS.items()),
+    )
+    parsed: list[tuple[str, ...]] = []
+
+    def validate(self, extra_validators: Any = None) -> bool:
+        ok = super().validate(extra_validators)
+        title = (self.title.data or "").strip()
+        if len(title) > tournaments.TITLE_LIMIT:
+            self.title.errors.append(
+                gettext(
+                    "A title has at most %(most)s characters.", most=num(tournaments.TITLE_LIMIT)
+                )
+            )
+            ok = False
+        if has_control(title):
+            self.title.errors.append(gettext("A title cannot hold control characters."))
+            ok = False
+        try:
+            stats.parse_date(self.played_on.data)
+        except ValueError:
+            self.played_on.errors.append(gettext("Enter the date as on a calendar: 2026-11-24."))
+            ok = False
+        rules_ok = self.check_rules()
+        if rules_ok and self.format.data is not None and self.rules is not None:
+            if (self.format.data == "pairs") != self.rules.partnership:
+                self.format.errors.append(
+                    gettext(
+                        "Pairs play under partnership, and only pairs do: choose both or neither."
+                    )
+                )
+                ok = False
+        if self.best_of.data is not None and bracket.best_of_problem(
+            self.format.data or "", self.best_of.data
+        ):
+            self.best_of.errors.append(gettext(tournaments.BEST_OF_REFUSAL))
+            ok = False
+        return self.check_entrants() and rules_ok and ok
+
+    def check_entrants(self) -> bool:
+        lines = (self.entrants.data or "").splitlines()
+        try:
+            self.parsed = tournaments.parse_entrants(lines, self.format.data or "top-two")
+        except Refused as exc:
+            self.entrants.errors.append(refusal(exc))
+            return False
+        problem = name_refusal([n for e in self.parsed for n in e])
+        if problem is not None:
+            self.entrants.errors.append(problem)
+        return problem is None
+
+
+@bp.route("/new", methods=["GET", "POST"])
+@rights.join_required
+def new():
+    """The entrants (players or pairs), how a match is played, the seeding and the rules."""
+    if request.method == "POST":
+        form = TournamentForm()
+        if form.validate():
+            try:
+                tournament_id = tournaments.create(
+                    get_db(),
+                    title=(form.title.data or "").strip() or gettext("Tournament"),
+                    played_on=stats.parse_date(form.played_on.data) or tonight().isoformat(),
+                    entrants=form.parsed,
+                    fmt=form.format.data,
+                    seeding=form.seeding.data,
+                    rules=form.rules,  # type: ignore[arg-type]
+                    seed=secrets.randbelow(2**31),
+                    best_of=form.best_of.data or 1,
+                    table_title=gettext(tournaments.TABLE_TITLE),
+                )
+            except Refused as exc:
+                form.entrants.errors.append(refusal(exc))
+            else:
+                rights.grant_tournament(tournament_id)
+                _grant_tables(tournament_id)
+                return redirect(url_for("tournaments.show", tournament_id=tournament_id), 303)
+        status = 400
+    else:
+        form = TournamentForm(
+            data={
+                "title": gettext("Tournament"),
+                "played_on": tonight().isoformat(),
+                **settings_data(HouseRules()),
+            }
+        )
+        status = 200
+    return render_template(
+        "tournaments/new.html",
+        form=form,
+        presets=preset_settings(),
+        known_names=storage.known_names(get_db()),
+        least=bracket.MIN_PLAYERS,
+        least_pairs=bracket.MIN_PAIRS,
+        most=bracket.MOST,
+        title_limit=tournaments.TITLE_LIMIT,
+    ), status
+
+
+def _grant_tables(tournament_id: int) -> None:
+    """The organiser's phone keeps the score of every match's table (it hands them out)."""
+    if not rights.can_run_tournament(tournament_id):
+        return
+    tournament = tournaments.load(get_db(), tournament_id)
+    for game_id in tournament.game_ids if tournament else ():
+        if not rights.can_edit(game_id):
+            rights.grant_game(game_id)
+
+
+# -- the bracket -----------------------------------------------------------------------------
+def fetch_tournament(tournament_id: int) -> tournaments.Tournament:
+    """The tournament, its next round seated first when the last match of a round has ended."""
+    db = get_db()
+    if tournaments.version(db, tournament_id) is None:
+        abort(404, gettext("There is no such tournament."))
+    tournaments.advance(
+        db,
+        tournament_id,
+        table_title=gettext(tournaments.TABLE_TITLE),
+        game_title=gettext(tournaments.GAME_TITLE),
+    )
+    tournament = tournaments.load(db, tournament_id)
+    if tournament is None:
+        abort(404, gettext("There is no such tournament."))
+    return tournament
+
+
+def version_of(tournament_id: int) -> str | None:
+    text = tournaments.version(get_db(), tournament_id)
+    return None if text is None else hashlib.sha1(text.encode()).hexdigest()[:16]
+
+
+def side_totals(match: tournaments.Match) -> dict[int, int]:
+    """Each entrant's total at the match's table: a player's own, a pair's the two added."""
+    out: dict[int, int] = {}
+    for seat, (entrant, _partner) in enumerate(match.table.seats()):
+        out[entrant] = out.get(entrant, 0) + (match.totals[seat] if seat < len(match.totals) else 0)
+    return out
+
+
+def games_won(match: tournaments.Match, rules: HouseRules) -> list[int]:
+    """The winner of each game of a match that is over (a best of three's tally)."""
+    return [
+        bracket.going_through(match.table, g.totals, rules)[0]
+        for g in match.games
+        if g.over and match.table.fmt == "pairs"
+    ]
+
+
+def round_label(number: int, total: int) -> str:
+    if number == total:
+        return gettext("Final")
+    return gettext("Round %(number)s", number=num(number))
+
+
+def bracket_rounds(tournament: tournaments.Tournament) -> list[dict[str, Any]]:
+    """Every round, played, under way or to come: its matches, each entrant's seed, name,
+    total and whether they went through."""
+    total = bracket.round_count(len(tournament.entrants), tournament.fmt)
+    out = []
+    for number in range(1, total + 1):
+        matches = tournament.rounds[number - 1] if number <= len(tournament.rounds) else ()
+        out.append(
+            {
+                "number": number,
+                "label": round_label(number, total),
+                "matches": [
+                    {
+                        "number": m.number,
+                        "game_id": m.game_id,
+                        "finished": m.finished,
+                        "deals": m.deal_count,
+                        "mine": rights.can_edit(m.game_id),
+                        "games": [g.game_id for g in m.games] if tournament.best_of > 1 else [],
+                        "sides": [
+                            {
+                                "seed": e + 1,
+                                "name": tournament.name(e),
+                                "total": side_totals(m)[e],
+                                "wins": games_won(m, tournament.rules).count(e),
+                                "through": e in m.through,
+                            }
+                            for e in m.table.entrants
+                        ],
+                    }
+                    for m in matches
+                ],
+                "byes": [
+                    {"seed": e + 1, "name": tournament.name(e)}
+                    for e in (tournament.byes if number == 1 else ())
+                ],
+            }
+        )
+    return out
+
+
+def bracket_context(tournament: tournaments.Tournament) -> dict[str, Any]:
+    champion = tournament.champion
+    return {
+        "tournament": tournament,
+        "rounds": bracket_rounds(tournament),
+        "champion": None if champion is None else tournament.name(champion),
+        "format_rule": tournaments.FORMAT_RULES[tournament.fmt],
+        "tie_rule": tournaments.TIE_RULE,
+        "best_of_rule": tournaments.BEST_OF_RULE if tournament.best_of > 1 else None,
+        "bye_rule": tournaments.BYE_RULE,
+        "seeding": SEEDING_LABELS.get(tournament.seeding, ""),
+        "rules_line": rules_text(json.dumps(tournament.rules.to_dict())),
+        "organiser": rights.can_run_tournament(tournament.id),
+        "organiser_link": external_url(
+            "access.tournament_link",
+            tournament_id=tournament.id,
+            key=tournaments.tournament_key(get_db(), tournament.id),
+        )
+        if rights.can_run_tournament(tournament.id)
+        else None,
+        "live_attrs": {
+            "data-poll": url_for("tournaments.state", tournament_id=tournament.id),
+            "data-version": version_of(tournament.id),
+            "data-every": POLL_SECONDS,
+        },
+    }
+
+
+@bp.get("/<int:tournament_id>")
+def show(tournament_id: int):
+    """The bracket: every round's matches and where each stands, the rules the page keeps to,
+    and for the organiser each table's phones, edit link and QR code."""
+    tournament = fetch_tournament(tournament_id)
+    _grant_tables(tournament_id)
+    return render_template("tournaments/show.html", **bracket_context(tournament))
+
+
+@bp.get("/<int:tournament_id>/wall")
+def wall(tournament_id: int):
+    """For a TV on the wall (1280×720): the whole bracket, read-only, refreshing itself."""
+    tournament = fetch_tournament(tournament_id)
+    return render_template("tournaments/wall.html", **bracket_context(tournament))
+
+
+@bp.get("/<int:tournament_id>/state.json")
+def state(tournament_id: int):
+    """The bracket's version and each match of the round under way; 304 when unchanged."""
+    version = version_of(tournament_id)
+    if version is None:
+        abort(404, gettext("There is no such tournament."))
+    # A phone holds a version only from a page or a state made after the round due was seated.
+
+    def make() -> dict[str, Any]:
+        tournament = fetch_tournament(tournament_id)  # seats the next round when one is due
+        current = tournament.rounds[-1] if tournament.rounds else ()
+        champion = tournament.champion
+        return dict(
+            tournament=tournament_id,
+            version=version_of(tournament_id) or version,
+            every=POLL_SECONDS,
+            round=current[0].round if current else 0,
+            matches=[
+                {
+                    "table": m.number,
+                    "game": m.game_id,
+                    "deals": m.deal_count,
+                    "finished": m.finished,
+                    "through": [tournament.name(e) for e in m.through],
+                }
+                for m in current
+            ],
+            champion=None if champion is None else tournament.name(champion),
+        )
+
+    return polled(version, make)
+
+
+@bp.get("/<int:tournament_id>/bracket.pdf")
+def bracket_pdf(tournament_id: int):
+    """The bracket on one page, in English or Arabic."""
+    tournament = fetch_tournament(tournament_id)
+    context = bracket_context(tournament)
+    data = printed(
+        "bracket",
+        "bracket_pdf",
+        title=tournament.title,
+        played_on=tournament.played_on,
+        rounds=[
+            {
+                "number": r["number"],
+                "final": r["number"] == len(context["rounds"]),
+                "byes": r["byes"],
+                "matches": [{k: v for k, v in m.items() if k != "mine"} for m in r["matches"]],
+            }
+            for r in context["rounds"]
+        ],
+        champion=context["champion"],
+        rules=[
+            r
+            for r in (
+                context["format_rule"],
+                context["best_of_rule"],
+                context["bye_rule"],
+                context["tie_rule"],
+            )
+            if r
+        ],
+        lang=print_language(),
+        digits=sheet_digits(),
+    )
+    return pdf_response(data, f"{slug(tournament.title) or 'tournament'}-bracket.pdf")
+
+
+@bp.app_template_global()
+def latest_tournaments() -> list[dict[str, Any]]:
+    """The latest tournaments, for the home page."""
+    return tournaments.list_tournaments(get_db(), limit=5)

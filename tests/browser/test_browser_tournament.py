@@ -1,0 +1,133 @@
+"""A knockout tournament of eight players, its first round played from four phones (issue 31):
+the organiser draws the bracket on one phone, each of the two tables keeps its score on its
+own phone while a second phone at each table follows the game through its watch link, and the
+wall view on the TV follows the matches, marks who goes through and shows the final seated, by
+itself. The wall holds a bracket of 32 on a 1280×720 screen.
+
+The second phone of each table is where the other side will confirm the deals (a game setting,
+on by default in tournaments); until then it only watches."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from phone_helpers import chip, keep_score, shoot
+from played import GAME
+from test_browser_club_night import FOLLOW_MS, TV, enter_on_phone, finish
+
+EIGHT = ["Aya", "Bilal", "Carla", "Dana", "ليلى", "Farah", "Ghassan", "Hala"]
+
+
+def matches_of(site, tournament_id: int, number: int) -> list[tuple[int, tuple[int, ...]]]:
+    with site.seed.app_context():
+        from scorekeeper.store import tournaments
+        from scorekeeper.web.database import get_db
+
+        tournament = tournaments.load(get_db(), tournament_id)
+        return [(m.game_id, m.table.entrants) for m in tournament.rounds[number - 1]]
+
+
+def watch_link(site, game_id: int) -> str:
+    with site.seed.app_context():
+        from scorekeeper.store.keys import game_keys
+        from scorekeeper.web.database import get_db
+
+        return f"/v/{game_keys(get_db(), game_id)['view_key']}"
+
+
+def test_an_eight_player_tournament_first_round_from_four_phones_on_the_wall(site, new_phone):
+    organiser = new_phone()
+    organiser.goto(f"{site.url}/tournaments/new")
+    organiser.fill("#players", "\n".join(EIGHT))
+    organiser.fill("#title", "Majlis cup")
+    organiser.locator(chip("seeding", "entered")).tap()
+    organiser.locator("#new-game button[type=submit]").tap()
+    organiser.wait_for_url(re.compile(r"/tournaments/\d+$"))
+    tournament_id = int(organiser.url.rsplit("/", 1)[1])
+    assert organiser.locator(".round").count() == 2  # round 1 and the final
+    assert organiser.locator(".match .links a").count() == 2  # each table's phones, link, QR
+    shoot(organiser, "tournament-round-1")
+
+    wall = new_phone(scheme="dark", size=TV)
+    wall.goto(f"{site.url}/tournaments/{tournament_id}/wall")
+    assert wall.locator("main form, main button").count() == 0  # read-only
+    wall.evaluate("window.stayed = true")
+
+    first = matches_of(site, tournament_id, 1)
+    assert [entrants for _, entrants in first] == [(0, 3, 4, 7), (1, 2, 5, 6)]
+    keepers = [new_phone(), new_phone(scheme="dark")]
+    followers = [new_phone(), new_phone()]
+    for keeper, follower, (game_id, _) in zip(keepers, followers, first):
+        keep_score(keeper, site, game_id)  # the table's edit link, from the organiser
+        follower.goto(site.url + watch_link(site, game_id))  # the QR code's watch link
+        follower.evaluate("window.before = document.getElementById('live').dataset.version")
+        enter_on_phone(keeper, site, game_id)
+    # the wall follows both tables without a reload
+    wall.wait_for_function(
+        "() => ['#match-1-1', '#match-1-2'].every(m => document.querySelector(m + ' .table')"
+        ".textContent.includes('1 deal'))",
+        timeout=FOLLOW_MS,
+    )
+    for follower in followers:  # the other phone of the table sees the deal saved
+        follower.wait_for_function(
+            "() => document.getElementById('live').dataset.version !== window.before",
+            timeout=FOLLOW_MS,
+        )
+
+    for game_id, _ in first:
+        finish(site, game_id)
+    wall.wait_for_function(
+        "() => document.querySelectorAll('#match-1-1.done, #match-1-2.done').length === 2"
+        " && document.querySelectorAll('.through').length >= 4"
+        " && document.querySelector('#match-2-1')",
+        timeout=FOLLOW_MS,
+    )
+    assert wall.evaluate("window.stayed") is True
+    final = matches_of(site, tournament_id, 2)
+    assert len(final) == 1 and len(final[0][1]) == 4
+    finalists = wall.locator("#match-2-1 bdi").all_inner_texts()
+    through = wall.locator(".round:first-child .match .through bdi").all_inner_texts()
+    assert sorted(finalists) == sorted(through)
+    assert len(GAME) > 1
+    shoot(wall, "tournament-wall-after-round-1-dark")
+
+    organiser.wait_for_function(
+        "() => document.querySelector('#match-2-1 .links')", timeout=FOLLOW_MS
+    )  # the organiser holds the final's table too, to hand out its links
+    wall.context.add_cookies([{"name": "lang", "value": "ar", "url": site.url}])
+    wall.reload()
+    assert wall.locator("html").get_attribute("dir") == "rtl"
+    assert "النهائي" in wall.locator(".bracket").inner_text()
+    shoot(wall, "ar-tournament-wall-dark")
+
+
+@pytest.mark.parametrize("pairs", [False, True])
+def test_the_wall_holds_a_bracket_of_32_on_a_1280_by_720_screen(site, new_phone, pairs):
+    """32 players (eight tables of four), or 32 pairs (sixteen matches), on the TV at once."""
+    organiser = new_phone()
+    organiser.goto(f"{site.url}/tournaments/new")
+    if pairs:
+        lines = [f"Pair player {n} & Partner {n}" for n in range(1, 33)]  # the others still play
+        organiser.locator(chip("format", "pairs")).tap()
+        organiser.locator('#presets label:has(input[value="partnership"])').tap()
+        assert organiser.locator("input[name=format][value=pairs]").is_checked()
+        assert organiser.locator("input[name=preset][value=partnership]").is_checked()
+    else:
+        lines = [f"Player number {n}" for n in range(1, 33)]
+    organiser.fill("#players", "\n".join(lines))
+    organiser.locator("#new-game button[type=submit]").tap()
+    organiser.wait_for_url(re.compile(r"/tournaments/\d+$"))
+    first_round, later = (16, 4) if pairs else (8, 3)
+    for lang in ("en", "ar"):
+        wall = new_phone(size=TV)
+        wall.context.add_cookies([{"name": "lang", "value": lang, "url": site.url}])
+        wall.goto(organiser.url + "/wall")
+        size = wall.evaluate(
+            "() => [document.documentElement.scrollWidth, document.documentElement.scrollHeight]"
+        )
+        assert size[0] <= TV["width"] and size[1] <= TV["height"], (lang, size)
+        assert wall.locator(".match").count() == first_round
+        assert wall.locator(".waiting").count() == later
+        shoot(wall, f"tournament-wall-32-{'pairs' if pairs else 'players'}-{lang}")
