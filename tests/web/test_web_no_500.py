@@ -32,7 +32,7 @@ ANSWERS = {200, 303, 304, 400, 403, 404, 405, 409, 413, 429}
 #: The pages that draw the app's forms (game 1 is in progress with two deals, game 2 has a
 #: PIN, player 9 has no game, club night 1 seats games 1's and 2's players apart, as entered,
 #: so that players 1 and 5 can still be merged; club night 2, of eight others, has its second
-#: round seated, which can still be taken back).
+#: round seated, which can still be taken back; season 1 is the autumn of those nights).
 FORM_PAGES = [
     "/games/new",
     "/games/1/deals/new",
@@ -56,6 +56,7 @@ FORM_PAGES = [
     "/clubs/1",
     "/clubs/2",
     "/tournaments/new",
+    "/seasons/1",
     *(
         f"/games/1/deals/new?contracts={c}"
         for c in (
@@ -170,6 +171,7 @@ def make_site(tmp_path):
         self_capture="leader-credit",
         combining="complex",
     )
+    from scorekeeper.store import seasons
     from scorekeeper.store.db import connect
 
     db = connect(app.config["DATABASE"])
@@ -178,6 +180,7 @@ def make_site(tmp_path):
             "insert into players (id, name, name_key, created_at) values "
             "(9, 'Zed', 'zed', '2026-11-20')"
         )
+    seasons.create(db, "Autumn", "2026-09-01", "2026-11-30")
     db.close()
     club = client.post(
         "/clubs/new",
