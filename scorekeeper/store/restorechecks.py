@@ -108,8 +108,11 @@ def check_tournaments(db: Database) -> None:
             row["format"] not in bracket.FORMATS
             or row["seeding"] not in bracket.SEEDINGS
             or bracket.best_of_problem(row["format"], row["best_of"]) is not None
+            or row["confirm"] not in (0, 1)
         ):
-            raise Unsound(f"{where}: its format, seeding or games a match is not one it knows.")
+            raise Unsound(
+                f"{where}: its format, seeding, games a match or confirmation is not one it knows."
+            )
         _check_rules(row["rules_json"], where)
         pairs = row["format"] == "pairs"
         if HouseRules.from_dict(json.loads(row["rules_json"])).partnership != pairs:

@@ -449,7 +449,8 @@ def m009_tournaments(db: Database) -> None:
     pair's two), and each round's tables, each an ordinary game with the entrants (seeds) at
     it. Who goes through is read from the games by the engine's bracket, never stored. The
     organiser's key is drawn by the insert trigger, as a club night's. A match is one game, or
-    under the best of three (``best_of``) up to three, numbered by ``game_number``."""
+    under the best of three (``best_of``) up to three, numbered by ``game_number``. With
+    ``confirm`` (on unless turned off), its games ask for confirmation by the other side."""
     db.table("tournaments").create(
         {
             "id": int,
@@ -459,13 +460,23 @@ def m009_tournaments(db: Database) -> None:
             "seeding": str,
             "seed": int,
             "best_of": int,
+            "confirm": int,
             "rules_json": str,
             "created_at": str,
             "edit_key": str,
         },
         pk="id",
-        not_null=["title", "played_on", "format", "seeding", "best_of", "rules_json", "created_at"],
-        defaults={"best_of": 1},
+        not_null=[
+            "title",
+            "played_on",
+            "format",
+            "seeding",
+            "best_of",
+            "confirm",
+            "rules_json",
+            "created_at",
+        ],
+        defaults={"best_of": 1, "confirm": 1},
     )
     db.table("tournaments").create_index(["edit_key"], unique=True)
     db.execute(f"""create trigger tournaments_key after insert on tournaments

@@ -19,7 +19,7 @@ from sqlite_utils import Database
 
 from ..engine import HouseRules, bracket
 from ..engine.gamefile import TITLE_LIMIT as GAME_TITLE_LIMIT
-from . import ratings, storage
+from . import confirmations, ratings, storage
 from .refused import N_, Refused
 
 #: A tournament's title leaves room in its tables' game titles for ", round 5, table 16".
@@ -66,12 +66,14 @@ COUNT_REFUSALS = {
 
 @dataclass(frozen=True)
 class MatchGame:
-    """One game of a match: its totals in seat order, whether it is over (``game_over``)."""
+    """One game of a match: its totals in seat order, whether it is over (``game_over``), and
+    whether it has ended but a deal still waits for the other side's confirmation."""
 
     game_id: int
     totals: tuple[int, ...]
     over: bool
     deal_count: int
+    waiting: bool = False
 
 
 @dataclass(frozen=True)
@@ -88,6 +90,11 @@ class Match:
     @property
     def finished(self) -> bool:
         return bool(self.through)
+
+    @property
+    def waiting(self) -> bool:
+        """Has its game ended while a deal still waits for the other side's confirmation?"""
+        return not self.finished and any(g.waiting for g in self.games)
 
     @property
     def game_id(self) -> int:
@@ -114,6 +121,7 @@ class Tournament:
     entrants: tuple[tuple[str, ...], ...]  # by seed, 0 the best: one name, or a pair's two
     rounds: tuple[tuple[Match, ...], ...]
     best_of: int = 1
+    confirm: bool = True
 
     @property
     def byes(self) -> tuple[int, ...]:
@@ -212,11 +220,15 @@ def playing_elsewhere(db: Database, keys: Sequence[str]) -> tuple[str, str] | No
 
 
 def game_over(db: Database, game_id: int) -> bool:
-    """Is this game of a match over? Its game has ended. Every decision on a match (decided or
-    not, the next game of a best of three, the next round) reads it here and nowhere else: a
-    rule that holds a match open longer, such as a last deal not yet confirmed, goes here."""
+    """Is this game of a match over? Its game has ended and, when it asks for confirmation by
+    the other side, no deal of it waits for one. Every decision on a match (decided or not, the
+    next game of a best of three, the next round) reads it here and nowhere else."""
     row = next(db.query("select finished from games where id = ?", [game_id]), None)
-    return row is not None and bool(row["finished"])
+    return (
+        row is not None
+        and bool(row["finished"])
+        and not confirmations.unconfirmed_deals(db, game_id)
+    )
 
 
 def match_finished(
@@ -240,10 +252,12 @@ def create(
     rules: HouseRules,
     seed: int = 0,
     best_of: int = 1,
+    confirm: bool = True,
     table_title: str = TABLE_TITLE,
 ) -> int:
     """Store a tournament, its entrants in seed order and its first round (each table a new
-    game titled by *table_title*); its id. Raises Refused."""
+    game titled by *table_title*, asking for confirmation by the other side with *confirm*);
+    its id. Raises Refused."""
     if (fmt == "pairs") != rules.partnership:
         raise Refused(N_("Pairs play under partnership, and only pairs do."))
     if bracket.best_of_problem(fmt, best_of) is not None:
@@ -265,6 +279,7 @@ def create(
                     "seeding": seeding,
                     "seed": seed,
                     "best_of": best_of,
+                    "confirm": int(confirm),
                     "rules_json": json.dumps(rules.to_dict()),
                     "created_at": storage.now(),
                 }
@@ -312,6 +327,7 @@ def _store_game(
         players=seats,
         rules=tournament.rules,
         first_king=0,
+        confirm=tournament.confirm,
     )
     db.table("tournament_tables").insert(
         {
@@ -343,6 +359,7 @@ def load(db: Database, tournament_id: int) -> Tournament | None:
     tables: dict[tuple[int, int], tuple[bracket.Table, list[MatchGame]]] = {}
     for r in db.query(
         "select t.round, t.table_number, t.game_id, t.entrants_json, t.final, g.deal_count, "
+        "g.finished, "
         "(select json_group_array(total) from (select total from game_players "
         " where game_id = t.game_id order by seat)) as totals "
         "from tournament_tables t join games g on g.id = t.game_id "
@@ -352,11 +369,13 @@ def load(db: Database, tournament_id: int) -> Tournament | None:
         table = bracket.Table(
             row["format"], tuple(json.loads(r["entrants_json"])), bool(r["final"])
         )
+        over = game_over(db, r["game_id"])
         game = MatchGame(
             r["game_id"],
             tuple(json.loads(r["totals"])),
-            game_over(db, r["game_id"]),
+            over,
             r["deal_count"],
+            waiting=bool(r["finished"]) and not over,
         )
         tables.setdefault((r["round"], r["table_number"]), (table, []))[1].append(game)
     rounds: dict[int, list[Match]] = {}
@@ -375,6 +394,7 @@ def load(db: Database, tournament_id: int) -> Tournament | None:
         entrants,
         tuple(tuple(rounds[n]) for n in sorted(rounds)),
         row["best_of"],
+        bool(row["confirm"]),
     )
 
 

@@ -7,7 +7,8 @@ trustworthy, and it grants nothing by itself. The store records it with each dea
 corrected or confirmed. In each game a phone may say which player it is ("I am …", on the
 game page and the scoreboard the view link opens); the session keeps that per game, the
 newest :data:`REMEMBERED` games. The game's admin is the phone that started it, or, for a club
-night's table, whoever runs the night (``rights.can_run_club``).
+night's table, whoever runs the night (``rights.can_run_club``), and for a tournament's, its
+organiser (``rights.can_run_tournament``).
 
 A page that reads any of this varies by the phone: the read is noted as a right the page's key
 does not hold (``rights.noted``), so that the page is neither kept nor validated
@@ -22,7 +23,7 @@ from ..store.confirmations import PHONE, Phone, new_phone
 from ..store.storage import StoredGame
 from .database import get_db
 from .groupspace import session_key
-from .rights import can_run_club, noted
+from .rights import can_run_club, can_run_tournament, noted
 
 PHONE_KEY = "phone"
 SEATS_KEY = "iam"
@@ -87,14 +88,26 @@ def club_of(game_id: int) -> int | None:
     return row[0] if row else None
 
 
+def tournament_of(game_id: int) -> int | None:
+    row = (
+        get_db()
+        .conn.execute("select tournament_id from tournament_tables where game_id = ?", [game_id])
+        .fetchone()
+    )
+    return row[0] if row else None
+
+
 def is_game_admin(stored: StoredGame) -> bool:
     """Is this phone the game's admin: the phone that started it, or the organiser of the
-    club night it is a table of?"""
+    club night or the tournament it is a table of?"""
     started_by = stored.row.get("started_by")
     if started_by is not None and started_by == phone_id():
         return True
     club = club_of(stored.id)
-    return club is not None and can_run_club(club)
+    if club is not None:
+        return can_run_club(club)
+    tournament = tournament_of(stored.id)
+    return tournament is not None and can_run_tournament(tournament)
 
 
 def current(stored: StoredGame, *, create: bool = True) -> Phone:

@@ -292,7 +292,8 @@ def test_a_bye_entrant_is_not_deleted_and_a_merge_carries_the_entry(client, app)
     "sql, expected",
     [
         (None, None),
-        ("update tournaments set format = 'swiss'", "format, seeding or games a match"),
+        ("update tournaments set format = 'swiss'", "format, seeding, games a match"),
+        ("update tournaments set confirm = 2", "or confirmation is not one it knows"),
         ("update tournament_tables set entrants_json = '[0, 1, 99, 3]'", "does not seat"),
         ("delete from tournament_entrants where seed = 7", "entrants cannot make"),
         ("update tournaments set rules_json = '{\"partnership\": true}'", "only pairs do"),
@@ -418,3 +419,89 @@ def test_the_organiser_link_gives_another_phone_the_tables(client, app):
     assert other.get(path).status_code == 303
     page = soup(other.get(f"/tournaments/{tid}"))
     assert len(page.select(".match .links")) == 2 and page.select_one("#organiser-link")
+
+
+# -- confirmation by the other side, on by default in a tournament ---------------------------
+def confirm_all(app, game_id: int) -> None:
+    """A phone of the other side confirms every deal of the game waiting for it."""
+    from scorekeeper.store import confirmations, confirming
+
+    db = connect(app.config["DATABASE"])
+    try:
+        for number in confirmations.unconfirmed_deals(db, game_id):
+            row = next(
+                db.query(
+                    "select id, version from deals where game_id = ? and number = ?",
+                    [game_id, number],
+                )
+            )
+            confirming.confirm(
+                db,
+                game_id,
+                number,
+                version=row["version"],
+                deal_id=row["id"],
+                by=confirmations.Phone("b" * 32, None, False),
+            )
+    finally:
+        db.close()
+
+
+def test_new_tournament_asks_for_confirmation_by_default(client, app):
+    box = soup(client.get("/tournaments/new")).select_one("input[name=confirm]")
+    assert box is not None and box.has_attr("checked")
+    tid = start(client, confirm="y")
+    games = [m.game_id for m in load(app, tid).rounds[0]]
+    asked = query(app, "select id, confirm from games order by id")
+    assert {r["id"]: r["confirm"] for r in asked} == {g: 1 for g in games}
+    off = start(client, entrants=[f"{n} 2" for n in EIGHT])  # the box left unticked
+    assert {
+        r["confirm"] for r in query(app, "select confirm from games where id > ?", [games[-1]])
+    } == {0}
+    assert load(app, off).confirm is False and load(app, tid).confirm is True
+
+
+def test_a_match_does_not_end_until_its_last_deal_is_confirmed(client, app):
+    """Issue 31: in a tournament, a match does not end until its last deal is
+    confirmed; the bracket says it waits, and the next round is seated once it is."""
+    tid = start(client, confirm="y")
+    first = load(app, tid).rounds[0]
+    for match in first:
+        play_out(app, match.game_id)
+    client.get(f"/tournaments/{tid}/state.json")
+    t = load(app, tid)
+    assert len(t.rounds) == 1 and [m.finished for m in t.rounds[0]] == [False, False]
+    assert [m.waiting for m in t.rounds[0]] == [True, True]
+    state = client.get(f"/tournaments/{tid}/state.json").get_json()
+    assert [m["waiting"] for m in state["matches"]] == [True, True]
+    assert "Waiting for confirmation" in soup(client.get(f"/tournaments/{tid}")).get_text()
+    confirm_all(app, first[0].game_id)
+    client.get(f"/tournaments/{tid}/state.json")
+    t = load(app, tid)
+    assert [m.finished for m in t.rounds[0]] == [True, False] and len(t.rounds) == 1
+    confirm_all(app, first[1].game_id)
+    client.get(f"/tournaments/{tid}/state.json")
+    t = load(app, tid)
+    assert len(t.rounds) == 2 and t.rounds[1][0].table.final
+
+
+def test_the_organiser_is_the_admin_of_a_tournaments_tables_confirmations(client, app):
+    """A correction of a confirmed deal by the tournament's organiser leaves it confirmed, as
+    the club night's organiser's does at a club table."""
+    from scorekeeper.store import confirmations
+
+    tid = start(client, confirm="y")
+    game = load(app, tid).rounds[0][0].game_id
+    db = connect(app.config["DATABASE"])
+    try:
+        stored = storage.load_game(db, game)
+    finally:
+        db.close()
+    from scorekeeper.web import phones, rights
+
+    with app.test_request_context():
+        assert phones.tournament_of(game) == tid
+        assert not phones.is_game_admin(stored)  # a phone that does not organise it
+        rights.grant_tournament(tid)
+        assert phones.is_game_admin(stored)
+    assert confirmations.is_on(stored.row)

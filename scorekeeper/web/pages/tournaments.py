@@ -19,7 +19,7 @@ from typing import Any
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import gettext, lazy_gettext
-from wtforms import StringField, TextAreaField
+from wtforms import BooleanField, StringField, TextAreaField
 
 from ...engine import HouseRules, bracket
 from ...engine.gamefile import has_control
@@ -70,6 +70,7 @@ class TournamentForm(RulesForm):
         default=1,
         options=[(1, lazy_gettext("One game")), (3, lazy_gettext("The best of three (pairs)"))],
     )
+    confirm = BooleanField(lazy_gettext("The other side confirms each deal"))
     preset = PickField(
         lazy_gettext("House rules"),
         coerce=str,
@@ -143,6 +144,7 @@ def new():
                     rules=form.rules,  # type: ignore[arg-type]
                     seed=secrets.randbelow(2**31),
                     best_of=form.best_of.data or 1,
+                    confirm=bool(form.confirm.data),
                     table_title=gettext(tournaments.TABLE_TITLE),
                 )
             except Refused as exc:
@@ -157,6 +159,7 @@ def new():
             data={
                 "title": gettext("Tournament"),
                 "played_on": tonight().isoformat(),
+                "confirm": True,
                 **settings_data(HouseRules()),
             }
         )
@@ -245,6 +248,7 @@ def bracket_rounds(tournament: tournaments.Tournament) -> list[dict[str, Any]]:
                         "number": m.number,
                         "game_id": m.game_id,
                         "finished": m.finished,
+                        "waiting": m.waiting,
                         "deals": m.deal_count,
                         "mine": rights.can_edit(m.game_id),
                         "games": [g.game_id for g in m.games] if tournament.best_of > 1 else [],
@@ -337,6 +341,7 @@ def state(tournament_id: int):
                     "game": m.game_id,
                     "deals": m.deal_count,
                     "finished": m.finished,
+                    "waiting": m.waiting,
                     "through": [tournament.name(e) for e in m.through],
                 }
                 for m in current
