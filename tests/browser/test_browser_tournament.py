@@ -4,8 +4,9 @@ own phone while a second phone at each table follows the game through its watch 
 wall view on the TV follows the matches, marks who goes through and shows the final seated, by
 itself. The wall holds a bracket of 32 on a 1280×720 screen.
 
-The second phone of each table is where the other side will confirm the deals (a game setting,
-on by default in tournaments); until then it only watches."""
+The second phone of each table is the other side's: New tournament asks for confirmation by
+default, so it confirms the deals with one tap each, and the wall shows a finished game waiting
+for its last confirmation before the match ends and the final is seated."""
 
 from __future__ import annotations
 
@@ -35,6 +36,31 @@ def watch_link(site, game_id: int) -> str:
         from scorekeeper.web.database import get_db
 
         return f"/v/{game_keys(get_db(), game_id)['view_key']}"
+
+
+def confirm_all_but_the_last(site, game_id: int) -> int:
+    """Another phone of the other side confirms the deals waiting but the last, whose number
+    it returns (the test's follower confirms that one by a tap)."""
+    with site.seed.app_context():
+        from scorekeeper.store import confirmations, confirming
+        from scorekeeper.web.database import get_db
+
+        db = get_db()
+        waiting = confirmations.unconfirmed_deals(db, game_id)
+        for number in waiting[:-1]:
+            row = db.execute(
+                "select id, version from deals where game_id = ? and number = ?",
+                [game_id, number],
+            ).fetchone()
+            confirming.confirm(
+                db,
+                game_id,
+                number,
+                version=row[1],
+                deal_id=row[0],
+                by=confirmations.Phone("c" * 32, None, False),
+            )
+        return waiting[-1]
 
 
 def test_an_eight_player_tournament_first_round_from_four_phones_on_the_wall(site, new_phone):
@@ -70,14 +96,31 @@ def test_an_eight_player_tournament_first_round_from_four_phones_on_the_wall(sit
         ".textContent.includes('1 deal'))",
         timeout=FOLLOW_MS,
     )
-    for follower in followers:  # the other phone of the table sees the deal saved
+    for follower in followers:  # the other phone of the table sees the deal saved, waiting
         follower.wait_for_function(
             "() => document.getElementById('live').dataset.version !== window.before",
             timeout=FOLLOW_MS,
         )
+        follower.locator("#waiting-1 button").wait_for(timeout=FOLLOW_MS)
+        follower.locator("#waiting-1 button").tap()  # the other side's one tap
+        follower.locator(".flash").get_by_text("Deal 1 confirmed.").wait_for()
 
     for game_id, _ in first:
         finish(site, game_id)
+    # both games have ended, but their deals wait: no match is over, the final is not seated
+    wall.wait_for_function(
+        "() => ['#match-1-1', '#match-1-2'].every(m => document.querySelector(m + ' .table')"
+        ".textContent.includes('Waiting for confirmation'))",
+        timeout=FOLLOW_MS,
+    )
+    assert wall.locator(".match.done").count() == 0 and wall.locator("#match-2-1").count() == 0
+    shoot(wall, "tournament-wall-waiting-for-confirmation")
+    for follower, (game_id, _) in zip(followers, first):
+        last = confirm_all_but_the_last(site, game_id)
+        follower.reload()
+        follower.locator(f"#waiting-{last} button").tap()  # the match's last deal
+        follower.locator(".flash").get_by_text(f"Deal {last} confirmed.").wait_for()
+        assert follower.locator("#all-confirmed").count() == 1
     wall.wait_for_function(
         "() => document.querySelectorAll('#match-1-1.done, #match-1-2.done').length === 2"
         " && document.querySelectorAll('.through').length >= 4"
