@@ -97,7 +97,7 @@ WALL_SCRIPT = """() => {
   let smallest = 99, cut = [];
   for (const el of document.querySelectorAll('main *')) {
     const own = Array.from(el.childNodes).some(n => n.nodeType === 3 && n.textContent.trim());
-    if (!own || !el.getClientRects().length) continue;
+    if (!own || !el.getClientRects().length || el.closest('.sr')) continue;
     smallest = Math.min(smallest, parseFloat(getComputedStyle(el).fontSize));
     const r = el.getBoundingClientRect();
     if (el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflow !== 'visible'
@@ -106,6 +106,7 @@ WALL_SCRIPT = """() => {
   }
   return {height: Math.max(root.scrollHeight, document.body.scrollHeight),
           width: Math.max(root.scrollWidth, document.body.scrollWidth),
+          bottom: Math.round(document.querySelector('main').getBoundingClientRect().bottom),
           smallest, cut};
 }"""
 WALL_REPORT: list[str] = []
@@ -140,16 +141,18 @@ def club_night(site, players: int) -> int:
     return club_id
 
 
-@pytest.mark.parametrize("players", [8, 16, 32])
+@pytest.mark.parametrize("players", [8, 9, 12, 16, 32])
 @pytest.mark.parametrize("locale", LOCALES)
 def test_the_wall_view_fits_a_1280_by_720_tv(site, new_phone, players, locale):
     club_id = club_night(site, players)
     page = new_phone(scheme="dark", size=TV, locale=locale)
-    page.goto(f"{site.url}/clubs/{club_id}/wall")
+    assert page.goto(f"{site.url}/clubs/{club_id}/wall").ok
+    assert page.locator(".club-table").count() == players // 4  # and one sits out of 9
+    assert page.locator("#night-standings tbody tr").count() == players
     found = page.evaluate(WALL_SCRIPT)
     line = (
         f"wall view, {players} players, {locale}, 1280x720: scrollHeight {found['height']} px, "
-        f"scrollWidth {found['width']} px, smallest text {found['smallest']} px"
+        f"scrollWidth {found['width']} px, the page ends at {found['bottom']} px, smallest text {found['smallest']} px"
     )
     WALL_REPORT.append(line)
     print(line)
