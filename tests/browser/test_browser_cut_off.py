@@ -171,6 +171,7 @@ TOTALS_END = """() => ({
 #: (its King to choose) and of the third.
 MOMENTS = {"before deal 1": 0, "mid-game": 3, "kingdom 2": 5, "kingdom 3": 12}
 GAMES = {"standard": {}, "partnership": {"preset": "partnership"}}
+TABLE = ["Aya", "Bilal", "Carla", "ليلى"]
 
 
 @pytest.mark.parametrize("locale", LOCALES)
@@ -178,7 +179,7 @@ GAMES = {"standard": {}, "partnership": {"preset": "partnership"}}
 def test_the_totals_row_stays_on_the_first_screen(site, new_phone, kind, locale):
     late = []
     for moment, deals in MOMENTS.items():
-        game_id, cookie = started(site, LONG_NAMES, GAME[:deals], **GAMES[kind])
+        game_id, cookie = started(site, TABLE, GAME[:deals], **GAMES[kind])
         page = new_phone(cookies=[cookie], locale=locale)
         for size in (NARROW, PHONE):
             page.set_viewport_size(size)
@@ -190,7 +191,8 @@ def test_the_totals_row_stays_on_the_first_screen(site, new_phone, kind, locale)
             page.screenshot(
                 path=str(
                     ARTIFACTS / "screens" / f"totals-{kind}-{deals}-{locale}-{size['width']}.png"
-                )
+                ),
+                full_page=True,
             )
         page.close()
     assert late == [], late
