@@ -200,6 +200,13 @@ def test_the_totals_row_stays_on_the_first_screen(site, new_phone, kind, locale)
 
 # --- the Queens entry's last chips -------------------------------------------------------------
 
+QUEENS_NAMES = {
+    "two-long": ["عبد الرحمن", "Christina Papadopoulos", "Aya", "Bilal"],
+    "three-long": LONG_NAMES,
+    "eleven-letters": ["Mohammed Ali", "عبد الرحمن", "Christina", "Abdulrahman"],
+    "ten-letters": ["عبد الرحمن", "عبد الرحيم", "Christine", "Mohammed"],
+    "eight-letters": ["Mohammed", "Mohannad", "Kristina", "Mahmoud"],
+}
 #: The bottom of the lowest chip of the form, and the top of the fixed bar.
 LAST_CHIPS = """() => ({
   chips: Math.max(...Array.from(document.querySelectorAll('form .pick .chips label'))
@@ -209,14 +216,20 @@ LAST_CHIPS = """() => ({
 
 
 @pytest.mark.parametrize("locale", LOCALES)
-def test_long_names_leave_the_last_queens_row_above_the_bar(site, new_phone, locale):
-    game_id, cookie = started(site, LONG_NAMES)
+@pytest.mark.parametrize("names", QUEENS_NAMES.values(), ids=QUEENS_NAMES.keys())
+def test_long_names_leave_the_last_queens_row_above_the_bar(site, new_phone, names, locale):
+    """On the first screen, without a scroll: before a chip is tapped, and once the four
+    Queens are taken (the bar then shows the deal's scores under the names)."""
+    game_id, cookie = started(site, names)
     page = new_phone(size=NARROW, cookies=[cookie], locale=locale)
     page.goto(f"{site.url}/games/{game_id}/deals/new?contracts=queens")
+    found = [page.evaluate(LAST_CHIPS)]
     for suit, seat in zip(("spades", "hearts", "diamonds", "clubs"), range(4)):
         page.locator(chip(f"q_{suit}_taker", seat)).tap()
     page.locator("#live-preview table").wait_for()
-    page.evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)")
-    found = page.evaluate(LAST_CHIPS)
-    page.screenshot(path=str(ARTIFACTS / "screens" / f"queens-long-names-{locale}-360.png"))
-    assert found["chips"] <= found["bar"], found
+    page.evaluate("() => window.scrollTo(0, 0)")
+    found.append(page.evaluate(LAST_CHIPS))
+    slug = f"{names[1][:5]}-{locale}"
+    page.screenshot(path=str(ARTIFACTS / "screens" / f"queens-long-names-{slug}-360.png"))
+    print(names, locale, found)
+    assert all(f["chips"] <= f["bar"] for f in found), found
