@@ -22,12 +22,7 @@ def started(site, names, deals=(), **settings) -> tuple[int, dict[str, str]]:
     client = site.seed.test_client()
     table = Table(client)
     game_id = table.new_game(names, **settings)
-    for entered in deals:
-        if "thrown_in" in entered:
-            info = entered["thrown_in"]
-            table.throw_in(game_id, king=entered["king"], reason=info["reason"], by=info["by"])
-        else:
-            table.enter(game_id, entered)
+    table.play(game_id, deals)
     client.get("/")
     cookie = {"name": "session", "value": client.get_cookie("session").value, "url": site.url}
     return game_id, cookie
