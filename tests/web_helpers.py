@@ -176,6 +176,15 @@ class Table:
         assert response.status_code == 303, soup(response).get_text(" ", strip=True)[:2000]
         return response
 
+    def play(self, game_id: int, deals) -> None:
+        """Enter file-format *deals* in order: scored deals and redeals."""
+        for entered in deals:
+            if "thrown_in" in entered:
+                info = entered["thrown_in"]
+                self.throw_in(game_id, king=entered["king"], reason=info["reason"], by=info["by"])
+            else:
+                self.enter(game_id, entered)
+
     def correct(self, game_id: int, number: int, deal: dict[str, Any]):
         url = f"/games/{game_id}/deals/{number}/edit"
         contracts = ",".join(deal.get("contracts", ()))

@@ -104,12 +104,7 @@ def seeded(site) -> Seeded:
     over = table.new_game(PLAYERS, title="A whole night")
     long = table.new_game(["Mohammed", "Abdulrahman", "Yasmine", "عبد الله"], title="A long night")
     for game_id, deals in ((over, GAME), (long, LONG_GAME)):
-        for entered in deals:
-            if "thrown_in" in entered:
-                info = entered["thrown_in"]
-                table.throw_in(game_id, king=entered["king"], reason=info["reason"], by=info["by"])
-            else:
-                table.enter(game_id, entered)
+        table.play(game_id, deals)
     heavy = table.new_game(
         ["Rami", "Nour", "Sami", "Hala"],
         preset="custom",

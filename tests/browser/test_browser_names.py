@@ -69,8 +69,8 @@ def test_names_are_never_mistaken_for_each_other(new_phone, site, own_game, name
         for suit, seat in zip(("spades", "hearts", "diamonds", "clubs"), range(4)):
             page.locator(chip(f"q_{suit}_taker", seat)).tap()
         page.locator("#live-preview table").wait_for()
-        look(page, "fieldset.pick .chips", f"Queens' chips, {at}")
-        look(page, "#live-preview thead tr", f"entry bar, {at}")
+        # with doubling, the names stand once over the chips' columns, and over the bar's
+        look(page, "#g-queens .heads", f"Queens' columns, {at}")
         shoot(page, f"names-{'-'.join(n[:3] for n in names[:1])}-{locale}-{size['width']}")
 
         page.goto(f"{site.url}/games/{game_id}/deals/new?contracts=trex")

@@ -44,9 +44,9 @@ def game(app):
 def test_running_totals_chart__svg_without_script_one_line_per_player(client, game):
     game_id, played = game
     root = check_svg(client.get(f"/charts/games/{game_id}/running.svg"))
-    labels = texts(root)
-    for name in played.players:
-        assert name in labels
+    legend = soup(client.get(f"/history/games/{game_id}")).select("figure.chart .legend li")
+    assert [li.get_text() for li in legend] == list(played.players)  # drawn by the page, whole
+    assert [li.path["stroke"] for li in legend] == list(charts.COLOURS)  # as the lines are
     series = {
         c
         for g in root.iter(f"{SVG}g")

@@ -24,12 +24,7 @@ FSI, PDI, RLM = "\u2068", "\u2069", "\u200f"
 
 def play(table: Table, names=NAMES, deals=GAME) -> int:
     game_id = table.new_game(names)
-    for entered in deals:
-        if "thrown_in" in entered:
-            info = entered["thrown_in"]
-            table.throw_in(game_id, king=entered["king"], reason=info["reason"], by=info["by"])
-        else:
-            table.enter(game_id, entered)
+    table.play(game_id, deals)
     return game_id
 
 

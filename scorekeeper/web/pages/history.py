@@ -22,6 +22,7 @@ from ...store.storage import StoredGame
 from .. import figures, present
 from ..database import get_db
 from ..rulestext import rules_text
+from .charts import RUNNING_HEIGHT, keys
 from .games import fetch_game, game_context
 
 bp = Blueprint("history", __name__, url_prefix="/history")
@@ -306,6 +307,8 @@ def game(game_id: int):
     return render_template(
         "history/game.html",
         deals=deal_lines(stored),
+        chart_keys=keys(stored.game.players),
+        chart_height=RUNNING_HEIGHT,
         rules_line=rules_line(stored.row["rules_json"]),
         **game_context(stored),
     )
