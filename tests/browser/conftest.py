@@ -84,6 +84,8 @@ class Seeded:
     player: int
     session: str  # a session cookie that may keep score in all three, and change players
     club: int = 0  # a club night of nine players (one sits out), its first round seated
+    tournament: int = 0  # a knockout tournament of eight players, its first round seated
+    season: int = 0  # a season of the nights above
 
     def cookie(self, site: Site) -> dict[str, str]:
         return {"name": "session", "value": self.session, "url": site.url}
@@ -132,6 +134,27 @@ def seeded(site) -> Seeded:
     )
     assert club.status_code == 303, club.get_data(as_text=True)[:2000]
     club = int(club.headers["Location"].rsplit("/", 1)[1])
+    cup = client.post(
+        "/tournaments/new",
+        data={
+            "title": "Majlis cup",
+            "played_on": "2026-11-22",
+            "entrants": "\n".join(
+                ["Omar", "Lina", "Karim", "Jana", "Imad", "Maya", "عبد الرحمن", "Yara"]
+            ),
+            "format": "top-two",
+            "seeding": "entered",
+            "preset": "standard",
+            "confirm": "y",
+        },
+    )
+    assert cup.status_code == 303, cup.get_data(as_text=True)[:2000]
+    tournament = int(cup.headers["Location"].rsplit("/", 1)[1])
+    with site.seed.app_context():
+        from scorekeeper.store import seasons
+        from scorekeeper.web.database import get_db
+
+        season = seasons.create(get_db(), "Autumn", "2026-11-01", "2026-11-30")
     be_admin(client, site.seed)  # the group's admin: the players' own pages
     client.get("/")  # shows (and so clears) the messages the saves left in the session
     return Seeded(
@@ -144,6 +167,8 @@ def seeded(site) -> Seeded:
         player,
         client.get_cookie("session").value,
         club,
+        tournament,
+        season,
     )
 
 
