@@ -24,7 +24,16 @@ TABLES = (
     "club_tables",
 )
 #: Example values for the variables of a route.
-ARGUMENTS = {"game_id": 1, "number": 1, "pid": 1, "seat": 0, "club_id": 1, "member_id": 1}
+ARGUMENTS = {
+    "game_id": 1,
+    "number": 1,
+    "pid": 1,
+    "seat": 0,
+    "club_id": 1,
+    "member_id": 1,
+    "season_id": 1,
+    "tournament_id": 1,
+}
 
 
 def post_rules(app):
