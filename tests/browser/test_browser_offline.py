@@ -78,6 +78,8 @@ def enter(
     if not opened:
         page.locator(f'#next .options a[href$="contracts={entered["contracts"][0]}"]').tap()
     page.locator("form[data-preview]").wait_for()
+    # the page as a player reads it: parsed whole, its deferred scripts (renumber.js) run
+    page.wait_for_load_state("domcontentloaded")
     assert page.locator("#outbox .waiting h2").all_inner_texts() == list(waiting)
     if waiting:  # a form kept before: the deal after those waiting
         number = number or len(waiting) + 1

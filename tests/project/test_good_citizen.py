@@ -59,6 +59,19 @@ def descendants(pid: int) -> set[int]:
     return found
 
 
+def cpu_seconds(pid: int) -> float:
+    """The processor time the process *pid* and every process under it have used so far."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for each in {pid} | descendants(pid):
+        try:
+            fields = Path(f"/proc/{each}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / ticks
+
+
 def alive(pids: set[int]) -> set[int]:
     live = parents()
     return {pid for pid in pids if pid in live}
@@ -115,9 +128,14 @@ def test_item5_serve_stops_cleanly_on_a_signal_within_2_s(tmp_path, signum):
         answer.update(status=reply.status, body=reply.body, at=time.monotonic())
 
     try:
+        worked = cpu_seconds(server.process.pid)
         asker = threading.Thread(target=slow_request)
         asker.start()
-        time.sleep(0.1)
+        # the signal comes while the server works on the request, not before it took it (a
+        # loaded box may take longer than a fixed pause to accept it): its processes' time grows
+        deadline = time.monotonic() + 10
+        while cpu_seconds(server.process.pid) < worked + 0.05 and time.monotonic() < deadline:
+            time.sleep(0.01)
         signalled = time.monotonic()
         server.process.send_signal(signum)
         asker.join(10)
