@@ -5,7 +5,8 @@ for what :data:`SHARED` names (``tests/project/test_architecture_map.py`` holds 
 ``history``, ``charts``, ``advise``, ``rules``, ``result``); ``sheets``, a printed sheet's
 answer, digits, file name and image (``clubs``, ``result``, ``tournaments``); ``live``, a QR
 code's SVG (``group``); and ``clubs``, for ``tournaments``: the one check of the names entered,
-the polling interval, the poll's answer and the printed sheet's language. Outside the pages, only the app factory (:data:`BLUEPRINTS`) and ``web/groups.py``
+the polling interval, the poll's answer and the printed sheet's language; and ``charts``, for
+``history``: the running-totals chart's height and its legend's keys, drawn by the page. Outside the pages, only the app factory (:data:`BLUEPRINTS`) and ``web/groups.py``
 (``front``'s blueprint, ``result.shared_result_opens``) import them."""
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ SHARED = {
     "sheets": ("pdf_response", "sheet_digits", "slug", "game_sheet_png"),
     "live": ("qr_svg",),
     "clubs": ("POLL_SECONDS", "name_refusal", "polled", "print_language"),
+    "charts": ("RUNNING_HEIGHT", "keys"),
 }
 
 #: Registered in this order by ``create_app``.
