@@ -1,14 +1,20 @@
 /* Trex Scorekeeper: an entry form kept offline before the deals now waiting were saved is for
-   the deal after them. static/sw.js says so on the outbox it fills (data-renumber: the number,
-   and how the old and the new one are written in the page's digits) and adds this script to
-   that page alone: the number is set in the form, its heading, the page's title and the Save
-   button. */
+   the deal after them. static/sw.js says so on the outbox it fills (data-renumber: the deal
+   after those it knows, and the page's digits) and adds this script to the entry forms it
+   serves: when the number the form holds is lower, it is set in the form, its heading, the
+   page's title and the Save button. */
 "use strict";
 (function () {
   var box = document.getElementById("outbox"), said = box && box.getAttribute("data-renumber");
   var to = said && JSON.parse(said);
-  if (!to) { return; }
-  var again = function (text) { return text.split(to[1]).join(to[2]); };
+  var field = document.querySelector("input[name=number]");
+  var from = field && parseInt(field.value, 10);
+  if (!to || !from || from >= to[0]) { return; }
+  var digits = function (n) {
+    return String(n).replace(/\d/g, function (d) { return to[1].charAt(Number(d)); });
+  };
+  var old = digits(from), now = digits(to[0]);
+  var again = function (text) { return text.split(old).join(now); };
   Array.prototype.forEach.call(document.querySelectorAll("input[name=number]"), function (i) {
     i.value = String(to[0]);
   });

@@ -273,10 +273,11 @@ var shown = function (answer, game, url) {
         return String(n).replace(/\d/g, function (d) { return words.digits[d]; });
       };
       /* the next deal's form, kept before those waiting were saved, is for the deal after
-         them: static/renumber.js, added to this page alone, numbers it so from the data */
+         them: static/renumber.js, added to every entry form served with deals known, reads
+         the number the form itself holds (its data, kept apart, may be from another fetch) and
+         numbers it so when it is lower */
       var next = 1 + Math.max.apply(null, mine.map(function (d) { return d.number; }));
-      var renumber = page.number && NEW.test(path) && page.number < next;
-      var to = renumber ? [next, digits(page.number), digits(next)] : null;
+      var to = NEW.test(path) ? [next, words.digits] : null;
       var cards = waiting.map(function (deal) {
         var number = digits(deal.number);
         return '<section class="card waiting"><h2>' + esc(words.waiting.replace("{n}", number)) +
