@@ -14,10 +14,23 @@ import re
 
 import pytest
 
-from phone_helpers import chip, keep_score, shoot
+from phone_helpers import LAYOUT_SCRIPT, chip, keep_score, shoot
 from played import GAME
 from test_browser_club_night import FOLLOW_MS, TV, enter_on_phone, finish
 
+#: Boxes of the bracket drawn over one another: a round's matches, the waiting lines of the rounds
+#: to come, and the rounds' titles.
+OVERLAPS = """() => {
+  const boxes = Array.from(document.querySelectorAll('.match, .byes, .round > h2, .waiting'))
+    .map(el => [el.id || el.textContent.trim().slice(0, 24), el.getBoundingClientRect()]);
+  const meet = (a, b) => a.left < b.right - 1 && b.left < a.right - 1 &&
+                         a.top < b.bottom - 1 && b.top < a.bottom - 1;
+  const found = [];
+  boxes.forEach(([n, a], i) => boxes.slice(i + 1).forEach(([m, b]) => {
+    if (meet(a, b)) { found.push(n + ' / ' + m); }
+  }));
+  return found;
+}"""
 EIGHT = ["Aya", "Bilal", "Carla", "Dana", "ليلى", "Farah", "Ghassan", "Hala"]
 
 
@@ -171,6 +184,9 @@ def test_the_wall_holds_a_bracket_of_32_on_a_1280_by_720_screen(site, new_phone,
             "() => [document.documentElement.scrollWidth, document.documentElement.scrollHeight]"
         )
         assert size[0] <= TV["width"] and size[1] <= TV["height"], (lang, size)
+        assert wall.evaluate(LAYOUT_SCRIPT)["small"] == [], lang  # read from across the room
+        overlaps = wall.evaluate(OVERLAPS)
+        assert overlaps == [], (lang, overlaps)
         assert wall.locator(".match").count() == first_round
         assert wall.locator(".waiting").count() == later
         shoot(wall, f"tournament-wall-32-{'pairs' if pairs else 'players'}-{lang}")
