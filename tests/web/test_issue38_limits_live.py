@@ -1,0 +1,178 @@
+"""Issue 38, items 4, 5 and 7, through the real server (``scorekeeper serve --groups``, waitress,
+four server processes on one port): the limits that count requests hold for requests sent at
+the same moment to different processes; nothing kept by one group's pages shows in another's;
+and a group deleted while its phones read it answers as a missing group, never 500, and its
+file is not made again."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+import threading
+from pathlib import Path
+from typing import Callable
+from urllib.parse import urlsplit
+
+import pytest
+
+from scorekeeper.store import groups as store_groups
+from scorekeeper.store import keys
+
+from hosted_box import NEW_GAME, LoopbackPhone
+from live_server import Server, hidden_fields
+
+PIN, WRONG = "482193", "000000"
+
+pytestmark = pytest.mark.slow  # the real server, four processes
+
+
+@pytest.fixture
+def box(tmp_path):
+    """A box of many groups: four server processes on one port."""
+    server = Server(
+        tmp_path / "unused.sqlite3", tmp_path / "instance", args=("--groups", "--workers", "4")
+    ).start()
+    server.phones = []
+    try:
+        yield server
+    finally:
+        for phone in server.phones:
+            phone.close()
+        server.stop()
+
+
+def phone(server: Server, source: str = "127.0.0.1") -> LoopbackPhone:
+    """A phone at the loopback address *source* (phones on the internet have their own)."""
+    made = LoopbackPhone(server.port, source, f"http://127.0.0.1:{server.port}")
+    server.phones.append(made)
+    return made
+
+
+def at_once(count: int, job: Callable[[int], object]) -> list:
+    """*job(i)* for each i below *count*, on threads released together; their answers."""
+    barrier = threading.Barrier(count)
+    answers: list = [None] * count
+
+    def run(index: int) -> None:
+        barrier.wait()
+        answers[index] = job(index)
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(120)
+    return answers
+
+
+def opened(device: LoopbackPhone, page: str) -> dict[str, str]:
+    """*page* opened on *device*: the hidden fields of its form (the CSRF token)."""
+    shown = device.request("form", "GET", page)
+    assert shown.status == 200, shown.body[:300]
+    return hidden_fields(shown.body)
+
+
+def send(device: LoopbackPhone, page: str, hidden: dict[str, str], fields: dict[str, str]):
+    """The form of *page*, opened before (*hidden*), sent with *fields*."""
+    return device.request(
+        "post", "POST", page, {**hidden, **fields}, {"Referer": device.root + page}
+    )
+
+
+def register_rows(server: Server, sql: str) -> list:
+    conn = sqlite3.connect(server.instance / store_groups.REGISTER_FILE)
+    try:
+        return conn.execute(sql).fetchall()
+    finally:
+        conn.close()
+
+
+def group_rows(server: Server, group: str, sql: str, params: tuple = ()) -> list:
+    conn = sqlite3.connect(f"file:{group_path(server, group)}?mode=ro", uri=True)
+    try:
+        return conn.execute(sql, params).fetchall()
+    finally:
+        conn.close()
+
+
+def group_path(server: Server, group: str) -> Path:
+    return store_groups.Host(server.instance).path_of(group)
+
+
+def start_group(server: Server, name: str = "Friday table", source: str = "127.0.0.10"):
+    """A phone starts a group: (the group's id, its join link's path, the phone)."""
+    starter = phone(server, source)
+    started = send(starter, "/groups/new", opened(starter, "/"), {"name": name, "lang": "en"})
+    assert started.status == 303, started.body[:500]
+    group = started.location.split("/g/", 1)[1].split("/")[0]
+    page = starter.request("group", "GET", urlsplit(started.location).path).body
+    join = re.search(r"/g/[a-z2-9]+/join/[0-9a-f]{32}", page)
+    assert join is not None, page[:2000]
+    return group, join.group(0), starter
+
+
+def start_game(device: LoopbackPhone, group: str, **fields: str) -> int:
+    page = f"/g/{group}/games/new"
+    started = send(device, page, opened(device, page), {**NEW_GAME, **fields})
+    assert started.status == 303, started.body[:500]
+    return int(started.location.rstrip("/").rsplit("/", 1)[1])
+
+
+def member(server: Server, join: str, source: str) -> LoopbackPhone:
+    joined = phone(server, source)
+    assert joined.request("join", "GET", join).status == 303
+    return joined
+
+
+# -- 38.4: limits that count are atomic ---------------------------------------------------------
+def test_issue38_4__twenty_simultaneous_group_starts_make_at_most_the_limit(box):
+    phones = [phone(box) for _ in range(20)]
+    forms = [opened(p, "/") for p in phones]
+    answers = at_once(
+        20, lambda i: send(phones[i], "/groups/new", forms[i], {"name": f"T{i}", "lang": "en"})
+    )
+    statuses = sorted(answer.status for answer in answers)
+    assert set(statuses) <= {303, 429}, statuses
+    assert statuses.count(303) == store_groups.STARTS_PER_HOUR, statuses
+    refused = [a.body for a in answers if a.status == 429]
+    assert all("started as many groups as it may" in body for body in refused)
+    files = list((box.instance / store_groups.GROUPS_FOLDER).glob("*.sqlite3"))
+    assert len(files) == store_groups.STARTS_PER_HOUR
+    assert len(register_rows(box, "select id from groups")) == len(files)
+    assert len(register_rows(box, "select at from group_starts")) == len(files)
+    # another address still starts its own
+    assert start_group(box, "Elsewhere", source="127.0.0.20")[0]
+
+
+def test_issue38_4__simultaneous_wrong_pin_tries_count_every_one(box):
+    group, join, starter = start_group(box)
+    game = start_game(starter, group, pin=PIN)
+    page = f"/g/{group}/games/{game}/unlock"
+
+    def guess(phones: list[LoopbackPhone]) -> list[int]:
+        forms = [opened(p, page) for p in phones]
+        answers = at_once(len(phones), lambda i: send(phones[i], page, forms[i], {"pin": WRONG}))
+        return sorted(answer.status for answer in answers)
+
+    def tries() -> dict[str, int]:
+        rows = group_rows(
+            box, group, "select client, count(*) from pin_attempts where game_id = ? "
+            "group by client", (game,)
+        )
+        return dict(rows)
+
+    # twelve phones of one address at once: its five tries, and no more
+    same = [member(box, join, "127.0.0.50") for _ in range(12)]
+    statuses = guess(same)
+    assert statuses == [400] * keys.PIN_TRIES + [429] * (12 - keys.PIN_TRIES), statuses
+    assert tries() == {"127.0.0.50": keys.PIN_TRIES}
+    # fifteen phones of fifteen addresses at once: every wrong try counted
+    count = keys.PIN_TRIES_PER_GAME - keys.PIN_TRIES
+    others = [member(box, join, f"127.0.0.{100 + n}") for n in range(count)]
+    assert guess(others) == [400] * count
+    assert tries() == {"127.0.0.50": keys.PIN_TRIES, **{p.source: 1 for p in others}}
+    # the game's twenty reached: a phone that failed waits, even for its second try
+    assert guess(others[:1]) == [429]
+    # and the table's own phone, which never failed, still gets in with the PIN
+    table = member(box, join, "127.0.0.77")
+    assert send(table, page, opened(table, page), {"pin": PIN}).status == 303
