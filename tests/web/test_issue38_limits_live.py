@@ -6,6 +6,7 @@ file is not made again."""
 
 from __future__ import annotations
 
+import json
 import re
 import sqlite3
 import threading
@@ -156,8 +157,10 @@ def test_issue38_4__simultaneous_wrong_pin_tries_count_every_one(box):
 
     def tries() -> dict[str, int]:
         rows = group_rows(
-            box, group, "select client, count(*) from pin_attempts where game_id = ? "
-            "group by client", (game,)
+            box,
+            group,
+            "select client, count(*) from pin_attempts where game_id = ? group by client",
+            (game,),
         )
         return dict(rows)
 
@@ -176,3 +179,68 @@ def test_issue38_4__simultaneous_wrong_pin_tries_count_every_one(box):
     # and the table's own phone, which never failed, still gets in with the PIN
     table = member(box, join, "127.0.0.77")
     assert send(table, page, opened(table, page), {"pin": PIN}).status == 303
+
+
+# -- 38.5: nothing kept crosses groups ----------------------------------------------------------
+def one_worker(tmp_path: Path) -> Server:
+    """A box of many groups with one server process: whatever it keeps, every request sees."""
+    server = Server(
+        tmp_path / "unused.sqlite3", tmp_path / "one", args=("--groups", "--workers", "1")
+    ).start()
+    server.phones = []
+    return server
+
+
+def import_game(server: Server, group: str, game: dict) -> int:
+    """The same game imported into *group*'s file, beside the running server."""
+    from scorekeeper.store.db import connect
+    from scorekeeper.store.transfer import import_text
+
+    db = connect(group_path(server, group))
+    try:
+        import_text(db, json.dumps(game))
+        return max(row["id"] for row in db.query("select id from games"))
+    finally:
+        db.close()
+
+
+def test_issue38_5__two_groups_with_identical_games_keep_their_own_fragments(tmp_path):
+    from gamebuilder import standard_game
+
+    server = one_worker(tmp_path)
+    try:
+        game = standard_game()
+        game["deals"] = game["deals"][:7]  # under way: the sheet links to its deals
+        first, _, starter = start_group(server, "First table")
+        # the same phone starts the second: it belongs to both
+        started = send(
+            starter, "/groups/new", opened(starter, "/"), {"name": "Second", "lang": "en"}
+        )
+        second = urlsplit(started.location).path.split("/")[2]
+        ids = {group: import_game(server, group, game) for group in (first, second)}
+        assert ids[first] == ids[second]  # the same id, the same document: only the file differs
+        number = ids[first]
+        pages = (
+            f"/games/{number}",
+            f"/games/{number}/watch",
+            f"/games/{number}/state.json",
+            f"/charts/games/{number}/running.svg",
+            "/players/",
+            "/",
+        )
+        for _ in range(2):  # and again, now that each is kept
+            for page in pages:
+                shown = {}
+                for group, other in ((first, second), (second, first)):
+                    reply = starter.request("page", "GET", f"/g/{group}{page}")
+                    assert reply.status == 200, (page, reply.status, reply.body[:300])
+                    assert f"/g/{other}/" not in reply.body, page
+                    shown[group] = reply.body
+                mine = shown[first].count(f"/g/{first}/")
+                assert shown[second].count(f"/g/{second}/") == mine, page
+        sheet = starter.request("page", "GET", f"/g/{second}/games/{number}").body
+        assert f"/g/{second}/games/{number}/deals/" in sheet
+    finally:
+        for device in server.phones:
+            device.close()
+        server.stop()
