@@ -263,6 +263,14 @@ class Host:
         )
         return True
 
+    def sweep(self, group_id: str) -> None:
+        """Once a group's file is gone, what its readers may have left beside it: a reader that
+        opened the file as it was deleted has SQLite make a new log and shared-memory file
+        (``-wal``, ``-shm``) for it. Nothing is touched while the file exists."""
+        path = self.path_of(group_id)
+        if not path.exists():
+            _remove_with_journal(path)
+
     # -- the operator's invitation ---------------------------------------------------------
     def invite_key(self, *, rotate: bool = False) -> str:
         """The key of the operator's link that lets a phone start a group when starting is

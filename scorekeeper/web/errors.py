@@ -93,10 +93,17 @@ def handle_overflow(error: OverflowError):
     return render_error(400, _("A number in that request is far out of range."))
 
 
-def handle_database(error: sqlite3.OperationalError):
-    """The database stayed locked longer than the busy timeout: ask to send again (the forms'
-    one-time tokens make that safe). Any other database error is a 500."""
-    if "locked" in str(error) or "busy" in str(error):
+def handle_database(error: sqlite3.DatabaseError):
+    """The request's group was deleted while it ran: the 404 of a missing group. The database
+    stayed locked longer than the busy timeout: ask to send again (the forms' one-time tokens
+    make that safe). Any other database error is a 500."""
+    from .groups import deleted_meanwhile, gone
+
+    if deleted_meanwhile():
+        return gone()
+    if isinstance(error, sqlite3.OperationalError) and (
+        "locked" in str(error) or "busy" in str(error)
+    ):
         return render_error(503)
     raise error
 
@@ -104,7 +111,7 @@ def handle_database(error: sqlite3.OperationalError):
 def init_app(app: Flask) -> None:
     app.register_error_handler(CSRFError, handle_csrf)
     app.register_error_handler(OverflowError, handle_overflow)
-    app.register_error_handler(sqlite3.OperationalError, handle_database)
+    app.register_error_handler(sqlite3.DatabaseError, handle_database)
     app.register_error_handler(HTTPException, handle_http)
     # Flask turns any unhandled exception into an InternalServerError (outside tests, which
     # see the exception itself).

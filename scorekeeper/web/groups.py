@@ -22,11 +22,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Flask, abort, current_app, g
+from flask import Flask, Response, abort, current_app, g, make_response
 from flask_babel import lazy_gettext
 
 from ..store import groups as store_groups
-from ..store.db import connect
+from ..store.db import connect, forget_connection
 from ..store.schema import migrate
 from .database import get_db
 from .groupspace import current, host, in_group_space, many, private
@@ -71,15 +71,49 @@ def outsider() -> None:
 def _open_group(group_id: str) -> None:
     path = host().file_of(group_id)
     if path is None:
+        if store_groups.GROUP_ID.fullmatch(group_id):  # deleted: let go of the deleted file
+            forget_connection(str(host().path_of(group_id)))
         outsider()
     g.group_id, g.group_path = group_id, str(path)
     if g.group_path not in _migrated:  # a group's file made by an older version
-        db = connect(path)
+        db = connect(path, create=False)
         try:
             migrate(db)
         finally:
             db.close()
         _migrated.add(g.group_path)
+
+
+def deleted_meanwhile() -> bool:
+    """Was the request's group deleted while the request ran? Then whatever its database
+    answered (no file to open, ``disk I/O error``, a table missing) means no such group.
+    This thread's connection to the deleted file is closed, and what its readers left beside
+    it removed."""
+    group = current()
+    if group is None or host().file_of(group) is not None:
+        return False
+    g.pop("db", None)  # the request is done with it
+    forget_connection(str(host().path_of(group)))
+    host().sweep(group)
+    return True
+
+
+def gone():
+    """The answer to a request whose group was deleted while it ran: the 404 of a group that
+    is not there, as a stranger gets it (an error handler's answer: ``outsider`` raises)."""
+    from .errors import render_error
+
+    g.outsider = True
+    return render_error(404, str(OUTSIDER_TEXT))
+
+
+def _after(response: Response) -> Response:
+    """A request whose group was deleted while it ran answers as a missing group, whatever
+    its view made of what it could still read (a page of the deleted file, a game not found,
+    a save that no file keeps)."""
+    if current() is not None and deleted_meanwhile():
+        return make_response(gone())
+    return response
 
 
 def _secret_opens(endpoint: str, values: dict[str, Any]) -> bool | None:
@@ -161,6 +195,7 @@ def register(app: Flask, blueprints: tuple[Any, ...]) -> None:
 def init_app(app: Flask) -> None:
     app.extensions["groups"] = store_groups.Host(app.instance_path)
     app.url_value_preprocessor(_pull)
+    app.after_request(_after)
     app.url_defaults(_fill)
     app.add_template_global(in_group_space)
     app.add_template_global(many, "many_groups")

@@ -10,6 +10,7 @@ import json
 import re
 import sqlite3
 import threading
+import time
 from pathlib import Path
 from typing import Callable
 from urllib.parse import urlsplit
@@ -244,3 +245,83 @@ def test_issue38_5__two_groups_with_identical_games_keep_their_own_fragments(tmp
         for device in server.phones:
             device.close()
         server.stop()
+
+
+# -- 38.7: a group deleted mid-request ----------------------------------------------------------
+def test_issue38_7__a_group_deleted_while_requests_run_answers_404_never_500_and_stays_gone(box):
+    from gamebuilder import standard_game
+
+    host = store_groups.Host(box.instance)
+    nowhere = phone(box, "127.0.0.90").request("page", "GET", "/g/zzzzzzzzzz/")
+    assert nowhere.status == 404
+    outsider = re.search(r"There is nothing here for this phone[^<]*", nowhere.body).group(0)
+    game = standard_game()
+    game["deals"] = game["deals"][:9]
+    for round_ in range(4):
+        group = host.create(f"Round {round_}").id
+        number = import_game(box, group, game)
+        from scorekeeper.store.db import connect
+
+        db = connect(group_path(box, group))
+        try:
+            join = f"/g/{group}/join/{keys.install_key(db, 'join')}"
+        finally:
+            db.close()
+        readers = [member(box, join, f"127.0.1.{10 * round_ + n}") for n in range(8)]
+        writer = member(box, join, f"127.0.2.{round_}")
+        pages = [
+            f"/g/{group}/",
+            f"/g/{group}/games/{number}",
+            f"/g/{group}/games/{number}/state.json",
+            f"/g/{group}/games/{number}/watch",
+            f"/g/{group}/players/",
+            f"/g/{group}/history/",
+        ]
+        answers: list[tuple[str, int, str]] = []
+        stop = threading.Event()
+
+        def read(device: LoopbackPhone, start: int) -> None:
+            index = start
+            while not stop.is_set():
+                page = pages[index % len(pages)]
+                reply = device.request("page", "GET", page)
+                answers.append((page, reply.status, reply.body))
+                index += 1
+
+        def write() -> None:
+            page = f"/g/{group}/games/new"
+            while not stop.is_set():
+                shown = writer.request("form", "GET", page)
+                answers.append((page, shown.status, shown.body))
+                if shown.status != 200:
+                    continue
+                sent = send(writer, page, hidden_fields(shown.body), dict(NEW_GAME))
+                answers.append((page + " (sent)", sent.status, sent.body))
+
+        threads = [threading.Thread(target=read, args=(d, i)) for i, d in enumerate(readers)]
+        threads.append(threading.Thread(target=write))
+        for thread in threads:
+            thread.start()
+        time.sleep(0.4 + 0.2 * round_)
+        assert host.delete(group)
+        time.sleep(0.8)
+        stop.set()
+        for thread in threads:
+            thread.join(60)
+        statuses = {status for _, status, _ in answers}
+        wrong = [(page, status, body[:300]) for page, status, body in answers if status >= 500]
+        assert not wrong, wrong[:3]
+        assert statuses <= {200, 303, 404}, statuses
+        gone = [body for _, status, body in answers if status == 404]
+        others = [
+            (page, re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", body))[-300:])
+            for page, status, body in answers
+            if status == 404 and outsider not in body
+        ]
+        assert gone and not others, others[:1]
+        # the group stays gone: its file, and nothing beside it, is made again
+        for page in pages:
+            assert readers[0].request("page", "GET", page).status == 404
+        left = sorted(p.name for p in group_path(box, group).parent.glob(f"*{group}*"))
+        assert left == []
+    assert "Traceback" not in box.output()
