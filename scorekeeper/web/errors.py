@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import sqlite3
 
-from flask import Flask, render_template, request, url_for
+from flask import Flask, g, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, InternalServerError
+
+from .deleted import OUTSIDER_TEXT, deleted_meanwhile
 
 TITLES = {
     400: lazy_gettext("That did not work"),
@@ -78,6 +80,13 @@ def handle_http(error: HTTPException):
     return page, code
 
 
+def missing_group():
+    """The answer to a request whose group was deleted while it ran: the 404 of a group that is
+    not there, as a phone outside the group gets it, drawn without the group's menu."""
+    g.outsider = True
+    return render_error(404, str(OUTSIDER_TEXT))
+
+
 def handle_csrf(error: CSRFError):
     return render_error(
         400,
@@ -97,10 +106,8 @@ def handle_database(error: sqlite3.DatabaseError):
     """The request's group was deleted while it ran: the 404 of a missing group. The database
     stayed locked longer than the busy timeout: ask to send again (the forms' one-time tokens
     make that safe). Any other database error is a 500."""
-    from .groups import deleted_meanwhile, gone
-
     if deleted_meanwhile():
-        return gone()
+        return missing_group()
     if isinstance(error, sqlite3.OperationalError) and (
         "locked" in str(error) or "busy" in str(error)
     ):

@@ -23,12 +23,13 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Flask, Response, abort, current_app, g, make_response
-from flask_babel import lazy_gettext
 
 from ..store import groups as store_groups
 from ..store.db import connect, forget_connection
 from ..store.schema import migrate
 from .database import get_db
+from .deleted import OUTSIDER_TEXT, deleted_meanwhile
+from .errors import missing_group
 from .groupspace import current, host, in_group_space, many, private
 from .rights import is_member
 
@@ -48,13 +49,6 @@ WATCHING = frozenset(
         "sheets.game_sheet",
         "sheets.game_sheet_png",
     }
-)
-
-#: What a phone that is not a member reads, whatever it asked for.
-OUTSIDER_TEXT = lazy_gettext(
-    "There is nothing here for this phone. To see a group’s games, open the group’s current "
-    "join link on this phone: any member of the group can share it (an older link may have "
-    "been replaced)."
 )
 
 _migrated: set[str] = set()
@@ -84,35 +78,12 @@ def _open_group(group_id: str) -> None:
         _migrated.add(g.group_path)
 
 
-def deleted_meanwhile() -> bool:
-    """Was the request's group deleted while the request ran? Then whatever its database
-    answered (no file to open, ``disk I/O error``, a table missing) means no such group.
-    This thread's connection to the deleted file is closed, and what its readers left beside
-    it removed."""
-    group = current()
-    if group is None or host().file_of(group) is not None:
-        return False
-    g.pop("db", None)  # the request is done with it
-    forget_connection(str(host().path_of(group)))
-    host().sweep(group)
-    return True
-
-
-def gone():
-    """The answer to a request whose group was deleted while it ran: the 404 of a group that
-    is not there, as a stranger gets it (an error handler's answer: ``outsider`` raises)."""
-    from .errors import render_error
-
-    g.outsider = True
-    return render_error(404, str(OUTSIDER_TEXT))
-
-
 def _after(response: Response) -> Response:
     """A request whose group was deleted while it ran answers as a missing group, whatever
     its view made of what it could still read (a page of the deleted file, a game not found,
     a save that no file keeps)."""
-    if current() is not None and deleted_meanwhile():
-        return make_response(gone())
+    if deleted_meanwhile():
+        return make_response(missing_group())
     return response
 
 
