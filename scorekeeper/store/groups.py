@@ -192,8 +192,8 @@ class Host:
             raise Refused(problem)
         if lang not in LANGS:
             raise Refused(N_("Choose English or Arabic."))
-        start = self._take_start(client) if client is not None else None
         self.folder.mkdir(parents=True, exist_ok=True)
+        start = self._take_start(client) if client is not None else None
         while True:
             group_id = "".join(secrets.choice(ID_ALPHABET) for _ in range(ID_LENGTH))
             path = self.path_of(group_id)
@@ -214,35 +214,29 @@ class Host:
                 db.close()
             _remove_with_journal(path)
             os.replace(building, path)
-            reg = self.register()
-            try:
-                with reg.atomic():
-                    reg.execute(
-                        "insert into groups (id, name, lang, created_at) values (?, ?, ?, ?)",
-                        [group_id, name, lang, _now()],
-                    )
-            finally:
-                reg.close()
+            self._write(
+                "insert into groups (id, name, lang, created_at) values (?, ?, ?, ?)",
+                [group_id, name, lang, _now()],
+            )
         except BaseException:
             _remove_with_journal(building)
             _remove_with_journal(path)
-            if start is not None:
-                reg = self.register()
-                try:
-                    with reg.atomic():
-                        reg.execute("delete from group_starts where rowid = ?", [start])
-                finally:
-                    reg.close()
+            if start is not None:  # a start that failed is given back
+                self._write("delete from group_starts where rowid = ?", [start])
             raise
         return Group(group_id, name, lang, _now(), path)
 
-    def rename(self, group_id: str, name: str) -> None:
+    def _write(self, sql: str, params: list) -> None:
+        """One statement written to the register, in a transaction of its own."""
         reg = self.register()
         try:
             with reg.atomic():
-                reg.execute("update groups set name = ? where id = ?", [name, group_id])
+                reg.execute(sql, params)
         finally:
             reg.close()
+
+    def rename(self, group_id: str, name: str) -> None:
+        self._write("update groups set name = ? where id = ?", [name, group_id])
 
     def delete(self, group_id: str) -> bool:
         """Delete the group: its line in the register, then its file, and what Litestream kept
@@ -251,12 +245,7 @@ class Host:
         group = self.find(group_id)
         if group is None:
             return False
-        reg = self.register()
-        try:
-            with reg.atomic():
-                reg.execute("delete from groups where id = ?", [group_id])
-        finally:
-            reg.close()
+        self._write("delete from groups where id = ?", [group_id])
         _remove_with_journal(group.path)
         shutil.rmtree(
             group.path.with_name(f".{group.path.name}{LITESTREAM_SUFFIX}"), ignore_errors=True

@@ -146,6 +146,22 @@ def test_issue38_4__twenty_simultaneous_group_starts_make_at_most_the_limit(box)
     assert start_group(box, "Elsewhere", source="127.0.0.20")[0]
 
 
+def test_issue38_4__a_start_that_fails_is_given_back(tmp_path, monkeypatch):
+    host = store_groups.Host(tmp_path)
+    first = host.create("First", client="10.0.0.1")
+    left = host.starts_left("10.0.0.1")
+
+    def broken(db) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(store_groups, "migrate", broken)
+    with pytest.raises(OSError):
+        host.create("Second", client="10.0.0.1")
+    assert host.starts_left("10.0.0.1") == left == store_groups.STARTS_PER_HOUR - 1
+    assert [g.name for g in host.groups()] == ["First"]
+    assert sorted(p.name for p in host.folder.iterdir()) == [first.path.name]
+
+
 def test_issue38_4__simultaneous_wrong_pin_tries_count_every_one(box):
     group, join, starter = start_group(box)
     game = start_game(starter, group, pin=PIN)
