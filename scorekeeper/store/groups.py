@@ -175,9 +175,10 @@ class Host:
                 now = time.time()
                 if _starts_left(reg, client, now) <= 0:
                     raise Refused(LIMIT_REACHED)
-                return reg.execute(
+                cursor = reg.execute(
                     "insert into group_starts (client, at) values (?, ?)", [client, now]
-                ).lastrowid
+                )
+                return int(cursor.lastrowid or 0)
         finally:
             reg.close()
 

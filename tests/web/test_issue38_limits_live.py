@@ -20,7 +20,7 @@ import pytest
 from scorekeeper.store import groups as store_groups
 from scorekeeper.store import keys
 
-from hosted_box import NEW_GAME, LoopbackPhone
+from hosted_box import NEW_GAME, LoopbackPhone, hosted_box
 from live_server import Server, hidden_fields
 
 PIN, WRONG = "482193", "000000"
@@ -144,6 +144,31 @@ def test_issue38_4__twenty_simultaneous_group_starts_make_at_most_the_limit(box)
     assert len(register_rows(box, "select at from group_starts")) == len(files)
     # another address still starts its own
     assert start_group(box, "Elsewhere", source="127.0.0.20")[0]
+
+
+def test_issue38_4__twenty_simultaneous_group_starts_through_caddy_make_at_most_the_limit(
+    tmp_path,
+):
+    """The same through Caddy in front of ``serve --groups``: the limit counts the phone's own
+    address (Caddy's ``X-Forwarded-For``), whichever process answers."""
+    with hosted_box(tmp_path, args=("--groups", "--workers", "4")) as hosted:
+        phones = [hosted.phone("127.0.0.66") for _ in range(20)]
+        forms = [opened(p, "/") for p in phones]
+        answers = at_once(
+            20,
+            lambda i: send(phones[i], "/groups/new", forms[i], {"name": f"T{i}", "lang": "en"}),
+        )
+        statuses = sorted(answer.status for answer in answers)
+        assert statuses.count(303) == store_groups.STARTS_PER_HOUR, statuses
+        assert set(statuses) == {303, 429}, statuses
+        instance = hosted.server.instance
+        starts = sqlite3.connect(instance / store_groups.REGISTER_FILE)
+        try:
+            clients = starts.execute("select client from group_starts").fetchall()
+        finally:
+            starts.close()
+        assert clients == [("127.0.0.66",)] * store_groups.STARTS_PER_HOUR
+        assert len(list((instance / store_groups.GROUPS_FOLDER).glob("*.sqlite3"))) == 5
 
 
 def test_issue38_4__a_start_that_fails_is_given_back(tmp_path, monkeypatch):
