@@ -366,3 +366,17 @@ def test_issue38_7__a_group_deleted_while_requests_run_answers_404_never_500_and
         left = sorted(p.name for p in group_path(box, group).parent.glob(f"*{group}*"))
         assert left == []
     assert "Traceback" not in box.output()
+
+
+def test_issue38_7__opening_a_groups_database_never_makes_its_file(tmp_path):
+    from scorekeeper.store.db import connect, forget_connection, thread_connection
+
+    missing = tmp_path / "groups" / "abcdefghjk.sqlite3"
+    for opening in (
+        lambda: connect(missing, create=False),
+        lambda: thread_connection(str(missing), create=False),
+    ):
+        with pytest.raises(sqlite3.OperationalError):
+            opening()
+        assert not missing.parent.exists()
+    forget_connection(str(missing))  # nothing kept: nothing to close
