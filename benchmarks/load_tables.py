@@ -112,14 +112,15 @@ class Server:
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError("the server stopped: " + self.output())
+            connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=2)
             try:
-                connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=2)
                 connection.request("GET", "/healthz")  # what answers on every kind of box
                 if connection.getresponse().status == 200:
-                    connection.close()
                     return self
             except OSError:
                 time.sleep(0.1)
+            finally:  # a probe that failed leaves no socket for the garbage collector to find
+                connection.close()
         self.kill()
         raise RuntimeError("the server did not answer in time: " + self.output())
 

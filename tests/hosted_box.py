@@ -224,15 +224,17 @@ class Box:
 
 
 @contextmanager
-def hosted_box(folder: Path, *, public_url: bool = True) -> Iterator[Box]:
+def hosted_box(
+    folder: Path, *, public_url: bool = True, args: tuple[str, ...] = ()
+) -> Iterator[Box]:
     """The server (``serve --proxy-hops 1``, with Caddy's address as ``--public-url`` unless
-    told otherwise) and Caddy, running."""
+    told otherwise, and *args*: ``--groups``, ``--workers N``) and Caddy, running."""
     folder.mkdir(parents=True, exist_ok=True)
     port = free_port()
     options = ("--proxy-hops", "1")
     if public_url:
         options += ("--public-url", f"https://{HOST}:{port}")
-    server = Server(folder / "hosted.sqlite3", folder / "instance", options=options)
+    server = Server(folder / "hosted.sqlite3", folder / "instance", options=options, args=args)
     caddy = Caddy(folder / "caddy", port, server.port)
     box = Box(caddy, server)
     try:

@@ -11,6 +11,7 @@ import sqlite3
 import threading
 from pathlib import Path
 from typing import Any, Generator, Iterator, Sequence
+from urllib.parse import quote
 
 from sqlite_utils import Database
 from sqlite_utils.db import Table
@@ -114,12 +115,22 @@ def create_private(path: Path) -> None:
 _serials = itertools.count(1)
 
 
-def connect(path: str | Path) -> Database:
-    """Open the database, in WAL mode, waiting for a writer rather than failing at once."""
-    if str(path) != ":memory:":
+def connect(path: str | Path, *, create: bool = True) -> Database:
+    """Open the database, in WAL mode, waiting for a writer rather than failing at once.
+
+    Without *create*, a missing file is not made: opening it raises ``sqlite3.OperationalError``
+    ("unable to open database file"). A group's file is opened so (SQLite's ``mode=rw``): a
+    group deleted between finding its file and opening it stays deleted."""
+    if str(path) == ":memory:":
+        conn = sqlite3.connect(":memory:", timeout=BUSY_TIMEOUT_SECONDS)
+    elif create:
         Path(path).parent.mkdir(parents=True, exist_ok=True)
         create_private(Path(path))
-    conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_SECONDS)
+        conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_SECONDS)
+    else:
+        conn = sqlite3.connect(
+            f"file:{quote(str(path))}?mode=rw", uri=True, timeout=BUSY_TIMEOUT_SECONDS
+        )
     db = WritingDatabase(conn)
     db.serial = next(_serials)  # told apart by data_version(), whatever connection it is
     db.write_lock = write_lock(path)
@@ -154,7 +165,7 @@ def data_version(db: Database) -> tuple[int, int, int]:
 THREAD_CONNECTIONS = 4
 
 
-def thread_connection(path: str) -> Database:
+def thread_connection(path: str, *, create: bool = True) -> Database:
     """The connection this thread keeps open to the database at *path*.
 
     Opening a connection and setting it up costs more than the queries of a page, and closing
@@ -167,8 +178,17 @@ def thread_connection(path: str) -> Database:
         kept = _kept.dbs = {}
     db = kept.pop(path, None)
     if db is None:
-        db = connect(path)
+        db = connect(path, create=create)
         while len(kept) >= THREAD_CONNECTIONS:
             kept.pop(next(iter(kept))).close()
     kept[path] = db  # the newest last
     return db
+
+
+def forget_connection(path: str) -> None:
+    """Close the connection this thread keeps to the database at *path*, if any (its file was
+    deleted: the connection would go on reading the deleted file)."""
+    db = getattr(_kept, "dbs", {}).pop(path, None)
+    if db is not None:
+        with contextlib.suppress(sqlite3.Error):
+            db.close()

@@ -9,6 +9,10 @@ are kept here, keyed by their document as canonical JSON: any change to a game, 
 path, is another document and so another key, and a key cannot go stale. Storage names a
 stored game's document by the stored strings it is made of (``storage.document_strings``),
 which is cheaper than writing the document out.
+
+The one kept thing not keyed by a group's database: a ``Game`` is the engine's reading of its
+document and nothing else (no id, no link, no group), so two groups' identical games share
+it. Everything drawn from it for a page is kept by the group's file too (``web.fragments``).
 """
 
 from __future__ import annotations

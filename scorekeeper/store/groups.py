@@ -50,6 +50,8 @@ LANGS = ("en", "ar")
 #: Starting groups, per client address: at most this many an hour and a day.
 STARTS_PER_HOUR = 5
 STARTS_PER_DAY = 20
+#: Why a start is refused past the limit.
+LIMIT_REACHED = N_("This address has started as many groups as it may for now. Try again later.")
 #: A group's file may grow to this many bytes; past it, no new games are started or imported.
 SIZE_CAP = 64 * 1024 * 1024
 
@@ -154,37 +156,45 @@ class Host:
 
     # -- starting and deleting -----------------------------------------------------------
     def starts_left(self, client: str, now: float | None = None) -> int:
-        """How many groups *client* may start now (0: wait)."""
-        now = time.time() if now is None else now
+        """How many groups *client* may start now (0: wait). Only a look: ``create`` counts
+        again as it records the start, in one transaction."""
         db = self.register()
         try:
-            times = [
-                r["at"]
-                for r in db.query(
-                    "select at from group_starts where client = ? and at >= ?",
-                    [client, now - 86400],
-                )
-            ]
+            return _starts_left(db, client, time.time() if now is None else now)
         finally:
             db.close()
-        hour = sum(1 for at in times if at >= now - 3600)
-        return max(0, min(STARTS_PER_HOUR - hour, STARTS_PER_DAY - len(times)))
+
+    def _take_start(self, client: str) -> int:
+        """Count *client*'s starts and record a new one in the same write transaction (``BEGIN
+        IMMEDIATE``: the register's write lock, held by one connection of any process at a
+        time), so that starts sent at the same moment to several server processes cannot all
+        slip under the limit. The start's row id; ``Refused`` past the limit."""
+        reg = self.register()
+        try:
+            with reg.atomic():
+                now = time.time()
+                if _starts_left(reg, client, now) <= 0:
+                    raise Refused(LIMIT_REACHED)
+                cursor = reg.execute(
+                    "insert into group_starts (client, at) values (?, ?)", [client, now]
+                )
+                return int(cursor.lastrowid or 0)
+        finally:
+            reg.close()
 
     def create(self, name: str, lang: str = "en", *, client: str | None = None) -> Group:
         """Start a group: its file built by the migrations, then its line in the register.
         Refused (``Refused``) for a bad name or language, or past *client*'s limit; nothing is
-        left behind by a refusal or a failure."""
+        left behind by a refusal or a failure. The start counts against *client*'s limit
+        from the moment it is allowed (see ``_take_start``); a start that fails is given back."""
         name = name.strip()
         problem = name_problem(name)
         if problem:
             raise Refused(problem)
         if lang not in LANGS:
             raise Refused(N_("Choose English or Arabic."))
-        if client is not None and self.starts_left(client) <= 0:
-            raise Refused(
-                N_("This address has started as many groups as it may for now. Try again later.")
-            )
         self.folder.mkdir(parents=True, exist_ok=True)
+        start = self._take_start(client) if client is not None else None
         while True:
             group_id = "".join(secrets.choice(ID_ALPHABET) for _ in range(ID_LENGTH))
             path = self.path_of(group_id)
@@ -205,33 +215,29 @@ class Host:
                 db.close()
             _remove_with_journal(path)
             os.replace(building, path)
-            reg = self.register()
-            try:
-                with reg.atomic():
-                    reg.execute(
-                        "insert into groups (id, name, lang, created_at) values (?, ?, ?, ?)",
-                        [group_id, name, lang, _now()],
-                    )
-                    if client is not None:
-                        reg.execute(
-                            "insert into group_starts (client, at) values (?, ?)",
-                            [client, time.time()],
-                        )
-            finally:
-                reg.close()
+            self._write(
+                "insert into groups (id, name, lang, created_at) values (?, ?, ?, ?)",
+                [group_id, name, lang, _now()],
+            )
         except BaseException:
             _remove_with_journal(building)
             _remove_with_journal(path)
+            if start is not None:  # a start that failed is given back
+                self._write("delete from group_starts where rowid = ?", [start])
             raise
         return Group(group_id, name, lang, _now(), path)
 
-    def rename(self, group_id: str, name: str) -> None:
+    def _write(self, sql: str, params: list) -> None:
+        """One statement written to the register, in a transaction of its own."""
         reg = self.register()
         try:
             with reg.atomic():
-                reg.execute("update groups set name = ? where id = ?", [name, group_id])
+                reg.execute(sql, params)
         finally:
             reg.close()
+
+    def rename(self, group_id: str, name: str) -> None:
+        self._write("update groups set name = ? where id = ?", [name, group_id])
 
     def delete(self, group_id: str) -> bool:
         """Delete the group: its line in the register, then its file, and what Litestream kept
@@ -240,17 +246,20 @@ class Host:
         group = self.find(group_id)
         if group is None:
             return False
-        reg = self.register()
-        try:
-            with reg.atomic():
-                reg.execute("delete from groups where id = ?", [group_id])
-        finally:
-            reg.close()
+        self._write("delete from groups where id = ?", [group_id])
         _remove_with_journal(group.path)
         shutil.rmtree(
             group.path.with_name(f".{group.path.name}{LITESTREAM_SUFFIX}"), ignore_errors=True
         )
         return True
+
+    def sweep(self, group_id: str) -> None:
+        """Once a group's file is gone, what its readers may have left beside it: a reader that
+        opened the file as it was deleted has SQLite make a new log and shared-memory file
+        (``-wal``, ``-shm``) for it. Nothing is touched while the file exists."""
+        path = self.path_of(group_id)
+        if not path.exists():
+            _remove_with_journal(path)
 
     # -- the operator's invitation ---------------------------------------------------------
     def invite_key(self, *, rotate: bool = False) -> str:
@@ -275,6 +284,17 @@ def _remove_with_journal(path: Path) -> None:
     for suffix in ("", "-wal", "-shm", "-journal"):
         with suppress(FileNotFoundError):
             os.remove(f"{path}{suffix}")
+
+
+def _starts_left(db: Database, client: str, now: float) -> int:
+    times = [
+        r["at"]
+        for r in db.query(
+            "select at from group_starts where client = ? and at >= ?", [client, now - 86400]
+        )
+    ]
+    hour = sum(1 for at in times if at >= now - 3600)
+    return max(0, min(STARTS_PER_HOUR - hour, STARTS_PER_DAY - len(times)))
 
 
 def group_setting(db: Database, key: str) -> str | None:

@@ -2,7 +2,9 @@
 used entry goes first.
 
 Every cache of the app is one of these, and each states its invalidation in one place, its
-key, so that nothing kept can go stale:
+key, so that nothing kept can go stale. On a box of many groups, whatever a group's pages
+keep holds the group's database file in its key (two groups may hold identical games under
+the same ids), except the engine's games, which belong to no group:
 
 - the games the engine read (``store.gamecache``), keyed by the document they were read from:
   another document is another key;

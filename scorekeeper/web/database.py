@@ -3,11 +3,13 @@ what each request leaves behind rolled back; the schema brought up to date at st
 
 from __future__ import annotations
 
+import sqlite3
+
 from flask import Flask, g
 from sqlite_utils import Database
 from werkzeug.routing import IntegerConverter
 
-from ..store.db import connect, thread_connection
+from ..store.db import connect, forget_connection, thread_connection
 from ..store.schema import migrate
 
 
@@ -15,17 +17,26 @@ def get_db() -> Database:
     """The request's connection: the one this server thread keeps open to the database of the
     request's group (see ``store.db.thread_connection`` and ``groups.database_path``)."""
     if "db" not in g:
-        from .groupspace import database_path
+        from .groupspace import database_path, many
 
-        g.db = thread_connection(database_path())
+        # a group's file is never made here: one deleted meanwhile stays deleted
+        g.db = thread_connection(database_path(), create=not many())
     return g.db
 
 
 def close_db(exc: BaseException | None = None) -> None:
-    """After each request: a transaction left open is rolled back, as closing would do."""
+    """After each request: a transaction left open is rolled back, as closing would do. A
+    connection that cannot roll back (its group's file deleted meanwhile) is closed."""
     db = g.pop("db", None)
-    if db is not None and db.conn.in_transaction:
-        db.conn.rollback()
+    if db is None:
+        return
+    try:
+        if db.conn.in_transaction:
+            db.conn.rollback()
+    except sqlite3.Error:
+        from .groupspace import database_path
+
+        forget_connection(database_path())
 
 
 class RowIdConverter(IntegerConverter):

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import sqlite3
 
-from flask import Flask, render_template, request, url_for
+from flask import Flask, g, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, InternalServerError
+
+from .deleted import OUTSIDER_TEXT, deleted_meanwhile
 
 TITLES = {
     400: lazy_gettext("That did not work"),
@@ -78,6 +80,13 @@ def handle_http(error: HTTPException):
     return page, code
 
 
+def missing_group():
+    """The answer to a request whose group was deleted while it ran: the 404 of a group that is
+    not there, as a phone outside the group gets it, drawn without the group's menu."""
+    g.outsider = True
+    return render_error(404, str(OUTSIDER_TEXT))
+
+
 def handle_csrf(error: CSRFError):
     return render_error(
         400,
@@ -93,10 +102,15 @@ def handle_overflow(error: OverflowError):
     return render_error(400, _("A number in that request is far out of range."))
 
 
-def handle_database(error: sqlite3.OperationalError):
-    """The database stayed locked longer than the busy timeout: ask to send again (the forms'
-    one-time tokens make that safe). Any other database error is a 500."""
-    if "locked" in str(error) or "busy" in str(error):
+def handle_database(error: sqlite3.DatabaseError):
+    """The request's group was deleted while it ran: the 404 of a missing group. The database
+    stayed locked longer than the busy timeout: ask to send again (the forms' one-time tokens
+    make that safe). Any other database error is a 500."""
+    if deleted_meanwhile():
+        return missing_group()
+    if isinstance(error, sqlite3.OperationalError) and (
+        "locked" in str(error) or "busy" in str(error)
+    ):
         return render_error(503)
     raise error
 
@@ -104,7 +118,7 @@ def handle_database(error: sqlite3.OperationalError):
 def init_app(app: Flask) -> None:
     app.register_error_handler(CSRFError, handle_csrf)
     app.register_error_handler(OverflowError, handle_overflow)
-    app.register_error_handler(sqlite3.OperationalError, handle_database)
+    app.register_error_handler(sqlite3.DatabaseError, handle_database)
     app.register_error_handler(HTTPException, handle_http)
     # Flask turns any unhandled exception into an InternalServerError (outside tests, which
     # see the exception itself).

@@ -3,13 +3,14 @@
 Both are most of a page that many phones reload, both cost a hundred cells said through the
 catalog, and both only depend on what they show and on how this phone reads (its language,
 digits and the table's words, and the app's root). So each is rendered once per pair and kept
-(``store.kept``), under a key that says when it must be rendered again:
+(``store.kept``), under a key that says when it must be rendered again, and always holds the
+request's group's database file (a fragment links to its group's pages):
 
 - the scoresheet of a game: the ``Game`` object the game cache hands out for the stored
   document (a changed game is another object), whether it links to the deals, and the game's
   id; the entry holds its game, so that the object's ``id`` in the key cannot be reused while
   the entry lives;
-- the leaderboard: the database's file and data version (``store.db.data_version``: any
+- the leaderboard: the database's data version (``store.db.data_version``: any
   commit by any connection or process, or a write on this one, changes it), the filters and
   the order.
 """
@@ -27,6 +28,7 @@ from ..store.db import data_version
 from ..store.kept import Kept
 from ..store.storage import StoredGame
 from . import present
+from .groupspace import database_path
 from .i18n import DIGITS_COOKIE, current_language
 from .words import words_key
 
@@ -47,9 +49,12 @@ def reader_key() -> Hashable:
 
 
 def fragment(what: Hashable, render: Callable[[], Markup], *, holds: object = None) -> Markup:
-    """The fragment *what* as this phone reads it, rendered by *render* when not kept. An entry
-    is used only while it holds the very object *holds* (whose ``id`` *what* may contain)."""
-    key = (what, reader_key())
+    """The fragment *what* of the request's group, as this phone reads it, rendered by *render*
+    when not kept. An entry is used only while it holds the very object *holds* (whose ``id``
+    *what* may contain). Every key holds the group's database file: two groups with identical
+    games read the same ``Game`` object and the same game id, but their fragments link to
+    their own group's pages."""
+    key = (database_path(), what, reader_key())
     entry = _kept.get(key)
     if entry is not None and entry[0] is holds:
         return entry[1]
@@ -80,9 +85,7 @@ def scoresheet(stored: StoredGame, readonly: bool = False) -> Markup:
     return fragment(("sheet", id(game), stored.id, bool(readonly), waiting), render, holds=game)
 
 
-def leaderboard(
-    db: Database, database: str, filters: stats.Filters, sort: str, rated: bool = False
-) -> Markup:
+def leaderboard(db: Database, filters: stats.Filters, sort: str, rated: bool = False) -> Markup:
     """The leaderboard's table: everyone at every table reads it and few things change it.
     With *rated*, it has each player's rating (the group keeps ratings)."""
 
@@ -102,7 +105,6 @@ def leaderboard(
 
     what = (
         "leaderboard",
-        database,
         data_version(db),
         tuple(sorted(filters.args().items())),
         sort,

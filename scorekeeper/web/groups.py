@@ -22,13 +22,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Flask, abort, current_app, g
-from flask_babel import lazy_gettext
+from flask import Flask, Response, abort, current_app, g, make_response
 
 from ..store import groups as store_groups
-from ..store.db import connect
+from ..store.db import connect, forget_connection
 from ..store.schema import migrate
 from .database import get_db
+from .deleted import OUTSIDER_TEXT, deleted_meanwhile
+from .errors import missing_group
 from .groupspace import current, host, in_group_space, many, private
 from .rights import is_member
 
@@ -50,13 +51,6 @@ WATCHING = frozenset(
     }
 )
 
-#: What a phone that is not a member reads, whatever it asked for.
-OUTSIDER_TEXT = lazy_gettext(
-    "There is nothing here for this phone. To see a group’s games, open the group’s current "
-    "join link on this phone: any member of the group can share it (an older link may have "
-    "been replaced)."
-)
-
 _migrated: set[str] = set()
 
 
@@ -71,15 +65,26 @@ def outsider() -> None:
 def _open_group(group_id: str) -> None:
     path = host().file_of(group_id)
     if path is None:
+        if store_groups.GROUP_ID.fullmatch(group_id):  # deleted: let go of the deleted file
+            forget_connection(str(host().path_of(group_id)))
         outsider()
     g.group_id, g.group_path = group_id, str(path)
     if g.group_path not in _migrated:  # a group's file made by an older version
-        db = connect(path)
+        db = connect(path, create=False)
         try:
             migrate(db)
         finally:
             db.close()
         _migrated.add(g.group_path)
+
+
+def _after(response: Response) -> Response:
+    """A request whose group was deleted while it ran answers as a missing group, whatever
+    its view made of what it could still read (a page of the deleted file, a game not found,
+    a save that no file keeps)."""
+    if deleted_meanwhile():
+        return make_response(missing_group())
+    return response
 
 
 def _secret_opens(endpoint: str, values: dict[str, Any]) -> bool | None:
@@ -161,6 +166,7 @@ def register(app: Flask, blueprints: tuple[Any, ...]) -> None:
 def init_app(app: Flask) -> None:
     app.extensions["groups"] = store_groups.Host(app.instance_path)
     app.url_value_preprocessor(_pull)
+    app.after_request(_after)
     app.url_defaults(_fill)
     app.add_template_global(in_group_space)
     app.add_template_global(many, "many_groups")

@@ -258,7 +258,7 @@ class SheetWorker:
         path, game_id, way = slot
         if not Path(path).exists():  # a database gone meanwhile (a test's)
             return
-        db = thread_connection(path)
+        db = thread_connection(path, create=False)
         db.conn.execute("begin")  # one snapshot of the game, as a request reads it
         try:
             stored = load_game(db, game_id)

@@ -12,6 +12,8 @@ itself and one row of ``games`` read by its primary key:
 
 - the app's edition, drawn when the app starts: a restart (new code, templates or assets,
   another configuration, a restored database) makes every page again;
+- the request's group's database file (two groups' games may have the same id, and their
+  pages link to their own group);
 - the page, the game's id and its version tag (``games.version_tag``), which SQLite's triggers
   draw again on every change of the game's row, its deals, its seats or its players' names
   (``store/schema.py``, ``m007_version_tags``), whatever wrote it;
@@ -47,7 +49,7 @@ other page is made for each request. What is never kept, nor given a validator, 
   :func:`_answer` itself.
 
 The state document (``state.json``) speaks no language and shows no rights: its key is the
-edition, the game and its version tag.
+edition, the group's database, the game and its version tag.
 """
 
 from __future__ import annotations
@@ -66,7 +68,7 @@ from ..store.kept import Kept
 from . import rights
 from .database import get_db
 from .fragments import reader_key
-from .groupspace import in_group_space
+from .groupspace import database_path, in_group_space
 from .i18n import here
 
 #: Pages kept: a game page is about 12 KB of HTML, a scoreboard about 10 KB.
@@ -182,6 +184,7 @@ def _answer(
     right = rights.known_right(game_id, edit_key, pin_hash) if with_rights else None
     key: tuple[Hashable, ...] = (
         current_app.extensions[EDITION],
+        database_path(),
         page,
         game_id,
         tag,

@@ -16,7 +16,7 @@ import sys
 from typing import Sequence
 
 import pygal
-from flask import Blueprint, Response, abort, current_app, request
+from flask import Blueprint, Response, abort, request
 from flask_babel import gettext
 from pygal.style import Style
 
@@ -29,6 +29,7 @@ from ...store import ratings, stats
 from ...store.kept import Kept
 from .. import inflight
 from ..database import get_db
+from ..groupspace import database_path
 from ..i18n import RTL_LANGUAGES, current_language, figure, num
 from ..messages import contract_label
 from .games import fetch_game
@@ -303,7 +304,7 @@ RUNNING: Kept[str] = Kept(64)
 def running(game_id: int):
     stored = fetch_game(game_id)
     key = (
-        current_app.config["DATABASE"],
+        database_path(),
         game_id,
         stored.row["version_tag"],
         current_language(),

@@ -96,15 +96,18 @@ def start():
     if not form.validate() or problem:
         form.name.errors = [problem or _("Send the form again.")]
         return _page(form, 400)
-    if groups.host().starts_left(client()) <= 0:
-        form.name.errors = [
-            _("This address has started as many groups as it may for now. Try again in an hour.")
-        ]
-        return _page(form, 429)
     try:
         lang = form.lang.data if form.lang.data in dict(LANGUAGES) else "en"
         group = groups.host().create(name, lang, client=client())
     except Refused as exc:
+        if exc.message == store_groups.LIMIT_REACHED:  # counted with the start, at once
+            form.name.errors = [
+                _(
+                    "This address has started as many groups as it may for now. "
+                    "Try again in an hour."
+                )
+            ]
+            return _page(form, 429)
         form.name.errors = [refusal(exc)]
         return _page(form, 400)
     g.group_id, g.group_path = group.id, str(group.path)

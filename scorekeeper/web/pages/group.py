@@ -17,6 +17,7 @@ from ...store.keys import install_key, rotate_install_key
 from .. import groupspace as groups
 from ..database import get_db
 from ..flashes import flash_words
+from ..deleted import delete_current
 from ..hosting import external_url
 from ..rights import JOIN_KEY, MEMBER, is_admin, require_group_admin
 from .live import qr_svg
@@ -150,7 +151,7 @@ def delete():
         form.confirm.errors = [_("Type the group’s name exactly as it is, to be sure.")]
         return _page(delete_form=form, status=400)
     group = groups.current() or ""
-    groups.host().delete(group)
+    delete_current()
     for key in [k for k in session if k.startswith(group + ":")]:
         session.pop(key, None)
     flash_words(lazy_gettext("The group is deleted, with all its games."))

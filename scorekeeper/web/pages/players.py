@@ -17,7 +17,6 @@ from flask_wtf import FlaskForm
 from markupsafe import Markup, escape
 from wtforms import HiddenField, StringField
 
-from .. import groupspace as groups
 from ...engine.gamefile import NAME_LIMIT
 from ...store import players, ratings, stats, storage
 from .. import figures, fragments, ratingview, rights
@@ -311,7 +310,7 @@ def leaderboard():
     if sort not in stats.SORTS or (sort == "rating" and not rated):
         sort = default
     labels = preset_labels()
-    board = fragments.leaderboard(get_db(), groups.database_path(), filters, sort, rated)
+    board = fragments.leaderboard(get_db(), filters, sort, rated)
     return render_template(
         "players/leaderboard.html",
         board=board,

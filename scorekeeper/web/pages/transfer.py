@@ -63,7 +63,7 @@ def _stream(night: str | None) -> Iterator[str]:
 
     def generate() -> Iterator[str]:
         with inflight.EXPORTS.holding():
-            db = connect(path)
+            db = connect(path, create=False)
             try:
                 yield from iter_document(db, game_ids(db, night=night))
             finally:
