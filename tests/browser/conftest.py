@@ -16,9 +16,9 @@ game's page on either box. What the two share:
 - ``site.url`` (the group's pages), ``site.origin`` (the scheme, host and port: the static
   files, the service worker, a cookie's ``url``), ``site.database`` (the group's database file:
   read what is stored), ``site.app`` (the app served);
-- ``site.seed``: an app on the same database whose ``test_client()`` posts under the prefix and
-  is a member of the group (its join link opened): ``Table(site.seed.test_client())`` seeds
-  either box alike;
+- ``site.seed``: an app on the same database whose ``test_client()`` posts under the prefix;
+  ``site.client()`` is such a client that is a member of the group (its join link opened):
+  ``Table(site.client())`` seeds either box alike, ``site.cookie(client)`` is its cookie;
 - ``own_game(...)`` and ``seeded.cookie(site)``: the session cookie of a phone that keeps the
   game's score (a member of the group);
 - ``new_phone(...)``: a phone with no cookie is made a member first (the join link opened), as
@@ -81,11 +81,21 @@ class Site:
             parts.hostname == "127.0.0.1" and (url + "/").startswith(self.origin + "/")
         )
 
+    def client(self) -> FlaskClient:
+        """A test client of ``seed``: a new phone, a member of the group (its join link
+        opened) on a box of many groups."""
+        client = self.seed.test_client()
+        if self.join:
+            assert client.get(self.join).status_code == 303
+        return client
+
+    def cookie(self, client: FlaskClient) -> dict[str, str]:
+        """The session cookie of *client*, for a browser's phone."""
+        return {"name": "session", "value": client.get_cookie("session").value, "url": self.origin}
+
     def member(self) -> dict[str, str]:
         """The session cookie of a new phone that opened the group's join link."""
-        client = self.seed.test_client()
-        assert client.get(self.join).status_code == 303
-        return {"name": "session", "value": client.get_cookie("session").value, "url": self.origin}
+        return self.cookie(self.client())
 
 
 def _serve(app) -> tuple[Any, threading.Thread]:
@@ -226,9 +236,7 @@ def table_seeded(table_site, request) -> Seeded:
 
 
 def _seed(site: Site) -> Seeded:
-    client = site.seed.test_client()  # the phone that starts the games may keep their score
-    if site.join:  # a member of the group
-        assert client.get(site.join).status_code == 303
+    client = site.client()  # the phone that starts the games may keep their score
     table = Table(client)
     fresh = table.new_game(["Aya", "Bilal", "Carla", "ليلى"], title="Just started")
     playing = table.new_game(["Aya", "Bilal", "Carla", "ليلى"])
@@ -309,16 +317,10 @@ def _seed(site: Site) -> Seeded:
 
 def _own_game(site: Site) -> Callable[..., tuple[int, dict[str, str]]]:
     def start(names=PLAYERS, **settings: Any) -> tuple[int, dict[str, str]]:
-        client = site.seed.test_client()
-        if site.join:  # a member of the group
-            assert client.get(site.join).status_code == 303
+        client = site.client()
         game_id = Table(client).new_game(names, **settings)
         client.get("/")  # clears the session's messages
-        return game_id, {
-            "name": "session",
-            "value": client.get_cookie("session").value,
-            "url": site.origin,
-        }
+        return game_id, site.cookie(client)
 
     return start
 

@@ -576,7 +576,7 @@ def test_issue37_1__a_phone_in_two_groups_keeps_each_groups_deals_apart(
     first group waits there only; the second group's game page and forms show nothing of it,
     and its own deal waits apart. Back online, each is stored once, in its own group."""
     first, second = groups_site.groups("Sunday table"), groups_site.groups("Monday table")
-    client = first.seed.test_client()  # the one phone: one cookie, in both groups
+    client = first.client()  # the one phone: one cookie, in both groups
     games = []
     for group in (first, second):
         client.prefix = urlsplit(group.url).path
