@@ -2,7 +2,7 @@
 
 Both are most of a page that many phones reload, both cost a hundred cells said through the
 catalog, and both only depend on what they show and on how this phone reads (its language,
-digits and the table's words, and the app's root). So each is rendered once per pair and kept
+digits and the table's words, the app's root and the group). So each is rendered once per pair and kept
 (``store.kept``), under a key that says when it must be rendered again:
 
 - the scoresheet of a game: the ``Game`` object the game cache hands out for the stored
@@ -27,6 +27,7 @@ from ..store.db import data_version
 from ..store.kept import Kept
 from ..store.storage import StoredGame
 from . import present
+from .groupspace import current
 from .i18n import DIGITS_COOKIE, current_language
 from .words import words_key
 
@@ -37,12 +38,15 @@ _kept: Kept[tuple[object, Markup]] = Kept(SIZE)
 
 
 def reader_key() -> Hashable:
-    """How this phone reads a page: everything a fragment's words and digits depend on."""
+    """How this phone reads a page: everything a fragment's words, digits and links depend on
+    (the links of a group's pages carry its prefix: two groups with the same game, which the
+    game cache reads once, each get their own)."""
     return (
         current_language(),
         request.cookies.get(DIGITS_COOKIE),
         words_key(),
         request.script_root,
+        current(),
     )
 
 
