@@ -61,6 +61,13 @@ def offline_ready(page, site, game_id: int, contract: str = "diamonds") -> None:
     )
 
 
+def the_other_phone(site, cookie: dict[str, str]) -> Table:
+    """Another phone of the same player (the same rights), its own browser: without one."""
+    other = site.seed.test_client()
+    other.set_cookie("session", cookie["value"])
+    return Table(other)
+
+
 def waiting_on(page) -> int:
     """How many deals wait in the phone's outbox."""
     return page.evaluate("""() => new Promise((ok, no) => {
@@ -198,9 +205,7 @@ def test_a_deal_sent_late_after_another_phone_recorded_it(
     meanwhile" page with its entry kept (to send as deal 3 if it is one), nothing is
     overwritten and nothing doubled."""
     game_id, cookie = table_own_game(NAMES)
-    other = table_site.seed.test_client()  # phone B: the same rights, its own browser
-    other.set_cookie("session", cookie["value"])
-    table = Table(other)
+    table = the_other_phone(table_site, cookie)  # phone B: the same rights, its own browser
     table.enter(game_id, FIRST)
     page = table_new_phone(cookies=[cookie])
     keep_score(page, table_site, game_id)
@@ -274,9 +279,7 @@ def test_a_correction_made_offline_after_another_phone_corrected_it(
     version check refuses it: the "changed meanwhile" page, what this phone read and what is
     recorded now, and only the other phone's correction stored."""
     game_id, cookie = table_own_game(NAMES)
-    other = table_site.seed.test_client()
-    other.set_cookie("session", cookie["value"])
-    table = Table(other)
+    table = the_other_phone(table_site, cookie)
     table.enter(game_id, FIRST)
     page = table_new_phone(cookies=[cookie])
     keep_score(page, table_site, game_id)
@@ -354,9 +357,7 @@ def test_the_network_dropped_right_after_a_save_loses_nothing(
     a correction entered offline. Back online, all are stored once, in order, and nothing is
     answered "already saved"."""
     game_id, cookie = table_own_game(NAMES)
-    other = table_site.seed.test_client()
-    other.set_cookie("session", cookie["value"])
-    Table(other).enter(game_id, FIRST)
+    the_other_phone(table_site, cookie).enter(game_id, FIRST)
     page = table_new_phone(cookies=[cookie])
     keep_score(page, table_site, game_id)
     offline_ready(page, table_site, game_id)
@@ -531,9 +532,7 @@ def test_issue37_1__the_waiting_card_has_no_blank_or_undefined_line(
     """The King of Hearts undoubled (its "doubled by" sent empty), Queens with one queen
     doubled, and a correction (its hidden fields): each card says only what was tapped."""
     game_id, cookie = table_own_game(NAMES)
-    other = table_site.seed.test_client()
-    other.set_cookie("session", cookie["value"])
-    Table(other).enter(game_id, SECOND)
+    the_other_phone(table_site, cookie).enter(game_id, SECOND)
     page = table_new_phone(cookies=[cookie])
     keep_score(page, table_site, game_id)
     offline_ready(page, table_site, game_id, "king_of_hearts")
