@@ -21,8 +21,12 @@ game's page on either box. What the two share:
   ``Table(site.client())`` seeds either box alike, ``site.cookie(client)`` is its cookie;
 - ``own_game(...)`` and ``seeded.cookie(site)``: the session cookie of a phone that keeps the
   game's score (a member of the group);
-- ``new_phone(...)``: a phone with no cookie is made a member first (the join link opened), as
-  a player of the group is; ``member=False`` leaves it outside.
+- ``new_phone(...)``: on the box of many groups, a phone given no cookie gets that of a new
+  phone that opened the group's join link (``site.member()``), a member as a player of the
+  group is; ``member=False`` leaves it outside (a phone with a game's view link only).
+
+``groups_site`` and ``groups_new_phone`` are that box of many groups alone (for what only it
+has); ``groups_site.groups(name)`` starts another group there, as a site of its own.
 
 Converting a test is renaming its fixture arguments (``site`` to ``table_site`` and so on, and
 their uses), reading the database at ``site.database`` and building cookies from
