@@ -7,6 +7,17 @@
    (pages/offline.py, offline_data), never read from the markup around it. */
 "use strict";
 var CACHE = "trex-" + VERSION, REFUSED = "trex-refused";
+/* Where a group's pages are: at the root on a laptop and on a hosted box of one group, under
+   /g/<id>/ on a box of many groups (web/groups.py). The worker, at /sw.js with the scope "/",
+   serves both: each address is read as its group's prefix (its "space", "" at the root) and
+   the path after it, and every deal it holds or remembers carries its space, so that a phone
+   in two groups keeps each one's deals to that group. */
+var SPACE = /^((?:\/g\/[^/]+)?)(\/.*)$/;
+var where = function (url) {
+  var found = SPACE.exec(new URL(url, location.href).pathname);
+  return {space: found[1], path: found[2]};
+};
+var spaceOf = function (deal) { return deal.space || ""; };  /* "": held before spaces were */
 var PAGE = /^\/games\/\d+(\/deals\/new|\/thrown-in|\/deals\/\d+(\/edit)?)?$/;
 var SAVE = /^\/games\/(\d+)\/(deals\/new|thrown-in|deals\/\d+\/edit)$/;
 /* A page's data: the JSON in the attribute that opens with DATA (the templates write no "'",
@@ -77,17 +88,18 @@ var drop = function (id) { return outbox("readwrite", function (s) { return s.de
 var sent = function () { return outbox("readonly", function (s) { return s.getAll(); }, "sent"); };
 /* What an entry is, from its fields: its game, deal number, token, contracts ("" thrown in)
    and whether it is a new deal or a correction. */
-var entry = function (game, url, fields) {
+var entry = function (game, url, fields) {  /* the space: that of *url* */
   var value = function (name) {
     var found = fields.filter(function (f) { return f[0] === name; })[0];
     return found ? String(found[1]) : "";
   };
-  return {game: game, number: Number(value("number")), token: value("token"),
-          contracts: value("contracts"), kind: /\/edit$/.test(url) ? "edit" : "new"};
+  return {space: where(url).space, game: game, number: Number(value("number")),
+          token: value("token"), contracts: value("contracts"),
+          kind: /\/edit$/.test(url) ? "edit" : "new"};
 };
 var about = function (deal) {
-  return deal.kind ? {game: deal.game, number: deal.number, token: deal.token,
-                      contracts: deal.contracts, kind: deal.kind}
+  return deal.kind ? {space: spaceOf(deal), game: deal.game, number: deal.number,
+                      token: deal.token, contracts: deal.contracts, kind: deal.kind}
     : entry(deal.game, deal.action, deal.fields);
 };
 /* The server took *deal*: remembered (the last 200), so that a form or a page kept from
@@ -101,7 +113,7 @@ var remember = function (deal) {
 };
 /* The server's own game page says the number of the next deal: a deal remembered with a
    number from it on was undone since, and no longer comes before anything. */
-var forget = function (game, html) {
+var forget = function (space, game, html) {
   var page = data(html), next = page && page.next;
   if (!next) { return Promise.resolve(); }
   return outbox("readwrite", function (s) {
@@ -109,17 +121,21 @@ var forget = function (game, html) {
     at.onsuccess = function () {
       var c = at.result;
       if (!c) { return; }
-      if (c.value.game === game && c.value.kind === "new" && c.value.number >= next) {
+      if (spaceOf(c.value) === space && c.value.game === game && c.value.kind === "new" &&
+          c.value.number >= next) {
         c.delete();
       }
       c.continue();
     };
   }, "sent");
 };
-/* The deals of *game* this phone knows and the server may not have shown yet: those waiting,
-   and those it took. */
-var known = function (game, lists) {
-  return [].concat.apply([], lists).map(about).filter(function (d) { return d.game === game; });
+/* The deals of *game* (of the group at *space*) this phone knows and the server may not have
+   shown yet: those waiting, and those it took. */
+var ours = function (space, game) {
+  return function (d) { return spaceOf(d) === space && d.game === game; };
+};
+var known = function (space, game, lists) {
+  return [].concat.apply([], lists).map(about).filter(ours(space, game));
 };
 var token = function () {
   var bytes = crypto.getRandomValues(new Uint8Array(16));
@@ -130,12 +146,11 @@ var token = function () {
 /* The result as tapped, in the page's words: read from the data of the entry form this phone
    kept (the one the deal was sent from) and the fields sent. Without it, the deal still
    waits. A game page's data, from the pages of *game* kept here (kept). */
-var kept = function (game, wanted) {  /* the data of the first page of *game* kept here that is *wanted* */
+var kept = function (space, game, wanted) {  /* the data of the first page of *game* kept here that is *wanted* */
   return caches.open(CACHE).then(function (cache) {
     return cache.keys().then(function (keys) {
       return keys.filter(function (k) {
-        var path = new URL(k.url).pathname + "/";
-        return path.indexOf("/games/" + game + "/") === 0;
+        return (new URL(k.url).pathname + "/").indexOf(space + "/games/" + game + "/") === 0;
       }).reduce(function (found, k) {
         return found.then(function (page) {
           return page || cache.match(k).then(function (r) { return r.text(); })
@@ -149,10 +164,12 @@ var worded = function (page) { return !!page.words; };
 var described = function (form, fields) {  /* *form*: the address of the form sent */
   return formData(form).then(function (page) {
     var lines = [];
-    fields.forEach(function (f) {
-      var field = page && f[1] && (page.fields || {})[f[0]];  /* [legend, chips or null: the value] */
-      var label = field && (field[1] === null ? f[1] : page.chips[field[1]][f[1]]);
-      if (label !== undefined && label !== null) { lines.push([page.legends[field[0]], label]); }
+    fields.forEach(function (f) {  /* a field sent empty (no answer, a hidden one) says nothing */
+      var field = page && f[1] !== "" ? (page.fields || {})[f[0]] : null;  /* [legend, chips or null] */
+      if (!field) { return; }
+      var label = field[1] === null ? f[1] : ((page.chips || [])[field[1]] || {})[f[1]];
+      var legend = (page.legends || [])[field[0]];
+      if (label && legend) { lines.push([legend, label]); }
     });
     return {fields: fields, title: page ? page.title : "", lines: lines};
   });
@@ -166,14 +183,14 @@ var described = function (form, fields) {  /* *form*: the address of the form se
    took, was entered from the same kept form) gets a token of its own, made here: the server
    takes an unused token of the right form once. Then the game page, as this phone last saw
    it. */
-var keep = function (request, game) {
+var keep = function (request, space, game) {
   return request.formData().then(function (form) {
     var fields = [];
     form.forEach(function (value, key) { fields.push([key, value]); });
     return Promise.all([all(), sent(), described(request.referrer, fields)]);
   }).then(function (found) {
     var waiting = found[0], taken = found[1], entered = found[2], fields = entered.fields;
-    var mine = known(game, [waiting, taken]);
+    var mine = known(space, game, [waiting, taken]);
     var value = function (name) {
       return fields.filter(function (f) { return f[0] === name; })[0][1];
     };
@@ -194,41 +211,52 @@ var keep = function (request, game) {
     deal.lines = entered.lines;
     return outbox("readwrite", function (s) { return s.add(deal); });
   }).then(function () {
-    return Response.redirect("/games/" + game, 303);
+    return Response.redirect(space + "/games/" + game, 303);
   });
 };
 
-/* Send what waits, oldest first, one at a time; stop at the first the server does not take.
-   A redirect is the server's "saved" (or "already saved": the token was used). Any other
-   answer (the engine refused it, another phone changed the game meanwhile) is the page the
-   phone that asked is sent to, once, at the form's address: the server's own page, the entry
-   kept with its message, or the "changed meanwhile" page. A server error waits for later. */
+/* Send what waits, oldest first, one at a time. A redirect is the server's "saved" (or
+   "already saved": the token was used). Any other answer (the engine refused it, another phone
+   changed the game meanwhile) is the page the phone that asked is sent to, once, at the form's
+   address: the server's own page, the entry kept with its message, or the "changed meanwhile"
+   page; then sending stops. Each group's deals go in their own order: a deal its group does
+   not take now (a server error, or refused while the phone that asked shows another group)
+   waits, and so does every later deal of that group, while the other groups' go on. The
+   network not reached stops it all until the next time (said to the pages: "unreached"). */
 var sending = Promise.resolve();
 var send = function (client) {
-  var count = 0;
+  var count = {}, held = {}, unreached = false;
+  var asking = client && client.url ? where(client.url).space : null;
   var next = function () {
     return all().then(function (waiting) {
-      var deal = waiting[0];
+      var deal = waiting.filter(function (d) { return !held[spaceOf(d)]; })[0];
       if (!deal) { return null; }
-      var body = new URLSearchParams();
+      var space = spaceOf(deal), body = new URLSearchParams();
       deal.fields.forEach(function (f) { body.append(f[0], f[1]); });
       return fetch(deal.action, {method: "POST", body: body, redirect: "manual",
                                  credentials: "same-origin"})
         .then(function (answer) {
           if (answer.type === "opaqueredirect") {
-            count++;
+            count[space] = (count[space] || 0) + 1;
             return remember(deal).then(function () { return drop(deal.id); }).then(next);
           }
-          if (answer.status >= 500 || !client || !client.navigate) { return null; }  // later
+          if (answer.status >= 500 || !client || !client.navigate || asking !== space) {
+            held[space] = true;  // later
+            return next();
+          }
           return caches.open(REFUSED).then(function (c) { return c.put(deal.action, answer); })
             .then(function () { return client.navigate(deal.action); })
             .then(function () { return drop(deal.id); });
-        }, function () { return null; });  // still no network: try again later
+        }, function () { unreached = true; return null; });  // no network: try again later
     });
   };
   sending = sending.then(next).catch(function () {}).then(all).then(function (waiting) {
     return self.clients.matchAll().then(function (clients) {
-      clients.forEach(function (c) { c.postMessage({sent: count, left: waiting.length}); });
+      clients.forEach(function (c) {  /* each page hears of its own group's deals */
+        var space = where(c.url).space;
+        c.postMessage({sent: count[space] || 0, unreached: unreached,
+                       left: waiting.filter(function (d) { return spaceOf(d) === space; }).length});
+      });
     });
   });
   return sending;
@@ -237,8 +265,8 @@ var send = function (client) {
 /* The entry bar's preview without network: the server cannot score, so the bar says that
    Save keeps the deal here, in the words of the game page kept (Save stays on). */
 var PREVIEW = /^\/games\/(\d+)\/deals\/preview\.json$/;
-var away = function (game) {
-  return kept(game, worded).then(function (page) {
+var away = function (space, game) {
+  return kept(space, game, worded).then(function (page) {
     var words = page ? page.words : {};
     return new Response(JSON.stringify({ok: false, offline: true,
                                         problems: [words.offline || "Offline"]}),
@@ -259,16 +287,22 @@ var NEW = /\/(deals\/new|thrown-in)$/;
 var RENUMBER = '<script src="' + FILES.filter(function (f) {
   return f.slice(-12) === "/renumber.js";
 })[0] + '" defer></script>';
-var shown = function (answer, game, url) {
-  var path = new URL(url).pathname;
+/* An entry form whose data was not kept (the network went between the form and its data) is
+   still shown with the deals waiting and numbered after them: its outbox is the one the game
+   page's data names for its forms. */
+var shown = function (answer, space, game, url) {
+  var path = where(url).path;
   return Promise.all([all(), sent()]).then(function (found) {
-    var waiting = found[0].filter(function (d) { return d.game === game; });
-    var mine = known(game, found);
+    var waiting = found[0].filter(ours(space, game));
+    var mine = known(space, game, found);
     if (!mine.length) { return answer; }
-    return Promise.all([answer.text(), kept(game, worded), formData(url)]).then(function (pages) {
-      var html = pages[0], page = data(html) || pages[2], at = page ? html.indexOf(page.box) : -1;
-      if (at < 0) { return html; }
-      var words = (page.words || (pages[1] || {}).words) || {digits: "0123456789"};
+    return Promise.all([answer.text(), kept(space, game, worded), formData(url)])
+      .then(function (pages) {
+      var html = pages[0], home = pages[1] || {};
+      var page = data(html) || pages[2] || (home.form_box ? {box: home.form_box} : null);
+      var at = page ? html.indexOf(page.box) : -1;
+      var words = (page && page.words) || home.words;
+      if (at < 0 || !words) { return html; }
       var digits = function (n) {
         return String(n).replace(/\d/g, function (d) { return words.digits[d]; });
       };
@@ -282,7 +316,7 @@ var shown = function (answer, game, url) {
         var number = digits(deal.number);
         return '<section class="card waiting"><h2>' + esc(words.waiting.replace("{n}", number)) +
           '</h2><p class="muted">' + esc(deal.title) + '</p><ul class="notes">' +
-          deal.lines.map(function (line) {
+          deal.lines.filter(function (line) { return line[0] && line[1]; }).map(function (line) {
             return "<li><bdi>" + esc(line[0]) + "</bdi>" + (/[?؟]$/.test(line[0]) ? " " : ": ") +
               "<bdi>" + esc(line[1]) + "</bdi></li>";
           }).join("") + '</ul><p class="muted">' + esc(words.unchecked) + "</p></section>";
@@ -332,8 +366,9 @@ var forms = function (html) {
 
 /* Pages: the network first, so an online phone always sees the newest; the kept copy when the
    network fails. */
-var page = function (event, path) {
-  var request = event.request, game = /^\/games\/\d+$/.test(path);
+var page = function (event, at) {  /* *at*: where the page is (its space and path) */
+  var request = event.request, game = /^\/games\/\d+$/.test(at.path);
+  var number = Number(at.path.split("/")[2]);
   return fetch(request).then(function (answer) {
     var html = (answer.headers.get("Content-Type") || "").indexOf("text/html") === 0;
     if (answer.ok && answer.type === "basic" && html) {
@@ -344,7 +379,7 @@ var page = function (event, path) {
         });
       }).then(function () { return text && text.then(forms); }));
       if (text) {  // what the server holds now, before the page is shown
-        return text.then(function (t) { return forget(Number(path.split("/")[2]), t); })
+        return text.then(function (t) { return forget(at.space, number, t); })
           .catch(function () {}).then(function () { return answer; });
       }
     }
@@ -352,16 +387,18 @@ var page = function (event, path) {
   }, function () {
     return caches.match(request).then(function (kept) { return kept || Response.error(); });
   }).then(function (answer) {
-    return answer.ok ? shown(answer, Number(path.split("/")[2]), request.url) : answer;
+    return answer.ok ? shown(answer, at.space, number, request.url) : answer;
   });
 };
 
 self.addEventListener("fetch", function (event) {
   var request = event.request, url = new URL(request.url);
   if (url.origin !== location.origin) { return; }
-  var save = SAVE.exec(url.pathname), preview = PREVIEW.exec(url.pathname);
+  var at = where(url.href), save = SAVE.exec(at.path), preview = PREVIEW.exec(at.path);
   if (request.method === "POST" && preview) {
-    event.respondWith(fetch(request).catch(function () { return away(Number(preview[1])); }));
+    event.respondWith(fetch(request).catch(function () {
+      return away(at.space, Number(preview[1]));
+    }));
   } else if (request.method === "POST" && save && request.mode === "navigate") {
     var copy = request.clone(), game = Number(save[1]);
     event.respondWith(fetch(request).then(function (answer) {
@@ -372,7 +409,7 @@ self.addEventListener("fetch", function (event) {
         return remember(entry(game, request.url, fields));
       }).catch(function () {}).then(function () { return answer; });
     }, function () {
-      return keep(copy, game);
+      return keep(copy, at.space, game);
     }));
   } else if (request.method !== "GET") {
     return;
@@ -380,11 +417,11 @@ self.addEventListener("fetch", function (event) {
     event.respondWith(caches.match(request).then(function (kept) {
       return kept || fetch(request);
     }));
-  } else if (request.mode === "navigate" && PAGE.test(url.pathname)) {
+  } else if (request.mode === "navigate" && PAGE.test(at.path)) {
     event.respondWith(caches.open(REFUSED).then(function (refused) {
       return refused.match(request).then(function (answer) {
         return answer ? refused.delete(request).then(function () { return answer; })
-          : page(event, url.pathname);
+          : page(event, at);
       });
     }));
   }

@@ -34,6 +34,8 @@ TAP_REPORT: list[str] = []
 WEIGHT_REPORT: dict[str, int] = {}
 #: Where the entry screen's Save and scores end on each phone, and how long the game page is.
 FIT_REPORT: list[str] = []
+#: How long each deal waiting offline took to be stored once the signal came back.
+BACK_ONLINE_REPORT: list[str] = []
 PAGE_BUDGET = 40 * 1024
 MIN_TARGET = 44
 MIN_TEXT = 16
@@ -263,7 +265,7 @@ def first_load(page, url: str) -> tuple[Any, int, dict[str, int]]:
 def keep_score(page, site, game_id: int) -> None:
     """Open the game's edit link on this phone (as the phone that started it would share it),
     which lands on the game page."""
-    page.goto(site.url + edit_link(site.app, game_id))
+    page.goto(site.url + edit_link(site.seed, game_id))
     page.wait_for_url(f"{site.url}/games/{game_id}")
 
 

@@ -141,16 +141,16 @@ def test_a_whole_game_in_arabic_on_a_phone(site, new_phone):
     assert ar("Deal %(number)s", number=len(GAME)) in page.locator("main").inner_text()
 
 
-def test_long_names_in_the_sheet_read_whole_in_their_own_direction(site, new_phone):
+def test_long_names_in_the_sheet_read_whole_in_their_own_direction(table_site, table_new_phone):
     """A Latin name too long for its column reads whole on an Arabic page, on more lines, left
     to right, as an Arabic one does right to left: no name is cut (issue 28: two names that
     begin alike would look alike once cut)."""
     from web_helpers import Table
 
     names = ["Christopher Alexander", "عبد الرحمن الخوري", "Bilal", "Dana"]
-    game_id = Table(site.seed.test_client()).new_game(names)
-    page = arabic_phone(new_phone)
-    page.goto(f"{site.url}/games/{game_id}")
+    game_id = Table(table_site.client()).new_game(names)
+    page = arabic_phone(table_new_phone)
+    page.goto(f"{table_site.url}/games/{game_id}")
     cut = page.eval_on_selector_all(
         "table.sheet thead bdi",
         """cells => cells.map(b => {
@@ -166,11 +166,13 @@ def test_long_names_in_the_sheet_read_whole_in_their_own_direction(site, new_pho
     shoot(page, "ar-long-names")
 
 
-def test_numbers_stand_under_their_players_names_right_to_left(site, seeded, new_phone):
+def test_numbers_stand_under_their_players_names_right_to_left(
+    table_site, table_seeded, table_new_phone
+):
     """In the Arabic sheet each column's numbers are centred under its player's name (they
     stood about 40 px to the side of it in the kingdom grid)."""
-    page = arabic_phone(new_phone)
-    page.goto(f"{site.url}/games/{seeded.over}")
+    page = arabic_phone(table_new_phone)
+    page.goto(f"{table_site.url}/games/{table_seeded.over}")
     centres = page.evaluate("""() => {
       const mid = el => { const r = el.getBoundingClientRect(); return (r.left + r.right) / 2; };
       const heads = Array.from(document.querySelectorAll('table.sheet thead tr:first-child th bdi'));

@@ -4,6 +4,8 @@ says which player it is and confirms it with one tap; A's page shows it confirme
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 import pytest
 
 from gamebuilder import standard_deal
@@ -15,18 +17,18 @@ FOLLOW_SECONDS = 8
 
 
 def test_the_other_phone_confirms_and_the_scorer_sees_it_without_reloading(
-    site, own_game, new_phone
+    table_site, table_own_game, table_new_phone
 ):
-    game_id, cookie = own_game(confirm="y")
-    scorer = new_phone(cookies=[cookie])
-    scorer.goto(f"{site.url}/games/{game_id}")
+    game_id, cookie = table_own_game(confirm="y")
+    scorer = table_new_phone(cookies=[cookie])
+    scorer.goto(f"{table_site.url}/games/{game_id}")
     scorer.locator("#follow summary").tap()
     link = scorer.get_attribute("#follow a.btn", "href")
-    assert link.startswith("/v/")
+    assert link.startswith(urlsplit(table_site.url).path + "/v/")
 
-    other = new_phone()
-    other.goto(site.url + link)
-    assert other.url == f"{site.url}/games/{game_id}/watch"
+    other = table_new_phone(member=False)  # the view link is all it has
+    other.goto(table_site.origin + link)
+    assert other.url == f"{table_site.url}/games/{game_id}/watch"
     assert other.locator("#all-confirmed").count() == 1
     other.evaluate("window.stayed = true")
 
@@ -55,24 +57,24 @@ def test_the_other_phone_confirms_and_the_scorer_sees_it_without_reloading(
     scorer.locator("#all-confirmed").wait_for(timeout=FOLLOW_SECONDS * 1000)
     assert scorer.evaluate("window.stayed") is True  # updated in place, not reloaded
     assert scorer.locator("#sheet tr.waiting").count() == 0
-    scorer.goto(f"{site.url}/games/{game_id}/history")
+    scorer.goto(f"{table_site.url}/games/{game_id}/history")
     assert "confirmed by Bilal" in scorer.locator("main").inner_text()
 
 
 @pytest.mark.parametrize("lang", ["en", "ar"])
 def test_a_stale_confirmation_shows_what_changed_and_fits_a_small_phone(
-    site, own_game, new_phone, lang
+    table_site, table_own_game, table_new_phone, lang
 ):
     """The deal was corrected while the other phone had it on screen: its tap gets the
     "changed meanwhile" page (409), with the deal as it is now and its own Confirm, in both
     languages, within a 360 px screen."""
-    game_id, cookie = own_game(confirm="y")
-    scorer = site.seed.test_client()
+    game_id, cookie = table_own_game(confirm="y")
+    scorer = table_site.seed.test_client()
     scorer.set_cookie("session", cookie["value"])
     deal = standard_deal(0, "king_of_hearts")
     Table(scorer).enter(game_id, deal)
-    other = new_phone(size=NARROW, locale=lang)
-    other.goto(f"{site.url}/games/{game_id}/watch")
+    other = table_new_phone(size=NARROW, locale=lang)
+    other.goto(f"{table_site.url}/games/{game_id}/watch")
     other.locator("#waiting-1 button").wait_for()
     Table(scorer).correct(game_id, 1, dict(deal, king_of_hearts={"taker": 3}))
     with other.expect_response(lambda r: r.request.method == "POST") as answer:

@@ -19,13 +19,12 @@ DESKTOP = {"width": 1280, "height": 900}
 def started(site, names, deals=(), **settings) -> tuple[int, dict[str, str]]:
     """A game with *deals* entered through the forms, and the cookie of the phone that keeps
     its score."""
-    client = site.seed.test_client()
+    client = site.client()
     table = Table(client)
     game_id = table.new_game(names, **settings)
     table.play(game_id, deals)
     client.get("/")
-    cookie = {"name": "session", "value": client.get_cookie("session").value, "url": site.url}
-    return game_id, cookie
+    return game_id, site.cookie(client)
 
 
 # --- the chart's legend ------------------------------------------------------------------------
@@ -171,14 +170,14 @@ TABLE = ["Aya", "Bilal", "Carla", "ليلى"]
 
 @pytest.mark.parametrize("locale", LOCALES)
 @pytest.mark.parametrize("kind", GAMES)
-def test_the_totals_row_stays_on_the_first_screen(site, new_phone, kind, locale):
+def test_the_totals_row_stays_on_the_first_screen(table_site, table_new_phone, kind, locale):
     late = []
     for moment, deals in MOMENTS.items():
-        game_id, cookie = started(site, TABLE, GAME[:deals], **GAMES[kind])
-        page = new_phone(cookies=[cookie], locale=locale)
+        game_id, cookie = started(table_site, TABLE, GAME[:deals], **GAMES[kind])
+        page = table_new_phone(cookies=[cookie], locale=locale)
         for size in (NARROW, PHONE):
             page.set_viewport_size(size)
-            page.goto(f"{site.url}/games/{game_id}")
+            page.goto(f"{table_site.url}/games/{game_id}")
             found = page.evaluate(TOTALS_END)
             print(f"{kind} {moment} {locale} {size['width']}: Totals end at {found['bottom']:.0f}")
             if found["bottom"] > found["screen"] or found["scrolled"]:
@@ -212,12 +211,14 @@ LAST_CHIPS = """() => ({
 
 @pytest.mark.parametrize("locale", LOCALES)
 @pytest.mark.parametrize("names", QUEENS_NAMES.values(), ids=QUEENS_NAMES.keys())
-def test_long_names_leave_the_last_queens_row_above_the_bar(site, new_phone, names, locale):
+def test_long_names_leave_the_last_queens_row_above_the_bar(
+    table_site, table_new_phone, names, locale
+):
     """On the first screen, without a scroll: before a chip is tapped, and once the four
     Queens are taken (the bar then shows the deal's scores under the names)."""
-    game_id, cookie = started(site, names)
-    page = new_phone(size=NARROW, cookies=[cookie], locale=locale)
-    page.goto(f"{site.url}/games/{game_id}/deals/new?contracts=queens")
+    game_id, cookie = started(table_site, names)
+    page = table_new_phone(size=NARROW, cookies=[cookie], locale=locale)
+    page.goto(f"{table_site.url}/games/{game_id}/deals/new?contracts=queens")
     found = [page.evaluate(LAST_CHIPS)]
     for suit, seat in zip(("spades", "hearts", "diamonds", "clubs"), range(4)):
         page.locator(chip(f"q_{suit}_taker", seat)).tap()

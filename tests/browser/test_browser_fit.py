@@ -90,11 +90,13 @@ def rules_of(settings: dict) -> HouseRules:
 
 @pytest.mark.parametrize("size", [PHONE, NARROW], ids=["390x844", "360x740"])
 @pytest.mark.parametrize("name, settings, entered", FORMS, ids=[f[0] for f in FORMS])
-def test_the_whole_entry_on_one_screen(site, own_game, new_phone, size, name, settings, entered):
-    game_id, cookie = own_game(PLAYERS, **settings)
-    page = new_phone(size=size, cookies=[cookie])
+def test_the_whole_entry_on_one_screen(
+    table_site, table_own_game, table_new_phone, size, name, settings, entered
+):
+    game_id, cookie = table_own_game(PLAYERS, **settings)
+    page = table_new_phone(size=size, cookies=[cookie])
     contracts = ",".join(entered["contracts"])
-    page.goto(f"{site.url}/games/{game_id}/deals/new?contracts={contracts}")
+    page.goto(f"{table_site.url}/games/{game_id}/deals/new?contracts={contracts}")
     out_of_view = []
     taps = entry_taps(entered)
     for target in taps:
@@ -122,12 +124,14 @@ def test_the_whole_entry_on_one_screen(site, own_game, new_phone, size, name, se
     assert page.locator("button[data-save]").is_enabled()
 
 
-def test_an_impossible_result_turns_save_off_and_says_why(site, own_game, new_phone):
+def test_an_impossible_result_turns_save_off_and_says_why(
+    table_site, table_own_game, table_new_phone
+):
     """Diamonds 4 + 3 + 3 + 2 = 12: Save is off and the bar says why, in words, until the
     counts add up."""
-    game_id, cookie = own_game()
-    page = new_phone(size=NARROW, cookies=[cookie])
-    page.goto(f"{site.url}/games/{game_id}/deals/new?contracts=diamonds")
+    game_id, cookie = table_own_game()
+    page = table_new_phone(size=NARROW, cookies=[cookie])
+    page.goto(f"{table_site.url}/games/{game_id}/deals/new?contracts=diamonds")
     for seat, count in enumerate((4, 3, 3)):
         page.locator(chip(f"diamonds_{seat}", count)).tap()
     page.locator(chip("diamonds_3", 2)).tap()  # the fourth, changed by hand: 12 in all
@@ -142,11 +146,13 @@ def test_an_impossible_result_turns_save_off_and_says_why(site, own_game, new_ph
     wait_for_preview(page, [-40, -30, -30, -30])
 
 
-def test_a_finished_game_is_two_screens_long_before_its_sheet_ends(site, seeded, new_phone):
+def test_a_finished_game_is_two_screens_long_before_its_sheet_ends(
+    table_site, table_seeded, table_new_phone
+):
     """The game page of a finished twenty-deal game (and one redeal), on a 390 x 844 phone: its
     height down to the end of the sheet, at most two screens."""
-    page = new_phone(cookies=[seeded.cookie(site)])
-    page.goto(f"{site.url}/games/{seeded.over}")
+    page = table_new_phone(cookies=[table_seeded.cookie(table_site)])
+    page.goto(f"{table_site.url}/games/{table_seeded.over}")
     end = page.evaluate(
         "() => document.querySelector('table.sheet').getBoundingClientRect()"
         ".bottom + window.scrollY"

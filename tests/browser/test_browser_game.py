@@ -119,9 +119,9 @@ def start_game(page, thumb: Thumb, site_url: str) -> int:
     return int(page.url.rsplit("/", 1)[1])
 
 
-def test_a_whole_game_on_a_phone(site, phone):
-    page, thumb, rules = phone, Thumb(phone), HouseRules()
-    start_game(page, thumb, site.url)
+def test_a_whole_game_on_a_phone(table_site, table_phone):
+    page, thumb, rules = table_phone, Thumb(table_phone), HouseRules()
+    start_game(page, thumb, table_site.url)
     title = page.locator("h1").inner_text()
     missed, counts = [], defaultdict(list)
     played = []
@@ -181,7 +181,7 @@ def test_a_whole_game_on_a_phone(site, phone):
     # and the history of past nights lists the game
     thumb.tap("details.menu summary")
     thumb.tap('nav.sections a:text-is("History")')
-    page.wait_for_url(site.url + "/history/")
+    page.wait_for_url(table_site.url + "/history/")
     assert title in page.locator("main").inner_text()
     shoot(page, "history-of-nights")
 
@@ -207,11 +207,11 @@ COMPLEX_DEALS = [
 ]
 
 
-def test_complex_deals_on_a_phone(site, phone):
-    page, thumb = phone, Thumb(phone)
+def test_complex_deals_on_a_phone(table_site, table_phone):
+    page, thumb = table_phone, Thumb(table_phone)
     rules = PRESETS["complex"]
-    game_id = Table(site.seed.test_client()).new_game(NAMES, preset="complex")
-    keep_score(page, site, game_id)
+    game_id = Table(table_site.client()).new_game(NAMES, preset="complex")
+    keep_score(page, table_site, game_id)
     missed = []
     for number_, entered in enumerate(COMPLEX_DEALS, start=1):
         if len(entered["contracts"]) > 1:

@@ -53,19 +53,21 @@ def look(page, control: str, what: str) -> None:
 
 @pytest.mark.parametrize("locale", ["en-GB", "ar-JO"])
 @pytest.mark.parametrize("names", NAME_SETS.values(), ids=NAME_SETS.keys())
-def test_names_are_never_mistaken_for_each_other(new_phone, site, own_game, names, locale):
-    game_id, cookie = own_game(names)
-    page = new_phone(cookies=[cookie], locale=locale)
-    keep_score(page, site, game_id)
+def test_names_are_never_mistaken_for_each_other(
+    table_new_phone, table_site, table_own_game, names, locale
+):
+    game_id, cookie = table_own_game(names)
+    page = table_new_phone(cookies=[cookie], locale=locale)
+    keep_score(page, table_site, game_id)
     for size in (PHONE, NARROW):
         page.set_viewport_size(size)
         at = f"{locale} {size['width']} px"
-        page.goto(f"{site.url}/games/{game_id}")
+        page.goto(f"{table_site.url}/games/{game_id}")
         look(page, "#sheet thead tr:first-child", f"game page sheet header, {at}")
         page.locator("details.first-king summary").tap()
         look(page, "details.first-king .options", f"first King's buttons, {at}")
 
-        page.goto(f"{site.url}/games/{game_id}/deals/new?contracts=queens")
+        page.goto(f"{table_site.url}/games/{game_id}/deals/new?contracts=queens")
         for suit, seat in zip(("spades", "hearts", "diamonds", "clubs"), range(4)):
             page.locator(chip(f"q_{suit}_taker", seat)).tap()
         page.locator("#live-preview table").wait_for()
@@ -73,7 +75,7 @@ def test_names_are_never_mistaken_for_each_other(new_phone, site, own_game, name
         look(page, "#g-queens .heads", f"Queens' columns, {at}")
         shoot(page, f"names-{'-'.join(n[:3] for n in names[:1])}-{locale}-{size['width']}")
 
-        page.goto(f"{site.url}/games/{game_id}/deals/new?contracts=trex")
+        page.goto(f"{table_site.url}/games/{game_id}/deals/new?contracts=trex")
         look(page, "fieldset.pick .chips", f"Trex order's chips, {at}")
-        page.goto(f"{site.url}/games/{game_id}/thrown-in")
+        page.goto(f"{table_site.url}/games/{game_id}/thrown-in")
         look(page, "#f-by .chips", f"redeal's chips, {at}")

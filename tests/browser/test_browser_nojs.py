@@ -32,11 +32,11 @@ def deal_scores(page) -> list[int]:
     return [number(row.locator("td").nth(1).inner_text()) for row in rows]
 
 
-def test_whole_deals_without_javascript(site, own_game, new_phone):
-    game_id, cookie = own_game()
-    page = new_phone(js=False, cookies=[cookie])
+def test_whole_deals_without_javascript(table_site, table_own_game, table_new_phone):
+    game_id, cookie = table_own_game()
+    page = table_new_phone(js=False, cookies=[cookie])
     thumb = Thumb(page)
-    page.goto(f"{site.url}/games/{game_id}")
+    page.goto(f"{table_site.url}/games/{game_id}")
     for number_, entered in enumerate((QUEENS, DIAMONDS), start=1):
         label = "Queens" if "queens" in entered else "Diamonds"
         thumb.tap(f'#next .options a:text-is("{label}")')
@@ -76,10 +76,12 @@ def check_the_preview_page(page) -> None:
     page.set_viewport_size(PHONE)
 
 
-def test_a_fourth_count_left_out_is_filled_in_by_the_server(site, own_game, new_phone):
-    game_id, cookie = own_game()
-    page = new_phone(js=False, cookies=[cookie])
-    page.goto(f"{site.url}/games/{game_id}/deals/new?contracts=collections")
+def test_a_fourth_count_left_out_is_filled_in_by_the_server(
+    table_site, table_own_game, table_new_phone
+):
+    game_id, cookie = table_own_game()
+    page = table_new_phone(js=False, cookies=[cookie])
+    page.goto(f"{table_site.url}/games/{game_id}/deals/new?contracts=collections")
     for seat, count in enumerate((3, 4, 5)):
         page.locator(chip(f"tricks_{seat}", count)).tap()
     page.locator("button[name=step]").tap()

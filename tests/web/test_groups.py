@@ -479,3 +479,21 @@ def test_group_forms_need_the_csrf_token(tmp_path):
         assert phone.post(f"/g/{group}{url}", data={"confirm": "X"}).status_code == 400, url
     assert app.extensions["groups"].file_of(group) is not None
     assert count(app, group, "select count(*) from install_keys where name = 'join'") == before
+
+
+def test_issue37_8__two_groups_with_the_same_game_each_link_their_own_pages(app):
+    """Two groups play the same game (the same players, title, date and deals: the engine's
+    reading of it is kept once for both). Each group's game page links its deals under its
+    own prefix, never under the other group's."""
+    deal = {"king": 0, "contracts": ["diamonds"], "diamonds": [4, 3, 5, 1]}
+    pages = {}
+    for n, name in enumerate(("Sunday table", "Monday table")):
+        group, _, phone = start_group(app, name, address=f"203.0.113.{n + 1}")
+        member = InGroup(phone, group)
+        table = Table(member)
+        game_id = table.new_game()
+        table.enter(game_id, deal)
+        pages[group] = soup(member.get(f"/games/{game_id}"))
+    for group, page in pages.items():
+        links = [a["href"] for a in page.select("#sheet a[href*='/deals/']")]
+        assert links and all(link.startswith(f"/g/{group}/") for link in links), links

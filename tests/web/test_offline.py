@@ -14,7 +14,8 @@ from bs4 import BeautifulSoup
 from scorekeeper.site import STATIC
 from scorekeeper.web.pages import offline
 
-from web_helpers import soup
+from group_helpers import InGroup, groups_app, start_group
+from web_helpers import Table, soup
 
 
 def version(script: str) -> str:
@@ -184,3 +185,38 @@ def test_under_complex_rules_the_waiting_choices_are_the_engines(client, table):
     after = after_on(client, game_id)
     negatives = "0123"
     assert after["o"] == {"": [negatives, "4"], negatives: ["4"], "4": [negatives]}
+
+
+def worker_pattern(name: str) -> re.Pattern:
+    """The regular expression static/sw.js names *name*, read as Python reads it."""
+    script = (STATIC / "sw.js").read_text()
+    found = re.search(rf"var {name} = /(.+?)/;\n", script)
+    assert found, name
+    return re.compile(found.group(1).replace("\\/", "/"))
+
+
+def test_issue37_1__under_a_groups_prefix_the_worker_knows_a_games_pages(tmp_path):
+    """On a box of many groups, the worker (at the root: its scope is every group) reads a
+    game's pages and forms under ``/g/<id>/`` as their group's prefix and the page's path,
+    the one it knows on a laptop; the game page's data names its forms under the prefix and
+    the outbox the forms carry (filled in a form whose own data was not kept)."""
+    app = groups_app(tmp_path)
+    group, join, phone = start_group(app)
+    member = InGroup(phone, group)
+    assert phone.get("/sw.js").status_code == 200  # one worker, outside every group
+    game_id = Table(member).new_game()
+    game = member.get(f"/games/{game_id}")
+    data = page_data(game)
+    space, page, save = (worker_pattern(n) for n in ("SPACE", "PAGE", "SAVE"))
+    assert data["forms"]
+    for url in [f"/g/{group}/games/{game_id}", *data["forms"]]:
+        path = url.split("?")[0]
+        found = space.fullmatch(path)
+        assert found and found.group(1) == f"/g/{group}", url
+        assert page.fullmatch(found.group(2)), url
+        assert save.fullmatch(found.group(2)) or "/deals/new" not in path
+    for url in (f"/games/{game_id}", f"/games/{game_id}/deals/1/edit"):  # a laptop's: no prefix
+        assert space.fullmatch(url).groups() == ("", url)
+    form = member.get(data["forms"][0])
+    assert form.get_data(as_text=True).count(data["form_box"]) == 1
+    assert data["form_box"] == str(offline.outbox()) and data["box"] == str(offline.outbox(True))

@@ -98,6 +98,8 @@ def _data(page: dict[str, Any]) -> dict[str, Any]:
         "legends": legends,
         "chips": chips,
     }
+    if page.get("reload"):  # the game page's data names its forms' outbox too: sw.js fills it
+        data["form_box"] = str(outbox(False))  # in a form whose own data was not kept
     return {key: value for key, value in data.items() if value not in ([], {})}
 
 
