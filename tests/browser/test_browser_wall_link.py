@@ -7,32 +7,16 @@ tournament's wall link shows the whole bracket on the TV's screen."""
 from __future__ import annotations
 
 import re
-import threading
 
 import pytest
 
-from scorekeeper.web import create_app
-
+import test_browser_groups
 from phone_helpers import LAYOUT_SCRIPT, PHONE, chip, shoot
+from test_browser_club_night import EIGHT, FOLLOW_MS, TV
+from test_browser_groups import nothing_here
 
-EIGHT = ["Aya", "Bilal", "Carla", "Dana", "ليلى", "Farah", "Ghassan", "Hala"]
-TV = {"width": 1280, "height": 720}
-#: The wall asks every 3 seconds; a save must show within this many.
-FOLLOW_MS = 9_000
-
-
-@pytest.fixture(scope="module")
-def box(tmp_path_factory):
-    from waitress import create_server
-
-    tmp = tmp_path_factory.mktemp("wall-link-box")
-    app = create_app({"GROUPS": "open", "INSTANCE_PATH": str(tmp / "instance")})
-    server = create_server(app, host="127.0.0.1", port=0, threads=4)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.effective_port}"
-    server.close()
-    thread.join(timeout=5)
+#: The box of many groups under waitress, as the groups test starts it.
+box = test_browser_groups.box
 
 
 @pytest.fixture
@@ -53,10 +37,6 @@ def devices(browser):
     for context in contexts:
         context.close()
     assert [u for u in requests if not u.startswith("http://127.0.0.1:")] == []
-
-
-def nothing_here(page) -> bool:
-    return "nothing here for this phone" in page.locator("main").inner_text()
 
 
 def fits(tv) -> bool:

@@ -13,27 +13,23 @@ from __future__ import annotations
 import itertools
 import json
 import re
-import socket
-import subprocess
 import threading
 import time
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Callable, Iterator
 from urllib.parse import urlsplit
 
 import pytest
 
 from gamebuilder import standard_game
-from hosted_box import LoopbackPhone, hosted_box
-from live_server import Phone, Server, free_port, hidden_fields
+from hosted_box import LoopbackPhone, hosted_box, shipped_caddy
+from live_server import Phone, Server, hidden_fields
 from scorekeeper.engine import HouseRules
 from scorekeeper.store import clubnights, keys, storage
 from scorekeeper.store.db import connect
 from scorekeeper.store.schema import migrate
 from scorekeeper.web import create_app
 
-ROOT = Path(__file__).resolve().parents[2]
 EIGHT = ["Aya", "Bilal", "Carla", "Dana", "Elias", "Farah", "Ghassan", "Hala"]
 #: A tournament's entrants play one match at a time: each tournament gets its own eight.
 CUPS = itertools.count(1)
@@ -318,42 +314,15 @@ def test_issue37_5__the_wall_links_key_is_in_neither_log(tmp_path):
     finally:
         db.close()
     server = Server(database, tmp_path / "instance", options=("--proxy-hops", "1"))
-    caddy_port = free_port()
-    shipped = (ROOT / "deploy" / "Caddyfile").read_text()
-    config = tmp_path / "Caddyfile"
-    caddy_log = tmp_path / "caddy.log"
     server.start()
     try:
-        config.write_text(
-            "{\n\tadmin off\n}\n"
-            + shipped.replace("scores.example.org {", f"http://127.0.0.1:{caddy_port} {{").replace(
-                "127.0.0.1:8000", f"127.0.0.1:{server.port}"
-            )
-        )
-        with caddy_log.open("ab") as log:
-            caddy = subprocess.Popen(
-                ["caddy", "run", "--config", str(config), "--adapter", "caddyfile"],
-                stdout=log,
-                stderr=subprocess.STDOUT,
-            )
-        try:
-            deadline = time.monotonic() + 30
-            while True:  # until Caddy listens (its log has no line of a request before)
-                try:
-                    with socket.create_connection(("127.0.0.1", caddy_port), timeout=1):
-                        break
-                except OSError:
-                    assert time.monotonic() < deadline, caddy_log.read_text()
-                    time.sleep(0.2)
+        with shipped_caddy(tmp_path, server.port) as (caddy_port, caddy_log):
             tv = Phone(caddy_port)
             wall = tv.request("wall", "GET", f"/w/{key}")
             assert wall.status == 200 and "Café night" in wall.body
             assert tv.request("state", "GET", f"/w/{key}/state.json?x=1").status == 200
             tv.close()
             time.sleep(0.5)
-        finally:
-            caddy.terminate()
-            caddy.wait(timeout=15)
     finally:
         server.stop()
     proxied = [

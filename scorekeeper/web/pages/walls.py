@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, redirect, request, url_for
+from flask import Blueprint, Response, abort, current_app, g, redirect, request, url_for
 from flask_babel import gettext, lazy_gettext
 from flask_wtf import FlaskForm
 
@@ -87,6 +87,7 @@ def _private(response: Response) -> Response:
 def wall(key: str):
     """The wall, read-only and refreshing itself, for a TV that is no member of the group."""
     kind, ident = _opened(key)
+    g.wall_shown = True  # the header's language link comes back here
     return _private(current_app.make_response(_call(kind, 0, ident)))
 
 
