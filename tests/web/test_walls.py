@@ -25,7 +25,7 @@ from gamebuilder import standard_game
 from hosted_box import LoopbackPhone, hosted_box, shipped_caddy
 from live_server import Phone, Server, hidden_fields
 from scorekeeper.engine import HouseRules
-from scorekeeper.store import clubnights, keys, storage
+from scorekeeper.store import clubnights, keys, storage, tournaments
 from scorekeeper.store.db import connect
 from scorekeeper.store.schema import migrate
 from scorekeeper.web import create_app
@@ -337,3 +337,94 @@ def test_issue37_5__the_wall_links_key_is_in_neither_log(tmp_path):
     assert re.search(r"GET /w/<key> 200 ", served) and re.search(
         r"GET /w/<key>/state\.json 200 ", served
     )
+
+
+# -- the keys, as stored ----------------------------------------------------------------------
+def _night_and_cup(db) -> tuple[int, int]:
+    club = clubnights.create(
+        db,
+        title="Café night",
+        night="2026-11-20",
+        names=EIGHT,
+        rounds=2,
+        rules=HouseRules(),
+        seed=None,
+    )
+    cup = tournaments.create(
+        db,
+        title="Cup",
+        played_on="2026-11-20",
+        entrants=[(f"{name} {next(CUPS)}",) for name in EIGHT],
+        fmt="top-two",
+        seeding="entered",
+        rules=HouseRules(),
+    )
+    return club, cup
+
+
+def test_issue37_5__each_night_and_tournament_has_a_wall_key_of_its_own(tmp_path):
+    db = connect(str(tmp_path / "keys.sqlite3"))
+    try:
+        migrate(db)
+        club, cup = _night_and_cup(db)
+        other, _ = _night_and_cup(db)
+        found = {
+            ("club", club): keys.wall_key(db, "club", club),
+            ("club", other): keys.wall_key(db, "club", other),
+            ("tournament", cup): keys.wall_key(db, "tournament", cup),
+        }
+        assert all(keys.KEY.fullmatch(key) for key in found.values())
+        assert len(set(found.values())) == 3
+        assert keys.wall_key(db, "club", club) != clubnights.club_key(
+            db, club
+        )  # not the organiser's
+        for (kind, ident), key in found.items():
+            assert keys.wall_of(db, key) == (kind, ident)
+        assert keys.wall_key(db, "club", 999) is None
+        assert keys.rotate_wall_key(db, "tournament", 999) is None
+        for made_up in ("", "0" * 32, found[("club", club)].upper(), "x" * 32, "' or 1=1 --"):
+            assert keys.wall_of(db, made_up) is None, made_up
+        new = keys.rotate_wall_key(db, "club", club)
+        assert new != found[("club", club)] and keys.wall_of(db, new) == ("club", club)
+        assert keys.wall_of(db, found[("club", club)]) is None
+        assert keys.wall_key(db, "club", other) == found[("club", other)]  # the others stay
+    finally:
+        db.close()
+
+
+def test_issue37_5__the_migration_gives_the_nights_stored_before_it_their_keys(tmp_path):
+    from scorekeeper.store.schema import migrations
+
+    db = connect(str(tmp_path / "older.sqlite3"))
+    try:
+        migrations.apply(db, stop_before="m010_wall_keys")
+        club, cup = _night_and_cup(db)
+        assert "wall_key" not in db.table("club_nights").columns_dict
+        migrate(db)
+        night, tournament = keys.wall_key(db, "club", club), keys.wall_key(db, "tournament", cup)
+        assert keys.KEY.fullmatch(night) and keys.KEY.fullmatch(tournament)
+        assert keys.wall_of(db, night) == ("club", club)
+    finally:
+        db.close()
+
+
+def test_issue37_5__a_restore_refuses_a_wall_key_that_is_not_one(tmp_path):
+    from scorekeeper.store import restorechecks
+
+    db = connect(str(tmp_path / "restored.sqlite3"))
+    try:
+        migrate(db)
+        club, cup = _night_and_cup(db)
+        restorechecks.check_club_nights(db)
+        restorechecks.check_tournaments(db)
+        for table, check in (
+            ("club_nights", restorechecks.check_club_nights),
+            ("tournaments", restorechecks.check_tournaments),
+        ):
+            kept = next(db.query(f"select wall_key from {table}"))["wall_key"]
+            db.execute(f"update {table} set wall_key = 'not a key'")
+            with pytest.raises(restorechecks.Unsound, match="wall key"):
+                check(db)
+            db.execute(f"update {table} set wall_key = ?", [kept])
+    finally:
+        db.close()
