@@ -37,6 +37,8 @@ from .rights import is_member
 PREFIX = "/g/<group>"
 #: Blueprints (by name) that belong to no group: registered once, outside the groups' space.
 OUTSIDE = frozenset({"health", "offline", "front", "switches"})
+#: What a club night's or a tournament's wall link opens (its key, not the phone, decides).
+WALL = frozenset({"walls.wall", "walls.state", "walls.qr"})
 #: What a phone that holds a game's view link may open of that game.
 WATCHING = frozenset(
     {
@@ -50,9 +52,6 @@ WATCHING = frozenset(
         "sheets.game_sheet_png",
     }
 )
-
-#: What a club night's or a tournament's wall link opens (its key, not the phone, decides).
-WALL = frozenset({"walls.wall", "walls.state", "walls.qr"})
 
 #: What a phone that is not a member reads, whatever it asked for.
 OUTSIDER_TEXT = lazy_gettext(
