@@ -176,6 +176,43 @@ class InternetPhone(LoopbackPhone):
         return connection
 
 
+@contextmanager
+def shipped_caddy(folder: Path, upstream: int) -> Iterator[tuple[int, Path]]:
+    """Caddy as deploy/Caddyfile ships (its log filter for secret paths included), on plain
+    HTTP at a free port of 127.0.0.1, in front of the server on *upstream*: (its port, its
+    log). Ready once its port accepts a connection, so that its log holds no request but the
+    test's."""
+    port = free_port()
+    shipped = (Path(__file__).resolve().parents[1] / "deploy" / "Caddyfile").read_text()
+    config = folder / "Caddyfile"
+    config.write_text(
+        "{\n\tadmin off\n}\n"
+        + shipped.replace("scores.example.org {", f"http://127.0.0.1:{port} {{").replace(
+            "127.0.0.1:8000", f"127.0.0.1:{upstream}"
+        )
+    )
+    log_path = folder / "caddy.log"
+    with log_path.open("ab") as log:
+        caddy = subprocess.Popen(
+            [CADDY, "run", "--config", str(config), "--adapter", "caddyfile"],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=1):
+                    break
+            except OSError:
+                assert caddy.poll() is None and time.monotonic() < deadline, log_path.read_text()
+                time.sleep(0.2)
+        yield port, log_path
+    finally:
+        caddy.terminate()
+        caddy.wait(timeout=15)
+
+
 def query(database: str | Path, sql: str, params: tuple = ()) -> list[dict]:
     """Rows of the server's database, read beside it."""
     db = connect(str(database))

@@ -1,6 +1,7 @@
 """Keys and the table PIN, as stored: each game's secret edit key, the view key the QR code
-carries, the PIN's hash and the wrong PIN tries; and the install's own keys, the admin key (the
-group's players) and the join key (starting games on a hosted box).
+carries, the PIN's hash and the wrong PIN tries; each club night's and tournament's wall key
+(the wall for a TV, ``/w/<key>``); and the install's own keys, the admin key (the group's
+players) and the join key (starting games on a hosted box).
 
 The wrong PIN tries are kept in the database, so that the limits hold across the server's
 threads and across restarts. The limits, for one game:
@@ -53,6 +54,8 @@ PIN_FAILURES_PER_DAY = 100
 PIN_DAY = 86400.0
 #: The install's keys, by name: who may change the group's players, who may start games.
 INSTALL_KEYS = ("admin", "join")
+#: What has a wall link, by kind: the table that keeps its ``wall_key``.
+WALLS = {"club": "club_nights", "tournament": "tournaments"}
 
 
 # -- a game's keys -------------------------------------------------------------------------
@@ -83,6 +86,40 @@ def rotate_edit_key(db: Database, game_id: int) -> str | None:
         ).rowcount
     keys = game_keys(db, game_id) if found else None
     return keys["edit_key"] if keys else None
+
+
+# -- a club night's or a tournament's wall -------------------------------------------------
+def wall_key(db: Database, kind: str, ident: int) -> str | None:
+    """The wall key of club night or tournament *ident* (made again if missing); None when
+    there is no such one."""
+    table = WALLS[kind]
+    sql = f"select wall_key from {table} where id = ?"
+    row = next(db.query(sql, [ident]), None)
+    if row is not None and not KEY.fullmatch(row["wall_key"] or ""):
+        return rotate_wall_key(db, kind, ident)
+    return None if row is None else row["wall_key"]
+
+
+def rotate_wall_key(db: Database, kind: str, ident: int) -> str | None:
+    """A new wall key: the old wall link leads nowhere from now on. The new key, or None when
+    there is no such club night or tournament."""
+    table = WALLS[kind]
+    with db.atomic():
+        found = db.execute(
+            f"update {table} set wall_key = {RANDOM_KEY_SQL} where id = ?", [ident]
+        ).rowcount
+    return wall_key(db, kind, ident) if found else None
+
+
+def wall_of(db: Database, key: str) -> tuple[str, int] | None:
+    """Which wall *key* opens: (kind, id), or None when it opens none."""
+    if not KEY.fullmatch(key):
+        return None
+    for kind, table in WALLS.items():
+        row = db.conn.execute(f"select id from {table} where wall_key = ?", [key]).fetchone()
+        if row is not None:
+            return kind, row[0]
+    return None
 
 
 # -- the table PIN -------------------------------------------------------------------------

@@ -71,6 +71,7 @@ def check_club_nights(db: Database) -> None:
         _check_rules(row["rules_json"], where)
         if "edit_key" in row and not KEY.fullmatch(row["edit_key"] or ""):
             raise Unsound(f"{where}: its organiser key is not one.")
+        _check_wall_key(row, where)
         club = clubnights.load(db, row["id"])
         assert club is not None
         if not seating.MIN_PLAYERS <= len(club.players) <= seating.MAX_PLAYERS:
@@ -85,6 +86,12 @@ def check_club_nights(db: Database) -> None:
                 raise Unsound(
                     f"{where}: the tables of round {round_.number} are not numbered from 1."
                 )
+
+
+def _check_wall_key(row: dict, where: str) -> None:
+    """A wall key is one where the backup has one (an older backup's is drawn by migrating)."""
+    if row.get("wall_key") is not None and not KEY.fullmatch(row["wall_key"]):
+        raise Unsound(f"{where}: its wall key is not one.")
 
 
 def check_seasons(db: Database) -> None:
@@ -119,6 +126,7 @@ def check_tournaments(db: Database) -> None:
             raise Unsound(f"{where}: pairs play under partnership, and only pairs do.")
         if not KEY.fullmatch(row["edit_key"] or ""):
             raise Unsound(f"{where}: its organiser key is not one.")
+        _check_wall_key(row, where)
         entrants = list(
             db.query(
                 "select seed, partner_id from tournament_entrants where tournament_id = ? "

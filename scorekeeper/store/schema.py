@@ -518,6 +518,23 @@ def m009_tournaments(db: Database) -> None:
     db.table("tournament_tables").create_index(["game_id"], unique=True)
 
 
+@migrations()
+def m010_wall_keys(db: Database) -> None:
+    """Each club night's and tournament's wall link, ``/w/<wall key>`` (store/keys.py): a TV
+    that is no member of the group opens the wall with it, and nothing else. Drawn here for
+    those stored already, and by an insert trigger for any inserted later (the forms, a
+    restored backup), as the organiser's key is."""
+    for table in ("club_nights", "tournaments"):
+        db.table(table).add_column("wall_key", str)
+        db.execute(f"update {table} set wall_key = {RANDOM_KEY_SQL} where wall_key is null")
+        db.table(table).create_index(["wall_key"], unique=True)
+        db.execute(f"""create trigger {table}_wall_key after insert on {table}
+            when new.wall_key is null
+            begin
+                update {table} set wall_key = {RANDOM_KEY_SQL} where id = new.id;
+            end""")
+
+
 def rebuild_all(db: Database) -> None:
     """Every game's facts from its stored deals (the migration that adds their table runs this)."""
     for (game_id,) in list(db.execute("select id from games order by id").fetchall()):

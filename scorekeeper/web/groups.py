@@ -12,10 +12,11 @@ worker, ``/healthz``) sit outside.
 group's pages answer only its members: phones that opened its join link, its admin link, or
 started it (``store.members``). Anyone else gets the same 404 as for an address that leads
 nowhere, whatever the group, the game or the key: an address copied out of the app gives a
-stranger, or a member of another group, nothing. Three secrets open one thing each without
+stranger, or a member of another group, nothing. Four secrets open one thing each without
 membership: a game's edit link (keeping score at that game: a club night's table phone), its
-view link (watching that one game), and a shared result's link (that one result). On a laptop
-or the local network, every phone on the Wi-Fi reads, as before.
+view link (watching that one game), a shared result's link (that one result), and a club
+night's or a tournament's wall link (that wall, for a TV: what it polls, nothing else). On a
+laptop or the local network, every phone on the Wi-Fi reads, as before.
 """
 
 from __future__ import annotations
@@ -37,6 +38,8 @@ from .rights import is_member
 PREFIX = "/g/<group>"
 #: Blueprints (by name) that belong to no group: registered once, outside the groups' space.
 OUTSIDE = frozenset({"health", "offline", "front", "switches"})
+#: What a club night's or a tournament's wall link opens (its key, not the phone, decides).
+WALL = frozenset({"walls.wall", "walls.state", "walls.qr"})
 #: What a phone that holds a game's view link may open of that game.
 WATCHING = frozenset(
     {
@@ -109,6 +112,10 @@ def _secret_opens(endpoint: str, values: dict[str, Any]) -> bool | None:
         from .pages.result import shared_result_opens
 
         return shared_result_opens(values)
+    if endpoint in WALL:
+        from .pages.walls import wall_opens
+
+        return wall_opens(values)
     return None
 
 

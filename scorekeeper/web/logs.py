@@ -2,11 +2,11 @@
 errors (with their tracebacks) beside them, never on a page.
 
 A request's line says when, the method, the route's pattern (``/games/<int:game_id>``, never
-the path that was asked for: a path can hold a game's key, the admin or join link's key), the
-status, how long it took in milliseconds, the group (its short id, set in ``flask.g.group_id``
-by whoever reads the group from the address; ``-`` without one) and the client's address as
-far as the trusted proxy hops allow (``request.remote_addr`` after ProxyFix). Nothing from a
-form, a query or a cookie is written: no PIN, no key, no name.
+the path that was asked for: a path can hold a game's key, a wall link's, the admin or join
+link's key), the status, how long it took in milliseconds, the group (its short id, set in
+``flask.g.group_id`` by whoever reads the group from the address; ``-`` without one) and the
+client's address as far as the trusted proxy hops allow (``request.remote_addr`` after
+ProxyFix). Nothing from a form, a query or a cookie is written: no PIN, no key, no name.
 
 ``init_app`` only measures and writes the lines through the ``scorekeeper.requests`` logger;
 ``configure`` (called by ``serve``) decides where they go, how much is written (the level)

@@ -221,6 +221,7 @@ class Seeded:
     club: int = 0  # a club night of nine players (one sits out), its first round seated
     tournament: int = 0  # a knockout tournament of eight players, its first round seated
     season: int = 0  # a season of the nights above
+    walls: tuple[str, str] = ("", "")  # the wall links' keys: the club night's, the tournament's
 
     def cookie(self, site: Site) -> dict[str, str]:
         return {"name": "session", "value": self.session, "url": site.origin}
@@ -302,6 +303,9 @@ def _seed(site: Site) -> Seeded:
         from scorekeeper.web.database import get_db
 
         season = seasons.create(get_db(), "Autumn", "2026-11-01", "2026-11-30")
+        from scorekeeper.store.keys import wall_key
+
+        walls = (wall_key(get_db(), "club", club), wall_key(get_db(), "tournament", tournament))
     be_admin(client, site.seed)  # the group's admin: the players' own pages
     client.get("/")  # shows (and so clears) the messages the saves left in the session
     return Seeded(
@@ -316,6 +320,7 @@ def _seed(site: Site) -> Seeded:
         club,
         tournament,
         season,
+        walls,
     )
 
 

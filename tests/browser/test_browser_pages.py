@@ -41,13 +41,17 @@ LAYOUTS = {"base.html"}
 @dataclass(frozen=True)
 class Page:
     name: str
-    path: str  # with {fresh}, {playing}, {over}, {long}, {heavy}, {night}, {player}, {club}
+    path: str  # with {fresh}, {playing}, {over}, {long}, {heavy}, {night}, {player}, {club},
+    # {tournament}, {season}, and the wall links' keys {club_wall}, {tournament_wall}
     keeps_score: bool = False  # opened by a phone that may change the game
     taps: tuple[str, ...] = ()  # tapped before looking: chosen chips, the preview, errors
     status: int = 200
 
     def url(self, seeded) -> str:
-        return self.path.format(**vars(seeded))
+        club_wall, tournament_wall = seeded.walls
+        return self.path.format(
+            **vars(seeded), club_wall=club_wall, tournament_wall=tournament_wall
+        )
 
 
 ENTRY = "/games/{fresh}/deals/new?contracts="
@@ -130,10 +134,12 @@ PAGES = [
     Page("club-night", "/clubs/{club}", True),
     Page("club-night-watching", "/clubs/{club}"),
     Page("club-night-wall", "/clubs/{club}/wall"),
+    Page("club-night-wall-link", "/w/{club_wall}"),  # the TV's wall, opened by its link
     Page("new-tournament", "/tournaments/new"),
     Page("tournament", "/tournaments/{tournament}", True),
     Page("tournament-watching", "/tournaments/{tournament}"),
     Page("tournament-wall", "/tournaments/{tournament}/wall"),
+    Page("tournament-wall-link", "/w/{tournament_wall}"),
     Page("season", "/seasons/{season}"),
     Page("rules", "/rules/queens"),
     Page("share-result", "/games/{over}/result"),

@@ -278,6 +278,9 @@ SECRET_LINKS = {
     "result.shared_game_png",
     "result.shared_night",
     "result.shared_night_png",
+    "walls.wall",
+    "walls.state",
+    "walls.qr",
 }
 
 
@@ -326,6 +329,8 @@ def two_groups(app):
             "view": keys.game_keys(db, game)["view_key"],
             "join": keys.install_key(db, "join"),
             "admin": keys.install_key(db, "admin"),
+            "club wall": keys.wall_key(db, "club", club),
+            "tournament wall": keys.wall_key(db, "tournament", cup),
         }
     finally:
         db.close()

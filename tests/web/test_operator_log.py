@@ -25,6 +25,7 @@ import pytest
 
 from scorekeeper.web import create_app, logs
 
+from hosted_box import shipped_caddy
 from test_web_no_500 import fill, make_site
 from web_helpers import admin_link, edit_link
 
@@ -298,44 +299,20 @@ def test_item4_through_caddy_both_logs_hold_no_key_and_a_made_up_client_is_not_b
     real server: Caddy's log line has the address without the key or the query, the app's
     line has the client Caddy saw, not the one a header made up."""
     process, port, out = start_serve(tmp_path, "--proxy-hops", "1")
-    caddy_port = free_port()
-    shipped = (ROOT / "deploy" / "Caddyfile").read_text()
-    config = tmp_path / "Caddyfile"
-    config.write_text(
-        "{\n\tadmin off\n}\n"
-        + shipped.replace("scores.example.org {", f"http://127.0.0.1:{caddy_port} {{").replace(
-            "127.0.0.1:8000", f"127.0.0.1:{port}"
-        )
-    )
-    caddy_log = tmp_path / "caddy.log"
-    with caddy_log.open("ab") as log:
-        caddy = subprocess.Popen(
-            ["caddy", "run", "--config", str(config), "--adapter", "caddyfile"],
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
     try:
-        admin = re.search(r"/admin/([0-9a-f]{32})", out.read_text())[1]
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                status = get(
-                    caddy_port,
-                    f"/admin/{admin}?pin={PIN}",
-                    {
-                        "X-Forwarded-For": "198.51.100.1",
-                        "Referer": f"http://127.0.0.1/admin/{admin}",
-                    },
-                )
-                break
-            except OSError:
-                assert time.monotonic() < deadline, caddy_log.read_text()
-                time.sleep(0.2)
-        assert status == 303
-        time.sleep(0.5)
+        with shipped_caddy(tmp_path, port) as (caddy_port, caddy_log):
+            admin = re.search(r"/admin/([0-9a-f]{32})", out.read_text())[1]
+            status = get(
+                caddy_port,
+                f"/admin/{admin}?pin={PIN}",
+                {
+                    "X-Forwarded-For": "198.51.100.1",
+                    "Referer": f"http://127.0.0.1/admin/{admin}",
+                },
+            )
+            assert status == 303
+            time.sleep(0.5)
     finally:
-        caddy.terminate()
-        caddy.wait(timeout=15)
         stop(process)
     proxied = [
         json.loads(line)

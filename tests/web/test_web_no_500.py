@@ -32,7 +32,8 @@ ANSWERS = {200, 303, 304, 400, 403, 404, 405, 409, 413, 429}
 #: The pages that draw the app's forms (game 1 is in progress with two deals, game 2 has a
 #: PIN, player 9 has no game, club night 1 seats games 1's and 2's players apart, as entered,
 #: so that players 1 and 5 can still be merged; club night 2, of eight others, has its second
-#: round seated, which can still be taken back; season 1 is the autumn of those nights).
+#: round seated, which can still be taken back; season 1 is the autumn of those nights;
+#: tournament 1, of eight more, is this phone's to organise: its wall link and a new one).
 FORM_PAGES = [
     "/games/new",
     "/games/1/deals/new",
@@ -56,6 +57,7 @@ FORM_PAGES = [
     "/clubs/1",
     "/clubs/2",
     "/tournaments/new",
+    "/tournaments/1",
     "/seasons/1",
     *(
         f"/games/1/deals/new?contracts={c}"
@@ -209,6 +211,18 @@ def make_site(tmp_path):
     )
     assert second.headers["Location"].endswith("/clubs/2")
     assert client.post("/clubs/2/rounds", data={"anyway": "1"}).status_code == 303
+    cup = client.post(
+        "/tournaments/new",
+        data={
+            "title": "Cup",
+            "played_on": "2026-11-22",
+            "entrants": "\n".join(f"Cup {n}" for n in "ABCDEFGH"),
+            "format": "top-two",
+            "seeding": "entered",
+            "preset": "standard",
+        },
+    )
+    assert cup.headers["Location"].endswith("/tournaments/1")
     be_admin(client, app)
     return app, client
 

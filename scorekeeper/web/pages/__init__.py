@@ -6,8 +6,11 @@ for what :data:`SHARED` names (``tests/project/test_architecture_map.py`` holds 
 answer, digits, file name and image (``clubs``, ``result``, ``tournaments``); ``live``, a QR
 code's SVG (``group``); and ``clubs``, for ``tournaments``: the one check of the names entered,
 the polling interval, the poll's answer and the printed sheet's language; and ``charts``, for
-``history``: the running-totals chart's height and its legend's keys, drawn by the page. Outside the pages, only the app factory (:data:`BLUEPRINTS`) and ``web/groups.py``
-(``front``'s blueprint, ``result.shared_result_opens``) import them."""
+``history``: the running-totals chart's height and its legend's keys, drawn by the page; and
+``walls``, for ``clubs`` and ``tournaments``: where a wall polls its state, and the wall link
+the organiser sees. Outside the pages, only the app factory (:data:`BLUEPRINTS`) and
+``web/groups.py`` (``front``'s blueprint, ``result.shared_result_opens``,
+``walls.wall_opens``) import them."""
 
 from __future__ import annotations
 
@@ -33,6 +36,7 @@ from . import (
     sheets,
     tournaments,
     transfer,
+    walls,
 )
 
 #: What a page may import of another page: that page, and the names it shares.
@@ -42,6 +46,7 @@ SHARED = {
     "live": ("qr_svg",),
     "clubs": ("POLL_SECONDS", "name_refusal", "polled", "print_language"),
     "charts": ("RUNNING_HEIGHT", "keys"),
+    "walls": ("poll_url", "wall_links"),
 }
 
 #: Registered in this order by ``create_app``.
@@ -64,6 +69,7 @@ BLUEPRINTS = tuple(
         advise,
         clubs,
         tournaments,
+        walls,
         rules,
         result,
         seasons,

@@ -37,6 +37,7 @@ from ..messages import contract_label, refusal
 from ..printer import printed
 from ..rulestext import rules_text
 from .sheets import pdf_response, sheet_digits, slug
+from .walls import poll_url, wall_links
 
 bp = Blueprint("clubs", __name__, url_prefix="/clubs")
 #: How often the club night's page and wall ask whether a table changed, in seconds.
@@ -258,7 +259,7 @@ def club_context(club: clubnights.ClubNight) -> dict[str, Any]:
         "rows": clubnights.night_standings(get_db(), club.game_ids, players=club.players),
         "champion_rule": clubnights.CHAMPION_RULE,
         "live_attrs": {
-            "data-poll": url_for("clubs.state", club_id=club.id),
+            "data-poll": poll_url("clubs.state", club_id=club.id),
             "data-version": version_of(club.id),
             "data-every": POLL_SECONDS,
         },
@@ -270,7 +271,7 @@ def club_context(club: clubnights.ClubNight) -> dict[str, Any]:
 def organiser_context(club: clubnights.ClubNight) -> dict[str, Any]:
     """What the phone that runs the night sees besides: whether it may seat the next round or
     take the last back (only while none of its tables has a deal), and the organiser link that
-    gives another phone the same rights."""
+    gives another phone the same rights, and the wall link for a TV."""
     mine = rights.can_run_club(club.id)
     current = club.current
     return {
@@ -284,6 +285,7 @@ def organiser_context(club: clubnights.ClubNight) -> dict[str, Any]:
         )
         if mine
         else None,
+        "wall_link": wall_links("club", club.id) if mine else None,
     }
 
 

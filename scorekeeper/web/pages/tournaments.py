@@ -36,6 +36,7 @@ from ..printer import printed
 from ..rulestext import rules_text
 from .clubs import POLL_SECONDS, name_refusal, polled, print_language
 from .sheets import pdf_response, sheet_digits, slug
+from .walls import poll_url, wall_links
 
 bp = Blueprint("tournaments", __name__, url_prefix="/tournaments")
 
@@ -294,8 +295,11 @@ def bracket_context(tournament: tournaments.Tournament) -> dict[str, Any]:
         )
         if rights.can_run_tournament(tournament.id)
         else None,
+        "wall_link": wall_links("tournament", tournament.id)
+        if rights.can_run_tournament(tournament.id)
+        else None,
         "live_attrs": {
-            "data-poll": url_for("tournaments.state", tournament_id=tournament.id),
+            "data-poll": poll_url("tournaments.state", tournament_id=tournament.id),
             "data-version": version_of(tournament.id),
             "data-every": POLL_SECONDS,
         },
