@@ -97,6 +97,13 @@ class TournamentForm(RulesForm):
         except ValueError:
             self.played_on.errors.append(gettext("Enter the date as on a calendar: 2026-11-24."))
             ok = False
+        for field, missing in (
+            (self.format, lazy_gettext("Choose how each match is played.")),
+            (self.seeding, lazy_gettext("Choose how the entrants are seeded.")),
+        ):
+            if field.data is None and not field.errors:  # left out, or sent empty
+                field.errors.append(str(missing))
+                ok = False
         rules_ok = self.check_rules()
         if rules_ok and self.format.data is not None and self.rules is not None:
             if (self.format.data == "pairs") != self.rules.partnership:
