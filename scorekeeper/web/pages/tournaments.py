@@ -44,6 +44,24 @@ FORMAT_LABELS = {
     "pairings": lazy_gettext("Players: two pairings a table, the better of each goes through"),
     "pairs": lazy_gettext("Pairs under partnership: the winning pair goes through"),
 }
+#: What the pages say of each thing a bracket holds that cannot be (``bracket.check``).
+PROBLEM_TEXT = {
+    "twice": lazy_gettext("%(name)s is in the bracket twice (round %(round)s)."),
+    "not_through": lazy_gettext(
+        "%(name)s is seated in round %(round)s without having gone through."
+    ),
+    "not_seated": lazy_gettext("%(name)s went through but is not seated in round %(round)s."),
+    "undecided": lazy_gettext(
+        "Round %(next)s is seated while table %(table)s of round %(round)s has no result."
+    ),
+    "after_final": lazy_gettext("Round %(round)s is seated after the final."),
+    "table": lazy_gettext(
+        "Table %(table)s of round %(round)s does not seat its entrants as the format says."
+    ),
+    "seat": lazy_gettext(
+        "A game of table %(table)s of round %(round)s seats another player than the bracket."
+    ),
+}
 SEEDING_LABELS = {
     "random": lazy_gettext("At random"),
     "rating": lazy_gettext("By rating"),
@@ -281,10 +299,26 @@ def bracket_rounds(tournament: tournaments.Tournament) -> list[dict[str, Any]]:
     return out
 
 
+def problem_lines(tournament: tournaments.Tournament) -> list[str]:
+    """What the bracket holds that cannot be, a sentence each (none, unless the data went
+    wrong: the pages say so instead of failing)."""
+    return [
+        str(PROBLEM_TEXT[p.kind])
+        % {
+            "name": tournament.name(p.entrant if p.entrant is not None else -1),
+            "round": num(p.round),
+            "next": num(p.round + 1),
+            "table": num(p.table or 0),
+        }
+        for p in tournament.problems
+    ]
+
+
 def bracket_context(tournament: tournaments.Tournament) -> dict[str, Any]:
     champion = tournament.champion
     return {
         "tournament": tournament,
+        "problems": problem_lines(tournament),
         "rounds": bracket_rounds(tournament),
         "champion": None if champion is None else tournament.name(champion),
         "format_rule": tournaments.FORMAT_RULES[tournament.fmt],
@@ -354,6 +388,7 @@ def state(tournament_id: int):
                 for m in current
             ],
             champion=None if champion is None else tournament.name(champion),
+            problems=problem_lines(tournament),
         )
 
     return polled(version, make)
@@ -379,6 +414,7 @@ def bracket_pdf(tournament_id: int):
             for r in context["rounds"]
         ],
         champion=context["champion"],
+        problems=context["problems"],
         rules=[
             r
             for r in (
