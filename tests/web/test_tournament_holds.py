@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import pytest
 
+from history_helpers import query
 from scorekeeper.store.db import connect
 from test_tournaments import EIGHT, form, load, play_out
+from i18n_helpers import english_left
 from web_helpers import soup
 
 SIX = ["Aya", "Bilal", "Carla", "Dana", "Elias", "Farah"]
@@ -96,3 +98,98 @@ def test_issue38_2__an_entrant_entered_twice_is_said_on_every_bracket_page(clien
     assert len(load(app, tid).rounds) == 1  # nothing seated on it
     state = client.get(f"/tournaments/{tid}/state.json").get_json()
     assert state["problems"] == problems
+
+
+# -- names in a tournament's or a club night's table ---------------------------------------
+def edit_key(app, game_id: int) -> str:
+    return query(app, "select edit_key from games where id = ?", [game_id])[0]["edit_key"]
+
+
+def table_phone(app, game_id: int):
+    """A phone that holds only this table's edit link."""
+    phone = app.test_client()
+    assert phone.get(f"/e/{edit_key(app, game_id)}").status_code == 303
+    return phone
+
+
+def test_issue38_2__a_table_phone_cannot_fix_a_name_and_keeps_its_form(client, app):
+    tid = start(client)
+    game = load(app, tid).rounds[0][0].game_id
+    phone = table_phone(app, game)
+    shown = phone.get(f"/games/{game}/seats/0/name")
+    assert shown.status_code == 200 and soup(shown).select_one("#organiser-only")
+    for lang in ("en", "ar"):
+        response = phone.post(
+            f"/games/{game}/seats/0/name", data={"name": "Ayah"}, headers={"Accept-Language": lang}
+        )
+        assert response.status_code == 403
+        page = soup(response)
+        assert page.select_one("input[name=name]")["value"] == "Ayah"  # the input kept
+        words = page.select_one("form").get_text(" ", strip=True)
+        assert ("organiser" in words) if lang == "en" else english_left(words) == [], words
+    assert [e[0] for e in load(app, tid).entrants] == EIGHT
+
+
+def test_issue38_2__the_organiser_cannot_rename_a_seat_to_another_entrant(client, app):
+    tid = start(client)
+    t = load(app, tid)
+    first, second = t.rounds[0]
+    other = t.name(second.table.entrants[0])
+    response = client.post(f"/games/{first.game_id}/seats/0/name", data={"name": other})
+    assert response.status_code == 400
+    assert "another entrant of this tournament" in soup(response).get_text(" ", strip=True)
+    assert load(app, tid).entrants == t.entrants
+    for m in t.rounds[0]:
+        play_out(app, m.game_id)
+    assert pages_answer(client, tid) == []
+    assert len(load(app, tid).rounds) == 2  # the final is seated
+
+
+def test_issue38_2__the_organisers_fix_follows_the_entrant_through_the_tournament(client, app):
+    """A name fixed in a table is the entrant's through the tournament: its entry and every
+    table that seats it, even when the player has other games."""
+    tid = start(client)
+    t = load(app, tid)
+    for m in t.rounds[0]:
+        play_out(app, m.game_id)
+    assert client.get(f"/tournaments/{tid}").status_code == 200  # seats the final
+    t = load(app, tid)  # its players now have two games each
+    final = t.rounds[1][0]
+    seed = final.table.entrants[0]
+    response = client.post(f"/games/{final.game_id}/seats/0/name", data={"name": "Zed"})
+    assert response.status_code == 303
+    t = load(app, tid)
+    assert t.name(seed) == "Zed" and t.problems == ()
+    assert pages_answer(client, tid) == []
+
+
+def test_issue38_2__a_club_night_seat_is_never_renamed_to_another_player_of_the_night(client, app):
+    names = [f"P{i}" for i in range(8)]
+    response = client.post(
+        "/clubs/new",
+        data={
+            "title": "Night",
+            "played_on": "2026-11-26",
+            "players": "\n".join(names),
+            "rounds": "2",
+            "first_round": "entered",
+            "preset": "standard",
+        },
+    )
+    assert response.status_code == 303
+    tables = query(app, "select game_id from club_tables order by table_number")
+    game, other = tables[0]["game_id"], tables[1]["game_id"]
+    elsewhere = query(
+        app,
+        "select p.name from game_players gp join players p on p.id = gp.player_id "
+        "where gp.game_id = ? and gp.seat = 0",
+        [other],
+    )[0]["name"]
+    response = client.post(f"/games/{game}/seats/0/name", data={"name": elsewhere})
+    assert response.status_code == 400
+    assert (
+        table_phone(app, game)
+        .post(f"/games/{game}/seats/0/name", data={"name": "Someone"})
+        .status_code
+        == 403
+    )

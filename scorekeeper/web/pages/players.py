@@ -20,7 +20,7 @@ from wtforms import HiddenField, StringField
 from .. import groupspace as groups
 from ...engine.gamefile import NAME_LIMIT
 from ...store import players, ratings, stats, storage
-from .. import figures, fragments, ratingview, rights
+from .. import figures, fragments, phones, ratingview, rights
 from ..database import get_db
 from ..fields import form_int
 from ..flashes import flash_message
@@ -32,6 +32,15 @@ figures.install(bp)
 ratingview.install(bp)
 #: Rated games listed with their change on a player's page (the chart shows every one).
 RATED_LISTED = 10
+
+
+#: Why a table's phone does not fix a name in a club night's or a tournament's table: the
+#: event's players are one list, which its organiser keeps.
+EVENT_NAMES = lazy_gettext(
+    "This game is a table of a club night or a tournament: only its organiser fixes names "
+    "here (the phone that started it, one that opened its organiser link, or the group’s "
+    "admin)."
+)
 
 
 class RenameForm(FlaskForm):
@@ -265,6 +274,19 @@ def fix_name(game_id: int, seat: int):
         abort(404, gettext("There is no such player in this game."))
     name = stored.game.players[seat]
     form = SeatNameForm() if request.method == "POST" else SeatNameForm(data={"name": name})
+    event = phones.event_organiser(game_id)
+    if request.method == "POST" and event is False:  # a table's phone, not the organiser
+        form.validate()
+        form.name.errors = [EVENT_NAMES]
+        return render_template(
+            "players/fix_name.html",
+            stored=stored,
+            seat=seat,
+            name=name,
+            form=form,
+            limit=NAME_LIMIT,
+            event=event,
+        ), 403
     if request.method == "POST" and form.validate():
         try:
             fixed = players.fix_seat_name(
@@ -283,7 +305,13 @@ def fix_name(game_id: int, seat: int):
             return redirect(url_for("access.share", game_id=game_id), 303)
     status = 400 if form.name.errors else 200
     return render_template(
-        "players/fix_name.html", stored=stored, seat=seat, name=name, form=form, limit=NAME_LIMIT
+        "players/fix_name.html",
+        stored=stored,
+        seat=seat,
+        name=name,
+        form=form,
+        limit=NAME_LIMIT,
+        event=event,
     ), status
 
 
