@@ -126,6 +126,8 @@ class Tournament:
     confirm: bool = True
     #: What cannot be in its bracket (``bracket.check``): none, unless the data went wrong.
     problems: tuple[bracket.Problem, ...] = ()
+    #: The round its organiser reopened: the next waits for them (``store.closing``).
+    reopened: int | None = None
 
     @property
     def byes(self) -> tuple[int, ...]:
@@ -422,6 +424,7 @@ def load(db: Database, tournament_id: int) -> Tournament | None:
                 who,
             )
         ),
+        row.get("reopened"),
     )
 
 
@@ -449,7 +452,7 @@ def advance(
                 _store_game(
                     db, tournament, m.round, m.number, m.table, len(m.games) + 1, game_title
                 )
-        if not all(m.finished for m in last):
+        if not all(m.finished for m in last) or tournament.reopened == last[0].round:
             return None
         done = bracket.Round(
             last[0].round,
@@ -472,7 +475,11 @@ def _due(tournament: Tournament | None) -> bool:
     last = tournament.rounds[-1]
     if any(not m.finished and all(g.over for g in m.games) for m in last):
         return True
-    return all(m.finished for m in last) and not last[0].table.final
+    return (
+        all(m.finished for m in last)
+        and not last[0].table.final
+        and tournament.reopened != last[0].round
+    )
 
 
 def tournament_key(db: Database, tournament_id: int) -> str | None:

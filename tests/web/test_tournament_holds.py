@@ -8,13 +8,33 @@ from __future__ import annotations
 
 import pytest
 
+from gamebuilder import standard_game
 from history_helpers import query
+from scorekeeper.store import storage
 from scorekeeper.store.db import connect
 from test_tournaments import EIGHT, form, load, play_out
 from i18n_helpers import english_left
 from web_helpers import soup
 
 SIX = ["Aya", "Bilal", "Carla", "Dana", "Elias", "Farah"]
+
+
+def storage_add(app, game_id: int, deal) -> None:
+    db = connect(app.config["DATABASE"])
+    try:
+        number = len(list(db.query("select 1 from deals where game_id = ?", [game_id]))) + 1
+        storage.add_deal(
+            db, game_id, deal, token=f"x{game_id:03d}n{number:02d}" + "y" * 14, number=number
+        )
+    finally:
+        db.close()
+
+
+def play_out_last(app, game_id: int) -> None:
+    """The standard game's deals the game lacks, entered again."""
+    have = query(app, "select count(*) as n from deals where game_id = ?", [game_id])[0]["n"]
+    for deal in standard_game()["deals"][have:]:
+        storage_add(app, game_id, deal)
 
 
 def execute(app, sql: str, params=()) -> None:
@@ -193,3 +213,100 @@ def test_issue38_2__a_club_night_seat_is_never_renamed_to_another_player_of_the_
         .status_code
         == 403
     )
+
+
+# -- a match closed by the next round --------------------------------------------------------
+def last_deal(app, game_id: int) -> dict:
+    return query(
+        app,
+        "select id, number, version from deals where game_id = ? order by number desc limit 1",
+        [game_id],
+    )[0]
+
+
+def undo_last(phone, app, game_id: int):
+    deal = last_deal(app, game_id)
+    return phone.post(
+        f"/games/{game_id}/deals/{deal['number']}/undo",
+        data={"deal_id": deal["id"], "version": deal["version"]},
+    )
+
+
+def with_final(client, app) -> tuple[int, object]:
+    tid = start(client)
+    for m in load(app, tid).rounds[0]:
+        play_out(app, m.game_id)
+    assert client.get(f"/tournaments/{tid}").status_code == 200  # seats the final
+    t = load(app, tid)
+    assert len(t.rounds) == 2
+    return tid, t
+
+
+def test_issue38_2__no_deal_is_undone_or_corrected_after_the_final_is_seated(client, app):
+    tid, t = with_final(client, app)
+    game = t.rounds[0][0].game_id
+    deals = query(app, "select count(*) as n from deals where game_id = ?", [game])[0]["n"]
+    for phone in (table_phone(app, game), client):  # the organiser too: it reopens first
+        response = undo_last(phone, app, game)
+        assert response.status_code == 409
+        assert "reopen the match" in soup(response).get_text(" ", strip=True)
+        number = last_deal(app, game)["number"]
+        assert phone.get(f"/games/{game}/deals/{number}/edit").status_code == 409
+        assert phone.get(f"/games/{game}/deals/{number}/undo").status_code == 409
+    assert query(app, "select count(*) as n from deals where game_id = ?", [game])[0]["n"] == deals
+    assert load(app, tid).rounds == t.rounds
+
+
+def test_issue38_2__the_organiser_reopens_a_match_while_the_final_has_no_deal(client, app):
+    tid, t = with_final(client, app)
+    game = t.rounds[0][0].game_id
+    phone = table_phone(app, game)
+    assert phone.post(f"/tournaments/{tid}/rounds/1/reopen").status_code == 403
+    response = client.post(f"/tournaments/{tid}/rounds/1/reopen")
+    assert response.status_code == 303
+    assert len(load(app, tid).rounds) == 1  # the final unseated
+    assert undo_last(phone, app, game).status_code == 303  # the table corrects its game
+    assert pages_answer(client, tid) == []
+    play_out_last(app, game)
+    assert client.get(f"/tournaments/{tid}").status_code == 200
+    assert len(load(app, tid).rounds) == 1  # held until the organiser seats it
+    assert client.post(f"/tournaments/{tid}/rounds").status_code == 303
+    assert client.get(f"/tournaments/{tid}").status_code == 200
+    assert len(load(app, tid).rounds) == 2
+
+
+def test_issue38_2__reopening_is_refused_once_the_final_has_a_deal(client, app):
+    tid, t = with_final(client, app)
+    final = t.rounds[1][0].game_id
+    deal = standard_game()["deals"][0]
+    storage_add(app, final, deal)
+    response = client.post(f"/tournaments/{tid}/rounds/1/reopen")
+    assert response.status_code == 409
+    assert "can no longer be reopened" in soup(response).get_text(" ", strip=True)
+    assert len(load(app, tid).rounds) == 2
+
+
+def test_issue38_2__a_club_night_table_is_closed_once_the_next_round_is_seated(client, app):
+    names = [f"P{i}" for i in range(8)]
+    client.post(
+        "/clubs/new",
+        data={
+            "title": "Night",
+            "played_on": "2026-11-26",
+            "players": "\n".join(names),
+            "rounds": "2",
+            "first_round": "entered",
+            "preset": "standard",
+        },
+    )
+    club = query(app, "select id from club_nights")[0]["id"]
+    games = [r["game_id"] for r in query(app, "select game_id from club_tables")]
+    for game in games:
+        play_out(app, game)
+    assert client.post(f"/clubs/{club}/rounds", data={}).status_code == 303
+    phone = table_phone(app, games[0])
+    response = undo_last(phone, app, games[0])
+    assert response.status_code == 409
+    assert "take round 2 back" in soup(response).get_text(" ", strip=True)
+    assert client.post(f"/clubs/{club}/rounds/2/undo", data={}).status_code == 303
+    assert undo_last(phone, app, games[0]).status_code == 303

@@ -19,15 +19,17 @@ from typing import Any
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import gettext, lazy_gettext
+from flask_wtf import FlaskForm
 from wtforms import BooleanField, StringField, TextAreaField
 
 from ...engine import HouseRules, bracket
 from ...engine.gamefile import has_control
-from ...store import stats, storage, tournaments
+from ...store import closing, stats, storage, tournaments
 from ...store.refused import Refused
 from .. import rights
 from ..database import get_db
 from ..fields import PickField, whole_number
+from ..flashes import flash_words
 from ..hosting import external_url
 from ..forms import PRESET_LABELS, RulesForm, preset_settings, settings_data, tonight
 from ..i18n import num
@@ -328,6 +330,9 @@ def bracket_context(tournament: tournaments.Tournament) -> dict[str, Any]:
         "seeding": SEEDING_LABELS.get(tournament.seeding, ""),
         "rules_line": rules_text(json.dumps(tournament.rules.to_dict())),
         "organiser": rights.can_run_tournament(tournament.id),
+        "round_form": RoundForm(formdata=None),
+        "can_reopen": _can_reopen(tournament),
+        "problem": None,
         "organiser_link": external_url(
             "access.tournament_link",
             tournament_id=tournament.id,
@@ -429,6 +434,65 @@ def bracket_pdf(tournament_id: int):
         digits=sheet_digits(),
     )
     return pdf_response(data, f"{slug(tournament.title) or 'tournament'}-bracket.pdf")
+
+
+# -- the organiser reopens a round --------------------------------------------------------------
+class RoundForm(FlaskForm):
+    """Reopen a round, or seat the next one again (the form is its CSRF token alone)."""
+
+
+def _can_reopen(tournament: tournaments.Tournament) -> bool:
+    """May the organiser's page offer to reopen the round before the last: the last has no
+    deal yet (the store refuses it otherwise)."""
+    return (
+        rights.can_run_tournament(tournament.id)
+        and len(tournament.rounds) > 1
+        and not any(g.deal_count for m in tournament.rounds[-1] for g in m.games)
+    )
+
+
+def _organiser_form(tournament_id: int) -> tournaments.Tournament:
+    tournament = fetch_tournament(tournament_id)
+    if not rights.can_run_tournament(tournament_id):
+        abort(
+            403,
+            gettext(
+                "Only the tournament’s organiser reopens a round or seats the next one: the "
+                "phone that started it, one that opened its organiser link, or the group’s "
+                "admin."
+            ),
+        )
+    if not RoundForm().validate():
+        abort(400, gettext("This form is incomplete. Open the tournament again."))
+    return tournament
+
+
+@bp.post("/<int:tournament_id>/rounds/<int:number>/reopen")
+def reopen(tournament_id: int, number: int):
+    """Reopen the matches of round *number*: the next round, while none of its deals is played,
+    is unseated, and waits for the organiser to seat it again."""
+    tournament = _organiser_form(tournament_id)
+    try:
+        closing.reopen(get_db(), tournament_id, number)
+    except Refused as exc:
+        context = {**bracket_context(tournament), "problem": refusal(exc)}
+        return render_template("tournaments/show.html", **context), 409
+    flash_words(
+        lazy_gettext(
+            "Round %(number)s is open again: its tables can correct their deals. Seat the next "
+            "round when they are done.",
+            number=num(number),
+        )
+    )
+    return redirect(url_for("tournaments.show", tournament_id=tournament_id), 303)
+
+
+@bp.post("/<int:tournament_id>/rounds")
+def seat_again(tournament_id: int):
+    """The organiser is done with a reopened round: the next is seated once it is decided."""
+    _organiser_form(tournament_id)
+    closing.seat_again(get_db(), tournament_id)
+    return redirect(url_for("tournaments.show", tournament_id=tournament_id), 303)
 
 
 @bp.app_template_global()
