@@ -6,11 +6,17 @@ any data the store can hold."""
 
 from __future__ import annotations
 
+import json
+from unittest.mock import patch
+
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from gamebuilder import standard_game
 from history_helpers import query
-from scorekeeper.store import storage
+from scorekeeper.engine import InvalidResult
+from scorekeeper.store import closing, storage
 from scorekeeper.store.db import connect
 from test_tournaments import EIGHT, form, load, play_out
 from i18n_helpers import english_left
@@ -310,3 +316,120 @@ def test_issue38_2__a_club_night_table_is_closed_once_the_next_round_is_seated(c
     assert "take round 2 back" in soup(response).get_text(" ", strip=True)
     assert client.post(f"/clubs/{club}/rounds/2/undo", data={}).status_code == 303
     assert undo_last(phone, app, games[0]).status_code == 303
+
+
+# -- property: any data the store can hold ----------------------------------------------------
+CORRUPTIONS = (
+    "entrant_twice",
+    "seat_another_entrant",
+    "undo_after_seated",
+    "other_entrants",
+    "table_gone",
+    "final_flag",
+)
+
+
+def corrupt(app, tid: int, how: str, data) -> None:
+    """Change the stored tournament as the store let it be changed before a bracket held (the
+    rename, an undo after the next round), or as a restored backup may hold it (its checks let
+    through any seeds in range at a table numbered from 1)."""
+    t = load(app, tid)
+    count = len(t.entrants)
+    ids = query(
+        app, "select seed, player_id from tournament_entrants where tournament_id = ?", [tid]
+    )
+    tables = query(
+        app,
+        "select round, table_number, game_number, game_id from tournament_tables "
+        "where tournament_id = ? order by round, table_number, game_number",
+        [tid],
+    )
+    pick = data.draw(st.sampled_from(tables))
+    if how == "entrant_twice":
+        a, b = (ids[i] for i in data.draw(st.permutations(range(len(ids))))[:2])
+        execute(
+            app,
+            "update tournament_entrants set player_id = ? where tournament_id = ? and seed = ?",
+            [b["player_id"], tid, a["seed"]],
+        )
+    elif how == "seat_another_entrant":
+        seated = {
+            r["player_id"]
+            for r in query(
+                app, "select player_id from game_players where game_id = ?", [pick["game_id"]]
+            )
+        }
+        others = [r["player_id"] for r in ids if r["player_id"] not in seated]
+        if others:
+            execute(
+                app,
+                "update game_players set player_id = ? where game_id = ? and seat = ?",
+                [data.draw(st.sampled_from(others)), pick["game_id"], data.draw(st.integers(0, 3))],
+            )
+    elif how == "undo_after_seated":
+        db = connect(app.config["DATABASE"])
+        try:
+            for _ in range(data.draw(st.integers(1, 3))):
+                row = next(
+                    db.query(
+                        "select id, version from deals where game_id = ? "
+                        "order by number desc limit 1",
+                        [pick["game_id"]],
+                    ),
+                    None,
+                )
+                if row is None:
+                    break
+                with patch.object(closing, "check_open", lambda db, game_id: None):
+                    try:
+                        storage.undo_deal(db, pick["game_id"], row["id"], version=row["version"])
+                    except InvalidResult:
+                        break
+        finally:
+            db.close()
+    elif how == "other_entrants":
+        size = 2 if t.fmt == "pairs" else 4
+        seeds = data.draw(st.lists(st.integers(0, count - 1), min_size=size, max_size=size))
+        execute(
+            app,
+            "update tournament_tables set entrants_json = ? where game_id = ?",
+            [json.dumps(seeds), pick["game_id"]],
+        )
+    elif how == "table_gone":
+        last = tables[-1]
+        execute(app, "delete from tournament_tables where game_id = ?", [last["game_id"]])
+    elif how == "final_flag":
+        execute(
+            app,
+            "update tournament_tables set final = 1 - final where game_id = ?",
+            [pick["game_id"]],
+        )
+
+
+@settings(
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(data=st.data())
+def test_issue38_2__every_bracket_page_answers_for_any_data_the_store_can_hold(client, app, data):
+    fmt = data.draw(st.sampled_from(["top-two", "pairings", "pairs"]))
+    run = query(app, "select count(*) as n from tournaments")[0]["n"]
+    names = [f"E{run}x{i}" for i in range(8)]
+    if fmt == "pairs":
+        entrants = [f"{a} & {b}" for a, b in zip(names[::2], names[1::2])]
+        tid = start(client, entrants, format="pairs", preset="partnership")
+    else:
+        tid = start(client, names[: data.draw(st.sampled_from([6, 8]))], format=fmt)
+    for m in load(app, tid).rounds[0]:
+        play_out(app, m.game_id)
+    if data.draw(st.booleans()):
+        client.get(f"/tournaments/{tid}")  # seats the next round
+    for how in data.draw(st.lists(st.sampled_from(CORRUPTIONS), min_size=1, max_size=3)):
+        corrupt(app, tid, how, data)
+    for page in BRACKET_PAGES:
+        response = client.get(f"/tournaments/{tid}{page}")
+        assert response.status_code == 200 or 400 <= response.status_code < 500, page
+    for page in ("", "/wall"):
+        client.get(f"/tournaments/{tid}{page}")  # seated or not, read again
+        assert client.get(f"/tournaments/{tid}{page}").status_code == 200
