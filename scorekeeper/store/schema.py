@@ -520,7 +520,7 @@ def m009_tournaments(db: Database) -> None:
 
 @migrations()
 def m010_tournament_reopened(db: Database) -> None:
-    """The round of a tournament its organiser reopened (``store.closing.reopen``): the round
+    """The round of a tournament its organiser reopened (``store.reopening``): the round
     after it waits for the organiser to seat it again, instead of being seated as soon as its
     matches are decided. Null while no round is held open."""
     db.table("tournaments").add_column("reopened", int)

@@ -470,7 +470,7 @@ def _due(tournament: Tournament | None) -> bool:
     """Is there a game or a round to seat: a best of three undecided after its last game, or
     every match of the last round decided before the final? Never while the bracket holds
     something that cannot be (``problems``): the pages say what, and nothing is seated on it."""
-    if tournament is None or not tournament.rounds:
+    if tournament is None or not tournament.rounds or tournament.problems:
         return False
     last = tournament.rounds[-1]
     if any(not m.finished and all(g.over for g in m.games) for m in last):

@@ -24,7 +24,7 @@ from wtforms import BooleanField, StringField, TextAreaField
 
 from ...engine import HouseRules, bracket
 from ...engine.gamefile import has_control
-from ...store import closing, stats, storage, tournaments
+from ...store import reopening, stats, storage, tournaments
 from ...store.refused import Refused
 from .. import rights
 from ..database import get_db
@@ -473,7 +473,7 @@ def reopen(tournament_id: int, number: int):
     is unseated, and waits for the organiser to seat it again."""
     tournament = _organiser_form(tournament_id)
     try:
-        closing.reopen(get_db(), tournament_id, number)
+        reopening.reopen(get_db(), tournament_id, number)
     except Refused as exc:
         context = {**bracket_context(tournament), "problem": refusal(exc)}
         return render_template("tournaments/show.html", **context), 409
@@ -491,7 +491,7 @@ def reopen(tournament_id: int, number: int):
 def seat_again(tournament_id: int):
     """The organiser is done with a reopened round: the next is seated once it is decided."""
     _organiser_form(tournament_id)
-    closing.seat_again(get_db(), tournament_id)
+    reopening.seat_again(get_db(), tournament_id)
     return redirect(url_for("tournaments.show", tournament_id=tournament_id), 303)
 
 
