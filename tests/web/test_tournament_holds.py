@@ -127,6 +127,22 @@ def test_issue38_2__an_entrant_entered_twice_is_said_on_every_bracket_page(clien
 
 
 # -- names in a tournament's or a club night's table ---------------------------------------
+def club_night(client) -> None:
+    """A club night of eight, two rounds, its first seated as entered."""
+    response = client.post(
+        "/clubs/new",
+        data={
+            "title": "Night",
+            "played_on": "2026-11-26",
+            "players": "\n".join(f"P{i}" for i in range(8)),
+            "rounds": "2",
+            "first_round": "entered",
+            "preset": "standard",
+        },
+    )
+    assert response.status_code == 303
+
+
 def edit_key(app, game_id: int) -> str:
     return query(app, "select edit_key from games where id = ?", [game_id])[0]["edit_key"]
 
@@ -190,19 +206,7 @@ def test_issue38_2__the_organisers_fix_follows_the_entrant_through_the_tournamen
 
 
 def test_issue38_2__a_club_night_seat_is_never_renamed_to_another_player_of_the_night(client, app):
-    names = [f"P{i}" for i in range(8)]
-    response = client.post(
-        "/clubs/new",
-        data={
-            "title": "Night",
-            "played_on": "2026-11-26",
-            "players": "\n".join(names),
-            "rounds": "2",
-            "first_round": "entered",
-            "preset": "standard",
-        },
-    )
-    assert response.status_code == 303
+    club_night(client)
     tables = query(app, "select game_id from club_tables order by table_number")
     game, other = tables[0]["game_id"], tables[1]["game_id"]
     elsewhere = query(
@@ -293,18 +297,7 @@ def test_issue38_2__reopening_is_refused_once_the_final_has_a_deal(client, app):
 
 
 def test_issue38_2__a_club_night_table_is_closed_once_the_next_round_is_seated(client, app):
-    names = [f"P{i}" for i in range(8)]
-    client.post(
-        "/clubs/new",
-        data={
-            "title": "Night",
-            "played_on": "2026-11-26",
-            "players": "\n".join(names),
-            "rounds": "2",
-            "first_round": "entered",
-            "preset": "standard",
-        },
-    )
+    club_night(client)
     club = query(app, "select id from club_nights")[0]["id"]
     games = [r["game_id"] for r in query(app, "select game_id from club_tables")]
     for game in games:

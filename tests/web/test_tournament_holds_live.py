@@ -13,8 +13,7 @@ import pytest
 from gamebuilder import standard_game
 from hosted_box import query
 from live_server import Phone, Server, hidden_fields
-from scorekeeper.store import storage
-from scorekeeper.store.db import connect
+from test_tournaments import play_out_in
 
 EIGHT = ["Aya", "Bilal", "Carla", "Dana", "Elias", "Farah", "Ghassan", "Hala"]
 PAGES = ("", "/wall", "/state.json", "/bracket.pdf", "/bracket.pdf?lang=ar")
@@ -75,14 +74,7 @@ def tables(server, tid: int) -> list[dict]:
 
 
 def play_out(server, game_id: int) -> None:
-    db = connect(str(server.database))
-    try:
-        for number, deal in enumerate(standard_game()["deals"], start=1):
-            storage.add_deal(
-                db, game_id, deal, token=f"L{game_id:03d}n{number:02d}" + "z" * 14, number=number
-            )
-    finally:
-        db.close()
+    play_out_in(server.database, game_id)
 
 
 def table_phone(server, game_id: int) -> Phone:

@@ -275,19 +275,11 @@ def fix_name(game_id: int, seat: int):
     name = stored.game.players[seat]
     form = SeatNameForm() if request.method == "POST" else SeatNameForm(data={"name": name})
     event = phones.event_organiser(game_id)
+    status = 200
     if request.method == "POST" and event is False:  # a table's phone, not the organiser
         form.validate()
-        form.name.errors = [EVENT_NAMES]
-        return render_template(
-            "players/fix_name.html",
-            stored=stored,
-            seat=seat,
-            name=name,
-            form=form,
-            limit=NAME_LIMIT,
-            event=event,
-        ), 403
-    if request.method == "POST" and form.validate():
+        form.name.errors, status = [EVENT_NAMES], 403
+    elif request.method == "POST" and form.validate():
         try:
             fixed = players.fix_seat_name(
                 get_db(), game_id, seat, form.name.data or "", club_nights_too=rights.is_admin()
@@ -303,7 +295,8 @@ def fix_name(game_id: int, seat: int):
                     names={"old": name, "new": fixed},
                 )
             return redirect(url_for("access.share", game_id=game_id), 303)
-    status = 400 if form.name.errors else 200
+    if status == 200 and form.name.errors:
+        status = 400
     return render_template(
         "players/fix_name.html",
         stored=stored,
