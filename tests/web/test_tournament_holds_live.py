@@ -11,7 +11,7 @@ import re
 import pytest
 
 from gamebuilder import standard_game
-from hosted_box import query
+from hosted_box import hosted_box, query
 from live_server import Phone, Server, hidden_fields
 from test_tournaments import play_out_in
 
@@ -176,3 +176,46 @@ def test_issue38_9__live_new_tournament_without_its_format_answers_400_with_the_
         assert reply.status == 400
         assert "Choose how each match is played." in reply.body
         assert re.search(r"<textarea[^>]*name=\"entrants\"[^>]*>F Aya", reply.body)
+
+
+def test_issue38_2__through_caddy_the_seat_rename_is_refused_and_every_bracket_page_is_200(
+    tmp_path,
+):
+    """The issue's steps on a hosted box, Caddy in front: a phone holding only match 1's edit
+    link renames a seat to an entrant of match 2; the organiser's phone then reads the bracket."""
+    with hosted_box(tmp_path) as box:
+        organiser = box.member("127.0.0.61")
+        fields = {
+            "title": "Cup",
+            "played_on": "2026-11-26",
+            "entrants": "\n".join(EIGHT),
+            "format": "top-two",
+            "seeding": "entered",
+            "preset": "standard",
+        }
+        reply = organiser.post_form("/tournaments/new", fields)
+        assert reply.status == 303, reply.body[:2000]
+        tid = int(reply.location.rstrip("/").split("/")[-1])
+        rows = box.query(
+            "select game_id from tournament_tables where tournament_id = ? order by table_number",
+            (tid,),
+        )
+        first, second = (r["game_id"] for r in rows)
+        (key,) = box.query("select edit_key from games where id = ?", (first,))
+        other = box.query(
+            "select p.name from game_players gp join players p on p.id = gp.player_id "
+            "where gp.game_id = ? and gp.seat = 0",
+            (second,),
+        )[0]["name"]
+        phone = box.phone("127.0.0.62")
+        assert phone.request("edit link", "GET", f"/e/{key['edit_key']}").status == 303
+        refused = phone.post_form(f"/games/{first}/seats/0/name", {"name": other})
+        assert refused.status == 403 and "only its organiser fixes names" in refused.body
+        for r in rows:
+            play_out_in(box.database, r["game_id"])
+        for suffix in PAGES:
+            reply = organiser.request("page", "GET", f"/tournaments/{tid}{suffix}")
+            assert reply.status == 200, (suffix, reply.status)
+        assert (
+            len(box.query("select 1 from tournament_tables where tournament_id = ?", (tid,))) == 3
+        )
