@@ -219,3 +219,96 @@ def play_out(
         if following is None:
             return rounds, through[0]
         rounds.append(following)
+
+
+#: What cannot be in a bracket, as ``check`` finds it: an entrant entered twice or seated twice
+#: in a round (``twice``), a seated entrant who did not go through (``not_through``), one who
+#: went through and is not seated (``not_seated``), a round seated on a match with no result
+#: (``undecided``), a round after the final (``after_final``), a table that does not seat its
+#: entrants as the format says (``table``), a game's seat that names someone else than the
+#: entrant the table seats there (``seat``).
+PROBLEMS = ("twice", "not_through", "not_seated", "undecided", "after_final", "table", "seat")
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing that cannot be: its kind (``PROBLEMS``), the round, and the entrant (seed) or
+    the table (its number in the round) it is about."""
+
+    kind: str
+    round: int
+    entrant: int | None = None
+    table: int | None = None
+
+
+@dataclass(frozen=True)
+class Seated:
+    """A table as stored: the entrants it seats, who went through (() while undecided) and who
+    sits at each of its games' seats (each game's four, as ``who`` names the entrants)."""
+
+    table: Table
+    through: tuple[int, ...] = ()
+    seats: tuple[tuple[object, ...], ...] = ()
+
+
+def check(
+    count: int, fmt: str, rounds: Sequence[Sequence[Seated]], who: Sequence[tuple[object, ...]] = ()
+) -> list[Problem]:
+    """Everything about a stored bracket of *count* entrants of *fmt* that cannot be, from its
+    *rounds* (each round's tables) and *who* each seed is (its player, or a pair's two): []
+    when the bracket is sound. Total: any rounds, any tables, any seeds."""
+    problems: list[Problem] = []
+    first: dict[object, int] = {}
+    for seed, players in enumerate(who):
+        for player in players:
+            if player in first:
+                problems.append(Problem("twice", 1, entrant=seed))
+            else:
+                first[player] = seed
+    try:
+        byes = set(first_round(count, fmt).byes)
+    except RuleError:
+        byes = set()
+    field = set(range(count))  # who is in the round, byes included
+    expected = field - byes  # who sits at its tables
+    undecided_before: set[int] = set()  # the entrants of the round before's undecided matches
+    for number, tables in enumerate(rounds, start=1):
+        seated: list[int] = []
+        for index, s in enumerate(tables, start=1):
+            sound = _sound(s.table, fmt, count, final=len(field) == (2 if fmt == "pairs" else 4))
+            if not sound:
+                problems.append(Problem("table", number, table=index))
+            seated += [e for e in s.table.entrants if 0 <= e < count]
+            if sound and len(who) == count and any(g != _named(s.table, who) for g in s.seats):
+                problems.append(Problem("seat", number, table=index))
+        twice = sorted({e for e in seated if seated.count(e) > 1})
+        problems += [Problem("twice", number, entrant=e) for e in twice]
+        wrong = sorted(set(seated) - expected - undecided_before)
+        problems += [Problem("not_through", number, entrant=e) for e in wrong]
+        if not undecided_before:
+            missing = sorted(expected - set(seated))
+            problems += [Problem("not_seated", number, entrant=e) for e in missing]
+        undecided = [i for i, s in enumerate(tables, start=1) if not s.through]
+        if number < len(rounds):
+            problems += [Problem("undecided", number, table=i) for i in undecided]
+            if any(s.table.final for s in tables):
+                problems.append(Problem("after_final", number + 1))
+                break
+        undecided_before = {e for i in undecided for e in tables[i - 1].table.entrants}
+        field = expected = (byes if number == 1 else set()) | {e for s in tables for e in s.through}
+    return problems
+
+
+def _sound(table: Table, fmt: str, count: int, *, final: bool) -> bool:
+    """Does *table* seat entrants of the bracket as *fmt* does, final or not as the round is?"""
+    return (
+        table.fmt == fmt
+        and len(table.entrants) == (2 if fmt == "pairs" else 4)
+        and all(0 <= e < count for e in table.entrants)
+        and table.final == final
+    )
+
+
+def _named(table: Table, who: Sequence[tuple[object, ...]]) -> tuple[object, ...]:
+    """Who the table seats at seats 0 to 3, as *who* names each entrant's players."""
+    return tuple(who[e][p] if p < len(who[e]) else None for e, p in table.seats())

@@ -20,13 +20,15 @@ def bracket_html(
     rounds: Sequence[Mapping[str, Any]],
     champion: str | None,
     rules: Sequence[str],
+    problems: Sequence[str] = (),
     lang: str = "en",
     paper: str = "A4",
     density: int = 0,
     digits: str = "western",
 ) -> str:
     """The bracket: every round (its matches, or none yet), the winner once there is one, and
-    the rules the bracket keeps to (msgids, said in *lang*)."""
+    the rules the bracket keeps to (msgids, said in *lang*), and what it holds that cannot be
+    (*problems*, said already)."""
     return page_html(
         "tournament_bracket.html",
         lang=lang,
@@ -38,6 +40,7 @@ def bracket_html(
         rounds=list(rounds),
         champion=champion,
         rules=list(rules),
+        problems=list(problems),
     )
 
 

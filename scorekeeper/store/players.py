@@ -143,6 +143,53 @@ def plays_in_the_club_night_of(db: Database, game_id: int, pid: int) -> bool:
     )
 
 
+def enters_the_tournament_of(db: Database, game_id: int, pid: int) -> bool:
+    """Is *pid* an entrant (or a pair's partner) of the tournament that game *game_id* is a
+    table of?"""
+    return (
+        next(
+            db.query(
+                "select count(*) as n from tournament_tables t join tournament_entrants e "
+                "on e.tournament_id = t.tournament_id where t.game_id = ? and "
+                "? in (e.player_id, e.partner_id)",
+                [game_id, pid],
+            )
+        )["n"]
+        > 0
+    )
+
+
+def _follow_in_this_tournament(db: Database, game_id: int, current: int, pid: int) -> None:
+    """In the tournament game *game_id* is a table of (if any), the entrant *current* is now
+    *pid*: its entry and its seats at every table of that tournament, so that the bracket and
+    its games keep naming one player."""
+    row = next(
+        db.query("select tournament_id from tournament_tables where game_id = ?", [game_id]), None
+    )
+    if row is None:
+        return
+    tid = row["tournament_id"]
+    for column in ("player_id", "partner_id"):
+        db.execute(
+            f"update tournament_entrants set {column} = ? where tournament_id = ? and {column} = ?",
+            [pid, tid, current],
+        )
+    games = [
+        r["game_id"]
+        for r in db.query(
+            "select t.game_id from tournament_tables t join game_players gp on gp.game_id = "
+            "t.game_id where t.tournament_id = ? and gp.player_id = ?",
+            [tid, current],
+        )
+    ]
+    for other in games:
+        db.execute(
+            "update game_players set player_id = ? where game_id = ? and player_id = ?",
+            [pid, other, current],
+        )
+        ratings.after_change(db, other)
+
+
 def in_a_club_night(db: Database, pid: int) -> bool:
     return (
         next(db.query("select count(*) as n from club_night_players where player_id = ?", [pid]))[
@@ -293,8 +340,10 @@ def fix_seat_name(
                 "update players set name = ?, name_key = ? where id = ?", [name, key, current]
             )
         else:
-            _seat(db, game_id, seat, storage.player_id(db, name))
+            new = storage.player_id(db, name)
+            _seat(db, game_id, seat, new)
             ratings.after_change(db, game_id)
+            _follow_in_this_tournament(db, game_id, current, new)
         db.execute("update games set updated_at = ? where id = ?", [storage.now(), game_id])
     return name
 
@@ -322,6 +371,11 @@ def _seat_known(
             N_("%(name)s plays at another table of this club night."),
             names={"name": target["name"]},
         )
+    if enters_the_tournament_of(db, game_id, target["id"]):
+        raise Refused(
+            N_("%(name)s is another entrant of this tournament."),
+            names={"name": target["name"]},
+        )
     night = shared_club_night(db, target["id"], current) if alone else None
     if night is not None:
         raise Refused(
@@ -337,6 +391,8 @@ def _seat_known(
             )
         _follow_in_tournaments(db, target["id"], current)  # and its tournaments
         db.execute("delete from players where id = ?", [current])
+    else:
+        _follow_in_this_tournament(db, game_id, current, target["id"])
 
 
 def _seat(db: Database, game_id: int, seat: int, pid: int) -> None:

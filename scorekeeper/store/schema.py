@@ -535,6 +535,14 @@ def m010_wall_keys(db: Database) -> None:
             end""")
 
 
+@migrations()
+def m011_tournament_reopened(db: Database) -> None:
+    """The round of a tournament its organiser reopened (``store.reopening``): the round
+    after it waits for the organiser to seat it again, instead of being seated as soon as its
+    matches are decided. Null while no round is held open."""
+    db.table("tournaments").add_column("reopened", int)
+
+
 def rebuild_all(db: Database) -> None:
     """Every game's facts from its stored deals (the migration that adds their table runs this)."""
     for (game_id,) in list(db.execute("select id from games order by id").fetchall()):

@@ -21,7 +21,7 @@ from sqlite_utils.db import Table
 from ..engine import DealRecord, Game, HouseRules, InvalidResult, read_game
 from ..engine.gamefile import FORMAT
 from ..engine.lookalike import skeleton
-from . import checks, confirmations, facts, gamecache, ratings
+from . import checks, closing, confirmations, facts, gamecache, ratings
 from .confirmations import Phone
 from .refused import N_, Refused
 
@@ -366,6 +366,7 @@ def _begin_write(db: Database, game_id: int, token: str | None) -> StoredGame:
     cursor = db.execute("update games set updated_at = ? where id = ?", [now(), game_id])
     if cursor.rowcount == 0:
         raise NotFound(f"no game {game_id}")
+    closing.check_open(db, game_id)  # the next round is seated on it: Closed
     if token:
         saved = find_token(db, token)
         if saved is not None:

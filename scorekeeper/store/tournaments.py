@@ -18,6 +18,7 @@ from typing import Any, Sequence
 from sqlite_utils import Database
 
 from ..engine import HouseRules, bracket
+from ..engine.errors import RuleError
 from ..engine.gamefile import TITLE_LIMIT as GAME_TITLE_LIMIT
 from . import confirmations, ratings, storage
 from .refused import N_, Refused
@@ -74,6 +75,7 @@ class MatchGame:
     over: bool
     deal_count: int
     waiting: bool = False
+    seated: tuple[int, ...] = ()  # the players at its seats, by id
 
 
 @dataclass(frozen=True)
@@ -122,10 +124,17 @@ class Tournament:
     rounds: tuple[tuple[Match, ...], ...]
     best_of: int = 1
     confirm: bool = True
+    #: What cannot be in its bracket (``bracket.check``): none, unless the data went wrong.
+    problems: tuple[bracket.Problem, ...] = ()
+    #: The round its organiser reopened: the next waits for them (``store.closing``).
+    reopened: int | None = None
 
     @property
     def byes(self) -> tuple[int, ...]:
-        return bracket.first_round(len(self.entrants), self.fmt).byes
+        try:
+            return bracket.first_round(len(self.entrants), self.fmt).byes
+        except RuleError:  # a count the bracket cannot take: ``problems`` says so
+            return ()
 
     @property
     def champion(self) -> int | None:
@@ -139,7 +148,7 @@ class Tournament:
         return [g.game_id for r in self.rounds for m in r for g in m.games]
 
     def name(self, seed: int) -> str:
-        return " & ".join(self.entrants[seed])
+        return " & ".join(self.entrants[seed]) if 0 <= seed < len(self.entrants) else "?"
 
     def knocked_out(self) -> dict[int, int]:
         """Each entrant knocked out so far, and the round they went out in."""
@@ -346,22 +355,27 @@ def load(db: Database, tournament_id: int) -> Tournament | None:
     row = next(db.query("select * from tournaments where id = ?", [tournament_id]), None)
     if row is None:
         return None
-    entrants = tuple(
-        (r["name"],) if r["partner"] is None else (r["name"], r["partner"])
-        for r in db.query(
-            "select p.name, q.name as partner from tournament_entrants e "
-            "join players p on p.id = e.player_id left join players q on q.id = e.partner_id "
-            "where e.tournament_id = ? order by e.seed",
+    rows = list(
+        db.query(
+            "select p.name, q.name as partner, e.player_id, e.partner_id "
+            "from tournament_entrants e join players p on p.id = e.player_id "
+            "left join players q on q.id = e.partner_id where e.tournament_id = ? order by e.seed",
             [tournament_id],
         )
     )
+    entrants = tuple(
+        (r["name"],) if r["partner"] is None else (r["name"], r["partner"]) for r in rows
+    )
+    who = [tuple(r[k] for k in ("player_id", "partner_id") if r[k] is not None) for r in rows]
     rules = HouseRules.from_dict(json.loads(row["rules_json"]))
     tables: dict[tuple[int, int], tuple[bracket.Table, list[MatchGame]]] = {}
     for r in db.query(
         "select t.round, t.table_number, t.game_id, t.entrants_json, t.final, g.deal_count, "
         "g.finished, "
         "(select json_group_array(total) from (select total from game_players "
-        " where game_id = t.game_id order by seat)) as totals "
+        " where game_id = t.game_id order by seat)) as totals, "
+        "(select json_group_array(player_id) from (select player_id from game_players "
+        " where game_id = t.game_id order by seat)) as seated "
         "from tournament_tables t join games g on g.id = t.game_id "
         "where t.tournament_id = ? order by t.round, t.table_number, t.game_number",
         [tournament_id],
@@ -376,6 +390,7 @@ def load(db: Database, tournament_id: int) -> Tournament | None:
             over,
             r["deal_count"],
             waiting=bool(r["finished"]) and not over,
+            seated=tuple(json.loads(r["seated"])),
         )
         tables.setdefault((r["round"], r["table_number"]), (table, []))[1].append(game)
     rounds: dict[int, list[Match]] = {}
@@ -395,6 +410,21 @@ def load(db: Database, tournament_id: int) -> Tournament | None:
         tuple(tuple(rounds[n]) for n in sorted(rounds)),
         row["best_of"],
         bool(row["confirm"]),
+        tuple(
+            bracket.check(
+                len(entrants),
+                row["format"],
+                [
+                    [
+                        bracket.Seated(m.table, m.through, tuple(g.seated for g in m.games))
+                        for m in r
+                    ]
+                    for _, r in sorted(rounds.items())
+                ],
+                who,
+            )
+        ),
+        row.get("reopened"),
     )
 
 
@@ -422,7 +452,7 @@ def advance(
                 _store_game(
                     db, tournament, m.round, m.number, m.table, len(m.games) + 1, game_title
                 )
-        if not all(m.finished for m in last):
+        if not all(m.finished for m in last) or tournament.reopened == last[0].round:
             return None
         done = bracket.Round(
             last[0].round,
@@ -438,13 +468,18 @@ def advance(
 
 def _due(tournament: Tournament | None) -> bool:
     """Is there a game or a round to seat: a best of three undecided after its last game, or
-    every match of the last round decided before the final?"""
-    if tournament is None or not tournament.rounds:
+    every match of the last round decided before the final? Never while the bracket holds
+    something that cannot be (``problems``): the pages say what, and nothing is seated on it."""
+    if tournament is None or not tournament.rounds or tournament.problems:
         return False
     last = tournament.rounds[-1]
     if any(not m.finished and all(g.over for g in m.games) for m in last):
         return True
-    return all(m.finished for m in last) and not last[0].table.final
+    return (
+        all(m.finished for m in last)
+        and not last[0].table.final
+        and tournament.reopened != last[0].round
+    )
 
 
 def tournament_key(db: Database, tournament_id: int) -> str | None:

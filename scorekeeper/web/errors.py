@@ -9,6 +9,7 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, InternalServerError
+from ..store.closing import Closed
 
 from .deleted import OUTSIDER_TEXT, deleted_meanwhile
 
@@ -115,7 +116,15 @@ def handle_database(error: sqlite3.DatabaseError):
     raise error
 
 
+def handle_closed(error: Closed):
+    """A deal written to a game the next round is seated on: 409, saying why."""
+    from .messages import refusal
+
+    return render_error(409, refusal(error))
+
+
 def init_app(app: Flask) -> None:
+    app.register_error_handler(Closed, handle_closed)
     app.register_error_handler(CSRFError, handle_csrf)
     app.register_error_handler(OverflowError, handle_overflow)
     app.register_error_handler(sqlite3.DatabaseError, handle_database)

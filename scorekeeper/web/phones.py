@@ -97,17 +97,24 @@ def tournament_of(game_id: int) -> int | None:
     return row[0] if row else None
 
 
+def event_organiser(game_id: int) -> bool | None:
+    """None when game *game_id* is no table of a club night or a tournament; else whether this
+    phone organises that event (it started it, opened its organiser link, or is the group's
+    admin)."""
+    club = club_of(game_id)
+    if club is not None:
+        return can_run_club(club)
+    tournament = tournament_of(game_id)
+    return None if tournament is None else can_run_tournament(tournament)
+
+
 def is_game_admin(stored: StoredGame) -> bool:
     """Is this phone the game's admin: the phone that started it, or the organiser of the
     club night or the tournament it is a table of?"""
     started_by = stored.row.get("started_by")
     if started_by is not None and started_by == phone_id():
         return True
-    club = club_of(stored.id)
-    if club is not None:
-        return can_run_club(club)
-    tournament = tournament_of(stored.id)
-    return tournament is not None and can_run_tournament(tournament)
+    return bool(event_organiser(stored.id))
 
 
 def current(stored: StoredGame, *, create: bool = True) -> Phone:

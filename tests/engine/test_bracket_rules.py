@@ -187,3 +187,52 @@ def test_best_of_three_goes_to_the_first_pair_with_two_wins():
     assert bracket.best_of_problem("pairs", 3) is None
     assert bracket.best_of_problem("top-two", 3) == "pairs_only"
     assert bracket.best_of_problem("pairs", 5) == "unknown"
+
+
+# -- what a stored bracket cannot hold (issue 38, item 2) ------------------------------------
+def played(count: int, fmt: str, seed: int = 0) -> list[list[bracket.Seated]]:
+    """Every round of a bracket played out with random totals, as ``check`` reads it."""
+    import random
+
+    rng = random.Random(seed)
+    rules = HouseRules(partnership=fmt == "pairs")
+    totals: dict = {}
+
+    def result(r, t):
+        return totals.setdefault((r.number, t.entrants), [rng.randint(-300, 300) for _ in "abcd"])
+
+    rounds, _ = bracket.play_out(count, fmt, result, rules)
+    return [
+        [
+            bracket.Seated(t, bracket.going_through(t, totals[(r.number, t.entrants)], rules))
+            for t in r.tables
+        ]
+        for r in rounds
+    ]
+
+
+@pytest.mark.parametrize("fmt", bracket.FORMATS)
+@pytest.mark.parametrize("count", [4, 6, 8, 10, 12, 16, 22, 32])
+def test_issue38_2__a_bracket_played_out_holds_nothing_that_cannot_be(fmt, count):
+    if bracket.count_problem(count, fmt) is not None:
+        return
+    rounds = played(count, fmt, seed=count)
+    who = [(f"p{i}", f"q{i}") if fmt == "pairs" else (f"p{i}",) for i in range(count)]
+    assert bracket.check(count, fmt, rounds, who) == []
+    undecided = rounds[:-1] + [[bracket.Seated(s.table) for s in rounds[-1]]]
+    assert bracket.check(count, fmt, undecided, who) == []  # a round under way
+
+
+def test_issue38_2__the_check_finds_an_entrant_twice_one_not_through_and_an_undecided_match():
+    rounds = played(8, "top-two")
+    who = [(f"p{i}",) for i in range(8)]
+    twice = who[:3] + [who[5]] + who[4:]
+    assert bracket.Problem("twice", 1, entrant=5) in bracket.check(8, "top-two", rounds, twice)
+    out = next(e for e in rounds[0][0].table.entrants if e not in rounds[0][0].through)
+    final = rounds[1][0]
+    moved = bracket.Table("top-two", (out,) + final.table.entrants[1:], final=True)
+    problems = bracket.check(8, "top-two", [rounds[0], [bracket.Seated(moved)]], who)
+    kinds = {p.kind for p in problems}
+    assert {"not_through", "not_seated"} <= kinds
+    reopened = [[bracket.Seated(rounds[0][0].table)] + rounds[0][1:], rounds[1]]
+    assert bracket.Problem("undecided", 1, table=1) in bracket.check(8, "top-two", reopened, who)

@@ -53,7 +53,12 @@ def start(client, entrants=EIGHT, **extra) -> int:
 
 def play_out(app, game_id: int) -> None:
     """The standard game, whole: seat 1 ends first by its totals, seat 4 last."""
-    db = connect(app.config["DATABASE"])
+    play_out_in(app.config["DATABASE"], game_id)
+
+
+def play_out_in(database, game_id: int) -> None:
+    """``play_out`` in the database at *database* (a real server's, say)."""
+    db = connect(str(database))
     try:
         for number, deal in enumerate(standard_game()["deals"], start=1):
             storage.add_deal(

@@ -33,8 +33,11 @@ ANSWERS = {200, 303, 304, 400, 403, 404, 405, 409, 413, 429}
 #: PIN, player 9 has no game, club night 1 seats games 1's and 2's players apart, as entered,
 #: so that players 1 and 5 can still be merged; club night 2, of eight others, has its second
 #: round seated, which can still be taken back; season 1 is the autumn of those nights;
-#: tournament 1, of eight more, is this phone's to organise: its wall link and a new one).
+#: tournaments 1 and 2, of eight more each, are this phone's to organise: their wall links and new
+#: ones, the final seated on round 1, and round 1 of tournament 2 reopened).
 FORM_PAGES = [
+    "/tournaments/1",
+    "/tournaments/2",
     "/games/new",
     "/games/1/deals/new",
     "/games/1/thrown-in",
@@ -57,7 +60,6 @@ FORM_PAGES = [
     "/clubs/1",
     "/clubs/2",
     "/tournaments/new",
-    "/tournaments/1",
     "/seasons/1",
     *(
         f"/games/1/deals/new?contracts={c}"
@@ -211,20 +213,40 @@ def make_site(tmp_path):
     )
     assert second.headers["Location"].endswith("/clubs/2")
     assert client.post("/clubs/2/rounds", data={"anyway": "1"}).status_code == 303
-    cup = client.post(
+    for number in (1, 2):  # the final seated on round 1 (its forms: reopen; seat it again)
+        tournament_with_final(app, client, number)
+    assert client.post("/tournaments/2/rounds/1/reopen").status_code == 303
+    be_admin(client, app)
+    return app, client
+
+
+def tournament_with_final(app, client, number: int) -> None:
+    """Tournament *number*, its first round over (each table's game marked finished, all
+    level: the seeds go through) and its final seated."""
+    from scorekeeper.store.db import connect
+
+    entrants = [f"T{number} {n}" for n in "ABCDEFGH"]
+    response = client.post(
         "/tournaments/new",
         data={
             "title": "Cup",
             "played_on": "2026-11-22",
-            "entrants": "\n".join(f"Cup {n}" for n in "ABCDEFGH"),
+            "entrants": "\n".join(entrants),
             "format": "top-two",
             "seeding": "entered",
             "preset": "standard",
         },
     )
-    assert cup.headers["Location"].endswith("/tournaments/1")
-    be_admin(client, app)
-    return app, client
+    assert response.headers["Location"].endswith(f"/tournaments/{number}")
+    db = connect(app.config["DATABASE"])
+    with db.atomic():
+        db.execute(
+            "update games set finished = 1 where id in (select game_id from "
+            "tournament_tables where tournament_id = ?)",
+            [number],
+        )
+    db.close()
+    assert client.get(f"/tournaments/{number}").status_code == 200
 
 
 def form_classes(cls=FlaskForm):

@@ -15,7 +15,7 @@ from markupsafe import Markup
 
 from ...engine import InvalidResult, score_deal
 from ...engine.contracts import Contract
-from ...store import checks, storage
+from ...store import checks, closing, storage
 from ...store.storage import StoredGame
 from .. import meanwhile, phones, present
 from ..database import get_db
@@ -30,6 +30,19 @@ from ..rights import edit_required
 from .games import fetch_game, game_context, seat_arg
 
 bp = Blueprint("deals", __name__, url_prefix="/games/<int:game_id>")
+#: The pages that write a deal: none opens on a game the next round is seated on.
+WRITING = {"deals.new", "deals.create", "deals.thrown_in", "deals.edit", "deals.undo"}
+
+
+@bp.before_request
+def closed_guard():
+    """A game the next round of its tournament or club night is seated on is closed: its
+    writing pages answer 409 and say why (the store refuses the write itself too)."""
+    game_id = (request.view_args or {}).get("game_id")
+    if request.endpoint in WRITING and game_id is not None:
+        refused = closing.closed(get_db(), game_id)
+        if refused is not None:
+            abort(409, refusal(refused))
 
 
 def fetch_deal(stored: StoredGame, number: int) -> dict[str, Any]:

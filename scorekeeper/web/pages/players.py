@@ -19,7 +19,7 @@ from wtforms import HiddenField, StringField
 
 from ...engine.gamefile import NAME_LIMIT
 from ...store import players, ratings, stats, storage
-from .. import figures, fragments, ratingview, rights
+from .. import figures, fragments, phones, ratingview, rights
 from ..database import get_db
 from ..fields import form_int
 from ..flashes import flash_message
@@ -31,6 +31,15 @@ figures.install(bp)
 ratingview.install(bp)
 #: Rated games listed with their change on a player's page (the chart shows every one).
 RATED_LISTED = 10
+
+
+#: Why a table's phone does not fix a name in a club night's or a tournament's table: the
+#: event's players are one list, which its organiser keeps.
+EVENT_NAMES = lazy_gettext(
+    "This game is a table of a club night or a tournament: only its organiser fixes names "
+    "here (the phone that started it, one that opened its organiser link, or the group’s "
+    "admin)."
+)
 
 
 class RenameForm(FlaskForm):
@@ -264,7 +273,12 @@ def fix_name(game_id: int, seat: int):
         abort(404, gettext("There is no such player in this game."))
     name = stored.game.players[seat]
     form = SeatNameForm() if request.method == "POST" else SeatNameForm(data={"name": name})
-    if request.method == "POST" and form.validate():
+    event = phones.event_organiser(game_id)
+    status = 200
+    if request.method == "POST" and event is False:  # a table's phone, not the organiser
+        form.validate()
+        form.name.errors, status = [EVENT_NAMES], 403
+    elif request.method == "POST" and form.validate():
         try:
             fixed = players.fix_seat_name(
                 get_db(), game_id, seat, form.name.data or "", club_nights_too=rights.is_admin()
@@ -280,9 +294,16 @@ def fix_name(game_id: int, seat: int):
                     names={"old": name, "new": fixed},
                 )
             return redirect(url_for("access.share", game_id=game_id), 303)
-    status = 400 if form.name.errors else 200
+    if status == 200 and form.name.errors:
+        status = 400
     return render_template(
-        "players/fix_name.html", stored=stored, seat=seat, name=name, form=form, limit=NAME_LIMIT
+        "players/fix_name.html",
+        stored=stored,
+        seat=seat,
+        name=name,
+        form=form,
+        limit=NAME_LIMIT,
+        event=event,
     ), status
 
 

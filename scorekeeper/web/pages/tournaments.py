@@ -19,15 +19,17 @@ from typing import Any
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import gettext, lazy_gettext
+from flask_wtf import FlaskForm
 from wtforms import BooleanField, StringField, TextAreaField
 
 from ...engine import HouseRules, bracket
 from ...engine.gamefile import has_control
-from ...store import stats, storage, tournaments
+from ...store import reopening, stats, storage, tournaments
 from ...store.refused import Refused
 from .. import rights
 from ..database import get_db
 from ..fields import PickField, whole_number
+from ..flashes import flash_words
 from ..hosting import external_url
 from ..forms import PRESET_LABELS, RulesForm, preset_settings, settings_data, tonight
 from ..i18n import num
@@ -44,6 +46,24 @@ FORMAT_LABELS = {
     "top-two": lazy_gettext("Players: the top two of each table of four go through"),
     "pairings": lazy_gettext("Players: two pairings a table, the better of each goes through"),
     "pairs": lazy_gettext("Pairs under partnership: the winning pair goes through"),
+}
+#: What the pages say of each thing a bracket holds that cannot be (``bracket.check``).
+PROBLEM_TEXT = {
+    "twice": lazy_gettext("%(name)s is in the bracket twice (round %(round)s)."),
+    "not_through": lazy_gettext(
+        "%(name)s is seated in round %(round)s without having gone through."
+    ),
+    "not_seated": lazy_gettext("%(name)s went through but is not seated in round %(round)s."),
+    "undecided": lazy_gettext(
+        "Round %(next)s is seated while table %(table)s of round %(round)s has no result."
+    ),
+    "after_final": lazy_gettext("Round %(round)s is seated after the final."),
+    "table": lazy_gettext(
+        "Table %(table)s of round %(round)s does not seat its entrants as the format says."
+    ),
+    "seat": lazy_gettext(
+        "A game of table %(table)s of round %(round)s seats another player than the bracket."
+    ),
 }
 SEEDING_LABELS = {
     "random": lazy_gettext("At random"),
@@ -98,6 +118,13 @@ class TournamentForm(RulesForm):
         except ValueError:
             self.played_on.errors.append(gettext("Enter the date as on a calendar: 2026-11-24."))
             ok = False
+        for field, missing in (
+            (self.format, lazy_gettext("Choose how each match is played.")),
+            (self.seeding, lazy_gettext("Choose how the entrants are seeded.")),
+        ):
+            if field.data is None and not field.errors:  # left out, or sent empty
+                field.errors.append(str(missing))
+                ok = False
         rules_ok = self.check_rules()
         if rules_ok and self.format.data is not None and self.rules is not None:
             if (self.format.data == "pairs") != self.rules.partnership:
@@ -275,10 +302,26 @@ def bracket_rounds(tournament: tournaments.Tournament) -> list[dict[str, Any]]:
     return out
 
 
+def problem_lines(tournament: tournaments.Tournament) -> list[str]:
+    """What the bracket holds that cannot be, a sentence each (none, unless the data went
+    wrong: the pages say so instead of failing)."""
+    return [
+        str(PROBLEM_TEXT[p.kind])
+        % {
+            "name": tournament.name(p.entrant if p.entrant is not None else -1),
+            "round": num(p.round),
+            "next": num(p.round + 1),
+            "table": num(p.table or 0),
+        }
+        for p in tournament.problems
+    ]
+
+
 def bracket_context(tournament: tournaments.Tournament) -> dict[str, Any]:
     champion = tournament.champion
     return {
         "tournament": tournament,
+        "problems": problem_lines(tournament),
         "rounds": bracket_rounds(tournament),
         "champion": None if champion is None else tournament.name(champion),
         "format_rule": tournaments.FORMAT_RULES[tournament.fmt],
@@ -288,6 +331,9 @@ def bracket_context(tournament: tournaments.Tournament) -> dict[str, Any]:
         "seeding": SEEDING_LABELS.get(tournament.seeding, ""),
         "rules_line": rules_text(json.dumps(tournament.rules.to_dict())),
         "organiser": rights.can_run_tournament(tournament.id),
+        "round_form": RoundForm(formdata=None),
+        "can_reopen": _can_reopen(tournament),
+        "problem": None,
         "organiser_link": external_url(
             "access.tournament_link",
             tournament_id=tournament.id,
@@ -351,6 +397,7 @@ def state(tournament_id: int):
                 for m in current
             ],
             champion=None if champion is None else tournament.name(champion),
+            problems=problem_lines(tournament),
         )
 
     return polled(version, make)
@@ -376,6 +423,7 @@ def bracket_pdf(tournament_id: int):
             for r in context["rounds"]
         ],
         champion=context["champion"],
+        problems=context["problems"],
         rules=[
             r
             for r in (
@@ -390,6 +438,65 @@ def bracket_pdf(tournament_id: int):
         digits=sheet_digits(),
     )
     return pdf_response(data, f"{slug(tournament.title) or 'tournament'}-bracket.pdf")
+
+
+# -- the organiser reopens a round --------------------------------------------------------------
+class RoundForm(FlaskForm):
+    """Reopen a round, or seat the next one again (the form is its CSRF token alone)."""
+
+
+def _can_reopen(tournament: tournaments.Tournament) -> bool:
+    """May the organiser's page offer to reopen the round before the last: the last has no
+    deal yet (the store refuses it otherwise)."""
+    return (
+        rights.can_run_tournament(tournament.id)
+        and len(tournament.rounds) > 1
+        and not any(g.deal_count for m in tournament.rounds[-1] for g in m.games)
+    )
+
+
+def _organiser_form(tournament_id: int) -> tournaments.Tournament:
+    tournament = fetch_tournament(tournament_id)
+    if not rights.can_run_tournament(tournament_id):
+        abort(
+            403,
+            gettext(
+                "Only the tournament’s organiser reopens a round or seats the next one: the "
+                "phone that started it, one that opened its organiser link, or the group’s "
+                "admin."
+            ),
+        )
+    if not RoundForm().validate():
+        abort(400, gettext("This form is incomplete. Open the tournament again."))
+    return tournament
+
+
+@bp.post("/<int:tournament_id>/rounds/<int:number>/reopen")
+def reopen(tournament_id: int, number: int):
+    """Reopen the matches of round *number*: the next round, while none of its deals is played,
+    is unseated, and waits for the organiser to seat it again."""
+    tournament = _organiser_form(tournament_id)
+    try:
+        reopening.reopen(get_db(), tournament_id, number)
+    except Refused as exc:
+        context = {**bracket_context(tournament), "problem": refusal(exc)}
+        return render_template("tournaments/show.html", **context), 409
+    flash_words(
+        lazy_gettext(
+            "Round %(number)s is open again: its tables can correct their deals. Seat the next "
+            "round when they are done.",
+            number=num(number),
+        )
+    )
+    return redirect(url_for("tournaments.show", tournament_id=tournament_id), 303)
+
+
+@bp.post("/<int:tournament_id>/rounds")
+def seat_again(tournament_id: int):
+    """The organiser is done with a reopened round: the next is seated once it is decided."""
+    _organiser_form(tournament_id)
+    reopening.seat_again(get_db(), tournament_id)
+    return redirect(url_for("tournaments.show", tournament_id=tournament_id), 303)
 
 
 @bp.app_template_global()
