@@ -63,7 +63,7 @@ from flask import Flask, Response, current_app, g, make_response, request, sessi
 
 from ..store import ratings as rating_store
 from ..store.kept import Kept
-from . import rights
+from . import phonestate, rights
 from .database import get_db
 from .fragments import reader_key
 from .groupspace import in_group_space
@@ -224,6 +224,7 @@ def made_for_anyone(response: Response) -> bool:
     field = current_app.config["WTF_CSRF_FIELD_NAME"]
     return (
         not session.modified
+        and not phonestate.written()
         and field not in g
         and not response.headers.get("Set-Cookie")
         and not response.direct_passthrough
