@@ -136,17 +136,24 @@ def phone_digest(key: str, group: str | None) -> str:
     return hashlib.sha256(f"{group or ''}:{key}".encode()).hexdigest()
 
 
+#: The phone's state as a column of another statement (its one parameter: the phone's row key).
+STATE_SQL = "(select state from phone_states where phone = ?)"
+
+
+def parse_state(text: str | None) -> dict[str, Any]:
+    """A phone's state as stored (None: it has none)."""
+    try:
+        state = json.loads(text) if text else {}
+    except ValueError:
+        state = {}
+    return state if isinstance(state, dict) else {}
+
+
 def _state_of(db: Database, phone: str) -> tuple[dict[str, Any], str | None] | None:
     row = db.conn.execute(
         "select state, seen_on from phone_states where phone = ?", [phone]
     ).fetchone()
-    if row is None:
-        return None
-    try:
-        state = json.loads(row[0])
-    except ValueError:
-        state = {}
-    return (state if isinstance(state, dict) else {}), row[1]
+    return None if row is None else (parse_state(row[0]), row[1])
 
 
 def phone_state(db: Database, phone: str) -> dict[str, Any]:
@@ -194,12 +201,7 @@ def held_games(db: Database, token: str) -> list[int]:
     for (text,) in db.conn.execute(
         "select state from phone_states where member = ?", [token]
     ).fetchall():
-        try:
-            state = json.loads(text)
-        except ValueError:
-            continue
-        if not isinstance(state, dict):
-            continue
+        state = parse_state(text)
         for name in ("edit", "watch"):
             entries = state.get(name)
             if isinstance(entries, list):

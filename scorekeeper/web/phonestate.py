@@ -61,6 +61,21 @@ def _state() -> dict[str, Any]:
     return cache[path]
 
 
+def row_key() -> str | None:
+    """The key of this phone's row in the request's group (None: it holds no key)."""
+    key = _key()
+    return _phone(key) if key else None
+
+
+def preload(text: str | None) -> None:
+    """The phone's state, as another statement read it with ``members.STATE_SQL``."""
+    cache = g.setdefault("phone_states", {})
+    path = database_path()
+    if path not in cache:
+        cache[path] = members.parse_state(text)
+        _move_from_cookie()
+
+
 def _move_from_cookie() -> None:
     """Move what an older cookie holds of the request's group into the group's row."""
     old = {name: session[session_key(name)] for name in NAMES if session_key(name) in session}
