@@ -364,9 +364,15 @@ def test_property_outsiders_get_the_answer_of_an_address_that_leads_nowhere(two_
     """For every route of a group: with group A's real ids and keys, a stranger and a member of
     group B get exactly what they get for ids and a group that do not exist."""
     app, a, ids, real_keys, member_b, _ = two_groups
+    wrong = _told(app, a, ids, real_keys, {"stranger": app.test_client(), "member of B": member_b})
+    assert not wrong, "\n".join(["Outsiders told something of group A:", *wrong])
+
+
+def _told(app, a: str, ids: dict[str, int], real_keys: dict[str, str], phones: dict) -> list[str]:
+    """For every route of group A but the secret links: where one of *phones* is answered
+    otherwise than for ids and a group that do not exist."""
     made_up = {name: 987654 for name in ids}
     nowhere = "zzzzzzzzzz"
-    stranger = app.test_client()
     wrong = []
     for rule in _group_rules(app):
         if rule.endpoint in SECRET_LINKS:
@@ -377,14 +383,41 @@ def test_property_outsiders_get_the_answer_of_an_address_that_leads_nowhere(two_
             fake = rule.build(
                 _values(rule, nowhere, made_up, secrets.token_hex(16)), append_unknown=False
             )[1]
-        for who, phone in (("stranger", stranger), ("member of B", member_b)):
+        for who, phone in phones.items():
             got, expected = _answer(phone, rule, real), _answer(phone, rule, fake)
             if got != expected or got[0] not in (404, 405):
                 wrong.append(
                     f"{who}: {rule.rule} answered {got[0]} ({len(got[1])} bytes), "
                     f"an address leading nowhere {expected[0]} ({len(expected[1])})"
                 )
-    assert not wrong, "\n".join(["Outsiders told something of group A:", *wrong])
+    return wrong
+
+
+def test_issue38_3__the_property_over_the_url_map_covers_ended_phones(two_groups):
+    """An ended admin and an ended member of group A, each with a game it started and the
+    edit and view links of another, get for every route what an address that leads nowhere
+    gets, their own games included."""
+    app, a, ids, real_keys, _, _ = two_groups
+    admin = app.test_client()
+    assert admin.get(f"/g/{a}/admin/{real_keys['admin']}").status_code == 303
+    ended = {"ended admin": app.test_client(), "ended member": app.test_client()}
+    ended["ended admin"].get(f"/g/{a}/admin/{real_keys['admin']}")
+    ended["ended member"].get(f"/g/{a}/join/{real_keys['join']}")
+    own = {}
+    for who, phone in ended.items():
+        own[who] = Table(InGroup(phone, a)).new_game()
+        for link in (f"/g/{a}/e/{real_keys['edit']}", f"/g/{a}/v/{real_keys['view']}"):
+            assert phone.get(link).status_code == 303
+        assert phone.get(f"/g/{a}/games/{own[who]}/share").status_code == 200
+        assert phone.get(f"/g/{a}/clubs/{ids['club_id']}").status_code == 200
+    with sqlite3.connect(group_file(app, a)) as conn:
+        ends = [r[0] for r in conn.execute("select id from members order by id desc limit 2")]
+    for member in ends:
+        assert admin.post(f"/g/{a}/group/members/{member}/end").status_code == 303
+    wrong = _told(app, a, ids, real_keys, ended)
+    for who, phone in ended.items():
+        wrong += _told(app, a, {**ids, "game_id": own[who]}, real_keys, {who: phone})
+    assert not wrong, "\n".join(["Ended phones told something of group A:", *wrong])
 
 
 @settings(
