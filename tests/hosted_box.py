@@ -224,9 +224,7 @@ class Box:
 
 
 @contextmanager
-def hosted_box(
-    folder: Path, *, public_url: bool = True, groups: bool = False
-) -> Iterator[Box]:
+def hosted_box(folder: Path, *, public_url: bool = True, groups: bool = False) -> Iterator[Box]:
     """The server (``serve --proxy-hops 1``, with Caddy's address as ``--public-url`` unless
     told otherwise; with *groups*, a box of many groups: ``--groups``) and Caddy, running."""
     folder.mkdir(parents=True, exist_ok=True)

@@ -1,11 +1,11 @@
 """Which phone this is, and which player it says it is, for confirmation by the other side
 (``store/confirmations.py``).
 
-A phone is known by an identity its (signed) session holds, drawn the first time it starts a
-game, saves a deal, confirms one or says who it is: the cookie's signature makes it
-trustworthy, and it grants nothing by itself. The store records it with each deal entered,
+A phone is known by an identity its state holds (``phonestate``: on the server), drawn the
+first time it starts a game, saves a deal, confirms one or says who it is: it grants nothing by
+itself. The store records it with each deal entered,
 corrected or confirmed. In each game a phone may say which player it is ("I am …", on the
-game page and the scoreboard the view link opens); the session keeps that per game, the
+game page and the scoreboard the view link opens); its state keeps that per game, the
 newest :data:`REMEMBERED` games. The game's admin is the phone that started it, or, for a club
 night's table, whoever runs the night (``rights.can_run_club``), and for a tournament's, its
 organiser (``rights.can_run_tournament``).

@@ -1,12 +1,13 @@
-"""Who may change what: the rights a phone holds in its (signed) session cookie.
+"""Who may change what: the rights a phone holds, kept on the server under the random key its
+cookie holds (``phonestate``; "the session" below).
 
 **A game.** A phone may enter, correct or undo deals of a game, and fix a misspelt name in it,
 when its session says so. It gets there in one of three ways: it started the game; it opened the
 game's secret edit link ``/e/<edit key>``; or it gave the table PIN. Any other phone may watch:
 the pages that show a game are open, and the view link ``/v/<view key>`` (the one the QR code
 carries) leads to them. The session keeps, for each game it may change, the game's id and the
-first characters of its edit key, and, when the PIN let it in, a tag of that PIN: the cookie's
-signature makes it trustworthy; the key's characters bind the right to that very game (a
+first characters of its edit key, and, when the PIN let it in, a tag of that PIN: the key's
+characters bind the right to that very game (a
 restored backup or a database from elsewhere, where the same id is another game, grants
 nothing), and a new edit key takes every phone's right back; a new PIN, or none, takes back the
 rights the old PIN gave.
