@@ -136,8 +136,9 @@ def phone_digest(key: str, group: str | None) -> str:
     return hashlib.sha256(f"{group or ''}:{key}".encode()).hexdigest()
 
 
-#: The phone's state as a column of another statement (its one parameter: the phone's row key).
-STATE_SQL = "(select state from phone_states where phone = ?)"
+#: The phone's state as a column of another statement (its one parameter: the phone's row key):
+#: the day it was last read, a space, the state (``preloaded``).
+STATE_SQL = "(select seen_on || ' ' || state from phone_states where phone = ?)"
 
 
 def parse_state(text: str | None) -> dict[str, Any]:
@@ -147,6 +148,18 @@ def parse_state(text: str | None) -> dict[str, Any]:
     except ValueError:
         state = {}
     return state if isinstance(state, dict) else {}
+
+
+def preloaded(db: Database, phone: str, text: str | None) -> dict[str, Any]:
+    """The phone's state as read by ``STATE_SQL`` (the day it was read written, as
+    ``phone_state`` does)."""
+    if not text:
+        return {}
+    seen_on, _, state = text.partition(" ")
+    if seen_on != _now()[:10]:
+        with db.atomic():
+            db.execute("update phone_states set seen_on = ? where phone = ?", [_now()[:10], phone])
+    return parse_state(state)
 
 
 def _state_of(db: Database, phone: str) -> tuple[dict[str, Any], str | None] | None:

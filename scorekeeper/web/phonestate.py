@@ -71,8 +71,9 @@ def preload(text: str | None) -> None:
     """The phone's state, as another statement read it with ``members.STATE_SQL``."""
     cache = g.setdefault("phone_states", {})
     path = database_path()
+    key = row_key()
     if path not in cache:
-        cache[path] = members.parse_state(text)
+        cache[path] = members.preloaded(get_db(), key, text) if key else {}
         _move_from_cookie()
 
 

@@ -512,3 +512,35 @@ def test_group_forms_need_the_csrf_token(tmp_path):
         assert phone.post(f"/g/{group}{url}", data={"confirm": "X"}).status_code == 400, url
     assert app.extensions["groups"].file_of(group) is not None
     assert count(app, group, "select count(*) from install_keys where name = 'join'") == before
+
+
+def test_issue38_6__an_older_cookies_rights_move_to_the_server(app):
+    """A cookie written before a phone's state moved to the server keeps its rights: its first
+    request in the group moves them into the group's row and out of the cookie. A cookie whose
+    membership was ended meanwhile brings nothing."""
+    from scorekeeper.store import members
+
+    group, _, starter = start_group(app)
+    game = Table(InGroup(starter, group)).new_game()
+    db = connect(group_file(app, group))
+    try:
+        kept, ended = members.admit(db, "admin"), members.admit(db, "join")
+        members.end(db, members.member_id(db, ended))
+        edit, admin = keys.game_keys(db, game)["edit_key"], keys.install_key(db, "admin")
+    finally:
+        db.close()
+    phones = {kept: app.test_client(), ended: app.test_client()}
+    for token, phone in phones.items():
+        with phone.session_transaction() as session:
+            session[f"{group}:member"] = token
+            session[f"{group}:edit"] = [[game, edit[:12]]]
+            session[f"{group}:admin"] = admin[:12]
+    upgraded = InGroup(phones[kept], group)
+    assert upgraded.get(f"/games/{game}/deals/new").status_code == 200
+    assert "/group/members/" in upgraded.get("/group").get_data(as_text=True)
+    with phones[kept].session_transaction() as session:
+        assert not [k for k in session if k.startswith(group + ":")]
+        assert re.fullmatch("[0-9a-f]{32}", session["k"])
+    assert count(app, group, "select count(*) from phone_states where member is not null") == 2
+    for url in (f"/games/{game}/deals/new", f"/games/{game}", "/group"):
+        assert InGroup(phones[ended], group).get(url).status_code == 404, url

@@ -100,7 +100,7 @@ def test_conditional_get__one_query_by_the_games_id(app, client, game, page):
         [statement] = statements
         assert re.fullmatch(
             re.escape("select version_tag, edit_key, pin_hash, %s, " % VERSION_SQL)
-            + r"\(select state from phone_states where phone = '[0-9a-f]{64}'\) "
+            + r"\(select seen_on \|\| ' ' \|\| state from phone_states where phone = '[0-9a-f]{64}'\) "
             + re.escape("from games where id = %d" % game),
             statement,
         ), statement
