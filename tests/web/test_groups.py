@@ -150,7 +150,14 @@ def test_only_the_admin_changes_the_group(app):
     member = app.test_client()
     member.get(join)
     inside = InGroup(member, group)
-    for url in ("/group/join-link", "/group/members/end-all", "/group/name", "/group/delete"):
+    for url in (
+        "/group/join-link",
+        "/group/members/end-all",
+        "/group/name",
+        "/group/delete",
+        "/group/admin-link",
+        "/group/ended/links",
+    ):
         assert (
             inside.post(url, data={"name": "Mine", "confirm": "Friday table"}).status_code == 403
         ), url
@@ -488,8 +495,21 @@ def test_group_forms_answer_hostile_values_without_a_500(app, text, field):
     address = f"198.{n // 65536 % 256}.{n // 256 % 256}.{n % 256}"
     group, _, admin = start_group(app, "Hostile", address=address)
     inside = InGroup(admin, group)
-    for url in ("/group/name", "/group/delete", "/group/members/end-all", "/group/join-link"):
-        assert inside.post(url, data={field: text}).status_code in (303, 400, 413), url
+    for url in (
+        "/group/name",
+        "/group/delete",
+        "/group/members/end-all",
+        "/group/join-link",
+        "/group/admin-link",
+        "/group/ended/links",
+        "/group/members/1/end",
+    ):
+        assert inside.post(url, data={field: text, "keep": text}).status_code in (
+            303,
+            400,
+            409,
+            413,
+        ), url
     assert app.test_client().post("/groups/new", data={field: text}).status_code in (
         303,
         400,
@@ -507,11 +527,20 @@ def test_group_forms_need_the_csrf_token(tmp_path):
     made = phone.post("/groups/new", data={"name": "X", "lang": "en", "csrf_token": token})
     assert made.status_code == 303
     group = made.headers["Location"].split("/")[2]
-    before = count(app, group, "select count(*) from install_keys where name = 'join'")
-    for url in ("/group/join-link", "/group/members/end-all", "/group/delete", "/group/name"):
+    before = count(app, group, "select group_concat(key) from install_keys order by name")
+    for url in (
+        "/group/join-link",
+        "/group/members/end-all",
+        "/group/delete",
+        "/group/name",
+        "/group/admin-link",
+        "/group/ended/links",
+        "/group/members/1/end",
+    ):
         assert phone.post(f"/g/{group}{url}", data={"confirm": "X"}).status_code == 400, url
     assert app.extensions["groups"].file_of(group) is not None
-    assert count(app, group, "select count(*) from install_keys where name = 'join'") == before
+    assert count(app, group, "select group_concat(key) from install_keys order by name") == before
+    assert count(app, group, "select count(*) from members where ended_at is null") == 1
 
 
 def test_issue38_6__an_older_cookies_rights_move_to_the_server(app):
