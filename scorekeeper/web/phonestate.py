@@ -51,6 +51,8 @@ def _phone(key: str) -> str:
 
 def _state() -> dict[str, Any]:
     """The phone's state in the request's group (read once a request, per group)."""
+    if many() and current() is None:
+        return {}  # the box's own pages: no group, no state
     cache = g.setdefault("phone_states", {})
     path = database_path()
     if path not in cache:
@@ -109,6 +111,8 @@ def get(name: str) -> Any:
 
 def put(name: str, value: Any) -> None:
     """Set the phone's value *name* in the request's group (None removes it)."""
+    if many() and current() is None:
+        return  # the box's own pages hold nothing of a phone
     _state()
     _write({name: value})
 
