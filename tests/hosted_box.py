@@ -224,17 +224,17 @@ class Box:
 
 
 @contextmanager
-def hosted_box(folder: Path, *, public_url: bool = True, groups: bool = False) -> Iterator[Box]:
+def hosted_box(
+    folder: Path, *, public_url: bool = True, args: tuple[str, ...] = ()
+) -> Iterator[Box]:
     """The server (``serve --proxy-hops 1``, with Caddy's address as ``--public-url`` unless
-    told otherwise; with *groups*, a box of many groups: ``--groups``) and Caddy, running."""
+    told otherwise, and *args*: ``--groups``, ``--workers N``) and Caddy, running."""
     folder.mkdir(parents=True, exist_ok=True)
     port = free_port()
     options = ("--proxy-hops", "1")
     if public_url:
         options += ("--public-url", f"https://{HOST}:{port}")
-    if groups:
-        options += ("--groups",)
-    server = Server(folder / "hosted.sqlite3", folder / "instance", options=options)
+    server = Server(folder / "hosted.sqlite3", folder / "instance", options=options, args=args)
     caddy = Caddy(folder / "caddy", port, server.port)
     box = Box(caddy, server)
     try:

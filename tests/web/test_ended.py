@@ -19,7 +19,7 @@ ADDRESSES = iter(f"127.0.1.{n}" for n in range(1, 250))
 
 @pytest.fixture(scope="module")
 def box(tmp_path_factory):
-    with hosted_box(tmp_path_factory.mktemp("ended"), groups=True) as running:
+    with hosted_box(tmp_path_factory.mktemp("ended"), args=("--groups",)) as running:
         yield running
 
 
