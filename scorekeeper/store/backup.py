@@ -198,8 +198,8 @@ RESTORE_LIMIT = 256 * 1024 * 1024
 #: a game keeps, under 64 KB); other text is held to ``restorechecks.SHORT_TEXT``.
 TEXT_LIMIT = 1024 * 1024
 #: The app's tables whose rows a restore brings back, parents first. Not copied: the facts (made
-#: again from the deals), the PIN tries (minutes old) and the install's keys (the install being
-#: restored into keeps its own).
+#: again from the deals), the PIN tries (minutes old), and the install's keys and its phones'
+#: state (the install being restored into keeps its own).
 #: The tables every backup has, whatever its version...
 ALWAYS = ("players", "games", "game_players", "deals", "deal_history")
 #: ...and every table whose rows a restore copies, where the backup's version has it.
@@ -309,6 +309,7 @@ def _build(backup: Path, temp: Path, database: Path) -> list[str]:
         reference = _columns_at(applied)
         _check_columns(source, backup, reference)
         keys = _install_keys(database)
+        phones = _install_keys(database, "phone_states")
         db = WritingDatabase(sqlite3.connect(str(temp), timeout=BUSY_TIMEOUT_SECONDS))
         try:
             db.execute("PRAGMA foreign_keys = ON")
@@ -321,6 +322,9 @@ def _build(backup: Path, temp: Path, database: Path) -> list[str]:
                 with db.atomic():
                     db.execute("delete from install_keys")
                     db.table("install_keys").insert_all(keys)
+            if phones:  # a phone's rights hold where the restored games keep their keys
+                with db.atomic():
+                    db.table("phone_states").insert_all(phones)
             _check_and_score(db, backup)
             db.execute("VACUUM")
         finally:
@@ -446,8 +450,9 @@ def _check_columns(
             )
 
 
-def _install_keys(database: Path) -> list[dict[str, object]]:
-    """The install's own keys, kept across a restore (read from the database replaced)."""
+def _install_keys(database: Path, table: str = "install_keys") -> list[dict[str, object]]:
+    """The install's own keys (or the rows of another *table* of its own: its phones'
+    state), kept across a restore (read from the database replaced)."""
     if not database.is_file() or database.stat().st_size == 0:
         return []
     conn = _open_read_only(database)
@@ -455,12 +460,12 @@ def _install_keys(database: Path) -> list[dict[str, object]]:
         names = [
             c[0]
             for c in conn.execute(
-                "select name from sqlite_master where type = 'table' and name = 'install_keys'"
+                "select name from sqlite_master where type = 'table' and name = ?", [table]
             )
         ]
         if not names:
             return []
-        cursor = conn.execute("select * from install_keys")
+        cursor = conn.execute(f"select * from {names[0]}")
         columns = [d[0] for d in cursor.description]
         return [dict(zip(columns, row)) for row in cursor]
     except sqlite3.Error:

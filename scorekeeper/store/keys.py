@@ -122,6 +122,19 @@ def wall_of(db: Database, key: str) -> tuple[str, int] | None:
     return None
 
 
+def rotate_game_links(db: Database, game_id: int) -> str | None:
+    """New edit and view keys for the game (both its links stop working): the new edit key,
+    or None when there is no such game."""
+    with db.atomic():
+        found = db.execute(
+            f"update games set edit_key = {RANDOM_KEY_SQL}, view_key = {RANDOM_KEY_SQL} "
+            "where id = ?",
+            [game_id],
+        ).rowcount
+    keys = game_keys(db, game_id) if found else None
+    return keys["edit_key"] if keys else None
+
+
 # -- the table PIN -------------------------------------------------------------------------
 def pin_fits(pin: str, min_digits: int = PIN_DIGITS[0]) -> bool:
     """Whether *pin* can be a table PIN: ASCII digits, at least *min_digits* of them."""

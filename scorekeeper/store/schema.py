@@ -543,6 +543,20 @@ def m011_tournament_reopened(db: Database) -> None:
     db.table("tournaments").add_column("reopened", int)
 
 
+@migrations()
+def m012_phone_states(db: Database) -> None:
+    """A phone's state in the group (its rights, its membership's token, its identity, who it
+    said it is in each game), kept here rather than in its cookie, which holds only a random
+    key: the row is found by a digest of that key, so a copy of the file hands out no phone.
+    ``member`` repeats the membership's token, so that ending it finds the phone's row."""
+    db.table("phone_states").create(
+        {"phone": str, "member": str, "state": str, "seen_on": str},
+        pk="phone",
+        not_null=["state", "seen_on"],
+    )
+    db.table("phone_states").create_index(["member"])
+
+
 def rebuild_all(db: Database) -> None:
     """Every game's facts from its stored deals (the migration that adds their table runs this)."""
     for (game_id,) in list(db.execute("select id from games order by id").fetchall()):

@@ -1,11 +1,11 @@
 """Which phone this is, and which player it says it is, for confirmation by the other side
 (``store/confirmations.py``).
 
-A phone is known by an identity its (signed) session holds, drawn the first time it starts a
-game, saves a deal, confirms one or says who it is: the cookie's signature makes it
-trustworthy, and it grants nothing by itself. The store records it with each deal entered,
+A phone is known by an identity its state holds (``phonestate``: on the server), drawn the
+first time it starts a game, saves a deal, confirms one or says who it is: it grants nothing by
+itself. The store records it with each deal entered,
 corrected or confirmed. In each game a phone may say which player it is ("I am …", on the
-game page and the scoreboard the view link opens); the session keeps that per game, the
+game page and the scoreboard the view link opens); its state keeps that per game, the
 newest :data:`REMEMBERED` games. The game's admin is the phone that started it, or, for a club
 night's table, whoever runs the night (``rights.can_run_club``), and for a tournament's, its
 organiser (``rights.can_run_tournament``).
@@ -17,12 +17,10 @@ does not hold (``rights.noted``), so that the page is neither kept nor validated
 
 from __future__ import annotations
 
-from flask import session
-
 from ..store.confirmations import PHONE, Phone, new_phone
 from ..store.storage import StoredGame
 from .database import get_db
-from .groupspace import session_key
+from . import phonestate
 from .rights import can_run_club, can_run_tournament, noted
 
 PHONE_KEY = "phone"
@@ -38,19 +36,18 @@ def _read() -> None:
 def phone_id(*, create: bool = False) -> str | None:
     """This phone's identity; with *create*, drawn when it has none yet."""
     _read()
-    value = session.get(session_key(PHONE_KEY))
+    value = phonestate.get(PHONE_KEY)
     if isinstance(value, str) and PHONE.fullmatch(value):
         return value
     if not create:
         return None
     value = new_phone()
-    session[session_key(PHONE_KEY)] = value
-    session.permanent = True
+    phonestate.put(PHONE_KEY, value)
     return value
 
 
 def _said() -> list[list[int]]:
-    value = session.get(session_key(SEATS_KEY))
+    value = phonestate.get(SEATS_KEY)
     if not isinstance(value, list):
         return []
     return [
@@ -74,8 +71,7 @@ def say_seat(game_id: int, seat: int | None) -> None:
     kept = [e for e in _said() if e[0] != game_id]
     if seat is not None:
         kept.append([game_id, seat])
-    session[session_key(SEATS_KEY)] = kept[-REMEMBERED:]
-    session.permanent = True
+    phonestate.put(SEATS_KEY, kept[-REMEMBERED:])
     phone_id(create=True)
 
 

@@ -1,12 +1,13 @@
-"""Who may change what: the rights a phone holds in its (signed) session cookie.
+"""Who may change what: the rights a phone holds, kept on the server under the random key its
+cookie holds (``phonestate``; "the session" below).
 
 **A game.** A phone may enter, correct or undo deals of a game, and fix a misspelt name in it,
 when its session says so. It gets there in one of three ways: it started the game; it opened the
 game's secret edit link ``/e/<edit key>``; or it gave the table PIN. Any other phone may watch:
 the pages that show a game are open, and the view link ``/v/<view key>`` (the one the QR code
 carries) leads to them. The session keeps, for each game it may change, the game's id and the
-first characters of its edit key, and, when the PIN let it in, a tag of that PIN: the cookie's
-signature makes it trustworthy; the key's characters bind the right to that very game (a
+first characters of its edit key, and, when the PIN let it in, a tag of that PIN: the key's
+characters bind the right to that very game (a
 restored backup or a database from elsewhere, where the same id is another game, grants
 nothing), and a new edit key takes every phone's right back; a new PIN, or none, takes back the
 rights the old PIN gave.
@@ -62,7 +63,8 @@ from ..store.keys import (
 )
 from . import groupspace as groups
 from .database import get_db
-from .groupspace import many, private, session_key
+from . import phonestate
+from .groupspace import private
 from .hosting import hosted
 from .security import safe_path
 
@@ -96,7 +98,7 @@ def _same(tag: object, key: str | None) -> bool:
 
 # -- a game --------------------------------------------------------------------------------
 def _rights() -> list[list[Any]]:
-    value = session.get(session_key(SESSION_KEY))
+    value = phonestate.get(SESSION_KEY)
     return (
         [r for r in value if isinstance(r, list) and len(r) in (2, 3)]
         if isinstance(value, list)
@@ -149,8 +151,7 @@ def grant(game_id: int, edit_key: str, *, by_pin: str | None = None) -> None:
     if tag:
         entry.append(tag)
     rights.append(entry)
-    session[session_key(SESSION_KEY)] = rights[-REMEMBERED_GAMES:]
-    session.permanent = True
+    phonestate.put(SESSION_KEY, rights[-REMEMBERED_GAMES:])
     g.setdefault("edit_rights", {})[game_id] = True
 
 
@@ -166,7 +167,7 @@ WATCH_KEY = "watch"
 def may_watch(game_id: int) -> bool:
     """Did this phone open the game's view link (while it is the game's)? It may then follow
     that one game read-only, member of the group or not."""
-    entries = session.get(session_key(WATCH_KEY))
+    entries = phonestate.get(WATCH_KEY)
     entry = (
         next((e for e in entries if isinstance(e, list) and len(e) == 2 and e[0] == game_id), None)
         if isinstance(entries, list)
@@ -180,14 +181,13 @@ def grant_watch(game_id: int, view_key: str) -> None:
     """Let this phone follow the game through its view link (only where reading is private)."""
     if not hosted() and not current_app.config["GROUPS"]:
         return
-    entries = session.get(session_key(WATCH_KEY))
+    entries = phonestate.get(WATCH_KEY)
     kept = (
         [e for e in entries if isinstance(e, list) and e[:1] != [game_id]]
         if isinstance(entries, list)
         else []
     )
-    session[session_key(WATCH_KEY)] = (kept + [[game_id, view_key[:KEY_TAG]]])[-REMEMBERED_GAMES:]
-    session.permanent = True
+    phonestate.put(WATCH_KEY, (kept + [[game_id, view_key[:KEY_TAG]]])[-REMEMBERED_GAMES:])
 
 
 def edit_required(view: Callable) -> Callable:
@@ -205,7 +205,7 @@ def edit_required(view: Callable) -> Callable:
 # -- a club night, a tournament -------------------------------------------------------------
 def _organised(name: str) -> list[list[Any]]:
     """The club nights (or tournaments) this phone runs: [id, the first characters of its key]."""
-    value = session.get(session_key(name))
+    value = phonestate.get(name)
     return (
         [r for r in value if isinstance(r, list) and len(r) == 2] if isinstance(value, list) else []
     )
@@ -222,8 +222,7 @@ def _grant_running(name: str, thing_id: int, key: str | None) -> None:
     if key is None:
         return
     rights = [r for r in _organised(name) if r[0] != thing_id] + [[thing_id, key[:KEY_TAG]]]
-    session[session_key(name)] = rights[-REMEMBERED_GAMES:]
-    session.permanent = True
+    phonestate.put(name, rights[-REMEMBERED_GAMES:])
 
 
 def can_run_club(club_id: int) -> bool:
@@ -264,7 +263,7 @@ def _holds(name: str) -> bool:
     noted((name, None))
     cache = g.setdefault("install_rights", {})
     if name not in cache:
-        tag = session.get(session_key(name))
+        tag = phonestate.get(name)
         cache[name] = tag is not None and _same(tag, install_key(get_db(), name))
     return cache[name]
 
@@ -277,8 +276,7 @@ def is_admin() -> bool:
 
 def grant_install(name: str, key: str) -> None:
     """Give this phone what the admin or join link gives."""
-    session[session_key(name)] = key[:KEY_TAG]
-    session.permanent = True
+    phonestate.put(name, key[:KEY_TAG])
     g.setdefault("install_rights", {})[name] = True
 
 
@@ -367,8 +365,6 @@ def client() -> str:
 
 # -- the group: its members -------------------------------------------------------------------
 MEMBER = "member"
-#: The most groups a phone remembers itself a member of (the cookie must stay small).
-REMEMBERED_GROUPS = 12
 
 
 def is_member() -> bool:
@@ -376,7 +372,7 @@ def is_member() -> bool:
     if not private():
         return True
     if "is_member" not in g:
-        token = session.get(session_key(MEMBER))
+        token = phonestate.get(MEMBER)
         g.is_member = (
             members.is_member(get_db(), token)
             or is_admin()
@@ -388,17 +384,12 @@ def is_member() -> bool:
 def admit(via: str) -> None:
     """Make this phone a member of the request's group (it opened the join or admin link, or
     started the group); a member already stays as it is."""
-    if not private() or members.is_member(get_db(), session.get(session_key(MEMBER))):
+    if not private() or members.is_member(get_db(), phonestate.get(MEMBER)):
+        phonestate.note_joined()
         return
     token = members.admit(get_db(), via, device_of(request.user_agent.string))
-    if many():  # forget the oldest group when the phone has joined too many
-        joined = [k for k in session if k.endswith(":" + MEMBER)]
-        for old in joined[: max(0, len(joined) - REMEMBERED_GROUPS + 1)]:
-            group = old.split(":", 1)[0]
-            for k in [k for k in session if k.startswith(group + ":")]:
-                session.pop(k, None)
-    session[session_key(MEMBER)] = token
-    session.permanent = True
+    phonestate.put(MEMBER, token)
+    phonestate.note_joined()
     g.is_member = True
 
 

@@ -63,9 +63,10 @@ from typing import Any, Callable, Hashable, Iterator
 
 from flask import Flask, Response, current_app, g, make_response, request, session
 
+from ..store import members
 from ..store import ratings as rating_store
 from ..store.kept import Kept
-from . import rights
+from . import phonestate, rights
 from .database import get_db
 from .fragments import reader_key
 from .groupspace import database_path, in_group_space
@@ -87,18 +88,23 @@ _pages: Kept[tuple[bytes, str]] = Kept(SIZE)
 
 
 def version_row(game_id: int) -> tuple[str | None, str | None, str | None, str | None] | None:
-    """The game's version tag, edit key and PIN hash (one row by its primary key) and the
-    ratings' setting and version (one more by the settings' key, in the same statement), or
-    None when there is no such game."""
-    return (
+    """The game's version tag, edit key and PIN hash (one row by its primary key), the
+    ratings' setting and version (one more by the settings' key) and this phone's state (one
+    more by its key, ``phonestate``), in the same statement, or None when there is no such
+    game."""
+    row = (
         get_db()
         .conn.execute(
-            f"select version_tag, edit_key, pin_hash, {rating_store.VERSION_SQL} from games "
-            f"where id = ?",
-            [game_id],
+            f"select version_tag, edit_key, pin_hash, {rating_store.VERSION_SQL}, "
+            f"{members.STATE_SQL} from games where id = ?",
+            [phonestate.row_key(), game_id],
         )
         .fetchone()
     )
+    if row is None:
+        return None
+    phonestate.preload(row[4])
+    return row[:4]
 
 
 def flash_waiting() -> bool:
@@ -227,6 +233,7 @@ def made_for_anyone(response: Response) -> bool:
     field = current_app.config["WTF_CSRF_FIELD_NAME"]
     return (
         not session.modified
+        and not phonestate.written()
         and field not in g
         and not response.headers.get("Set-Cookie")
         and not response.direct_passthrough

@@ -150,7 +150,14 @@ def test_only_the_admin_changes_the_group(app):
     member = app.test_client()
     member.get(join)
     inside = InGroup(member, group)
-    for url in ("/group/join-link", "/group/members/end-all", "/group/name", "/group/delete"):
+    for url in (
+        "/group/join-link",
+        "/group/members/end-all",
+        "/group/name",
+        "/group/delete",
+        "/group/admin-link",
+        "/group/ended/links",
+    ):
         assert (
             inside.post(url, data={"name": "Mine", "confirm": "Friday table"}).status_code == 403
         ), url
@@ -369,9 +376,15 @@ def test_property_outsiders_get_the_answer_of_an_address_that_leads_nowhere(two_
     """For every route of a group: with group A's real ids and keys, a stranger and a member of
     group B get exactly what they get for ids and a group that do not exist."""
     app, a, ids, real_keys, member_b, _ = two_groups
+    wrong = _told(app, a, ids, real_keys, {"stranger": app.test_client(), "member of B": member_b})
+    assert not wrong, "\n".join(["Outsiders told something of group A:", *wrong])
+
+
+def _told(app, a: str, ids: dict[str, int], real_keys: dict[str, str], phones: dict) -> list[str]:
+    """For every route of group A but the secret links: where one of *phones* is answered
+    otherwise than for ids and a group that do not exist."""
     made_up = {name: 987654 for name in ids}
     nowhere = "zzzzzzzzzz"
-    stranger = app.test_client()
     wrong = []
     for rule in _group_rules(app):
         if rule.endpoint in SECRET_LINKS:
@@ -382,14 +395,41 @@ def test_property_outsiders_get_the_answer_of_an_address_that_leads_nowhere(two_
             fake = rule.build(
                 _values(rule, nowhere, made_up, secrets.token_hex(16)), append_unknown=False
             )[1]
-        for who, phone in (("stranger", stranger), ("member of B", member_b)):
+        for who, phone in phones.items():
             got, expected = _answer(phone, rule, real), _answer(phone, rule, fake)
             if got != expected or got[0] not in (404, 405):
                 wrong.append(
                     f"{who}: {rule.rule} answered {got[0]} ({len(got[1])} bytes), "
                     f"an address leading nowhere {expected[0]} ({len(expected[1])})"
                 )
-    assert not wrong, "\n".join(["Outsiders told something of group A:", *wrong])
+    return wrong
+
+
+def test_issue38_3__the_property_over_the_url_map_covers_ended_phones(two_groups):
+    """An ended admin and an ended member of group A, each with a game it started and the
+    edit and view links of another, get for every route what an address that leads nowhere
+    gets, their own games included."""
+    app, a, ids, real_keys, _, _ = two_groups
+    admin = app.test_client()
+    assert admin.get(f"/g/{a}/admin/{real_keys['admin']}").status_code == 303
+    ended = {"ended admin": app.test_client(), "ended member": app.test_client()}
+    ended["ended admin"].get(f"/g/{a}/admin/{real_keys['admin']}")
+    ended["ended member"].get(f"/g/{a}/join/{real_keys['join']}")
+    own = {}
+    for who, phone in ended.items():
+        own[who] = Table(InGroup(phone, a)).new_game()
+        for link in (f"/g/{a}/e/{real_keys['edit']}", f"/g/{a}/v/{real_keys['view']}"):
+            assert phone.get(link).status_code == 303
+        assert phone.get(f"/g/{a}/games/{own[who]}/share").status_code == 200
+        assert phone.get(f"/g/{a}/clubs/{ids['club_id']}").status_code == 200
+    with sqlite3.connect(group_file(app, a)) as conn:
+        ends = [r[0] for r in conn.execute("select id from members order by id desc limit 2")]
+    for member in ends:
+        assert admin.post(f"/g/{a}/group/members/{member}/end").status_code == 303
+    wrong = _told(app, a, ids, real_keys, ended)
+    for who, phone in ended.items():
+        wrong += _told(app, a, {**ids, "game_id": own[who]}, real_keys, {who: phone})
+    assert not wrong, "\n".join(["Ended phones told something of group A:", *wrong])
 
 
 @settings(
@@ -460,8 +500,21 @@ def test_group_forms_answer_hostile_values_without_a_500(app, text, field):
     address = f"198.{n // 65536 % 256}.{n // 256 % 256}.{n % 256}"
     group, _, admin = start_group(app, "Hostile", address=address)
     inside = InGroup(admin, group)
-    for url in ("/group/name", "/group/delete", "/group/members/end-all", "/group/join-link"):
-        assert inside.post(url, data={field: text}).status_code in (303, 400, 413), url
+    for url in (
+        "/group/name",
+        "/group/delete",
+        "/group/members/end-all",
+        "/group/join-link",
+        "/group/admin-link",
+        "/group/ended/links",
+        "/group/members/1/end",
+    ):
+        assert inside.post(url, data={field: text, "keep": text}).status_code in (
+            303,
+            400,
+            409,
+            413,
+        ), url
     assert app.test_client().post("/groups/new", data={field: text}).status_code in (
         303,
         400,
@@ -479,11 +532,20 @@ def test_group_forms_need_the_csrf_token(tmp_path):
     made = phone.post("/groups/new", data={"name": "X", "lang": "en", "csrf_token": token})
     assert made.status_code == 303
     group = made.headers["Location"].split("/")[2]
-    before = count(app, group, "select count(*) from install_keys where name = 'join'")
-    for url in ("/group/join-link", "/group/members/end-all", "/group/delete", "/group/name"):
+    before = count(app, group, "select group_concat(key) from install_keys order by name")
+    for url in (
+        "/group/join-link",
+        "/group/members/end-all",
+        "/group/delete",
+        "/group/name",
+        "/group/admin-link",
+        "/group/ended/links",
+        "/group/members/1/end",
+    ):
         assert phone.post(f"/g/{group}{url}", data={"confirm": "X"}).status_code == 400, url
     assert app.extensions["groups"].file_of(group) is not None
-    assert count(app, group, "select count(*) from install_keys where name = 'join'") == before
+    assert count(app, group, "select group_concat(key) from install_keys order by name") == before
+    assert count(app, group, "select count(*) from members where ended_at is null") == 1
 
 
 def test_issue37_8__two_groups_with_the_same_game_each_link_their_own_pages(app):
@@ -502,3 +564,35 @@ def test_issue37_8__two_groups_with_the_same_game_each_link_their_own_pages(app)
     for group, page in pages.items():
         links = [a["href"] for a in page.select("#sheet a[href*='/deals/']")]
         assert links and all(link.startswith(f"/g/{group}/") for link in links), links
+
+
+def test_issue38_6__an_older_cookies_rights_move_to_the_server(app):
+    """A cookie written before a phone's state moved to the server keeps its rights: its first
+    request in the group moves them into the group's row and out of the cookie. A cookie whose
+    membership was ended meanwhile brings nothing."""
+    from scorekeeper.store import members
+
+    group, _, starter = start_group(app)
+    game = Table(InGroup(starter, group)).new_game()
+    db = connect(group_file(app, group))
+    try:
+        kept, ended = members.admit(db, "admin"), members.admit(db, "join")
+        members.end(db, members.member_id(db, ended))
+        edit, admin = keys.game_keys(db, game)["edit_key"], keys.install_key(db, "admin")
+    finally:
+        db.close()
+    phones = {kept: app.test_client(), ended: app.test_client()}
+    for token, phone in phones.items():
+        with phone.session_transaction() as session:
+            session[f"{group}:member"] = token
+            session[f"{group}:edit"] = [[game, edit[:12]]]
+            session[f"{group}:admin"] = admin[:12]
+    upgraded = InGroup(phones[kept], group)
+    assert upgraded.get(f"/games/{game}/deals/new").status_code == 200
+    assert "/group/members/" in upgraded.get("/group").get_data(as_text=True)
+    with phones[kept].session_transaction() as session:
+        assert not [k for k in session if k.startswith(group + ":")]
+        assert re.fullmatch("[0-9a-f]{32}", session["k"])
+    assert count(app, group, "select count(*) from phone_states where member is not null") == 2
+    for url in (f"/games/{game}/deals/new", f"/games/{game}", "/group"):
+        assert InGroup(phones[ended], group).get(url).status_code == 404, url

@@ -5,6 +5,8 @@ how the phone reads or of its right to keep score gives another validator and an
 
 from __future__ import annotations
 
+import re
+
 from contextlib import contextmanager
 
 import pytest
@@ -93,11 +95,15 @@ def test_conditional_get__one_query_by_the_games_id(app, client, game, page):
         assert client.get(path, headers={"If-None-Match": etag}).status_code == 304
         from scorekeeper.store.ratings import VERSION_SQL
 
-        # the game's row by its id, and the ratings' version by the settings' key within it
-        assert statements == [
-            "select version_tag, edit_key, pin_hash, %s from games where "
-            "id = %d" % (VERSION_SQL, game)
-        ]
+        # the game's row by its id, and within it the ratings' version by the settings' key
+        # and the phone's state by its row's key
+        [statement] = statements
+        assert re.fullmatch(
+            re.escape("select version_tag, edit_key, pin_hash, %s, " % VERSION_SQL)
+            + r"\(select seen_on \|\| ' ' \|\| state from phone_states where phone = '[0-9a-f]{64}'\) "
+            + re.escape("from games where id = %d" % game),
+            statement,
+        ), statement
         statements.clear()
         client.get(path)  # the kept body: no more than that either
         assert len(statements) == 1

@@ -223,11 +223,11 @@ def test_a_right_is_bound_to_the_games_key_not_only_its_number(app, client, game
 
 def test_a_phone_remembers_its_latest_games(app, client):
     with app.test_request_context():
-        from flask import session
+        from scorekeeper.web import phonestate
 
         for game_id in range(1, access.REMEMBERED_GAMES + 6):
             access.grant(game_id, f"{game_id:032x}")
-        kept = [i for i, _ in session[access.SESSION_KEY]]
+        kept = [i for i, _ in phonestate.get(access.SESSION_KEY)]
     assert kept == list(range(6, access.REMEMBERED_GAMES + 6))
 
 

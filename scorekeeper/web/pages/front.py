@@ -20,7 +20,8 @@ from .. import groupspace as groups
 from ..flashes import flash_words
 from ..i18n import current_language, speak_the_groups_language
 from ..messages import refusal
-from ..rights import ADMIN_KEY, MEMBER, admit, client, grant_install
+from ..phonestate import joined
+from ..rights import ADMIN_KEY, admit, client, grant_install
 
 bp = Blueprint("front", __name__)
 INVITED = "invited"
@@ -36,8 +37,8 @@ class StartForm(FlaskForm):
 
 
 def my_groups() -> list[store_groups.Group]:
-    """The groups this phone is a member of (as its session remembers them)."""
-    ids = [k.split(":", 1)[0] for k in session if k.endswith(":" + MEMBER)]
+    """The groups this phone is a member of (as its cookie lists them)."""
+    ids = joined()
     found = (groups.host().find(i) for i in ids if store_groups.GROUP_ID.fullmatch(i))
     return [group for group in found if group is not None]
 
