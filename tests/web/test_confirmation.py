@@ -138,12 +138,19 @@ def test_the_entering_phone_cannot_confirm_its_own_deal(app, phones):
     assert page.select_one("#waiting-1 form") is None  # no button for its own entry
     db = database(app)
     try:
-        deal = next(db.query("select id, version from deals where game_id = ?", [game]))
+        deal = next(
+            db.query("select id, version, version_key from deals where game_id = ?", [game])
+        )
     finally:
         db.close()
     response = a.client.post(
         f"/games/{game}/deals/1/confirm",
-        data={"deal_id": deal["id"], "version": deal["version"], "next": f"/games/{game}"},
+        data={
+            "deal_id": deal["id"],
+            "version": deal["version"],
+            "version_key": deal["version_key"],
+            "next": f"/games/{game}",
+        },
         follow_redirects=True,
     )
     assert response.status_code == 200
