@@ -95,6 +95,8 @@ def test_every_post_route_is_listed(site):
         "players.fix_name",
         "access.rotate",
         "access.change_pin",
+        "confirm.confirm",
+        "confirm.confirm_all",
     } <= endpoints
 
 
