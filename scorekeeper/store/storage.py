@@ -419,7 +419,7 @@ def record_history(
             "scores_json": json.dumps(list(scores)),
             "action": action,
             "token": token or None,
-            "version_key": key,
+            **({"version_key": key} if key else {}),  # none from an import into an old schema
             "at": now(),
             # who, when known (an import or an older database's rows name no phone)
             **({"phone": by.id, "seat": by.seat} if by else {}),
@@ -427,17 +427,20 @@ def record_history(
     )
 
 
-def insert_deal(db: Database, values: dict[str, Any]) -> tuple[int, str]:
+def insert_deal(
+    db: Database, values: dict[str, Any], *, keyed: bool = True
+) -> tuple[int, str | None]:
     """Inside a transaction: insert the row of a new deal (*values*); return its id and its
     version's key. The id is one no deal of the database ever had (an undone deal's stays in
     the history), so that a form or a history naming an undone deal never names the deal
-    entered in its place."""
+    entered in its place. Not *keyed* (an import into a database that may predate the keys),
+    the key is left to the schema (its trigger, or the migration that adds it): None."""
     last = db.execute(
         "select max(coalesce((select max(id) from deals), 0), "
         "coalesce((select max(deal_id) from deal_history), 0))"
     ).fetchone()[0]
-    key = new_version_key()
-    db.table("deals").insert({"id": last + 1, **values, "version_key": key})
+    key = new_version_key() if keyed else None
+    db.table("deals").insert({"id": last + 1, **values, **({"version_key": key} if key else {})})
     return last + 1, key
 
 

@@ -230,6 +230,7 @@ def _store(db: Database, game: Game) -> int:
         {"game_id": game_id, "seat": seat, "player_id": pid} for seat, pid in enumerate(ids)
     )
     scored = game.score()
+    keyed = "version_key" in db.table("deals").columns_dict  # a database of before the keys
     for number, (record, scores) in enumerate(zip(game.deals, scored.deals), start=1):
         deal_id, key = storage.insert_deal(
             db,
@@ -242,6 +243,7 @@ def _store(db: Database, game: Game) -> int:
                 "created_at": stamp,
                 "updated_at": stamp,
             },
+            keyed=keyed,
         )
         storage.record_history(
             db, deal_id, game_id, number, 1, record, scores, "create", None, key=key
