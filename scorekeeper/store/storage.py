@@ -644,13 +644,16 @@ def undo_deal(
 
 
 def undone_version(db: Database, game_id: int, deal_id: int, key: str | None) -> bool:
-    """Was the version of deal *deal_id* whose key is *key* undone (a form for it sent again
-    after the undo it asked for)?"""
+    """Was the version of deal *deal_id* whose key is *key* undone, with no deal of the game
+    entered, corrected or undone since (the same undo sent again, from this phone or another)?
+    After another change, a form for it is stale: the deal at its number is another one."""
     if not key:
         return False
     found = db.execute(
-        "select 1 from deal_history where deal_id = ? and game_id = ? and action = 'undo' "
-        "and version_key = ? limit 1",
+        "select 1 from deal_history h where h.deal_id = ? and h.game_id = ? "
+        "and h.action = 'undo' and h.version_key = ? and not exists (select 1 from "
+        "deal_history l where l.game_id = h.game_id and l.id > h.id "
+        "and l.action in ('create', 'correct', 'undo')) limit 1",
         [deal_id, game_id, key],
     ).fetchone()
     return found is not None

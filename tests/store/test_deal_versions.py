@@ -68,7 +68,10 @@ def test_issue38_1__the_deal_entered_after_an_undo_gets_a_new_id_and_key(db):
     storage.add_deal(db, game, DIAMONDS, token="b" * 22, number=2)
     undone = rows(db, game)[1]
     storage.undo_deal(db, game, undone["id"], version=1, key=undone["version_key"])
+    assert storage.undone_version(db, game, undone["id"], undone["version_key"])
     storage.add_deal(db, game, DIAMONDS, token="c" * 22, number=2)
+    # the same undo sent again now is stale: deal 2 is another deal
+    assert not storage.undone_version(db, game, undone["id"], undone["version_key"])
     again = rows(db, game)[1]
     assert again["id"] > undone["id"] and again["version_key"] != undone["version_key"]
     assert (again["number"], again["version"]) == (undone["number"], undone["version"])
@@ -90,7 +93,6 @@ def test_issue38_1__the_deal_entered_after_an_undo_gets_a_new_id_and_key(db):
                 key=key or "",
             )
     assert rows(db, game)[1] == again
-    assert storage.undone_version(db, game, undone["id"], undone["version_key"])
 
 
 def test_issue38_1__confirm_all_is_all_or_none(db):

@@ -533,9 +533,7 @@ def undo(game_id: int, number: int):
         except storage.NotFound:
             if not storage.deal_was_in(get_db(), game_id, deal_id):
                 abort(404, _("That deal is not in this game. Open it again from the game page."))
-            if stored.deal_row(number) is None and storage.undone_version(
-                get_db(), game_id, deal_id, key
-            ):
+            if storage.undone_version(get_db(), game_id, deal_id, key):
                 flash_words(lazy_gettext("That deal had already been undone."))
                 return redirect(url_for("games.show", game_id=game_id), 303)
             return _undo_stale(fetch_game(game_id), number, deal_id, version, key)
