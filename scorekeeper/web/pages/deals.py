@@ -550,13 +550,7 @@ def undo(game_id: int, number: int):
             return redirect(url_for("games.show", game_id=game_id), 303)
     row = fetch_deal(stored, number)
     if request.method == "GET":
-        form = UndoForm(
-            data={
-                "deal_id": row["id"],
-                "version": row["version"],
-                "version_key": row["version_key"],
-            }
-        )
+        form = undo_form(row)
     record = stored.game.deals[number - 1]
     return render_template(
         "undo.html",
@@ -571,23 +565,25 @@ def undo(game_id: int, number: int):
     ), 400 if problems else 200
 
 
+def undo_form(row: dict[str, Any]) -> UndoForm:
+    """The undo form of the deal of *row*, naming its id, its version and that version's key."""
+    return UndoForm(
+        data={"deal_id": row["id"], "version": row["version"], "version_key": row["version_key"]}
+    )
+
+
 def _undo_stale(stored: StoredGame, number: int, deal_id: int, version: int, key: str):
     """The undo form named a version of the deal that is no longer the one recorded (changed
     meanwhile, or undone and another deal entered in its place): nothing is undone; the deal
     as it is now, and, while there is one, its undo form for that version."""
     row = stored.deal_row(number)
-    form = UndoForm(
-        data={"deal_id": row["id"], "version": row["version"], "version_key": row["version_key"]}
-        if row is not None
-        else {}
-    )
     return render_template(
         "undo_stale.html",
         stored=stored,
         number=number,
         row=row,
         names=stored.game.players,
-        form=form,
+        form=undo_form(row) if row is not None else None,
         meanwhile=meanwhile.changed_deal(get_db(), stored, number, deal_id, version, key),
     ), 409
 
