@@ -585,7 +585,7 @@ def _entered(
     *,
     by: Phone | None,
     was_confirmed: bool,
-    key: str,
+    key: str | None,
 ) -> None:
     """Inside the write of a deal: who entered it, and whether it waits for the other side."""
     action = confirmations.entered(
