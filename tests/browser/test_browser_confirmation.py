@@ -121,3 +121,31 @@ def test_issue37_6__confirm_all_on_the_other_sides_phone(site, own_game, new_pho
     other.locator("#all-confirmed").wait_for()
     assert other.locator("#confirm-all").count() == 0
     assert other.locator("#sheet tr.waiting").count() == 0
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_issue38_1__a_kept_undo_after_undo_and_reentry_shows_the_deal_now(
+    site, own_game, new_phone, lang
+):
+    """The undo page of deal 2 stays open on the scorer's phone while deal 2 is undone and
+    another result entered in its place: its tap gets the "changed meanwhile" page (409), the
+    new deal 2 stays, and the page fits a 360 px screen in both languages."""
+    game_id, cookie = own_game()
+    other = site.seed.test_client()
+    other.set_cookie("session", cookie["value"])
+    table = Table(other)
+    table.enter(game_id, standard_deal(0, "king_of_hearts"))
+    table.enter(game_id, standard_deal(0, "diamonds"))
+    phone = new_phone(cookies=[cookie], size=NARROW, locale=lang)
+    phone.goto(f"{site.url}/games/{game_id}/deals/2/undo")
+    table.undo(game_id, 2)
+    table.enter(game_id, dict(standard_deal(0, "diamonds"), diamonds=[1, 6, 3, 3]))
+    with phone.expect_response(lambda r: r.request.method == "POST") as answer:
+        phone.locator("form[method=post] button.danger").tap()
+    assert answer.value.status == 409
+    phone.locator("#stale").wait_for()
+    assert phone.locator("#meanwhile").count() == 1
+    layout = phone.evaluate(LAYOUT_SCRIPT)
+    assert layout["width"] <= layout["viewport"], layout
+    shoot(phone, f"undo-changed-meanwhile-{lang}")
+    assert other.get(f"/games/{game_id}/deals/2").status_code == 200  # the new deal 2 stays
