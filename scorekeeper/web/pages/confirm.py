@@ -170,9 +170,12 @@ def _fixed_seat(stored: StoredGame) -> tuple[bool, int | None]:
     """Is this phone's "I am …" fixed in the game (it has entered or confirmed a deal there,
     and is not the game's admin), and the player it is then."""
     phone = phones.phone_id()
-    if phone is None or phones.is_game_admin(stored):
+    if phone is None:
         return False, None
-    return confirmations.recorded_seat(get_db(), stored.id, phone)
+    done, seat = confirmations.recorded_seat(get_db(), stored.id, phone)
+    if not done or phones.is_game_admin(stored):
+        return False, None
+    return done, seat
 
 
 @bp.app_template_global()
