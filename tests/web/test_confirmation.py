@@ -527,3 +527,35 @@ def test_a_game_files_waiting_deals_are_marked_on_its_printed_sheet(lang, words)
         words
         not in PdfReader(io.BytesIO(render_game_pdf(plain, lang=lang))).pages[0].extract_text()
     )
+
+
+def test_issue37_6__confirm_all_through_the_view_link_on_a_box_of_many_groups(tmp_path):
+    """Under /g/<id>/, the phone with only the view link gets "Confirm all N waiting" on the
+    scoreboard, and its tap confirms every deal it lists."""
+    from werkzeug.datastructures import MultiDict
+
+    from group_helpers import InGroup, group_file, groups_app, start_group
+
+    app = groups_app(tmp_path)
+    group, _, starter = start_group(app)
+    a = Table(InGroup(starter, group))
+    game = start(a)
+    a.enter(game, KH)
+    a.enter(game, DIAMONDS)
+    db = connect(group_file(app, group))
+    try:
+        [row] = db.query("select view_key from games where id = ?", [game])
+    finally:
+        db.close()
+    b = InGroup(app.test_client(), group)
+    assert b.get(f"/v/{row['view_key']}").status_code == 303
+    form = soup(b.get(f"/games/{game}/watch")).select_one("form#confirm-all")
+    assert form is not None and form["action"] == f"/g/{group}/games/{game}/confirm-all"
+    assert len(form.select("#confirm-all-list li")) == 2
+    fields = MultiDict((i["name"], i.get("value", "")) for i in form.select("input[type=hidden]"))
+    assert b.post(form["action"], data=fields).status_code == 303
+    db = connect(group_file(app, group))
+    try:
+        assert confirmations.unconfirmed_deals(db, game) == []
+    finally:
+        db.close()
