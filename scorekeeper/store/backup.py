@@ -584,6 +584,8 @@ def _check_rows(db: Database, backup: Path) -> None:
             assert stored is not None
             scored = stored.game.score()
             for deal, record, scores in zip(stored.deals, stored.game.deals, scored.deals):
+                if not KEY.fullmatch(deal["version_key"] or ""):
+                    raise BackupError(f"{where}: deal {deal['number']}'s version key is not one.")
                 values = storage.deal_values(record, scores)
                 db.execute(
                     f"update deals set {', '.join(f'{k} = ?' for k in values)} where id = ?",

@@ -60,6 +60,45 @@ OWN_TEAM = N_(
     "Your team entered deal %(number)s: a player of the other team confirms it, on their phone."
 )
 NO_DEAL = N_("This game has no deal %(number)s.")
+NOTHING_WAITING = N_("No deal was named to confirm.")
+
+
+#: What a phone may no longer say of itself once it has entered or confirmed a deal.
+SEAT_FIXED = N_(
+    "This phone has entered or confirmed deals in this game as %(name)s, so it stays "
+    "%(name)s here. Only the game’s admin changes who their own phone is."
+)
+SEAT_FIXED_NONE = N_(
+    "This phone has entered or confirmed deals in this game without saying which player it "
+    "is, so it stays so here. Only the game’s admin changes who their own phone is."
+)
+
+#: The history's actions by which a phone enters or confirms a deal.
+_WRITES = ("create", "correct", "confirm", "admin_confirm")
+
+
+def recorded_seat(db: Database, game_id: int, phone: str | None) -> tuple[bool, int | None]:
+    """Has *phone* entered or confirmed a deal of game *game_id* (one undone since counts:
+    the history keeps it), and the player (seat, or None) it said it was when it last did."""
+    if phone is None:
+        return False, None
+    row = db.execute(
+        f"select seat from deal_history where game_id = ? and phone = ? "
+        f"and action in ({', '.join('?' * len(_WRITES))}) order by id desc limit 1",
+        [game_id, phone, *_WRITES],
+    ).fetchone()
+    return (True, row[0]) if row is not None else (False, None)
+
+
+def settled(db: Database, game_id: int, by: Phone | None) -> Phone | None:
+    """The phone *by* as it writes to game *game_id*: once it has entered or confirmed a deal
+    there, it is the player it was then, whatever it says now ("I am …" is fixed from then
+    on), unless it is the game's admin. A confirmation proves no more than that: another phone
+    that follows the game tapped it (README "Confirmation by the other side")."""
+    if by is None or by.id is None or by.admin:
+        return by
+    done, seat = recorded_seat(db, game_id, by.id)
+    return Phone(by.id, seat, by.admin) if done else by
 
 
 def is_on(row: dict[str, Any]) -> bool:

@@ -557,6 +557,35 @@ def m012_phone_states(db: Database) -> None:
     db.table("phone_states").create_index(["member"])
 
 
+@migrations()
+def m013_deal_version_keys(db: Database) -> None:
+    """Each deal version's key, ``deals.version_key``: 128 random bits drawn for every version
+    of every deal (an entry, a correction, an import), so that a form names the exact version
+    it was made for, and no version is ever named by a key another had, not even the deal
+    entered in the place of an undone one (it once took that one's id and version again).
+    Each history row keeps the key of the version it is about. The keys of the deals stored
+    already are drawn here; the triggers draw one for a deal inserted without one, or whose
+    version changes without a new key (a path other than ``storage``'s writes). The index on
+    the history's deal ids lets ``storage`` give every new deal an id no deal ever had."""
+    db.table("deals").add_column("version_key", str)
+    db.execute(f"update deals set version_key = {RANDOM_KEY_SQL}")
+    history = db.table("deal_history")
+    history.add_column("version_key", str)
+    db.execute("""update deal_history set version_key = (
+        select d.version_key from deals d where d.id = deal_history.deal_id
+        and d.game_id = deal_history.game_id and d.version = deal_history.version)
+        where action != 'undo' and id > coalesce((select max(u.id) from deal_history u
+            where u.deal_id = deal_history.deal_id and u.action = 'undo'), 0)""")
+    history.create_index(["deal_id"])
+    draw = f"update deals set version_key = {RANDOM_KEY_SQL} where id = new.id"
+    db.execute(f"""create trigger deals_version_key_insert after insert on deals
+        when new.version_key is null
+        begin {draw}; end""")
+    db.execute(f"""create trigger deals_version_key_update after update of version on deals
+        when new.version is not old.version and new.version_key is old.version_key
+        begin {draw}; end""")
+
+
 def rebuild_all(db: Database) -> None:
     """Every game's facts from its stored deals (the migration that adds their table runs this)."""
     for (game_id,) in list(db.execute("select id from games order by id").fetchall()):

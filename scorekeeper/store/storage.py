@@ -36,6 +36,12 @@ def new_form_token() -> str:
     return secrets.token_urlsafe(16)
 
 
+def new_version_key() -> str:
+    """A fresh key for one version of a deal (``deals.version_key``): 128 random bits, as the
+    schema's triggers draw them, never drawn twice in practice."""
+    return secrets.token_hex(16)
+
+
 class DuplicateToken(Exception):
     """The form's one-time token was used already; ``saved`` says where that entry went."""
 
@@ -398,9 +404,11 @@ def record_history(
     token: str | None,
     *,
     by: Phone | None = None,
+    key: str | None = None,
 ) -> None:
-    """A row of the deal's history: its version, what it was, what was done (``create``,
-    ``correct``, ``undo``, ``confirm``, ``admin_confirm``), by which phone and player."""
+    """A row of the deal's history: its version (and that version's *key*), what it was, what
+    was done (``create``, ``correct``, ``undo``, ``confirm``, ``admin_confirm``), by which
+    phone and player."""
     raw = record.to_dict() if isinstance(record, DealRecord) else record
     db.table("deal_history").insert(
         {
@@ -412,11 +420,37 @@ def record_history(
             "scores_json": json.dumps(list(scores)),
             "action": action,
             "token": token or None,
+            **({"version_key": key} if key else {}),  # none from an import into an old schema
             "at": now(),
             # who, when known (an import or an older database's rows name no phone)
             **({"phone": by.id, "seat": by.seat} if by else {}),
         }
     )
+
+
+def insert_deal(
+    db: Database, values: dict[str, Any], *, keyed: bool = True
+) -> tuple[int, str | None]:
+    """Inside a transaction: insert the row of a new deal (*values*); return its id and its
+    version's key. The id is one no deal of the database ever had (an undone deal's stays in
+    the history), so that a form or a history naming an undone deal never names the deal
+    entered in its place. Not *keyed* (an import into a database that may predate the keys),
+    the key is left to the schema (its trigger, or the migration that adds it): None."""
+    last = db.execute(
+        "select max(coalesce((select max(id) from deals), 0), "
+        "coalesce((select max(deal_id) from deal_history), 0))"
+    ).fetchone()[0]
+    key = new_version_key() if keyed else None
+    db.table("deals").insert({"id": last + 1, **values, **({"version_key": key} if key else {})})
+    return last + 1, key
+
+
+def check_version(row: dict[str, Any], version: int, key: str | None) -> None:
+    """Refuse (Conflict) a form made for another version of the deal of *row* than the one
+    stored: its version, or, when the form names one (every page's form does), its version's
+    key, drawn anew for every version and never given twice."""
+    if row["version"] != version or (key is not None and row["version_key"] != key):
+        raise Conflict(CHANGED_MEANWHILE, number=row["number"])
 
 
 def add_deal(
@@ -439,21 +473,25 @@ def add_deal(
         scores = new_game.score().deals[-1]
         stamp = now()
         values = deal_values(record, scores)
-        deal_id = new_id(
-            db.table("deals").insert(
-                {
-                    "game_id": game_id,
-                    "number": number,
-                    **values,
-                    "token": token,
-                    "version": 1,
-                    "created_at": stamp,
-                    "updated_at": stamp,
-                }
-            )
+        by = confirmations.settled(db, game_id, by)
+        deal_id, key = insert_deal(
+            db,
+            {
+                "game_id": game_id,
+                "number": number,
+                **values,
+                "token": token,
+                "version": 1,
+                "created_at": stamp,
+                "updated_at": stamp,
+            },
         )
-        record_history(db, deal_id, game_id, number, 1, record, scores, "create", token, by=by)
-        _entered(db, stored, deal_id, number, 1, record, scores, by=by, was_confirmed=False)
+        record_history(
+            db, deal_id, game_id, number, 1, record, scores, "create", token, by=by, key=key
+        )
+        _entered(
+            db, stored, deal_id, number, 1, record, scores, by=by, was_confirmed=False, key=key
+        )
         store_summary(db, game_id, new_game)
     _remember(stored, [d["record_json"] for d in stored.deals] + [values["record_json"]], new_game)
     return number
@@ -468,15 +506,16 @@ def correct_deal(
     token: str,
     version: int,
     deal_id: int | None = None,
+    key: str | None = None,
     by: Phone | None = None,
 ) -> int:
     """Replace deal *number* with *raw*; the earlier version stays in the history. *by*: the
     phone that corrects it (in a game that asks for confirmations, the deal then waits again,
     unless the game's admin corrected a confirmed deal: store.confirmations).
 
-    *version* is the version the form was opened on, *deal_id* the deal it was opened on;
-    another correction since then, or an undo that gave the number to another deal, is a
-    Conflict. Returns the new version.
+    *version* is the version the form was opened on, *key* that version's key (every page's
+    form names it), *deal_id* the deal it was opened on; another correction since then, or an
+    undo that gave the number to another deal, is a Conflict. Returns the new version.
     """
     with db.atomic():
         stored = _begin_write(db, game_id, token)
@@ -491,20 +530,43 @@ def correct_deal(
                 ),
                 number=number,
             )
-        if row["version"] != version:
-            raise Conflict(CHANGED_MEANWHILE, number=number)
+        check_version(row, version, key)
+        by = confirmations.settled(db, game_id, by)
         record, problems, new_game = checks.check_correction(stored.game, number, raw)
         if record is None or new_game is None:
             raise InvalidResult(problems)
         scores = new_game.score().deals[number - 1]
         values = deal_values(record, scores)
-        db.table("deals").update(row["id"], {**values, "version": version + 1, "updated_at": now()})
+        new_key = new_version_key()
+        db.table("deals").update(
+            row["id"],
+            {**values, "version": version + 1, "version_key": new_key, "updated_at": now()},
+        )
         record_history(
-            db, row["id"], game_id, number, version + 1, record, scores, "correct", token, by=by
+            db,
+            row["id"],
+            game_id,
+            number,
+            version + 1,
+            record,
+            scores,
+            "correct",
+            token,
+            by=by,
+            key=new_key,
         )
         was = row["confirmed_at"] is not None
         _entered(
-            db, stored, row["id"], number, version + 1, record, scores, by=by, was_confirmed=was
+            db,
+            stored,
+            row["id"],
+            number,
+            version + 1,
+            record,
+            scores,
+            by=by,
+            was_confirmed=was,
+            key=new_key,
         )
         store_summary(db, game_id, new_game)
     records = [d["record_json"] for d in stored.deals]
@@ -524,6 +586,7 @@ def _entered(
     *,
     by: Phone | None,
     was_confirmed: bool,
+    key: str | None,
 ) -> None:
     """Inside the write of a deal: who entered it, and whether it waits for the other side."""
     action = confirmations.entered(
@@ -536,34 +599,65 @@ def _entered(
         stamp=now(),
     )
     if action is not None:
-        record_history(db, deal_id, stored.id, number, version, record, scores, action, None, by=by)
+        record_history(
+            db, deal_id, stored.id, number, version, record, scores, action, None, by=by, key=key
+        )
 
 
-def undo_deal(db: Database, game_id: int, deal_id: int, *, version: int) -> int:
+def undo_deal(
+    db: Database, game_id: int, deal_id: int, *, version: int, key: str | None = None
+) -> int:
     """Take deal *deal_id* out of the game (it stays in the history); return its number.
 
     Raises NotFound when the deal is gone already (undone twice), Conflict when it was changed
-    since the page was opened, InvalidResult when later deals would no longer make sense.
+    since the page was opened (another *version*, or another version's *key*: every page's
+    form names it), InvalidResult when later deals would no longer make sense.
     """
     with db.atomic():
         stored = _begin_write(db, game_id, None)
         row = next((d for d in stored.deals if d["id"] == deal_id), None)
         if row is None:
             raise NotFound(f"no deal {deal_id} in game {game_id}")
-        if row["version"] != version:
-            raise Conflict(CHANGED_MEANWHILE, number=row["number"])
+        check_version(row, version, key)
         number = row["number"]
         problems, new_game = checks.check_undo(stored.game, number)
         if new_game is None:
             raise InvalidResult(problems)
         record = stored.game.deals[number - 1]
         scores = [row[f"score_{s}"] for s in range(4)]
-        record_history(db, deal_id, game_id, number, version, record, scores, "undo", None)
+        record_history(
+            db,
+            deal_id,
+            game_id,
+            number,
+            version,
+            record,
+            scores,
+            "undo",
+            None,
+            key=row["version_key"],
+        )
         db.table("deals").delete(deal_id)
         for later in stored.deals[number:]:
             db.table("deals").update(later["id"], {"number": later["number"] - 1})
         store_summary(db, game_id, new_game)
     return number
+
+
+def undone_version(db: Database, game_id: int, deal_id: int, key: str | None) -> bool:
+    """Was the version of deal *deal_id* whose key is *key* undone, with no deal of the game
+    entered, corrected or undone since (the same undo sent again, from this phone or another)?
+    After another change, a form for it is stale: the deal at its number is another one."""
+    if not key:
+        return False
+    found = db.execute(
+        "select 1 from deal_history h where h.deal_id = ? and h.game_id = ? "
+        "and h.action = 'undo' and h.version_key = ? and not exists (select 1 from "
+        "deal_history l where l.game_id = h.game_id and l.id > h.id "
+        "and l.action in ('create', 'correct', 'undo')) limit 1",
+        [deal_id, game_id, key],
+    ).fetchone()
+    return found is not None
 
 
 def deal_was_in(db: Database, game_id: int, deal_id: int) -> bool:

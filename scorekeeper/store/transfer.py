@@ -230,21 +230,24 @@ def _store(db: Database, game: Game) -> int:
         {"game_id": game_id, "seat": seat, "player_id": pid} for seat, pid in enumerate(ids)
     )
     scored = game.score()
+    keyed = "version_key" in db.table("deals").columns_dict  # a database of before the keys
     for number, (record, scores) in enumerate(zip(game.deals, scored.deals), start=1):
-        deal_id = storage.new_id(
-            db.table("deals").insert(
-                {
-                    "game_id": game_id,
-                    "number": number,
-                    **storage.deal_values(record, scores),
-                    "token": None,
-                    "version": 1,
-                    "created_at": stamp,
-                    "updated_at": stamp,
-                }
-            )
+        deal_id, key = storage.insert_deal(
+            db,
+            {
+                "game_id": game_id,
+                "number": number,
+                **storage.deal_values(record, scores),
+                "token": None,
+                "version": 1,
+                "created_at": stamp,
+                "updated_at": stamp,
+            },
+            keyed=keyed,
         )
-        storage.record_history(db, deal_id, game_id, number, 1, record, scores, "create", None)
+        storage.record_history(
+            db, deal_id, game_id, number, 1, record, scores, "create", None, key=key
+        )
     if waiting is not None:
         confirmations.mark_imported(db, game_id, waiting)
     storage.store_summary(db, game_id, game, rate=False)

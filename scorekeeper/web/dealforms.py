@@ -108,6 +108,8 @@ class DealForm(FlaskForm):
     number = HiddenField()
     version = HiddenField()
     deal = HiddenField()  # the id of the deal being corrected: its number can change (undo)
+    # the key of the version being corrected (``deals.version_key``), never given twice
+    version_key = HiddenField()
 
     seat_fields: tuple[str, ...] = ()
 

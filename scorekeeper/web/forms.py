@@ -258,7 +258,9 @@ def new_game_data(
 
 
 class UndoForm(FlaskForm):
-    """Undo one deal: names the deal's id and the version seen, so a second send does nothing."""
+    """Undo one deal: names the deal's id and the version seen (by its number and its key), so
+    a second send does nothing and a form kept from before another change undoes nothing."""
 
     deal_id = HiddenField()
     version = HiddenField()
+    version_key = HiddenField()  # the key of that version, never given twice

@@ -47,6 +47,7 @@ WATCHING = frozenset(
         "live.state",
         "live.qr",
         "confirm.confirm",
+        "confirm.confirm_all",
         "confirm.iam",
         "rules.game",
         "sheets.game_sheet",

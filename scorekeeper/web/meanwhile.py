@@ -53,23 +53,35 @@ def recorded_since(stored: StoredGame, number: int) -> Meanwhile:
 
 
 def changed_deal(
-    db: Database, stored: StoredGame, number: int, deal_id: int | None, read_version: int | None
+    db: Database,
+    stored: StoredGame,
+    number: int,
+    deal_id: int | None,
+    read_version: int | None,
+    read_key: str | None = None,
 ) -> Meanwhile:
-    """Deal *number* as recorded now, and the version of it that the form was opened on."""
+    """Deal *number* as recorded now, and the version of it that the form was opened on (by
+    its key, when the form names one: an undone deal's id and version could once be given
+    again)."""
     out = Meanwhile(standings=_standings(stored))
     if stored.deal_row(number) is not None:
         out.deals.append(_deal_now(stored, number))
-    if deal_id is not None and read_version is not None:
-        row = next(
-            db.query(
-                "select record_json from deal_history where deal_id = ? and version = ? "
-                "and action != 'undo' order by id desc limit 1",
-                [deal_id, read_version],
-            ),
-            None,
-        )
-        if row is not None:
-            record, _ = read_deal(json.loads(row["record_json"]), number, stored.game.players)
-            if record is not None:
-                out.read = present.describe(record, stored.game.players)
+    if read_key:
+        sql, params = "version_key = ?", [read_key]
+    elif deal_id is not None and read_version is not None:
+        sql, params = "deal_id = ? and version = ?", [deal_id, read_version]
+    else:
+        return out
+    row = next(
+        db.query(
+            f"select record_json from deal_history where game_id = ? and {sql} "
+            "and action != 'undo' order by id desc limit 1",
+            [stored.id, *params],
+        ),
+        None,
+    )
+    if row is not None:
+        record, _ = read_deal(json.loads(row["record_json"]), number, stored.game.players)
+        if record is not None:
+            out.read = present.describe(record, stored.game.players)
     return out

@@ -88,3 +88,66 @@ def test_a_stale_confirmation_shows_what_changed_and_fits_a_small_phone(
     shoot(other, f"confirmation-changed-meanwhile-{lang}")
     other.locator("#waiting-1 button").tap()  # confirms the deal as it is now
     other.locator("#all-confirmed").wait_for()
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_issue37_6__confirm_all_on_the_other_sides_phone(site, own_game, new_phone, lang):
+    """Three deals wait; the other side's phone (the view link's scoreboard) lists them with
+    their points under "Confirm all 3 waiting", within a 360 px screen, and one tap confirms
+    all three; the scorer's own page offers no Confirm all for the deals it entered."""
+    game_id, cookie = own_game(confirm="y")
+    scorer = site.seed.test_client()
+    scorer.set_cookie("session", cookie["value"])
+    table = Table(scorer)
+    for contract in ("king_of_hearts", "diamonds", "collections"):
+        table.enter(game_id, standard_deal(0, contract))
+    own = new_phone(cookies=[cookie])
+    own.goto(f"{site.url}/games/{game_id}")
+    assert own.locator("#waiting-3").count() == 1
+    assert own.locator("#confirm-all").count() == 0  # its own entries: nothing to confirm
+    other = new_phone(size=NARROW, locale=lang)
+    other.goto(f"{site.url}/games/{game_id}/watch")
+    form = other.locator("#confirm-all")
+    form.wait_for()
+    assert form.locator("#confirm-all-list li").count() == 3
+    button = form.locator("button[type=submit]")
+    if lang == "en":
+        assert button.inner_text().strip() == "Confirm all 3 waiting"
+        assert form.locator("#confirm-all-1").inner_text().startswith("Deal 1: King of Hearts")
+    layout = other.evaluate(LAYOUT_SCRIPT)
+    assert layout["width"] <= layout["viewport"], layout
+    shoot(other, f"confirm-all-{lang}")
+    with other.expect_response(lambda r: r.request.method == "POST") as answer:
+        button.tap()
+    assert answer.value.status == 303
+    other.locator("#all-confirmed").wait_for()
+    assert other.locator("#confirm-all").count() == 0
+    assert other.locator("#sheet tr.waiting").count() == 0
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_issue38_1__a_kept_undo_after_undo_and_reentry_shows_the_deal_now(
+    site, own_game, new_phone, lang
+):
+    """The undo page of deal 2 stays open on the scorer's phone while deal 2 is undone and
+    another result entered in its place: its tap gets the "changed meanwhile" page (409), the
+    new deal 2 stays, and the page fits a 360 px screen in both languages."""
+    game_id, cookie = own_game()
+    other = site.seed.test_client()
+    other.set_cookie("session", cookie["value"])
+    table = Table(other)
+    table.enter(game_id, standard_deal(0, "king_of_hearts"))
+    table.enter(game_id, standard_deal(0, "diamonds"))
+    phone = new_phone(cookies=[cookie], size=NARROW, locale=lang)
+    phone.goto(f"{site.url}/games/{game_id}/deals/2/undo")
+    table.undo(game_id, 2)
+    table.enter(game_id, dict(standard_deal(0, "diamonds"), diamonds=[1, 6, 3, 3]))
+    with phone.expect_response(lambda r: r.request.method == "POST") as answer:
+        phone.locator("form[method=post] button.danger").tap()
+    assert answer.value.status == 409
+    phone.locator("#stale").wait_for()
+    assert phone.locator("#meanwhile").count() == 1
+    layout = phone.evaluate(LAYOUT_SCRIPT)
+    assert layout["width"] <= layout["viewport"], layout
+    shoot(phone, f"undo-changed-meanwhile-{lang}")
+    assert other.get(f"/games/{game_id}/deals/2").status_code == 200  # the new deal 2 stays

@@ -27,7 +27,8 @@ from web_helpers import COMPLEX
 
 #: Pages reached only by sending a form, looked at by other tests (the no-JavaScript deal),
 #: and the layout every page extends.
-SENT_ONLY = {"preview.html", "confirm_stale.html"}  # the latter: test_browser_confirmation
+#: (the last two: test_browser_confirmation)
+SENT_ONLY = {"preview.html", "confirm_stale.html", "undo_stale.html"}
 #: Drawn for a link followed from another site (test_browser_language_switch looks at it).
 FROM_ELSEWHERE = {"switch.html"}
 #: Drawn only where reading is private (a box of many groups, a hosted box):

@@ -138,12 +138,19 @@ def test_the_entering_phone_cannot_confirm_its_own_deal(app, phones):
     assert page.select_one("#waiting-1 form") is None  # no button for its own entry
     db = database(app)
     try:
-        deal = next(db.query("select id, version from deals where game_id = ?", [game]))
+        deal = next(
+            db.query("select id, version, version_key from deals where game_id = ?", [game])
+        )
     finally:
         db.close()
     response = a.client.post(
         f"/games/{game}/deals/1/confirm",
-        data={"deal_id": deal["id"], "version": deal["version"], "next": f"/games/{game}"},
+        data={
+            "deal_id": deal["id"],
+            "version": deal["version"],
+            "version_key": deal["version_key"],
+            "next": f"/games/{game}",
+        },
         follow_redirects=True,
     )
     assert response.status_code == 200
@@ -520,3 +527,35 @@ def test_a_game_files_waiting_deals_are_marked_on_its_printed_sheet(lang, words)
         words
         not in PdfReader(io.BytesIO(render_game_pdf(plain, lang=lang))).pages[0].extract_text()
     )
+
+
+def test_issue37_6__confirm_all_through_the_view_link_on_a_box_of_many_groups(tmp_path):
+    """Under /g/<id>/, the phone with only the view link gets "Confirm all N waiting" on the
+    scoreboard, and its tap confirms every deal it lists."""
+    from werkzeug.datastructures import MultiDict
+
+    from group_helpers import InGroup, group_file, groups_app, start_group
+
+    app = groups_app(tmp_path)
+    group, _, starter = start_group(app)
+    a = Table(InGroup(starter, group))
+    game = start(a)
+    a.enter(game, KH)
+    a.enter(game, DIAMONDS)
+    db = connect(group_file(app, group))
+    try:
+        [row] = db.query("select view_key from games where id = ?", [game])
+    finally:
+        db.close()
+    b = InGroup(app.test_client(), group)
+    assert b.get(f"/v/{row['view_key']}").status_code == 303
+    form = soup(b.get(f"/games/{game}/watch")).select_one("form#confirm-all")
+    assert form is not None and form["action"] == f"/g/{group}/games/{game}/confirm-all"
+    assert len(form.select("#confirm-all-list li")) == 2
+    fields = MultiDict((i["name"], i.get("value", "")) for i in form.select("input[type=hidden]"))
+    assert b.post(form["action"], data=fields).status_code == 303
+    db = connect(group_file(app, group))
+    try:
+        assert confirmations.unconfirmed_deals(db, game) == []
+    finally:
+        db.close()

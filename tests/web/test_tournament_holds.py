@@ -229,7 +229,7 @@ def test_issue38_2__a_club_night_seat_is_never_renamed_to_another_player_of_the_
 def last_deal(app, game_id: int) -> dict:
     return query(
         app,
-        "select id, number, version from deals where game_id = ? order by number desc limit 1",
+        "select id, number, version, version_key from deals where game_id = ? order by number desc limit 1",
         [game_id],
     )[0]
 
@@ -238,7 +238,11 @@ def undo_last(phone, app, game_id: int):
     deal = last_deal(app, game_id)
     return phone.post(
         f"/games/{game_id}/deals/{deal['number']}/undo",
-        data={"deal_id": deal["id"], "version": deal["version"]},
+        data={
+            "deal_id": deal["id"],
+            "version": deal["version"],
+            "version_key": deal["version_key"],
+        },
     )
 
 

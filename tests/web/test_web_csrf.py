@@ -97,6 +97,8 @@ def test_every_post_route_is_listed(site):
         "access.change_pin",
         "walls.rotate_club",
         "walls.rotate_tournament",
+        "confirm.confirm",
+        "confirm.confirm_all",
     } <= endpoints
 
 

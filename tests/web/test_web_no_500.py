@@ -449,6 +449,7 @@ def test_no_500__the_routes_and_fields_are_all_there(fields):
         "/games/<int:game_id>/pin",
         "/games/<int:game_id>/seats/<int:seat>/name",
         "/settings/words",
+        "/games/<int:game_id>/confirm-all",
     } <= set(POST_RULES)
     assert {"/lang/<code>", "/digits/<style>"} <= set(GET_RULES)
     assert {
@@ -462,6 +463,8 @@ def test_no_500__the_routes_and_fields_are_all_there(fields):
         "token",
         "version",
         "deal_id",
+        "version_key",
+        "deal",
         "remove",
     } <= set(fields.every)
     assert "other" in fields.posted["/players/<int:pid>/merge"]

@@ -122,9 +122,12 @@ def answer_used(
     if correcting:
         row = fresh.deal_row(context.number)
         deal_id = _int(form.deal.data)
-        now = meanwhile.changed_deal(get_db(), fresh, context.number, deal_id, context.version)
+        now = meanwhile.changed_deal(
+            get_db(), fresh, context.number, deal_id, context.version, form.version_key.data
+        )
         if row is not None and row["id"] == deal_id:
             form.version.data = row["version"]
+            form.version_key.data = row["version_key"]
             form.context = EntryContext(
                 context.king, context.contracts, context.number, row["version"]
             )
@@ -219,7 +222,12 @@ def handle_post(
             now = meanwhile.recorded_since(fresh, form.context.number)
         else:
             now = meanwhile.changed_deal(
-                get_db(), fresh, form.context.number, _int(form.deal.data), form.context.version
+                get_db(),
+                fresh,
+                form.context.number,
+                _int(form.deal.data),
+                form.context.version,
+                form.version_key.data,
             )
         return render_entry(
             fresh, form, 409, meanwhile=now, correcting=form.context.version is not None
@@ -438,6 +446,7 @@ def _save_correction(stored: StoredGame, number: int) -> Callable[[DealForm], An
             token=form.token.data,
             version=form.context.version,
             deal_id=_int(form.deal.data),
+            key=form.version_key.data or "",
             by=phones.current(stored),
         )
         return lazy_gettext(
@@ -471,7 +480,8 @@ def edit(game_id: int, number: int):
             abort(400, _("This form is incomplete. Open the deal again from the game page."))
         if not storage.deal_was_in(get_db(), game_id, deal_id):
             abort(404, _("That deal is not in this game. Open the deal again from the game page."))
-        now = meanwhile.changed_deal(get_db(), stored, number, deal_id, context.version)
+        key = form.version_key.data or ""
+        now = meanwhile.changed_deal(get_db(), stored, number, deal_id, context.version, key)
         if deal_id != row["id"]:
             form.form_errors.append(
                 _(
@@ -481,7 +491,7 @@ def edit(game_id: int, number: int):
                 )
             )
             return render_entry(stored, form, 409, correcting=True, meanwhile=now)
-        if context.version != row["version"]:
+        if context.version != row["version"] or key != row["version_key"]:
             form.form_errors.append(
                 _(
                     "Deal %(number)s has been changed meanwhile (another phone?). Here is what "
@@ -490,6 +500,7 @@ def edit(game_id: int, number: int):
                 )
             )
             form.version.data = row["version"]
+            form.version_key.data = row["version_key"]
             form.context = EntryContext(context.king, context.contracts, number, row["version"])
             return render_entry(stored, form, 409, correcting=True, meanwhile=now)
         return handle_post(
@@ -505,6 +516,7 @@ def edit(game_id: int, number: int):
     context = EntryContext(record.king, contracts, number, row["version"])
     form = build_form(stored, context, checker, data=record_data(record))
     form.deal.data = row["id"]
+    form.version_key.data = row["version_key"]
     return render_entry(
         stored,
         form,
@@ -528,21 +540,18 @@ def undo(game_id: int, number: int):
         deal_id, version = _int(form.deal_id.data), _int(form.version.data)
         if not form.validate() or deal_id is None or version is None:
             abort(400, _("This form is incomplete. Open the deal again from the game page."))
+        key = form.version_key.data or ""
         try:
-            undone = storage.undo_deal(get_db(), game_id, deal_id, version=version)
+            undone = storage.undo_deal(get_db(), game_id, deal_id, version=version, key=key)
         except storage.NotFound:
             if not storage.deal_was_in(get_db(), game_id, deal_id):
                 abort(404, _("That deal is not in this game. Open it again from the game page."))
-            flash_words(lazy_gettext("That deal had already been undone."))
-            return redirect(url_for("games.show", game_id=game_id), 303)
+            if storage.undone_version(get_db(), game_id, deal_id, key):
+                flash_words(lazy_gettext("That deal had already been undone."))
+                return redirect(url_for("games.show", game_id=game_id), 303)
+            return _undo_stale(fetch_game(game_id), number, deal_id, version, key)
         except storage.Conflict:
-            flash_words(
-                lazy_gettext(
-                    "Deal %(number)s was changed meanwhile; check it before undoing it.",
-                    number=number,
-                )
-            )
-            return redirect(url_for("deals.show", game_id=game_id, number=number), 303)
+            return _undo_stale(fetch_game(game_id), number, deal_id, version, key)
         except InvalidResult as exc:
             problems = [problem_text(p, context=True) for p in exc.problems]
         else:
@@ -554,7 +563,7 @@ def undo(game_id: int, number: int):
             return redirect(url_for("games.show", game_id=game_id), 303)
     row = fetch_deal(stored, number)
     if request.method == "GET":
-        form = UndoForm(data={"deal_id": row["id"], "version": row["version"]})
+        form = undo_form(row)
     record = stored.game.deals[number - 1]
     return render_template(
         "undo.html",
@@ -567,6 +576,29 @@ def undo(game_id: int, number: int):
         scores=stored.game.score().deals[number - 1],
         later=len(stored.game.deals) - number,
     ), 400 if problems else 200
+
+
+def undo_form(row: dict[str, Any]) -> UndoForm:
+    """The undo form of the deal of *row*, naming its id, its version and that version's key."""
+    return UndoForm(
+        data={"deal_id": row["id"], "version": row["version"], "version_key": row["version_key"]}
+    )
+
+
+def _undo_stale(stored: StoredGame, number: int, deal_id: int, version: int, key: str):
+    """The undo form named a version of the deal that is no longer the one recorded (changed
+    meanwhile, or undone and another deal entered in its place): nothing is undone; the deal
+    as it is now, and, while there is one, its undo form for that version."""
+    row = stored.deal_row(number)
+    return render_template(
+        "undo_stale.html",
+        stored=stored,
+        number=number,
+        row=row,
+        names=stored.game.players,
+        form=undo_form(row) if row is not None else None,
+        meanwhile=meanwhile.changed_deal(get_db(), stored, number, deal_id, version, key),
+    ), 409
 
 
 __all__ = ["bp", "game_context"]
