@@ -304,7 +304,7 @@ def test_item4_through_caddy_both_logs_hold_no_key_and_a_made_up_client_is_not_b
     config.write_text(
         "{\n\tadmin off\n}\n"
         + shipped.replace("scores.example.org {", f"http://127.0.0.1:{caddy_port} {{").replace(
-            "127.0.0.1:8000", f"127.0.0.1:{port}"
+            "127.0.0.1:5000", f"127.0.0.1:{port}"
         )
     )
     caddy_log = tmp_path / "caddy.log"
