@@ -304,8 +304,9 @@ def test_issue37_4__one_win_in_one_game_in_both_languages_on_the_page_and_the_po
 
 
 def test_issue37_4__no_message_is_a_hand_made_plural(app):
-    """Every message that counts something with a number is a Babel plural: no msgid has
-    "%(...)s games" (or wins, deals, points...) outside ngettext, where "1 games" would show."""
+    """Every message that counts something with a number is a Babel plural (or says the
+    number apart, "entered: 1"): no msgid has "%(count)s games" (wins, rounds, "were
+    entered"...) outside ngettext, where "1 games" or "1 were entered" would show."""
     from babel.messages.pofile import read_po
 
     from scorekeeper.languages import TRANSLATIONS
@@ -313,7 +314,8 @@ def test_issue37_4__no_message_is_a_hand_made_plural(app):
     with open(TRANSLATIONS / "messages.pot", "rb") as handle:
         catalog = read_po(handle)
     counted = re.compile(
-        r"%\((?:num|count|games|wins|deals|points)\)s (?:\w+ )?(?:games|wins|deals|points)\b"
+        r"%\((?:num|count|number|games|wins|deals|points)\)s (?:\w+ )?"
+        r"(?:games|wins|deals|points|rounds|were)\b|\(%\(\w+\)s games\)"
     )
     made = [m.id for m in catalog if m.id and isinstance(m.id, str) and counted.search(m.id)]
     assert made == []
