@@ -12,16 +12,10 @@ import pytest
 
 from scorekeeper import cli
 
+from test_web_serve import FakeWaitress
+
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
-
-
-class FakeWaitress:
-    def __init__(self):
-        self.calls = []
-
-    def __call__(self, app, **kwargs):
-        self.calls.append((app, kwargs))
 
 
 @pytest.fixture(autouse=True)
