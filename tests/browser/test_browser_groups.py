@@ -141,21 +141,37 @@ def start_a_group(page, box: str, name: str) -> str:
     return page.url.split("/g/")[1].split("/")[0]
 
 
+@pytest.fixture(scope="module")
+def thursday_club(box, browser):
+    """One group for the tests below (a box starts five an hour per address): its id, and the
+    starter's cookies, for a phone of its own to open the group page with."""
+    context = browser.new_context()
+    try:
+        group = start_a_group(context.new_page(), box, "Thursday club")
+        return group, context.storage_state()
+    finally:
+        context.close()
+
+
 @pytest.mark.parametrize("lang", ["en", "ar"])
-def test_issue37_other__without_web_share_the_group_page_copies_the_join_link(box, browser, lang):
+def test_issue37_other__without_web_share_the_group_page_copies_the_join_link(
+    box, browser, thursday_club, lang
+):
     """A desktop browser (no Web Share): the join link is shown, and Copy puts it on the
     clipboard; the page's tab title is the group's name as text; a new game is one tap away."""
+    group, state = thursday_club
     context = browser.new_context(
         viewport={"width": 1280, "height": 800},
         permissions=["clipboard-read", "clipboard-write"],
-        extra_http_headers={"Accept-Language": lang},
+        storage_state=state,
     )
+    context.add_cookies([{"name": "lang", "value": lang, "url": box}])
     context.add_init_script(
         "delete Navigator.prototype.share; delete Navigator.prototype.canShare;"
     )
     try:
         page = context.new_page()
-        group = start_a_group(page, box, "Thursday club")
+        page.goto(f"{box}/g/{group}/group")
         app_name = "حاسبة التركس" if lang == "ar" else "Trex Scorekeeper"
         assert page.title() == f"\u2068Thursday club\u2069 · {app_name}"
         join = page.locator("#join code").inner_text()
@@ -172,11 +188,16 @@ def test_issue37_other__without_web_share_the_group_page_copies_the_join_link(bo
         context.close()
 
 
-def test_issue37_other__without_javascript_the_join_link_is_there_to_select(box, browser):
-    context = browser.new_context(java_script_enabled=False, viewport=PHONE, screen=PHONE)
+def test_issue37_other__without_javascript_the_join_link_is_there_to_select(
+    box, browser, thursday_club
+):
+    group, state = thursday_club
+    context = browser.new_context(
+        java_script_enabled=False, viewport=PHONE, screen=PHONE, storage_state=state
+    )
     try:
         page = context.new_page()
-        group = start_a_group(page, box, "Thursday club")
+        page.goto(f"{box}/g/{group}/group")
         code = page.locator("#join code")
         assert code.is_visible() and f"/g/{group}/join/" in code.inner_text()
         code.click()
