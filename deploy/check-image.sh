@@ -15,7 +15,7 @@ port=${PORT:-18765}
   2>/dev/null || "$engine" build -f deploy/Dockerfile -t trex-scorekeeper:check "$@" .
 cleanup() { "$engine" rm -f "$name" >/dev/null 2>&1 || true; "$engine" volume rm -f "$volume" >/dev/null 2>&1 || true; }
 trap cleanup EXIT
-"$engine" run -d --name "$name" -p "127.0.0.1:$port:8000" -v "$volume:/data" trex-scorekeeper:check
+"$engine" run -d --name "$name" -p "127.0.0.1:$port:5000" -v "$volume:/data" trex-scorekeeper:check
 for _ in $(seq 60); do
   if curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null 2>&1; then break; fi
   sleep 1

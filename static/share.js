@@ -1,6 +1,7 @@
 /* Trex Scorekeeper: Share the result. With the Web Share API the button shares the text and,
    when the phone can share files, the scoresheet's image; without it the button's link opens
-   the text to copy and the image to download. The copy button copies the text. The click is
+   the text to copy and the image to download. The copy button copies the text: a result's, or
+   the group's join link (where there is no Web Share, as on a desktop browser). The click is
    caught on the document: the game page's scoreboard (static/live.js) may replace the button. */
 "use strict";
 (function () {
@@ -28,9 +29,12 @@
   if (copy && area && navigator.clipboard) {
     copy.hidden = false;
     copy.addEventListener("click", function () {
-      navigator.clipboard.writeText(area.value).then(function () {
+      var text = area.value === undefined ? area.textContent : area.value;
+      navigator.clipboard.writeText(text).then(function () {
         copy.textContent = copy.getAttribute("data-copied");
-      }, function () { area.select(); });
+      }, function () {
+        if (area.select) { area.select(); } else { getSelection().selectAllChildren(area); }
+      });
     });
   }
 })();

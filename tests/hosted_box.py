@@ -188,7 +188,7 @@ def shipped_caddy(folder: Path, upstream: int) -> Iterator[tuple[int, Path]]:
     config.write_text(
         "{\n\tadmin off\n}\n"
         + shipped.replace("scores.example.org {", f"http://127.0.0.1:{port} {{").replace(
-            "127.0.0.1:8000", f"127.0.0.1:{upstream}"
+            "127.0.0.1:5000", f"127.0.0.1:{upstream}"
         )
     )
     log_path = folder / "caddy.log"

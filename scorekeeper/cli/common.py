@@ -57,9 +57,10 @@ def add_instance_option(parser: argparse.ArgumentParser) -> None:
 
 
 def use_instance(args: argparse.Namespace) -> None:
-    """``--instance DIR`` stands for ``$SCOREKEEPER_INSTANCE`` for the rest of the command."""
+    """``--instance DIR`` stands for ``$SCOREKEEPER_INSTANCE`` for the rest of the command; a
+    relative DIR is taken from the current folder, for every command alike."""
     if getattr(args, "instance", None):
-        set_environ("SCOREKEEPER_INSTANCE", args.instance)
+        set_environ("SCOREKEEPER_INSTANCE", os.path.abspath(args.instance))
 
 
 def groups_host():

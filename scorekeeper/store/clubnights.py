@@ -223,7 +223,7 @@ def next_round(
             raise Refused(N_("There is no such club night."))
         if len(club.rounds) >= club.rounds_planned:
             raise Refused(
-                N_("All %(count)s rounds of this night have been seated."),
+                N_("Every round of this night has been seated (%(count)s)."),
                 count=club.rounds_planned,
             )
         playing = [t for t in club.current.tables if not t.finished] if club.current else []

@@ -37,7 +37,7 @@ def instance_folder(database: str | os.PathLike[str] | None = None) -> Path:
     """The instance folder (not created here); *database*, when one was named, is rule 2."""
     named = environ("SCOREKEEPER_INSTANCE")
     if named:
-        return Path(named)
+        return Path(named).absolute()
     if database and str(database) != ":memory:":
         return Path(database).resolve().parent
     return default_folder(_PACKAGE_PARENT)

@@ -265,7 +265,7 @@ def delete_player(db: Database, pid: int) -> None:
         if count:
             raise Refused(
                 N_(
-                    "A player with games cannot be deleted (%(number)s games). Merge "
+                    "A player with games cannot be deleted (games: %(number)s). Merge "
                     "them into another spelling instead."
                 ),
                 number=count,

@@ -58,19 +58,13 @@ def check_players(players: Sequence[Hashable]) -> None:
         raise Refused(N_("%(name)s is entered twice."), names={"name": str(twice)})
     if len(players) < MIN_PLAYERS:
         raise Refused(
-            N_(
-                "A club night needs at least %(least)s players (two tables); "
-                "%(count)s were entered."
-            ),
+            N_("A club night needs at least %(least)s players (two tables); entered: %(count)s."),
             least=MIN_PLAYERS,
             count=len(players),
         )
     if len(players) > MAX_PLAYERS:
         raise Refused(
-            N_(
-                "A club night seats at most %(most)s players (eight tables); "
-                "%(count)s were entered."
-            ),
+            N_("A club night seats at most %(most)s players (eight tables); entered: %(count)s."),
             most=MAX_PLAYERS,
             count=len(players),
         )

@@ -56,10 +56,10 @@ TIE_RULE = N_("A tie is broken by the seed: the better-seeded side goes through.
 BYE_RULE = N_("Byes go to the top seeds when the count is not a power of two.")
 
 COUNT_REFUSALS = {
-    "too_few": N_("A tournament needs at least %(least)s entrants; %(count)s were entered."),
-    "too_many": N_("A tournament has at most %(most)s entrants; %(count)s were entered."),
+    "too_few": N_("A tournament needs at least %(least)s entrants; entered: %(count)s."),
+    "too_many": N_("A tournament has at most %(most)s entrants; entered: %(count)s."),
     "odd": N_(
-        "Players sit four to a table, so their count is even; %(count)s were entered. "
+        "Players sit four to a table, so their count is even; entered: %(count)s. "
         "Add a player or take one out."
     ),
 }

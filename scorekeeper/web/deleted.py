@@ -16,6 +16,7 @@ from flask import g
 from flask_babel import lazy_gettext
 
 from ..store.db import forget_connection
+from ..store.groups import GROUP_ID
 from .groupspace import current, host
 
 #: What a phone that is not a member reads, whatever it asked for.
@@ -44,7 +45,9 @@ def deleted_meanwhile() -> bool:
     itself)? Then this thread's connection to the deleted file is closed, and what its
     readers left beside it removed."""
     group = current()
-    if group is None or g.get("deleted_here") or host().file_of(group) is not None:
+    if group is None or g.get("deleted_here") or not GROUP_ID.fullmatch(group):
+        return False  # no group of this box (a laptop's request names none)
+    if host().file_of(group) is not None:
         return False
     g.pop("db", None)  # the request is done with it
     forget_connection(str(host().path_of(group)))

@@ -60,11 +60,12 @@ def chances_of(names: Sequence[str], partnership: bool) -> list[float] | None:
 
 
 def change(value: int | None) -> Markup:
-    """A change of rating with its sign: +12, −8, 0, kept left to right in an Arabic line."""
+    """A change of rating with its sign: +12, −8, 0, kept left to right in an Arabic line by
+    the markup itself (``dir``, which isolates it), not only by the stylesheet."""
     if value is None:
         return Markup("–")
     text = f"+{value}" if value > 0 else f"{MINUS}{-value}" if value < 0 else "0"
-    return Markup('<span class="ltr">%s</span>') % num(text)
+    return Markup('<span class="ltr" dir="ltr">%s</span>') % num(text)
 
 
 def chance(value: float) -> str:

@@ -288,9 +288,10 @@ def serve(
         print("Open that address on the phones at the table (same Wi-Fi), or scan it:")
         print_qr(root)
     if proxy_hops:
+        command = "scorekeeper groups join-link ID" if groups else "scorekeeper join-link"
         print(
             "Hosted: secure cookies and HSTS; starting or importing a game needs the group's "
-            "join link (`scorekeeper join-link`); table PINs have 6 digits or more."
+            f"join link (`{command}`); table PINs have 6 digits or more."
         )
     if groups:
         print(f"Many groups: each with its own database under {app.instance_path}/groups/.")

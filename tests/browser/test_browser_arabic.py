@@ -186,3 +186,48 @@ def test_numbers_stand_under_their_players_names_right_to_left(
     assert centres["cells"]
     off = [abs(x - heads[i]) for row in centres["cells"] for i, x in enumerate(row)]
     assert max(off) <= 2, max(off)
+
+
+#: Each change of rating on the finished game's page: where its sign is drawn, and where its
+#: digits are (the sign must stand to the left of them, touching, as "+81" and "−25" read).
+SIGNS = """() => Array.from(document.querySelectorAll('#rating-changes .change')).map(box => {
+  const walker = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+  const glyphs = [];
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (let i = 0; i < node.data.length; i++) {
+      const range = document.createRange();
+      range.setStart(node, i); range.setEnd(node, i + 1);
+      const r = range.getBoundingClientRect();
+      glyphs.push({c: node.data[i], left: r.left, right: r.right});
+    }
+  }
+  const sign = glyphs.find(g => '+−-'.includes(g.c));
+  const digits = glyphs.filter(g => /[0-9\u0660-\u0669]/.test(g.c));
+  return {text: box.textContent, sign: sign && sign.right,
+          digits: digits.length ? Math.min(...digits.map(g => g.left)) : null};
+})"""
+
+
+def test_issue37_4__the_rating_line_keeps_each_sign_before_its_number_in_arabic(
+    site, seeded, new_phone
+):
+    """Each sign stays on the left of its digits, "+121" beside an Arabic name as beside a
+    Latin one; by the markup itself, so also where the stylesheet did not load."""
+    from played import GAME
+    from web_helpers import Table
+
+    table = Table(site.seed.test_client())
+    game_id = table.new_game(["Aya", "Bilal", "Carla", "ليلى"])
+    table.play(game_id, GAME)
+    for styled in (True, False):
+        page = new_phone(locale="ar-JO")
+        if not styled:
+            page.route("**/*.css", lambda route: route.abort())
+        page.goto(f"{site.url}/games/{game_id}")
+        assert page.locator("html").get_attribute("dir") == "rtl"
+        changes = page.evaluate(SIGNS)
+        assert len(changes) == 4
+        for change in changes:
+            if change["sign"] is not None:  # a change of 0 has no sign
+                assert abs(change["sign"] - change["digits"]) < 2, (styled, change)
+        shoot(page, f"rating-changes-ar{'' if styled else '-unstyled'}")

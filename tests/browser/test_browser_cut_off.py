@@ -229,3 +229,50 @@ def test_long_names_leave_the_last_queens_row_above_the_bar(
     page.screenshot(path=str(ARTIFACTS / "screens" / f"queens-long-names-{slug}-360.png"))
     print(names, locale, found)
     assert all(f["chips"] <= f["bar"] for f in found), found
+
+
+#: The bottom of the first button that confirms a deal, if the page has one.
+CONFIRM_END = """() => {
+  const b = document.querySelector('#waiting button[type=submit]');
+  return b ? b.getBoundingClientRect().bottom : null; }"""
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_issue37_3__the_totals_row_stays_on_the_first_screen_with_confirmation_on(
+    site, new_phone, locale
+):
+    """With confirmation by the other side, the scorekeeper's page after a save (every deal
+    waiting for the other side) shows the Totals row without a scroll, at 360 x 740 and
+    390 x 844. The other side's phone shows its button to confirm there instead, its next
+    action, and the Totals row while nothing waits for it."""
+    late = []
+    for moment, deals in MOMENTS.items():
+        game_id, cookie = started(site, TABLE, GAME[:deals], confirm="y")
+        scorer = new_phone(cookies=[cookie], locale=locale)
+        other = new_phone(locale=locale)
+        for who, page in (("scorer", scorer), ("other", other)):
+            for size in (NARROW, PHONE):
+                page.set_viewport_size(size)
+                page.goto(f"{site.url}/games/{game_id}")
+                found = page.evaluate(TOTALS_END)
+                button = page.evaluate(CONFIRM_END)
+                if who == "other" and deals:
+                    assert button is not None
+                    end = button
+                else:
+                    assert button is None
+                    end = found["bottom"]
+                print(f"{who} {moment} {locale} {size['width']}: ends at {end:.0f}")
+                if end > found["screen"] or found["scrolled"]:
+                    late.append((who, moment, size["width"], round(end)))
+                page.screenshot(
+                    path=str(
+                        ARTIFACTS
+                        / "screens"
+                        / f"totals-confirm-{who}-{deals}-{locale}-{size['width']}.png"
+                    ),
+                    full_page=True,
+                )
+        scorer.close()
+        other.close()
+    assert late == [], late

@@ -131,3 +131,77 @@ def test_the_front_page_and_the_groups_page_fit_a_narrow_phone(box, browser, lan
         shoot(page, f"group-page-{lang}-360")
     finally:
         context.close()
+
+
+def start_a_group(page, box: str, name: str) -> str:
+    page.goto(box + "/")
+    page.fill("input[name=name]", name)
+    page.locator("#start button[type=submit]").click()
+    page.wait_for_url(re.compile(r"/g/[a-z2-9]+/group$"))
+    return page.url.split("/g/")[1].split("/")[0]
+
+
+@pytest.fixture(scope="module")
+def thursday_club(box, browser):
+    """One group for the tests below (a box starts five an hour per address): its id, and the
+    starter's cookies, for a phone of its own to open the group page with."""
+    context = browser.new_context()
+    try:
+        group = start_a_group(context.new_page(), box, "Thursday club")
+        return group, context.storage_state()
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_issue37_other__without_web_share_the_group_page_copies_the_join_link(
+    box, browser, thursday_club, lang
+):
+    """A desktop browser (no Web Share): the join link is shown, and Copy puts it on the
+    clipboard; the page's tab title is the group's name as text; a new game is one tap away."""
+    group, state = thursday_club
+    context = browser.new_context(
+        viewport={"width": 1280, "height": 800},
+        permissions=["clipboard-read", "clipboard-write"],
+        storage_state=state,
+    )
+    context.add_cookies([{"name": "lang", "value": lang, "url": box}])
+    context.add_init_script(
+        "delete Navigator.prototype.share; delete Navigator.prototype.canShare;"
+    )
+    try:
+        page = context.new_page()
+        page.goto(f"{box}/g/{group}/group")
+        app_name = "حاسبة التركس" if lang == "ar" else "Trex Scorekeeper"
+        assert page.title() == f"\u2068Thursday club\u2069 · {app_name}"
+        join = page.locator("#join code").inner_text()
+        assert re.fullmatch(rf"http://127\.0\.0\.1:\d+/g/{group}/join/[0-9a-f]{{32}}", join)
+        assert page.locator("#share-result").is_hidden()
+        copy = page.locator("#copy-result")
+        assert copy.is_visible()
+        copy.click()
+        page.wait_for_function("b => b.textContent === b.dataset.copied", arg=copy.element_handle())
+        assert page.evaluate("navigator.clipboard.readText()") == join
+        page.locator("main a#new-game").click()
+        page.wait_for_url(f"{box}/g/{group}/games/new")
+    finally:
+        context.close()
+
+
+def test_issue37_other__without_javascript_the_join_link_is_there_to_select(
+    box, browser, thursday_club
+):
+    group, state = thursday_club
+    context = browser.new_context(
+        java_script_enabled=False, viewport=PHONE, screen=PHONE, storage_state=state
+    )
+    try:
+        page = context.new_page()
+        page.goto(f"{box}/g/{group}/group")
+        code = page.locator("#join code")
+        assert code.is_visible() and f"/g/{group}/join/" in code.inner_text()
+        code.click()
+        assert page.evaluate("getSelection().toString()") == code.inner_text()
+        assert page.locator("#copy-result").is_hidden()
+    finally:
+        context.close()

@@ -4,6 +4,8 @@ page, and its Share button sending the season's text with the poster as a PNG.""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from phone_helpers import shoot, wait_until
@@ -54,3 +56,36 @@ def test_the_share_button_sends_the_text_and_the_poster(new_phone, season_url):
     assert shared["text"] == text
     [file] = shared["files"]
     assert file["type"] == "image/png" and file["size"] > 10_000
+
+
+#: Each column head and cell of the standings, drawn whole inside the screen, and a table no
+#: wider than its box (nothing in a sideways scroll).
+STANDINGS_CUT = """() => {
+  const table = document.querySelector('#season-standings table'), found = [];
+  if (table.parentNode.scrollWidth > table.parentNode.clientWidth + 1) {
+    found.push('scrolls: ' + table.parentNode.scrollWidth + ' > ' + table.parentNode.clientWidth);
+  }
+  table.querySelectorAll('th, td').forEach(cell => {
+    const r = cell.getBoundingClientRect();
+    if (r.width && (r.left < -1 || r.right > innerWidth + 1)) {
+      found.push(cell.textContent.trim());
+    }
+  });
+  return found;
+}"""
+
+
+@pytest.mark.parametrize("locale, lang", [("en-GB", "en"), ("ar-JO", "ar")])
+def test_issue37_3__the_season_standings_are_read_whole_without_a_sideways_scroll(
+    new_phone, site, season_url, locale, lang
+):
+    page = new_phone(size=NARROW, locale=locale)
+    page.context.add_cookies([{"name": "lang", "value": lang, "url": site.url}])
+    page.goto(season_url)
+    heads = page.locator("#season-standings thead th").all_inner_texts()
+    points, rating = ("النقاط", "التصنيف") if lang == "ar" else ("Points", "Rating")
+    assert points in heads and rating in heads
+    assert page.evaluate(STANDINGS_CUT) == []
+    first = page.locator("#season-standings tbody tr").first.inner_text()
+    assert re.search(r"[·]", first)  # the games, places and average place under the name
+    shoot(page, f"season-standings-{lang}-360")

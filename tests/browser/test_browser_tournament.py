@@ -190,3 +190,68 @@ def test_the_wall_holds_a_bracket_of_32_on_a_1280_by_720_screen(site, new_phone,
         assert wall.locator(".match").count() == first_round
         assert wall.locator(".waiting").count() == later
         shoot(wall, f"tournament-wall-32-{'pairs' if pairs else 'players'}-{lang}")
+
+
+#: Every box of the bracket, and every seed, score and mark inside it, drawn whole within the
+#: page's width (nothing in a sideways scroll, nothing cut by its box). A long name ends in an
+#: ellipsis, as it does at any width.
+CUT = """() => {
+  const width = document.documentElement.clientWidth, found = [];
+  const bracket = document.querySelector('.bracket');
+  if (bracket.scrollWidth > bracket.clientWidth + 1) {
+    found.push('bracket ' + bracket.scrollWidth + ' > ' + bracket.clientWidth);
+  }
+  document.querySelectorAll('.match, .byes').forEach(box => {
+    const b = box.getBoundingClientRect();
+    if (b.left < -1 || b.right > width + 1) { found.push(box.id + ' past the screen'); }
+    box.querySelectorAll('.mark, .num, .seed, .wins').forEach(el => {
+      const r = el.getBoundingClientRect();
+      if (el.textContent.trim() && (r.left < b.left - 1 || r.right > b.right + 1
+          || el.scrollWidth > el.clientWidth + 1)) {
+        found.push(box.id + ' cuts ' + el.textContent.trim());
+      }
+    });
+  });
+  return found;
+}"""
+
+
+#: Players of no other tournament of the suite (a player plays one match at a time).
+OTHER_EIGHT = ["Sara", "Tariq", "Huda", "Ziad", "رنا", "Nabil", "Mona", "Mahmoud"]
+
+
+def played_tournament(site) -> int:
+    """A tournament of eight without confirmation, every match of it played to the end."""
+    from web_helpers import Table
+
+    client = site.seed.test_client()
+    table = Table(client)
+    response = client.post(
+        "/tournaments/new",
+        data={
+            "title": "Majlis cup",
+            "played_on": "2026-11-22",
+            "entrants": "\n".join(OTHER_EIGHT),
+            "format": "top-two",
+            "seeding": "entered",
+            "preset": "standard",
+        },
+    )
+    assert response.status_code == 303, response.get_data(as_text=True)[:2000]
+    tournament_id = int(response.headers["Location"].rsplit("/", 1)[1])
+    for number in (1, 2):
+        client.get(f"/tournaments/{tournament_id}")  # reading the bracket seats the next round
+        for game_id, _ in matches_of(site, tournament_id, number):
+            table.play(game_id, GAME)
+    return tournament_id
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "ar-JO"])
+def test_issue37_3__the_bracket_fits_a_360_px_phone(site, new_phone, locale):
+    tournament_id = played_tournament(site)
+    page = new_phone(size={"width": 360, "height": 740}, locale=locale)
+    page.goto(f"{site.url}/tournaments/{tournament_id}")
+    assert page.locator("#match-2-1 .mark").count() == 1  # the final, its winner marked
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    assert page.evaluate(CUT) == []
+    shoot(page, f"tournament-bracket-360-{locale[:2]}")

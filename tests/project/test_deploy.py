@@ -84,7 +84,7 @@ def test_the_caddyfile_is_valid():
         text=True,
     )
     assert result.returncode == 0, result.stderr[-2000:]
-    assert "reverse_proxy 127.0.0.1:8000" in (DEPLOY / "Caddyfile").read_text()
+    assert "reverse_proxy 127.0.0.1:5000" in (DEPLOY / "Caddyfile").read_text()
 
 
 def test_the_dockerfile_runs_as_a_user_with_the_data_on_a_volume():

@@ -52,7 +52,7 @@ def test_a_night_seats_its_first_round_as_entered(db):
     "names, message",
     [
         (EIGHT + ["aya"], "aya is entered twice."),
-        (EIGHT[:6], "A club night needs at least 8 players (two tables); 6 were entered."),
+        (EIGHT[:6], "A club night needs at least 8 players (two tables); entered: 6."),
     ],
 )
 def test_bad_nights_store_nothing(db, names, message):
@@ -76,7 +76,7 @@ def test_the_next_round_waits_for_the_tables_unless_asked(db):
     assert str(info.value).startswith("Tables still playing round 1: 2.")
     assert counts(db) == before
     assert clubnights.next_round(db, club_id, even_if_playing=True) == 2
-    with pytest.raises(Refused, match="All 2 rounds"):
+    with pytest.raises(Refused, match=r"Every round of this night has been seated \(2\)"):
         clubnights.next_round(db, club_id, even_if_playing=True)
 
 

@@ -85,10 +85,10 @@ def test_the_lowest_of_the_standings_sits_out_first():
 @pytest.mark.parametrize(
     "players, message",
     [
-        (PLAYERS[:7], "A club night needs at least 8 players (two tables); 7 were entered."),
+        (PLAYERS[:7], "A club night needs at least 8 players (two tables); entered: 7."),
         (
             PLAYERS[:32] + ["P99"],
-            "A club night seats at most 32 players (eight tables); 33 were entered.",
+            "A club night seats at most 32 players (eight tables); entered: 33.",
         ),
         (PLAYERS[:8] + ["P03"], "P03 is entered twice."),
     ],

@@ -596,3 +596,27 @@ def test_issue38_6__an_older_cookies_rights_move_to_the_server(app):
     assert count(app, group, "select count(*) from phone_states where member is not null") == 2
     for url in (f"/games/{game}/deals/new", f"/games/{game}", "/group"):
         assert InGroup(phones[ended], group).get(url).status_code == 404, url
+
+
+# -- issue 37, other things a group hits: the group page ----------------------------------------
+def test_issue37_other__the_group_pages_title_is_plain_text(app):
+    group, _, admin = start_group(app, "Thursday club")
+    page = soup(InGroup(admin, group).get("/group"))
+    title = page.title.get_text()
+    assert "<" not in title and "bdi" not in title
+    assert title == "\u2068Thursday club\u2069 · Trex Scorekeeper"
+
+
+def test_issue37_other__the_group_page_shows_the_join_link_to_copy_and_leads_to_a_new_game(app):
+    group, join, starter = start_group(app, "Thursday club")
+    member = app.test_client()
+    assert member.get(join).status_code == 303
+    page = soup(InGroup(member, group).get("/group"))
+    shown = page.select_one("#join code#share-text")
+    assert shown.get_text().endswith(join) and shown["dir"] == "ltr"
+    copy = page.select_one("#join button#copy-result")
+    assert copy["type"] == "button" and copy.has_attr("hidden")  # shown by share.js
+    assert "share" in [s["src"].rsplit("/", 1)[1].split(".")[0] for s in page.select("script[src]")]
+    new_game = page.select_one("main a#new-game")
+    assert new_game["href"] == f"/g/{group}/games/new"
+    assert InGroup(member, group).get("/games/new").status_code == 200

@@ -104,8 +104,8 @@ def test_new_tournament_seats_the_first_round_as_ordinary_games(client, app):
 @pytest.mark.parametrize(
     "entrants, extra, words",
     [
-        (EIGHT[:4], {}, "at least 6 entrants; 4 were entered"),
-        (EIGHT[:7], {}, "their count is even; 7 were entered"),
+        (EIGHT[:4], {}, "at least 6 entrants; entered: 4."),
+        (EIGHT[:7], {}, "their count is even; entered: 7."),
         (EIGHT[:7] + ["aya"], {}, "aya is entered twice"),
         (PAIRS[:3], {"format": "pairs", "preset": "partnership"}, "at least 4 entrants"),
         (PAIRS[:3] + ["Imad & bilal"], {"format": "pairs", "preset": "partnership"}, "twice"),

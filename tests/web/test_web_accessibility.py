@@ -85,3 +85,14 @@ def test_scoreboards_are_polite_live_regions(app, client, table):
     for url in (f"/games/{game_id}", f"/games/{game_id}/watch"):
         live = soup(app.test_client().get(url)).find(id="live")
         assert live["aria-live"] == "polite" and live.has_attr("data-poll")
+
+
+def test_issue37_other__no_table_header_is_empty_on_a_players_page(app, client):
+    """axe's rule empty-table-header: the corner of the Trex-places table is a plain cell."""
+    from history_helpers import import_docs, simulated_games
+
+    import_docs(app, simulated_games(1, seed=3, last_night="2026-11-20"))
+    page = soup(client.get("/players/1"))
+    assert page.find(id="trex-places") is not None
+    empty = [str(th) for th in page.select("th") if not th.get_text(strip=True)]
+    assert empty == []

@@ -95,10 +95,10 @@ def test_new_club_night__the_form_then_two_tables_seated_as_entered(app, client)
     "names, message",
     [
         (EIGHT + ["  aya "], "aya is entered twice."),
-        (EIGHT[:6], "A club night needs at least 8 players (two tables); 6 were entered."),
+        (EIGHT[:6], "A club night needs at least 8 players (two tables); entered: 6."),
         (
             [f"P{n}" for n in range(33)],
-            "A club night seats at most 32 players (eight tables); 33 were entered.",
+            "A club night seats at most 32 players (eight tables); entered: 33.",
         ),
     ],
 )
@@ -188,7 +188,7 @@ def test_club_night__all_rounds_seated_is_refused(app, client):
     club_id = start(client, rounds="1")
     response = client.post(f"/clubs/{club_id}/rounds", data={"anyway": "1"})
     assert response.status_code == 409
-    assert "All 1 rounds of this night have been seated." in soup(response).get_text()
+    assert "Every round of this night has been seated (1)." in soup(response).get_text()
     assert soup(response).select_one("#start-anyway") is None
 
 

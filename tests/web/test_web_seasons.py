@@ -148,7 +148,9 @@ def test_the_season_page_shows_the_standings_the_champion_rule_and_the_records(a
     rows = seasons.standings(db, season.first_night, season.last_night)
     hall = seasons.hall(db, season.first_night, season.last_night)
     db.close()
-    shown = [tr.select("td")[1].get_text() for tr in page.select("#season-standings tbody tr")]
+    shown = [
+        tr.select_one("td a bdi").get_text() for tr in page.select("#season-standings tbody tr")
+    ]
     assert shown == [r["name"] for r in rows]
     assert rows[0]["name"] in page.select_one("#champion").get_text()
     assert (
@@ -253,3 +255,67 @@ def test_a_season_removed_leaves_its_games_as_they_were(app, client, games):
     db = connect(app.config["DATABASE"])
     assert db.execute("select count(*) from games").fetchone()[0] == 18
     db.close()
+
+
+# -- issue 37, item 4: the right words ----------------------------------------------------------
+def one_season(app, docs=(), first="2026-11-01", last="2026-11-30") -> int:
+    db = connect(app.config["DATABASE"])
+    try:
+        transfer.import_games(db, [read_game(d) for d in docs])
+        return seasons.create(db, "November", first, last)
+    finally:
+        db.close()
+
+
+def poster_text(client, season_id: int, lang: str) -> str:
+    pdf = client.get(f"/seasons/{season_id}/poster.pdf?lang={lang}")
+    assert pdf.status_code == 200
+    reader = PdfReader(io.BytesIO(pdf.data))
+    assert len(reader.pages) == 1
+    return reader.pages[0].extract_text()
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_issue37_4__an_empty_season_says_no_games_yet_on_its_page_and_its_poster(app, client, lang):
+    season_id = one_season(app)
+    client.set_cookie("lang", lang)
+    said = (
+        "لم تُلعب أي لعبة منتهية في هذا الموسم بعد."
+        if lang == "ar"
+        else "No finished game was played in this season yet."
+    )
+    page = soup(client.get(f"/seasons/{season_id}"))
+    assert page.select_one("#no-games").get_text(strip=True) == said
+    assert page.select_one("#season-standings table") is None
+    text = poster_text(client, season_id, lang).replace("\n", " ")
+    assert said in text
+    assert ("اللاعب" if lang == "ar" else "Player") not in text  # no empty table
+
+
+def test_issue37_4__one_win_in_one_game_in_both_languages_on_the_page_and_the_poster(app, client):
+    docs = simulated_games(1, seed=5, pool=("Aya", "Bilal", "Carla", "Dana"))
+    season_id = one_season(app, docs)
+    best = soup(client.get(f"/seasons/{season_id}")).select_one("#record-best-night")
+    assert "1 win in 1 game ·" in best.get_text(" ", strip=True)
+    assert "1 win in 1 game" in poster_text(client, season_id, "en").replace("\n", " ")
+    client.set_cookie("lang", "ar")
+    best = soup(client.get(f"/seasons/{season_id}")).select_one("#record-best-night")
+    assert "فوز واحد من أصل لعبة واحدة" in best.get_text(" ", strip=True)
+
+
+def test_issue37_4__no_message_is_a_hand_made_plural(app):
+    """Every message that counts something with a number is a Babel plural (or says the
+    number apart, "entered: 1"): no msgid has "%(count)s games" (wins, rounds, "were
+    entered"...) outside ngettext, where "1 games" or "1 were entered" would show."""
+    from babel.messages.pofile import read_po
+
+    from scorekeeper.languages import TRANSLATIONS
+
+    with open(TRANSLATIONS / "messages.pot", "rb") as handle:
+        catalog = read_po(handle)
+    counted = re.compile(
+        r"%\((?:num|count|number|games|wins|deals|points)\)s (?:\w+ )?"
+        r"(?:games|wins|deals|points|rounds|were)\b|\(%\(\w+\)s games\)"
+    )
+    made = [m.id for m in catalog if m.id and isinstance(m.id, str) and counted.search(m.id)]
+    assert made == []
