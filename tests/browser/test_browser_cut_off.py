@@ -231,9 +231,10 @@ def test_long_names_leave_the_last_queens_row_above_the_bar(
     assert all(f["chips"] <= f["bar"] for f in found), found
 
 
-#: The bottom of the first button that confirms a deal, if the page has one.
+#: The bottom of the first button that confirms a deal ("Confirm all N waiting" where more than
+#: one waits for this phone), if the page has one.
 CONFIRM_END = """() => {
-  const b = document.querySelector('#waiting button[type=submit]');
+  const b = document.querySelector('#confirm-all button[type=submit], #waiting button[type=submit]');
   return b ? b.getBoundingClientRect().bottom : null; }"""
 
 
