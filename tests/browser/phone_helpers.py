@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,27 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
+#: The fonts the layout is tried in, as phones have different ones: each browser is forced to
+#: one (``fonts_conf``), whatever the machine's default. A font: its Latin family, the family
+#: that draws Arabic beside it, and the Debian package that has both (``tests/run.sh`` installs
+#: them). Noto Sans is a Debian desktop's default sans-serif and close to many Android phones';
+#: Roboto with Noto Naskh Arabic is Android's own pair; DejaVu Sans is wide, with Arabic of its own.
+FONTS = {
+    "noto": ("Noto Sans", "Noto Sans Arabic", "fonts-noto-core"),
+    "dejavu": ("DejaVu Sans", "DejaVu Sans", "fonts-dejavu-core"),
+    "roboto": ("Roboto", "Noto Naskh Arabic", "fonts-roboto-unhinted fonts-noto-core"),
+}
+#: The font of the browser every other test uses.
+DEFAULT_FONT = "noto"
+#: Every family a page asks for by name or kind: each is drawn in the forced font.
+ASKED_FAMILIES = ["system-ui", "-apple-system", "Segoe UI", "Roboto", "Noto Sans", "sans-serif"]
+#: What a page draws a Latin name and an Arabic name in (CDP's platform fonts for each).
+FONT_USED_SCRIPT = """(families) => families.map(f => {
+  const p = document.body.appendChild(document.createElement('p'));
+  p.style.fontFamily = f; p.id = 'f' + Math.random().toString(36).slice(2);
+  p.innerHTML = '<span>Mohammed</span> <span lang="ar">عبد الرحمن</span>';
+  return p.id;
+})"""
 #: A phone held in portrait: a 390 x 844 touch screen (an iPhone 12 to 15, a Pixel's size),
 #: and a small one, 360 x 740 (a Galaxy S8 or S9, many Android phones).
 PHONE = {"width": 390, "height": 844}
@@ -34,6 +56,8 @@ TAP_REPORT: list[str] = []
 WEIGHT_REPORT: dict[str, int] = {}
 #: Where the entry screen's Save and scores end on each phone, and how long the game page is.
 FIT_REPORT: list[str] = []
+#: How many of the names drawn in each font and language were split inside a word.
+NAMES_REPORT: list[str] = []
 PAGE_BUDGET = 40 * 1024
 MIN_TARGET = 44
 MIN_TEXT = 16
@@ -102,6 +126,76 @@ CONTRAST_SCRIPT = """() => {
   }
   return bad;
 }"""
+
+
+def fonts_conf(font: str) -> Path:
+    """A fontconfig file that draws every family in *font*'s (Arabic in its Arabic family) and
+    keeps the machine's other fonts only for what those lack, as a phone with that font would."""
+    latin, arabic, _ = FONTS[font]
+    families = "".join(f"<string>{f}</string>" for f in dict.fromkeys([latin, arabic]))
+    folder = Path(tempfile.gettempdir()) / f"scorekeeper-fonts-{os.getuid()}"
+    folder.mkdir(exist_ok=True)
+    path = folder / f"{font}.conf"
+    text = (
+        '<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "urn:fontconfig:fonts.dtd">\n'
+        "<fontconfig>\n"
+        '  <include ignore_missing="yes">/etc/fonts/fonts.conf</include>\n'
+        '  <match target="pattern"><edit name="family" mode="prepend_first" binding="strong">'
+        f"{families}</edit></match>\n"
+        "</fontconfig>\n"
+    )
+    if not path.exists() or path.read_text() != text:
+        (written := folder / f"{font}.{os.getpid()}.tmp").write_text(text)
+        written.replace(path)  # whole, for another worker reading it meanwhile
+    return path
+
+
+def font_env(font: str = DEFAULT_FONT) -> dict[str, str]:
+    """The environment that makes a Chromium launched with it draw in *font*."""
+    return {**os.environ, "FONTCONFIG_FILE": str(fonts_conf(font))}
+
+
+def launch_chromium(browser_type, font: str = DEFAULT_FONT):
+    """Debian's Chromium drawing every page in *font* (``FONTS``); fails, saying what to
+    install, when that font is not what it draws with."""
+    chromium = browser_type.launch(
+        executable_path=chromium_path(), args=CHROMIUM_ARGS, env=font_env(font)
+    )
+    used = fonts_used(chromium)
+    latin, arabic, package = FONTS[font]
+    wanted = {(f, "Mohammed"): latin for f in ASKED_FAMILIES}
+    wanted |= {(f, "عبد الرحمن"): arabic for f in ASKED_FAMILIES}
+    if used != wanted:
+        chromium.close()
+        pytest.fail(
+            f"Chromium does not draw in {latin} and {arabic}: {package} is missing "
+            f"(`bash tests/run.sh` installs it; or apt-get install {package}). "
+            f"Drawn: {used}",
+            pytrace=False,
+        )
+    return chromium
+
+
+def fonts_used(chromium) -> dict[tuple[str, str], str]:
+    """(family asked for, text) -> the font Chromium draws it in, for ``ASKED_FAMILIES``."""
+    page = chromium.new_page()
+    try:
+        ids = page.evaluate(FONT_USED_SCRIPT, ASKED_FAMILIES)
+        cdp = page.context.new_cdp_session(page)
+        cdp.send("DOM.enable")
+        cdp.send("CSS.enable")
+        root = cdp.send("DOM.getDocument", {"depth": -1})["root"]["nodeId"]
+        used = {}
+        for family, id_ in zip(ASKED_FAMILIES, ids):
+            for n, text in ((1, "Mohammed"), (2, "عبد الرحمن")):
+                node = cdp.send(
+                    "DOM.querySelector", {"nodeId": root, "selector": f"#{id_} span:nth-child({n})"}
+                )["nodeId"]
+                fonts = cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]
+                used[family, text] = max(fonts, key=lambda f: f["glyphCount"])["familyName"]
+        return used
+    finally:
+        page.context.close()
 
 
 def chromium_path() -> str:

@@ -1,0 +1,148 @@
+"""Issue 37, item 2, "names stay whole in any font": on every screen that shows the four players'
+names, in each test font (``FONTS``: each browser forced to one), at 360 and 390 px, in English
+and Arabic, no name is split inside a word, cut, or drawn over another. A name that does not fit
+wraps at a space; a word too wide for its column takes a smaller size."""
+
+from __future__ import annotations
+
+import pytest
+
+from phone_helpers import FONTS, NAMES_REPORT, NARROW, PHONE, chip, keep_score, shoot
+
+#: The issue's names: two that begin alike, a long word, Arabic names of two words that begin
+#: alike, and a very long name of many words.
+NAME_SETS = {
+    "moh": ["Mohammed", "Mohannad", "Abdulrahman", "عبد الرحمن"],
+    "abd": ["عبد الرحمن", "عبد الرحيم", "Abdulrahman bin Khalid Al Mansouri", "Mohammed"],
+}
+
+#: Each drawn name matched by *selector* (not one read out only), as drawn: which of its words
+#: lie on more than one line (split), whether any of it is hidden by a box that clips (cut) or
+#: lies outside the cell that holds it (out), and which other names it is drawn over.
+NAMES_SCRIPT = """(selector) => {
+  const hidden = el => { for (; el; el = el.parentElement) {
+    const s = getComputedStyle(el);
+    if (s.clipPath !== 'none' || s.visibility === 'hidden' || s.display === 'none') return true;
+  } return false; };
+  const names = Array.from(document.querySelectorAll(selector))
+    .filter(el => el.getClientRects().length && !hidden(el));
+  const inside = (r, b) => r.left >= b.left - 1 && r.right <= b.right + 1
+    && r.top >= b.top - 1 && r.bottom <= b.bottom + 1;
+  const found = names.map(el => {
+    const words = [], rects = [];
+    const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let node; (node = walk.nextNode());) {
+      for (const m of node.textContent.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, m.index); range.setEnd(node, m.index + m[0].length);
+        const boxes = Array.from(range.getClientRects()).filter(r => r.width > 0);
+        const tops = [];
+        for (const r of boxes) if (!tops.some(t => Math.abs(t - r.top) < r.height / 2)) tops.push(r.top);
+        if (tops.length > 1) words.push(m[0]);
+        rects.push(...boxes);
+      }
+    }
+    let cut = false;
+    for (let a = el; a && a !== document.body; a = a.parentElement) {
+      const s = getComputedStyle(a);
+      if (s.overflowX !== 'visible' || s.overflowY !== 'visible') {
+        const b = a.getBoundingClientRect();
+        if (rects.some(r => !inside(r, b))) cut = true;
+      }
+    }
+    const cell = el.closest('th, td, label, button, a, legend, li') || el;
+    const box = cell.getBoundingClientRect();
+    return {text: el.textContent.trim(), split: words, cut, out: rects.some(r => !inside(r, box)),
+            rects};
+  });
+  const over = (a, b) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1
+    && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 1;
+  return found.map((f, i) => ({text: f.text, split: f.split, cut: f.cut, out: f.out,
+    over: found.filter((g, j) => j !== i && f.rects.some(r => g.rects.some(q => over(r, q))))
+      .map(g => g.text)}));
+}"""
+
+
+def names_drawn(page, selector: str, where: str, problems: list[str]) -> int:
+    """The names *selector* matches as drawn; what is wrong with any of them goes into
+    *problems*. Returns how many were drawn."""
+    found = page.evaluate(NAMES_SCRIPT, selector)
+    assert found, f"{where}: no name drawn for {selector}"
+    for name in found:
+        wrong = []
+        if name["split"]:
+            wrong.append(f"split inside {name['split']}")
+        if name["cut"]:
+            wrong.append("cut")
+        if name["out"]:
+            wrong.append("outside its cell")
+        if name["over"]:
+            wrong.append(f"drawn over {name['over']}")
+        if wrong:
+            problems.append(f"{where} {selector}: {name['text']!r} " + ", ".join(wrong))
+    return len(found)
+
+
+def all_names(page, site, game_id: int, at: str, problems: list[str]) -> tuple[int, int]:
+    """The game page (the sheet's head, the first King's buttons) and the Trex, Queens,
+    Collections and Diamonds forms with the bar's scores: (names drawn, names split)."""
+    url = f"{site.url}/games/{game_id}"
+    drawn, before = 0, len(problems)
+    page.goto(url)
+    drawn += names_drawn(page, "#sheet thead .name", f"game page, {at}", problems)
+    page.locator("details.first-king summary").tap()
+    drawn += names_drawn(page, "details.first-king .options bdi", f"first King, {at}", problems)
+
+    page.goto(f"{url}/deals/new?contracts=trex")
+    for place, seat in ((1, 0), (2, 1), (3, 2)):
+        page.locator(chip(f"trex_{place}", seat)).tap()
+    page.locator("#live-preview table").wait_for()
+    drawn += names_drawn(page, "#g-trex_order .chips bdi", f"Trex, {at}", problems)
+    drawn += names_drawn(page, "#live-preview thead bdi", f"Trex's bar, {at}", problems)
+
+    page.goto(f"{url}/deals/new?contracts=queens")
+    for suit, seat in zip(("spades", "hearts", "diamonds", "clubs"), range(4)):
+        page.locator(chip(f"q_{suit}_taker", seat)).tap()
+    page.locator("#live-preview table").wait_for()
+    drawn += names_drawn(page, "#g-queens .heads bdi", f"Queens, {at}", problems)
+
+    for contract, key in (("collections", "tricks"), ("diamonds", "diamonds")):
+        page.goto(f"{url}/deals/new?contracts={contract}")
+        for seat, count in ((0, 4), (1, 3), (2, 3)):
+            page.locator(chip(f"{key}_{seat}", count)).tap()
+        page.locator("#live-preview table").wait_for()
+        drawn += names_drawn(page, f"#g-{key} legend bdi", f"{contract}, {at}", problems)
+        drawn += names_drawn(page, "#live-preview thead bdi", f"{contract}' bar, {at}", problems)
+    split = sum(" split inside " in p for p in problems[before:])
+    return drawn, split
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "ar-JO"])
+@pytest.mark.parametrize("font", FONTS)
+def test_issue37_2__names_are_whole_in_every_font_width_and_language(
+    browsers, site, own_game, font, locale
+):
+    context = browsers(font).new_context(
+        viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True, locale=locale
+    )
+    context.set_default_timeout(10_000)
+    problems: list[str] = []
+    drawn = split = 0
+    try:
+        for key, names in NAME_SETS.items():
+            game_id, cookie = own_game(names)
+            context.add_cookies([cookie])
+            page = context.new_page()
+            keep_score(page, site, game_id)
+            for size in (PHONE, NARROW):
+                page.set_viewport_size(size)
+                at = f"{font} {locale} {size['width']} px"
+                d, s = all_names(page, site, game_id, at, problems)
+                drawn, split = drawn + d, split + s
+                page.goto(f"{site.url}/games/{game_id}")
+                shoot(page, f"fonts-{key}-{font}-{locale}-{size['width']}")
+            page.close()
+    finally:
+        context.close()
+    NAMES_REPORT.append(f"{font} {locale}: {split} of {drawn} drawn names split inside a word")
+    assert problems == [], "\n".join(problems)
