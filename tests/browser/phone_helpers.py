@@ -86,6 +86,18 @@ LAYOUT_SCRIPT = """() => {
   return {width, viewport: window.innerWidth, small, tiny};
 }"""
 
+#: Text an SVG document draws outside its own picture (its viewBox), where no one sees it.
+SVG_OUTSIDE = """() => {
+  const svg = document.documentElement, box = svg.viewBox.baseVal;
+  const into = svg.getScreenCTM().inverse();
+  return Array.from(svg.querySelectorAll('text')).filter(t => {
+    const b = t.getBBox(), m = into.multiply(t.getScreenCTM());
+    const a = new DOMPoint(b.x, b.y).matrixTransform(m);
+    const z = new DOMPoint(b.x + b.width, b.y + b.height).matrixTransform(m);
+    return b.width && (Math.min(a.x, z.x) < box.x - 1 || Math.min(a.y, z.y) < box.y - 1
+      || Math.max(a.x, z.x) > box.x + box.width + 1 || Math.max(a.y, z.y) > box.y + box.height + 1);
+  }).map(t => t.textContent);
+}"""
 #: WCAG 2 contrast: text against what is behind it (4.5:1, large text 3:1); the edge of a
 #: control against its surroundings when the edge is all that shows it (3:1).
 CONTRAST_SCRIPT = """() => {

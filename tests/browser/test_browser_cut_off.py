@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from phone_helpers import ARTIFACTS, NARROW, PHONE, chip, shoot, wait_until
+from phone_helpers import ARTIFACTS, NARROW, PHONE, SVG_OUTSIDE, chip, shoot, wait_until
 from played import GAME
 from web_helpers import Table, edit_link
 
@@ -30,18 +30,6 @@ def started(site, names, deals=(), **settings) -> tuple[int, dict[str, str]]:
 
 # --- the chart's legend ------------------------------------------------------------------------
 
-#: Text an SVG document draws outside its own picture (its viewBox), where no one sees it.
-SVG_OUTSIDE = """() => {
-  const svg = document.documentElement, box = svg.viewBox.baseVal;
-  const into = svg.getScreenCTM().inverse();
-  return Array.from(svg.querySelectorAll('text')).filter(t => {
-    const b = t.getBBox(), m = into.multiply(t.getScreenCTM());
-    const a = new DOMPoint(b.x, b.y).matrixTransform(m);
-    const z = new DOMPoint(b.x + b.width, b.y + b.height).matrixTransform(m);
-    return b.width && (Math.min(a.x, z.x) < box.x - 1 || Math.min(a.y, z.y) < box.y - 1
-      || Math.max(a.x, z.x) > box.x + box.width + 1 || Math.max(a.y, z.y) > box.y + box.height + 1);
-  }).map(t => t.textContent);
-}"""
 #: The texts drawn in the chart's figure on the page, each whole (not cut by its box, not past
 #: the screen's edges).
 FIGURE_TEXTS = """() => Array.from(document.querySelectorAll('figure.chart *'))

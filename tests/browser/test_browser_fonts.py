@@ -7,7 +7,16 @@ from __future__ import annotations
 
 import pytest
 
-from phone_helpers import FONTS, NAMES_REPORT, NARROW, PHONE, chip, keep_score, shoot
+from phone_helpers import (
+    FONTS,
+    NAMES_REPORT,
+    NARROW,
+    PHONE,
+    SVG_OUTSIDE,
+    chip,
+    keep_score,
+    shoot,
+)
 
 #: The issue's names: two that begin alike, a long word, Arabic names of two words that begin
 #: alike, and a very long name of many words.
@@ -26,8 +35,10 @@ NAMES_SCRIPT = """(selector) => {
   } return false; };
   const names = Array.from(document.querySelectorAll(selector))
     .filter(el => el.getClientRects().length && !hidden(el));
+  // across, to the pixel; up and down, a glyph's box may stand past its line by a third of
+  // its height (a font's ascent and descent, larger than a tight line height): nothing drawn
   const inside = (r, b) => r.left >= b.left - 1 && r.right <= b.right + 1
-    && r.top >= b.top - 1 && r.bottom <= b.bottom + 1;
+    && r.top >= b.top - r.height / 3 && r.bottom <= b.bottom + r.height / 3;
   const found = names.map(el => {
     const words = [], rects = [];
     const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
@@ -56,7 +67,7 @@ NAMES_SCRIPT = """(selector) => {
             rects};
   });
   const over = (a, b) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1
-    && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 1;
+    && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > (a.height + b.height) / 4;
   return found.map((f, i) => ({text: f.text, split: f.split, cut: f.cut, out: f.out,
     over: found.filter((g, j) => j !== i && f.rects.some(r => g.rects.some(q => over(r, q))))
       .map(g => g.text)}));
@@ -146,3 +157,29 @@ def test_issue37_2__names_are_whole_in_every_font_width_and_language(
         context.close()
     NAMES_REPORT.append(f"{font} {locale}: {split} of {drawn} drawn names split inside a word")
     assert problems == [], "\n".join(problems)
+
+
+@pytest.mark.parametrize("font", FONTS)
+def test_issue37__the_charts_draw_every_label_inside_the_picture_in_every_font(
+    browsers, site, seeded, font
+):
+    """The running totals (the "200" at its top under Noto Sans), the rating and the contracts'
+    averages: no text outside the picture, whatever the font's height and width, in either
+    direction (right to left, the totals' axis is on the right)."""
+    charts = [
+        f"/charts/games/{seeded.over}/running.svg",
+        f"/charts/games/{seeded.long}/running.svg",
+        f"/charts/players/{seeded.player}/rating.svg",
+        f"/charts/players/{seeded.player}/contracts.svg",
+    ]
+    outside = {}
+    for locale in ("en-GB", "ar-JO"):
+        context = browsers(font).new_context(viewport=NARROW, locale=locale)
+        context.add_cookies([seeded.cookie(site)])
+        page = context.new_page()
+        for chart in charts:
+            assert page.goto(site.url + chart).status == 200, chart
+            assert page.locator("text").count() > 3, chart
+            outside[locale, chart] = page.evaluate(SVG_OUTSIDE)
+        context.close()
+    assert {k: v for k, v in outside.items() if v} == {}
