@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -15,6 +14,7 @@ from scorekeeper.engine import read_game, score_game
 from scorekeeper.engine.contracts import QUEEN_SUITS
 from scorekeeper.engine.gamefile import FORMAT
 
+from font_setup import DEFAULT_FONT, FONTS, font_env
 from web_helpers import edit_link
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
@@ -26,18 +26,6 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-#: The fonts the layout is tried in, as phones have different ones: each browser is forced to
-#: one (``fonts_conf``), whatever the machine's default. A font: its Latin family, the family
-#: that draws Arabic beside it, and the Debian package that has both (``tests/run.sh`` installs
-#: them). Noto Sans is a Debian desktop's default sans-serif and close to many Android phones';
-#: Roboto with Noto Naskh Arabic is Android's own pair; DejaVu Sans is wide, with Arabic of its own.
-FONTS = {
-    "noto": ("Noto Sans", "Noto Sans Arabic", "fonts-noto-core"),
-    "dejavu": ("DejaVu Sans", "DejaVu Sans", "fonts-dejavu-core"),
-    "roboto": ("Roboto", "Noto Naskh Arabic", "fonts-roboto-unhinted fonts-noto-core"),
-}
-#: The font of the browser every other test uses.
-DEFAULT_FONT = "noto"
 #: Every family a page asks for by name or kind: each is drawn in the forced font.
 ASKED_FAMILIES = ["system-ui", "-apple-system", "Segoe UI", "Roboto", "Noto Sans", "sans-serif"]
 #: What a page draws a Latin name and an Arabic name in (CDP's platform fonts for each).
@@ -138,33 +126,6 @@ CONTRAST_SCRIPT = """() => {
   }
   return bad;
 }"""
-
-
-def fonts_conf(font: str) -> Path:
-    """A fontconfig file that draws every family in *font*'s (Arabic in its Arabic family) and
-    keeps the machine's other fonts only for what those lack, as a phone with that font would."""
-    latin, arabic, _ = FONTS[font]
-    families = "".join(f"<string>{f}</string>" for f in dict.fromkeys([latin, arabic]))
-    folder = Path(tempfile.gettempdir()) / f"scorekeeper-fonts-{os.getuid()}"
-    folder.mkdir(exist_ok=True)
-    path = folder / f"{font}.conf"
-    text = (
-        '<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "urn:fontconfig:fonts.dtd">\n'
-        "<fontconfig>\n"
-        '  <include ignore_missing="yes">/etc/fonts/fonts.conf</include>\n'
-        '  <match target="pattern"><edit name="family" mode="prepend_first" binding="strong">'
-        f"{families}</edit></match>\n"
-        "</fontconfig>\n"
-    )
-    if not path.exists() or path.read_text() != text:
-        (written := folder / f"{font}.{os.getpid()}.tmp").write_text(text)
-        written.replace(path)  # whole, for another worker reading it meanwhile
-    return path
-
-
-def font_env(font: str = DEFAULT_FONT) -> dict[str, str]:
-    """The environment that makes a Chromium launched with it draw in *font*."""
-    return {**os.environ, "FONTCONFIG_FILE": str(fonts_conf(font))}
 
 
 def launch_chromium(browser_type, font: str = DEFAULT_FONT):
