@@ -17,8 +17,8 @@ FONTS = {
     "dejavu": ("DejaVu Sans", "DejaVu Sans", "fonts-dejavu-core"),
     "roboto": ("Roboto", "Noto Naskh Arabic", "fonts-roboto-unhinted fonts-noto-core"),
 }
-#: The families drawn in the forced font: the generic ones and every one the pages' stylesheets
-#: and the charts name (static/app.css). A family a document brings itself (the printed sheet's
+#: The families drawn in the forced font: the generic ones, what Chromium asks for them, and
+#: every one the pages' stylesheets and the charts name (static/app.css). A family a document brings itself (the printed sheet's
 #: "Trex Sheet") is left to it.
 FORCED_FAMILIES = [
     "sans-serif",
@@ -32,6 +32,11 @@ FORCED_FAMILIES = [
     "Noto Sans",
     "Noto Sans Arabic",
     "DejaVu Sans",
+    # what Chromium on Linux asks for a generic family by default
+    "Arial",
+    "Helvetica",
+    "Times New Roman",
+    "Monospace",
 ]
 #: The font of the browser every other test uses.
 DEFAULT_FONT = "noto"

@@ -50,14 +50,20 @@ PAGE_BUDGET = 40 * 1024
 MIN_TARGET = 44
 MIN_TEXT = 16
 
-#: Any page scrolling sideways, text under 16 px, and anything one can tap under 44 x 44 px.
-LAYOUT_SCRIPT = """() => {
+#: The smallest a name too wide for its cell is drawn (static/app.js's FLOOR): issue 37 has it
+#: smaller rather than split inside a word.
+NAME_FLOOR = 9
+#: Any page scrolling sideways, text under 16 px (a name app.js made smaller to fit its cell
+#: whole, marked data-fit, under NAME_FLOOR px), and anything one can tap under 44 x 44 px.
+LAYOUT_SCRIPT = (
+    """() => {
   const shown = el => el.getClientRects().length && getComputedStyle(el).visibility !== 'hidden';
   const small = [], tiny = [];
   for (const el of document.querySelectorAll('body *')) {
     const own = Array.from(el.childNodes).some(n => n.nodeType === 3 && n.textContent.trim());
     const size = parseFloat(getComputedStyle(el).fontSize);
-    if (own && shown(el) && size < 16) small.push(`${el.tagName} "${el.textContent.trim()
+    const least = el.closest('[data-fit]') ? %d : 16;
+    if (own && shown(el) && size < least) small.push(`${el.tagName} "${el.textContent.trim()
       .slice(0, 20)}" ${size}px`);
   }
   const targets = 'a[href], button, summary, select, textarea, label.check, .chips label, ' +
@@ -73,6 +79,8 @@ LAYOUT_SCRIPT = """() => {
   const width = Math.max(document.documentElement.scrollWidth, document.body.scrollWidth);
   return {width, viewport: window.innerWidth, small, tiny};
 }"""
+    % NAME_FLOOR
+)
 
 #: Text an SVG document draws outside its own picture (its viewBox), where no one sees it.
 SVG_OUTSIDE = """() => {

@@ -10,6 +10,7 @@ import pytest
 from phone_helpers import (
     FONTS,
     NAMES_REPORT,
+    NAME_FLOOR,
     NARROW,
     PHONE,
     SVG_OUTSIDE,
@@ -64,11 +65,11 @@ NAMES_SCRIPT = """(selector) => {
     const cell = el.closest('th, td, label, button, a, legend, li') || el;
     const box = cell.getBoundingClientRect();
     return {text: el.textContent.trim(), split: words, cut, out: rects.some(r => !inside(r, box)),
-            rects};
+            rects, size: parseFloat(getComputedStyle(el).fontSize)};
   });
   const over = (a, b) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1
     && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > (a.height + b.height) / 4;
-  return found.map((f, i) => ({text: f.text, split: f.split, cut: f.cut, out: f.out,
+  return found.map((f, i) => ({text: f.text, split: f.split, cut: f.cut, out: f.out, size: f.size,
     over: found.filter((g, j) => j !== i && f.rects.some(r => g.rects.some(q => over(r, q))))
       .map(g => g.text)}));
 }"""
@@ -89,6 +90,8 @@ def names_drawn(page, selector: str, where: str, problems: list[str]) -> int:
             wrong.append("outside its cell")
         if name["over"]:
             wrong.append(f"drawn over {name['over']}")
+        if name["size"] < NAME_FLOOR - 0.05:
+            wrong.append(f"drawn at {name['size']} px")
         if wrong:
             problems.append(f"{where} {selector}: {name['text']!r} " + ", ".join(wrong))
     return len(found)
