@@ -97,12 +97,19 @@ def names_drawn(page, selector: str, where: str, problems: list[str]) -> int:
     return len(found)
 
 
+def settled(page) -> None:
+    """The bar's scores drawn, after the last tap's, and static/names.js fetched where needed."""
+    page.locator("#live-preview table").wait_for()
+    page.wait_for_load_state("networkidle")
+
+
 def all_names(page, site, game_id: int, at: str, problems: list[str]) -> tuple[int, int]:
     """The game page (the sheet's head, the first King's buttons) and the Trex, Queens,
     Collections and Diamonds forms with the bar's scores: (names drawn, names split)."""
     url = f"{site.url}/games/{game_id}"
     drawn, before = 0, len(problems)
     page.goto(url)
+    page.wait_for_load_state("networkidle")
     drawn += names_drawn(page, "#sheet thead .name", f"game page, {at}", problems)
     page.locator("details.first-king summary").tap()
     drawn += names_drawn(page, "details.first-king .options bdi", f"first King, {at}", problems)
@@ -110,21 +117,21 @@ def all_names(page, site, game_id: int, at: str, problems: list[str]) -> tuple[i
     page.goto(f"{url}/deals/new?contracts=trex")
     for place, seat in ((1, 0), (2, 1), (3, 2)):
         page.locator(chip(f"trex_{place}", seat)).tap()
-    page.locator("#live-preview table").wait_for()
+    settled(page)
     drawn += names_drawn(page, "#g-trex_order .chips bdi", f"Trex, {at}", problems)
     drawn += names_drawn(page, "#live-preview thead bdi", f"Trex's bar, {at}", problems)
 
     page.goto(f"{url}/deals/new?contracts=queens")
     for suit, seat in zip(("spades", "hearts", "diamonds", "clubs"), range(4)):
         page.locator(chip(f"q_{suit}_taker", seat)).tap()
-    page.locator("#live-preview table").wait_for()
+    settled(page)
     drawn += names_drawn(page, "#g-queens .heads bdi", f"Queens, {at}", problems)
 
     for contract, key in (("collections", "tricks"), ("diamonds", "diamonds")):
         page.goto(f"{url}/deals/new?contracts={contract}")
         for seat, count in ((0, 4), (1, 3), (2, 3)):
             page.locator(chip(f"{key}_{seat}", count)).tap()
-        page.locator("#live-preview table").wait_for()
+        settled(page)
         drawn += names_drawn(page, f"#g-{key} legend bdi", f"{contract}, {at}", problems)
         drawn += names_drawn(page, "#live-preview thead bdi", f"{contract}' bar, {at}", problems)
     split = sum(" split inside " in p for p in problems[before:])
