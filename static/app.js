@@ -34,17 +34,16 @@
     each("form[data-sent]", null, function (f) { f.removeAttribute("data-sent"); });
   });
 
-  /* Names too wide for their cells: static/names.js, fetched where one is */
+  /* a name wider than its cell: static/names.js fits them */
+  var names = document.currentScript.src.replace(/app\.js/, "names.js");
   window.fitNames = function (root) {
-    if ([].some.call((root || document).querySelectorAll(
-      ".sheet thead .name, .chips bdi, .heads bdi, .bar thead bdi"), function (n) {
-      var c = (n.closest("th, label") || n).getBoundingClientRect(), r = document.createRange();
+    if (!window.fitting && [].some.call((root || document).querySelectorAll("bdi"), function (n) {
+      var c = (n.closest("th,label") || n).getBoundingClientRect(), r = document.createRange();
       r.selectNodeContents(n);
       r = r.getBoundingClientRect();
-      return r.left < c.left || r.right > c.right;
-    }) && !window.fitting) {
-      window.fitting = document.head.appendChild(document.createElement("script"));
-      window.fitting.src = document.querySelector("script[src*=app]").src.replace(/app\.js/, "names.js");
+      return r.left < c.left - 1 || r.right > c.right + 1;
+    })) {
+      document.head.appendChild(window.fitting = document.createElement("script")).src = names;
     }
   };
   window.fitNames();

@@ -19,12 +19,18 @@
     }
     return most;
   };
-  var shares = function (names, room) {  /* each one's share, or null for equal ones */
+  var sum = function (a) { return a.reduce(function (x, y) { return x + y; }, 0); };
+  /* each one's share, or null for equal ones: each column first what its numbers (least)
+     need, the rest by what its name needs beyond that */
+  var shares = function (names, room, least) {
     var need = names.map(function (n) { return wide(n) + 10; }), equal = room / names.length;
-    if (Math.max.apply(null, need) <= equal) { return null; }
-    need = need.map(function (n) { return Math.max(n, equal * 0.6); });
-    var sum = need.reduce(function (a, b) { return a + b; });
-    return need.map(function (n) { return n / sum; });
+    least = names.map(function (n, i) { return Math.max(equal * 0.6, least ? least[i] : 0); });
+    if (Math.max.apply(null, need) <= equal || sum(least) >= room) { return null; }
+    var more = need.map(function (n, i) { return Math.max(0, n - least[i]); });
+    var spare = room - sum(least), ask = sum(more);
+    return least.map(function (l, i) {
+      return (l + (ask > spare ? spare * more[i] / ask : more[i] + (spare - ask) / names.length)) / room;
+    });
   };
   window.fitNames = function (root) {
     var names = all(".sheet thead .name, .chips bdi, .heads bdi, .bar thead bdi, .options bdi", root);
@@ -33,8 +39,16 @@
       var cells = Array.prototype.slice.call(row.children), row_ = row.clientWidth;
       cells.forEach(function (c) { c.style.width = ""; });
       var heads = cells.slice(1).map(function (c) { return c.querySelector("bdi"); });
+      var least = heads.map(function () { return 0; });
+      [].forEach.call(row.closest("table").rows, function (r) {  /* the numbers, on one line */
+        if (r.cells.length !== cells.length) { return; }
+        heads.forEach(function (h, i) {
+          var n = r.cells[i + 1].firstElementChild;
+          if (n && n !== h) { least[i] = Math.max(least[i], n.getBoundingClientRect().width + 8); }
+        });
+      });
       var parts = heads.length > 1 && heads.every(Boolean) &&
-        shares(heads, row_ - cells[0].offsetWidth);
+        shares(heads, row_ - cells[0].offsetWidth, least);
       if (!parts) { return; }
       var first = cells[0].offsetWidth / row_;  /* in shares: the table keeps to its width */
       cells[0].style.width = (100 * first).toFixed(2) + "%";
