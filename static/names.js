@@ -29,7 +29,8 @@
     var more = need.map(function (n, i) { return Math.max(0, n - least[i]); });
     var spare = room - sum(least), ask = sum(more);
     return least.map(function (l, i) {
-      return (l + (ask > spare ? spare * more[i] / ask : more[i] + (spare - ask) / names.length)) / room;
+      var extra = ask > spare ? spare * more[i] / ask : more[i] + (spare - ask) / names.length;
+      return (l + extra) / room;
     });
   };
   window.fitNames = function (root) {
@@ -39,18 +40,25 @@
       var cells = Array.prototype.slice.call(row.children), row_ = row.clientWidth;
       cells.forEach(function (c) { c.style.width = ""; });
       var heads = cells.slice(1).map(function (c) { return c.querySelector("bdi"); });
-      var least = heads.map(function () { return 0; });
-      [].forEach.call(row.closest("table").rows, function (r) {  /* the numbers, on one line */
-        if (r.cells.length !== cells.length) { return; }
+      var least = heads.map(function () { return 0; }), r = document.createRange();
+      [].forEach.call(row.closest("table").rows, function (tr) {  /* the numbers, one line */
+        if (tr === row || tr.cells.length !== cells.length) { return; }
         heads.forEach(function (h, i) {
-          var n = r.cells[i + 1].firstElementChild;
-          if (n && n !== h) { least[i] = Math.max(least[i], n.getBoundingClientRect().width + 8); }
+          r.selectNodeContents(tr.cells[i + 1]);
+          least[i] = Math.max(least[i], r.getBoundingClientRect().width + 10);
         });
       });
-      var parts = heads.length > 1 && heads.every(Boolean) &&
-        shares(heads, row_ - cells[0].offsetWidth, least);
+      if (heads.length < 2 || !heads.every(Boolean)) { return; }
+      /* on the sheet, where the names need more, the deals' column gives up to half of its
+         width (its labels end in "…") */
+      var first = cells[0].offsetWidth, was = first;
+      if (row.closest(".sheet") && sum(heads.map(wide)) + 10 * heads.length > row_ - first) {
+        first -= Math.max(0, Math.min(first / 2, first - 60));
+      }
+      var parts = shares(heads, row_ - first, least) ||
+        (first < was && heads.map(function () { return 1 / heads.length; }));
       if (!parts) { return; }
-      var first = cells[0].offsetWidth / row_;  /* in shares: the table keeps to its width */
+      first /= row_;  /* in shares: the table keeps to its width */
       cells[0].style.width = (100 * first).toFixed(2) + "%";
       parts.forEach(function (p, i) {
         cells[i + 1].style.width = (100 * (1 - first) * p).toFixed(2) + "%";
