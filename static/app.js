@@ -34,6 +34,20 @@
     each("form[data-sent]", null, function (f) { f.removeAttribute("data-sent"); });
   });
 
+  /* a name wider than its cell: static/names.js fits them */
+  var names = document.currentScript.src.replace(/app\.js/, "names.js");
+  window.fitNames = function (root) {
+    if (!window.fitting && [].some.call((root || document).querySelectorAll("bdi"), function (n) {
+      var c = (n.closest("th,label") || n).getBoundingClientRect(), r = document.createRange();
+      r.selectNodeContents(n);
+      r = r.getBoundingClientRect();
+      return r.left < c.left - 1 || r.right > c.right + 1;
+    })) {
+      document.head.appendChild(window.fitting = document.createElement("script")).src = names;
+    }
+  };
+  window.fitNames();
+
   /* Offline at the table: static/sw.js keeps the pages and the deals saved meanwhile, sent
      when asked (now, back online, every 15 s); once sent, the game page shows them scored.
      Back online, the first try may still reach nothing (the network is not up yet): then it

@@ -128,6 +128,7 @@
     var shown = answer.ok ? [table(answer.rows)] : [el("p", "why", (answer.problems || [])[0])];
     if (answer.ok && answer.note) { shown.unshift(el("p", "why", answer.note)); }
     box.replaceChildren.apply(box, shown);
+    if (window.fitNames) { window.fitNames(box); }
     send.disabled = !answer.ok && !answer.offline;
     if (!cleared) {  /* the bar says what is wrong now: the page's messages are of the past */
       cleared = true;

@@ -19,6 +19,7 @@
               .getElementById("live");
             if (!fresh) { return; }
             live.replaceChildren.apply(live, Array.prototype.slice.call(fresh.childNodes));
+            if (window.fitNames) { window.fitNames(live); }
             live.setAttribute("data-version", fresh.getAttribute("data-version"));
           });
       })

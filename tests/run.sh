@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Set up everything the test suite needs and run it: a virtual environment with the project and
-# its test dependencies, and Debian's Chromium for the browser tests, poppler-utils for the
-# printed sheets' checks, and systemd-analyze and Caddy for the deploy/ checks, when missing.
+# its test dependencies, and Debian's Chromium for the browser tests, the fonts they draw in
+# (each browser forced to one: tests/font_setup.py), poppler-utils for the printed sheets'
+# checks, and systemd-analyze and Caddy for the deploy/ checks, when missing.
 #
 #   bash tests/run.sh [PYTEST ARGS]   every test, on all cores (pytest-xdist), then the few held
 #                                     to the wall clock (marked serial) alone: what CI runs
@@ -35,6 +36,9 @@ command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v pdftoppm >/dev/null 2>&1 || need+=(poppler-utils)
 command -v systemd-analyze >/dev/null 2>&1 || need+=(systemd)
 command -v caddy >/dev/null 2>&1 || need+=(caddy)
+for font in fonts-noto-core fonts-dejavu-core fonts-roboto-unhinted; do
+  [ "$(dpkg-query -W -f '${Status}' "$font" 2>/dev/null)" = "install ok installed" ] || need+=("$font")
+done
 if [ ${#need[@]} -gt 0 ]; then
   sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"

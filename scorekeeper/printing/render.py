@@ -24,6 +24,7 @@ from ..engine.contracts import ALL_CONTRACTS, Contract
 from ..engine.gamefile import Game
 from ..engine.rules import HouseRules
 from ..languages import SEPARATORS, digits_text
+from .namefit import name_fit
 from .language import is_rtl, isolate_ltr, language, translations, words_for
 from .sheet import (
     build_sheet,
@@ -104,6 +105,7 @@ def _environment(lang: str = "en") -> Environment:
     env.filters["points"] = _points
     env.filters["num"] = _num
     env.filters["dir"] = text_direction
+    env.filters["name_fit"] = name_fit
     env.filters["ltr_bits"] = _ltr_bits
     env.filters["ltr"] = _ltr
     env.globals["lang"] = lang

@@ -50,12 +50,13 @@ from scorekeeper.web import create_app
 from phone_helpers import (
     ARTIFACTS,
     BACK_ONLINE_REPORT,
-    CHROMIUM_ARGS,
+    DEFAULT_FONT,
     FIT_REPORT,
+    NAMES_REPORT,
     PHONE,
     TAP_REPORT,
     WEIGHT_REPORT,
-    chromium_path,
+    launch_chromium,
 )
 from played import GAME, LONG_GAME
 from web_helpers import PLAYERS, Table, be_admin
@@ -196,14 +197,33 @@ def table_site(request) -> Site:
 
 
 @pytest.fixture(scope="session")
-def browser():
+def playwright():
     from playwright.sync_api import sync_playwright
 
-    path = chromium_path()
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
-        yield chromium
+    with sync_playwright() as running:
+        yield running
+
+
+@pytest.fixture(scope="session")
+def browsers(playwright) -> Iterator[Callable[[str], Any]]:
+    """``browsers(font)``: a Chromium that draws every page in *font* (a key of ``FONTS``),
+    launched once per run, whatever font the machine has for its default."""
+    launched: dict[str, Any] = {}
+
+    def get(font: str):
+        if font not in launched:
+            launched[font] = launch_chromium(playwright.chromium, font)
+        return launched[font]
+
+    yield get
+    for chromium in launched.values():
         chromium.close()
+
+
+@pytest.fixture(scope="session")
+def browser(browsers):
+    """The Chromium every test uses unless it asks for a font: drawing in ``DEFAULT_FONT``."""
+    return browsers(DEFAULT_FONT)
 
 
 @dataclass
@@ -441,6 +461,10 @@ def pytest_terminal_summary(terminalreporter):
     if FIT_REPORT:
         terminalreporter.section("the entry screen after the result is tapped, and the game page")
         for line in FIT_REPORT:
+            terminalreporter.write_line(line)
+    if NAMES_REPORT:
+        terminalreporter.section("names drawn in each test font")
+        for line in NAMES_REPORT:
             terminalreporter.write_line(line)
     if WEIGHT_REPORT:
         terminalreporter.section(

@@ -14,6 +14,7 @@ from scorekeeper.engine import read_game, score_game
 from scorekeeper.engine.contracts import QUEEN_SUITS
 from scorekeeper.engine.gamefile import FORMAT
 
+from font_setup import DEFAULT_FONT, FONTS, font_env
 from web_helpers import edit_link
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
@@ -25,6 +26,15 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
+#: Every family a page asks for by name or kind: each is drawn in the forced font.
+ASKED_FAMILIES = ["system-ui", "-apple-system", "Segoe UI", "Roboto", "Noto Sans", "sans-serif"]
+#: What a page draws a Latin name and an Arabic name in (CDP's platform fonts for each).
+FONT_USED_SCRIPT = """(families) => families.map(f => {
+  const p = document.body.appendChild(document.createElement('p'));
+  p.style.fontFamily = f; p.id = 'f' + Math.random().toString(36).slice(2);
+  p.innerHTML = '<span>Mohammed</span> <span lang="ar">عبد الرحمن</span>';
+  return p.id;
+})"""
 #: A phone held in portrait: a 390 x 844 touch screen (an iPhone 12 to 15, a Pixel's size),
 #: and a small one, 360 x 740 (a Galaxy S8 or S9, many Android phones).
 PHONE = {"width": 390, "height": 844}
@@ -36,18 +46,26 @@ WEIGHT_REPORT: dict[str, int] = {}
 FIT_REPORT: list[str] = []
 #: How long each deal waiting offline took to be stored once the signal came back.
 BACK_ONLINE_REPORT: list[str] = []
+#: How many of the names drawn in each font and language were split inside a word.
+NAMES_REPORT: list[str] = []
 PAGE_BUDGET = 40 * 1024
 MIN_TARGET = 44
 MIN_TEXT = 16
 
-#: Any page scrolling sideways, text under 16 px, and anything one can tap under 44 x 44 px.
-LAYOUT_SCRIPT = """() => {
+#: The smallest a name too wide for its cell is drawn (static/app.js's FLOOR): issue 37 has it
+#: smaller rather than split inside a word.
+NAME_FLOOR = 9
+#: Any page scrolling sideways, text under 16 px (a name app.js made smaller to fit its cell
+#: whole, marked data-fit, under NAME_FLOOR px), and anything one can tap under 44 x 44 px.
+LAYOUT_SCRIPT = (
+    """() => {
   const shown = el => el.getClientRects().length && getComputedStyle(el).visibility !== 'hidden';
   const small = [], tiny = [];
   for (const el of document.querySelectorAll('body *')) {
     const own = Array.from(el.childNodes).some(n => n.nodeType === 3 && n.textContent.trim());
     const size = parseFloat(getComputedStyle(el).fontSize);
-    if (own && shown(el) && size < 16) small.push(`${el.tagName} "${el.textContent.trim()
+    const least = el.closest('[data-fit]') ? %d : 16;
+    if (own && shown(el) && size < least) small.push(`${el.tagName} "${el.textContent.trim()
       .slice(0, 20)}" ${size}px`);
   }
   const targets = 'a[href], button, summary, select, textarea, label.check, .chips label, ' +
@@ -63,7 +81,21 @@ LAYOUT_SCRIPT = """() => {
   const width = Math.max(document.documentElement.scrollWidth, document.body.scrollWidth);
   return {width, viewport: window.innerWidth, small, tiny};
 }"""
+    % NAME_FLOOR
+)
 
+#: Text an SVG document draws outside its own picture (its viewBox), where no one sees it.
+SVG_OUTSIDE = """() => {
+  const svg = document.documentElement, box = svg.viewBox.baseVal;
+  const into = svg.getScreenCTM().inverse();
+  return Array.from(svg.querySelectorAll('text')).filter(t => {
+    const b = t.getBBox(), m = into.multiply(t.getScreenCTM());
+    const a = new DOMPoint(b.x, b.y).matrixTransform(m);
+    const z = new DOMPoint(b.x + b.width, b.y + b.height).matrixTransform(m);
+    return b.width && (Math.min(a.x, z.x) < box.x - 1 || Math.min(a.y, z.y) < box.y - 1
+      || Math.max(a.x, z.x) > box.x + box.width + 1 || Math.max(a.y, z.y) > box.y + box.height + 1);
+  }).map(t => t.textContent);
+}"""
 #: WCAG 2 contrast: text against what is behind it (4.5:1, large text 3:1); the edge of a
 #: control against its surroundings when the edge is all that shows it (3:1).
 CONTRAST_SCRIPT = """() => {
@@ -104,6 +136,55 @@ CONTRAST_SCRIPT = """() => {
   }
   return bad;
 }"""
+
+
+def launch_chromium(browser_type, font: str = DEFAULT_FONT):
+    """Debian's Chromium drawing every page in *font* (``FONTS``); fails, saying what to
+    install, when that font is not what it draws with."""
+    chromium = browser_type.launch(
+        executable_path=chromium_path(), args=CHROMIUM_ARGS, env=font_env(font)
+    )
+    used = fonts_used(chromium)
+    latin, arabic, package = FONTS[font]
+    wanted = {(f, "Mohammed"): latin for f in ASKED_FAMILIES}
+    wanted |= {(f, "عبد الرحمن"): arabic for f in ASKED_FAMILIES}
+    if used != wanted:
+        chromium.close()
+        pytest.fail(
+            f"Chromium does not draw in {latin} and {arabic}: {package} is missing "
+            f"(`bash tests/run.sh` installs it; or apt-get install {package}). "
+            f"Drawn: {used}",
+            pytrace=False,
+        )
+    return chromium
+
+
+def fonts_used(chromium) -> dict[tuple[str, str], str]:
+    """(family asked for, text) -> the font Chromium draws it in, for ``ASKED_FAMILIES``."""
+    page = chromium.new_page()
+    try:
+        ids = page.evaluate(FONT_USED_SCRIPT, ASKED_FAMILIES)
+        cdp = page.context.new_cdp_session(page)
+        cdp.send("DOM.enable")
+        cdp.send("CSS.enable")
+        root = cdp.send("DOM.getDocument", {"depth": -1})["root"]["nodeId"]
+        used = {}
+        for family, id_ in zip(ASKED_FAMILIES, ids):
+            for n, text in ((1, "Mohammed"), (2, "عبد الرحمن")):
+                node = cdp.send(
+                    "DOM.querySelector", {"nodeId": root, "selector": f"#{id_} span:nth-child({n})"}
+                )["nodeId"]
+                for _ in range(50):  # a loaded machine may not have laid the text out yet
+                    fonts = cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]
+                    if fonts:
+                        break
+                    page.wait_for_timeout(100)
+                used[family, text] = max(
+                    fonts, key=lambda f: f["glyphCount"], default={"familyName": "nothing"}
+                )["familyName"]
+        return used
+    finally:
+        page.context.close()
 
 
 def chromium_path() -> str:

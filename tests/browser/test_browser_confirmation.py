@@ -91,22 +91,24 @@ def test_a_stale_confirmation_shows_what_changed_and_fits_a_small_phone(
 
 
 @pytest.mark.parametrize("lang", ["en", "ar"])
-def test_issue37_6__confirm_all_on_the_other_sides_phone(site, own_game, new_phone, lang):
+def test_issue37_6__confirm_all_on_the_other_sides_phone(
+    table_site, table_own_game, table_new_phone, lang
+):
     """Three deals wait; the other side's phone (the view link's scoreboard) lists them with
     their points under "Confirm all 3 waiting", within a 360 px screen, and one tap confirms
     all three; the scorer's own page offers no Confirm all for the deals it entered."""
-    game_id, cookie = own_game(confirm="y")
-    scorer = site.seed.test_client()
+    game_id, cookie = table_own_game(confirm="y")
+    scorer = table_site.seed.test_client()
     scorer.set_cookie("session", cookie["value"])
     table = Table(scorer)
     for contract in ("king_of_hearts", "diamonds", "collections"):
         table.enter(game_id, standard_deal(0, contract))
-    own = new_phone(cookies=[cookie])
-    own.goto(f"{site.url}/games/{game_id}")
+    own = table_new_phone(cookies=[cookie])
+    own.goto(f"{table_site.url}/games/{game_id}")
     assert own.locator("#waiting-3").count() == 1
     assert own.locator("#confirm-all").count() == 0  # its own entries: nothing to confirm
-    other = new_phone(size=NARROW, locale=lang)
-    other.goto(f"{site.url}/games/{game_id}/watch")
+    other = table_new_phone(size=NARROW, locale=lang)
+    other.goto(f"{table_site.url}/games/{game_id}/watch")
     form = other.locator("#confirm-all")
     form.wait_for()
     assert form.locator("#confirm-all-list li").count() == 3
@@ -127,19 +129,19 @@ def test_issue37_6__confirm_all_on_the_other_sides_phone(site, own_game, new_pho
 
 @pytest.mark.parametrize("lang", ["en", "ar"])
 def test_issue38_1__a_kept_undo_after_undo_and_reentry_shows_the_deal_now(
-    site, own_game, new_phone, lang
+    table_site, table_own_game, table_new_phone, lang
 ):
     """The undo page of deal 2 stays open on the scorer's phone while deal 2 is undone and
     another result entered in its place: its tap gets the "changed meanwhile" page (409), the
     new deal 2 stays, and the page fits a 360 px screen in both languages."""
-    game_id, cookie = own_game()
-    other = site.seed.test_client()
+    game_id, cookie = table_own_game()
+    other = table_site.seed.test_client()
     other.set_cookie("session", cookie["value"])
     table = Table(other)
     table.enter(game_id, standard_deal(0, "king_of_hearts"))
     table.enter(game_id, standard_deal(0, "diamonds"))
-    phone = new_phone(cookies=[cookie], size=NARROW, locale=lang)
-    phone.goto(f"{site.url}/games/{game_id}/deals/2/undo")
+    phone = table_new_phone(cookies=[cookie], size=NARROW, locale=lang)
+    phone.goto(f"{table_site.url}/games/{game_id}/deals/2/undo")
     table.undo(game_id, 2)
     table.enter(game_id, dict(standard_deal(0, "diamonds"), diamonds=[1, 6, 3, 3]))
     with phone.expect_response(lambda r: r.request.method == "POST") as answer:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from phone_helpers import ARTIFACTS, NARROW, PHONE, chip, shoot, wait_until
+from phone_helpers import ARTIFACTS, NARROW, PHONE, SVG_OUTSIDE, chip, shoot, wait_until
 from played import GAME
 from web_helpers import Table, edit_link
 
@@ -29,18 +29,6 @@ def started(site, names, deals=(), **settings) -> tuple[int, dict[str, str]]:
 
 # --- the chart's legend ------------------------------------------------------------------------
 
-#: Text an SVG document draws outside its own picture (its viewBox), where no one sees it.
-SVG_OUTSIDE = """() => {
-  const svg = document.documentElement, box = svg.viewBox.baseVal;
-  const into = svg.getScreenCTM().inverse();
-  return Array.from(svg.querySelectorAll('text')).filter(t => {
-    const b = t.getBBox(), m = into.multiply(t.getScreenCTM());
-    const a = new DOMPoint(b.x, b.y).matrixTransform(m);
-    const z = new DOMPoint(b.x + b.width, b.y + b.height).matrixTransform(m);
-    return b.width && (Math.min(a.x, z.x) < box.x - 1 || Math.min(a.y, z.y) < box.y - 1
-      || Math.max(a.x, z.x) > box.x + box.width + 1 || Math.max(a.y, z.y) > box.y + box.height + 1);
-  }).map(t => t.textContent);
-}"""
 #: The texts drawn in the chart's figure on the page, each whole (not cut by its box, not past
 #: the screen's edges).
 FIGURE_TEXTS = """() => Array.from(document.querySelectorAll('figure.chart *'))
@@ -240,7 +228,7 @@ CONFIRM_END = """() => {
 
 @pytest.mark.parametrize("locale", LOCALES)
 def test_issue37_3__the_totals_row_stays_on_the_first_screen_with_confirmation_on(
-    site, new_phone, locale
+    table_site, table_new_phone, locale
 ):
     """With confirmation by the other side, the scorekeeper's page after a save (every deal
     waiting for the other side) shows the Totals row without a scroll, at 360 x 740 and
@@ -248,13 +236,13 @@ def test_issue37_3__the_totals_row_stays_on_the_first_screen_with_confirmation_o
     action, and the Totals row while nothing waits for it."""
     late = []
     for moment, deals in MOMENTS.items():
-        game_id, cookie = started(site, TABLE, GAME[:deals], confirm="y")
-        scorer = new_phone(cookies=[cookie], locale=locale)
-        other = new_phone(locale=locale)
+        game_id, cookie = started(table_site, TABLE, GAME[:deals], confirm="y")
+        scorer = table_new_phone(cookies=[cookie], locale=locale)
+        other = table_new_phone(locale=locale)
         for who, page in (("scorer", scorer), ("other", other)):
             for size in (NARROW, PHONE):
                 page.set_viewport_size(size)
-                page.goto(f"{site.url}/games/{game_id}")
+                page.goto(f"{table_site.url}/games/{game_id}")
                 found = page.evaluate(TOTALS_END)
                 button = page.evaluate(CONFIRM_END)
                 if who == "other" and deals:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 
-from phone_helpers import CHROMIUM_ARGS, PHONE, chip, chromium_path, shoot, standings
+from phone_helpers import CHROMIUM_ARGS, PHONE, chip, chromium_path, font_env, shoot, standings
 from web_helpers import PLAYERS
 
 #: The scoreboard asks every 3 seconds; a save must show within this many.
@@ -63,6 +63,7 @@ def test_the_app_can_be_installed_to_the_home_screen(site, browser, tmp_path):
         str(tmp_path / "profile"),
         executable_path=chromium_path(),
         args=CHROMIUM_ARGS,
+        env=font_env(),
         viewport=PHONE,
         is_mobile=True,
         has_touch=True,

@@ -18,7 +18,7 @@ import pytest
 from scorekeeper.store import keys as pin_limits
 
 from hosted_box import HOST, hosted_box
-from phone_helpers import CHROMIUM_ARGS, PHONE, chip, chromium_path, entry_taps, shoot
+from phone_helpers import CHROMIUM_ARGS, PHONE, chip, chromium_path, font_env, entry_taps, shoot
 from played import deal, kh
 
 NAMES = ["Aya", "Bilal", "Carla", "ليلى"]
@@ -40,6 +40,7 @@ def hosted_browser(browser):
     chromium = browser.browser_type.launch(
         executable_path=chromium_path(),
         args=[*CHROMIUM_ARGS, f"--host-resolver-rules=MAP {HOST} 127.0.0.1"],
+        env=font_env(),
     )
     yield chromium
     chromium.close()

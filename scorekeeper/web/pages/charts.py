@@ -90,6 +90,11 @@ def _config(**kwargs) -> dict:
         truncate_legend=18,
         truncate_label=16,
         margin=6,
+        # pygal places its text by a guess at the font: room above the top label's and below the
+        # title's, for the tallest of a phone's fonts (Noto Sans rises 1.07 em, Noto Naskh
+        # Arabic falls 0.6 em below its line), so that nothing is drawn outside the picture
+        margin_top=14,
+        margin_bottom=12,
         spacing=8,
         value_formatter=_number,
         formatter=_number,
