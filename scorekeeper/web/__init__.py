@@ -42,6 +42,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         app.config["SECRET_KEY"] = load_secret_key(Path(app.instance_path) / SECRET_KEY_FILE)
 
     from . import (
+        assets,
         database,
         errors,
         flashes,
@@ -59,6 +60,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     from .pages import BLUEPRINTS
 
     for infrastructure in (
+        assets,
         logs,
         groups,
         database,
