@@ -218,3 +218,12 @@ def sheet_totals(page: BeautifulSoup) -> dict[str, int]:
     ]
     assert len(names) == len(totals) == 4
     return dict(zip(names, totals))
+
+
+def first_load(client, html: bytes) -> int:
+    """The bytes a phone loads first for the page *html*: the page and the stylesheets and
+    scripts it names, as the app sends them."""
+    import re
+
+    assets = re.findall(rb'(?:href|src)="/static/([\w.]+\.(?:css|js))"', html)
+    return len(html) + sum(len(client.get(f"/static/{a.decode()}").get_data()) for a in assets)
