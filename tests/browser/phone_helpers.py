@@ -338,8 +338,12 @@ def first_load(page, url: str) -> tuple[Any, int, dict[str, int]]:
         try:
             sizes[each.url] = len(each.body())
         except Exception:  # an answer to the page that was left (its scoreboard's poll)
-            if each.frame.url.startswith(url):
+            if not each.frame.url.startswith(url):
+                continue
+            if each.request.method != "GET":
                 raise
+            # Chromium let go of a body it loaded (a loaded machine): the same GET again
+            sizes[each.url] = len(page.request.get(each.url).body())
     return response, sum(sizes.values()), sizes
 
 

@@ -508,11 +508,16 @@ def test_issue37_1__a_form_kept_without_its_data_opens_after_the_deals_waiting(
     form = f"{table_site.url}/games/{game_id}/deals/new?king=0&contracts=diamonds"
     assert page.evaluate(
         """async (url) => {
-        let dropped = false;
-        for (const name of await caches.keys()) {
-          dropped = (await (await caches.open(name)).delete(url)) || dropped;
+        // the worker keeps the data just after the form: wait for it, up to 10 s
+        for (let tries = 0; tries < 100; tries += 1) {
+          let dropped = false;
+          for (const name of await caches.keys()) {
+            dropped = (await (await caches.open(name)).delete(url)) || dropped;
+          }
+          if (dropped) { return true; }
+          await new Promise((done) => setTimeout(done, 100));
         }
-        return dropped; }""",
+        return false; }""",
         form + "&offline=data",
     )
     page.context.set_offline(True)
