@@ -8,6 +8,7 @@
 - ``ratings``: the players' ratings (``ratings.py``);
 - ``season``: the standings of the games between two dates (``seasons.py``);
 - ``groups``: the groups of a box that hosts many (``groups.py``);
+- ``migrate``: every database brought up to date after an upgrade (``migrate.py``);
 - ``serve``: the table app under a production server (``serve.py``, the one module that
   imports the web wing).
 """
@@ -19,11 +20,11 @@ import sys
 from typing import Sequence
 
 from .. import __version__
-from . import advise, data, groups, ratings, score, seasons, serve, sheets
+from . import advise, data, groups, migrate, ratings, score, seasons, serve, sheets
 from .common import fail, name_database, resolve_group, use_instance
 
 #: The modules that add subcommands, in the order ``--help`` lists them.
-GROUPS = (serve, groups, score, advise, sheets, data, ratings, seasons)
+GROUPS = (serve, migrate, groups, score, advise, sheets, data, ratings, seasons)
 
 
 def build_parser() -> argparse.ArgumentParser:

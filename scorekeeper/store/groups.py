@@ -32,7 +32,7 @@ from sqlite_utils import Database
 from ..engine.gamefile import has_control, is_visible
 from .db import connect
 from .refused import N_, Refused
-from .schema import migrate
+from .schema import migrate, register_migrations
 
 #: The register, beside the groups' folder in the instance folder.
 REGISTER_FILE = "groups.sqlite3"
@@ -95,25 +95,10 @@ class Host:
 
     # -- the register --------------------------------------------------------------------
     def register(self) -> Database:
-        """A new connection to the register (made and brought up to date when missing)."""
+        """A new connection to the register (made by its migrations when missing)."""
         db = connect(self.register_path)
-        if "groups" not in db.table_names():
-            with db.atomic():
-                db.execute(
-                    "create table if not exists groups (id text primary key, "
-                    "name text not null, lang text not null, created_at text not null)"
-                )
-                db.execute(
-                    "create table if not exists group_starts (client text not null, "
-                    "at real not null)"
-                )
-                db.execute(
-                    "create index if not exists group_starts_client on group_starts (client, at)"
-                )
-                db.execute(
-                    "create table if not exists host_keys (name text primary key, "
-                    "key text not null)"
-                )
+        if "groups" not in db.table_names():  # an older one: `serve` and `migrate` at start
+            migrate(db, register_migrations)
         return db
 
     def path_of(self, group_id: str) -> Path:

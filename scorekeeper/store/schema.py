@@ -594,6 +594,58 @@ def rebuild_all(db: Database) -> None:
             facts.refresh_game(db, game_id, stored.game)
 
 
-def migrate(db: Database) -> None:
-    """Apply every pending migration; running it again changes nothing."""
-    migrations.apply(db)
+class MigrationFailed(Exception):
+    """A migration raised: the database was left as it was before (``migrate``)."""
+
+    def __init__(self, name: str, cause: BaseException):
+        super().__init__(f"the migration {name} failed: {cause}")
+        self.name = name
+        self.cause = cause
+
+
+def migrate(db: Database, migration_set: Migrations = migrations) -> list[str]:
+    """Apply every pending migration of *migration_set*, all of them in one transaction: when
+    one fails (``MigrationFailed``), the database is left as it was, none of them applied.
+    The names of those applied; running it again changes nothing (and takes no write lock
+    when nothing is pending)."""
+    if not migration_set.pending(db):
+        return []
+    with db.atomic():  # the outermost transaction: each migration's own is a savepoint in it
+        names = [m.name for m in migration_set.pending(db)]  # again, once the lock is held
+        for at, name in enumerate(names):
+            try:
+                migration_set.apply(db, stop_before=names[at + 1 : at + 2] or None)
+            except Exception as exc:
+                raise MigrationFailed(name, exc) from exc
+    return names
+
+
+def newer_migrations(db: Database, migration_set: Migrations = migrations) -> list[str]:
+    """The migrations *db* has applied that this version does not know: a newer version
+    wrote it (a read; an empty list for a database without migrations)."""
+    known = {m.name for m in migration_set._migrations}
+    return [m.name for m in migration_set.applied(db) if m.name not in known]
+
+
+def latest(migration_set: Migrations = migrations) -> str:
+    """The name of this version's last migration: the schema a database up to date is at."""
+    return migration_set._migrations[-1].name
+
+
+#: The register of a box of many groups (``groups.py``) has a schema of its own, as a set of
+#: migrations of its own: a new table or column of the register is a new one at its end.
+register_migrations = Migrations("scorekeeper-register")
+
+
+@register_migrations()
+def r001_register(db: Database) -> None:
+    """The groups, the starts each address made (the limit on starting groups), and the
+    operator's keys (the invitation). ``if not exists``: a register made before the register
+    had migrations holds them already."""
+    db.execute(
+        "create table if not exists groups (id text primary key, "
+        "name text not null, lang text not null, created_at text not null)"
+    )
+    db.execute("create table if not exists group_starts (client text not null, at real not null)")
+    db.execute("create index if not exists group_starts_client on group_starts (client, at)")
+    db.execute("create table if not exists host_keys (name text primary key, key text not null)")

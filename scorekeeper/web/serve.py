@@ -182,6 +182,28 @@ def show_admin_link(app: Any, root: str) -> None:
         )
 
 
+def migrate_at_start(db_path: str | None, groups: str | None) -> str | None:
+    """``scorekeeper migrate`` before the server starts: the databases it will open (the one
+    database, or the register and every group) brought up to date now, so that an upgrade
+    that cannot go through stops the start with a line that says why, never a phone's first
+    visit. The summary line; None once each database that failed is said on stderr."""
+    from .. import __version__
+    from ..store.paths import database_file, instance_folder, named_database
+    from ..store.upgrade import upgrade_install
+
+    instance = instance_folder(db_path or named_database())
+    if groups:
+        done = upgrade_install(instance, groups=True)
+    else:
+        done = upgrade_install(instance, database=database_file(db_path))
+    if done.ok:
+        return done.line(__version__)
+    for line in (*done.problems(), done.line(__version__)):
+        print(line, file=sys.stderr)
+    print("The server did not start: see UPGRADING.md.", file=sys.stderr)
+    return None
+
+
 def serve_until_stopped(app: Any, *, workers: int = 1, **options: Any) -> bool:
     """Waitress with *options*, until SIGTERM or SIGINT stops it cleanly (``stopping``);
     True once it has. The log (``logs``) is set up here, for the server alone. With
@@ -268,6 +290,9 @@ def serve(
     )
     if bind == LAN_HOST:  # what the QR code on a page opened at localhost should point to
         config["LAN_URL"] = f"http://{shown}:{port}/"
+    migrated = migrate_at_start(db_path, groups)
+    if migrated is None:
+        return 1
     app = create_app(config)
     try:  # held while the server runs: `scorekeeper restore` waits for it to stop
         lock = serving_lock(
@@ -279,6 +304,7 @@ def serve(
     warm_printer()
     root = (public_url.rstrip("/") + "/") if public_url else f"http://{shown}:{port}/"
     print(f"Trex Scorekeeper on {root}")
+    print(migrated)
     if proxy_hops and not public_url:
         print(
             f"Behind {proxy_hops} proxy: without --public-url, links and QR codes use the "
