@@ -56,8 +56,8 @@ def init_app(app: Flask) -> None:
     """Apply the migrations at start-up and end each request's use of its connection."""
     app.url_map.converters["int"] = RowIdConverter
     app.teardown_appcontext(close_db)
-    if app.config["GROUPS"]:  # each group's file is brought up to date when first opened
-        return
+    if app.config["GROUPS"]:  # `serve` brought every group up to date at its start
+        return  # (web/serve.py), and a group's file is checked again when first opened
     db = connect(app.config["DATABASE"])
     try:
         migrate(db)

@@ -73,7 +73,7 @@ def _open_group(group_id: str) -> None:
             forget_connection(str(host().path_of(group_id)))
         outsider()
     g.group_id, g.group_path = group_id, str(path)
-    if g.group_path not in _migrated:  # a group's file made by an older version
+    if g.group_path not in _migrated:  # a file put here since `serve` started (a group moved)
         db = connect(path, create=False)
         try:
             migrate(db)

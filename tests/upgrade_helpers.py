@@ -1,0 +1,81 @@
+"""Databases as an older version left them, for the upgrade tests (issue 39, item 5): a group's
+file or a laptop's database at 0.1.0's schema with a player in it, and a register made before the
+register had migrations."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from scorekeeper.store.db import connect
+from scorekeeper.store.schema import migrations
+
+#: The first migration after 0.1.0 (UPGRADING.md): a database stopped before it is 0.1.0's.
+AFTER_0_1_0 = "m008_names_show_every_character"
+#: The migrations a 0.1.0 database lacks.
+SINCE_0_1_0 = [m.name for m in migrations._migrations][
+    [m.name for m in migrations._migrations].index(AFTER_0_1_0) :
+]
+
+
+#: A player's name as 0.1.0 kept it, with a character that does not show (a zero-width
+#: space), which ``m008_names_show_every_character`` takes out.
+OLD_NAME = "Aya\u200b"
+
+
+def old_database(path: Path, *, stop_before: str = AFTER_0_1_0) -> Path:
+    """A database at the schema of the version before *stop_before*, holding a player."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.unlink(missing_ok=True)
+    db = connect(path)
+    try:
+        migrations.apply(db, stop_before=stop_before)
+        with db.atomic():
+            db.execute("insert into players (name, name_key) values (?, ?)", [OLD_NAME, "aya"])
+    finally:
+        db.close()
+    return path
+
+
+def applied(path: Path, migration_set: str = "scorekeeper") -> list[str]:
+    conn = sqlite3.connect(path)
+    try:
+        return [
+            row[0]
+            for row in conn.execute(
+                "select name from _sqlite_migrations where migration_set = ? order by rowid",
+                [migration_set],
+            )
+        ]
+    finally:
+        conn.close()
+
+
+def dump(path: Path) -> list[str]:
+    """The database's whole content and schema, as SQL."""
+    conn = sqlite3.connect(path)
+    try:
+        return list(conn.iterdump())
+    finally:
+        conn.close()
+
+
+def old_register(path: Path, groups: list[tuple[str, str]]) -> Path:
+    """A register as versions before its migrations made it, listing *groups* (id, name)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    conn = sqlite3.connect(path)
+    try:
+        conn.executescript(
+            "create table groups (id text primary key, name text not null, lang text not null, "
+            "created_at text not null);"
+            "create table group_starts (client text not null, at real not null);"
+            "create index group_starts_client on group_starts (client, at);"
+            "create table host_keys (name text primary key, key text not null);"
+        )
+        conn.executemany(
+            "insert into groups values (?, ?, 'en', '2026-11-26T20:00:00+00:00')", groups
+        )
+        conn.commit()
+    finally:
+        conn.close()
+    return path
