@@ -37,6 +37,18 @@ def old_database(path: Path, *, stop_before: str = AFTER_0_1_0) -> Path:
     return path
 
 
+def break_m013(path: Path) -> None:
+    """Make ``m013_deal_version_keys`` fail on *path*: what it makes is there already."""
+    conn = sqlite3.connect(path)
+    try:
+        conn.execute(
+            "create trigger deals_version_key_insert after insert on deals begin select 1; end"
+        )
+        conn.commit()
+    finally:
+        conn.close()
+
+
 def applied(path: Path, migration_set: str = "scorekeeper") -> list[str]:
     conn = sqlite3.connect(path)
     try:
@@ -79,3 +91,13 @@ def old_register(path: Path, groups: list[tuple[str, str]]) -> Path:
     finally:
         conn.close()
     return path
+
+
+#: The two groups of ``old_box``.
+ONE, TWO = "abcdefghjk", "mnpqrstuvw"
+
+
+def old_box(instance: Path) -> list[Path]:
+    """A box of many groups as 0.1.0 left it: its register and two groups' files."""
+    old_register(instance / "groups.sqlite3", [(ONE, "Friday"), (TWO, "Café")])
+    return [old_database(instance / "groups" / f"{g}.sqlite3") for g in (ONE, TWO)]

@@ -3,7 +3,6 @@ one summary line; a database that cannot be is said, left as it was, and the sta
 
 from __future__ import annotations
 
-import sqlite3
 
 import pytest
 
@@ -11,10 +10,9 @@ import scorekeeper
 from scorekeeper import cli
 from scorekeeper.store.schema import latest, migrations
 
-from upgrade_helpers import SINCE_0_1_0, applied, dump, old_database, old_register
+from upgrade_helpers import SINCE_0_1_0, TWO, applied, break_m013, dump, old_box, old_database
 
 ALL = [m.name for m in migrations._migrations]
-ONE, TWO = "abcdefghjk", "mnpqrstuvw"
 
 
 @pytest.fixture
@@ -30,12 +28,6 @@ def run(capsys, *args: str) -> tuple[int, list[str], list[str]]:
     code = cli.main(["migrate", *args])
     out, err = capsys.readouterr()
     return code, out.splitlines(), err.splitlines()
-
-
-def old_box(instance):
-    """A box of many groups as 0.1.0 left it: its register and two groups."""
-    old_register(instance / "groups.sqlite3", [(ONE, "Friday"), (TWO, "Café")])
-    return [old_database(instance / "groups" / f"{g}.sqlite3") for g in (ONE, TWO)]
 
 
 def test_issue39_5__migrate_brings_the_register_and_every_group_up_to_date_in_one_line(
@@ -88,12 +80,7 @@ def test_issue39_5__a_group_whose_migration_fails_is_said_left_as_it_was_and_exi
     instance, capsys
 ):
     good, bad = old_box(instance)
-    conn = sqlite3.connect(bad)
-    conn.execute(
-        "create trigger deals_version_key_insert after insert on deals begin select 1; end"
-    )
-    conn.commit()
-    conn.close()
+    break_m013(bad)  # what m013_deal_version_keys makes, there already
     before = dump(bad)
     code, out, err = run(capsys)
     assert code == 1

@@ -13,7 +13,15 @@ from scorekeeper.store.groups import Host
 from scorekeeper.store.schema import MigrationFailed, latest, migrate, migrations
 from scorekeeper.store.upgrade import NewerDatabase, bring_up_to_date, upgrade_install
 
-from upgrade_helpers import OLD_NAME, SINCE_0_1_0, applied, dump, old_database, old_register
+from upgrade_helpers import (
+    break_m013,
+    OLD_NAME,
+    SINCE_0_1_0,
+    applied,
+    dump,
+    old_database,
+    old_register,
+)
 
 
 def names(path) -> list[str]:
@@ -34,12 +42,7 @@ def test_issue39_5__an_old_database_is_brought_up_to_date_with_the_names_applied
 
 def test_issue39_5__a_failed_migration_leaves_the_database_as_it_was(tmp_path):
     path = old_database(tmp_path / "old.sqlite3")
-    conn = sqlite3.connect(path)  # what m013_deal_version_keys makes, there already: it fails
-    conn.execute(
-        "create trigger deals_version_key_insert after insert on deals begin select 1; end"
-    )
-    conn.commit()
-    conn.close()
+    break_m013(path)  # what m013_deal_version_keys makes, there already
     before = dump(path)
     with pytest.raises(MigrationFailed) as failed:
         bring_up_to_date(path)

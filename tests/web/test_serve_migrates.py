@@ -5,7 +5,6 @@ opens one, and an upgrade that cannot go through stops the start, with a line th
 from __future__ import annotations
 
 import os
-import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -14,16 +13,10 @@ import scorekeeper
 from scorekeeper.store.schema import latest, migrations
 
 from live_server import Server, free_port
-from upgrade_helpers import SINCE_0_1_0, applied, dump, old_database, old_register
+from upgrade_helpers import SINCE_0_1_0, applied, break_m013, dump, old_box, old_database
 
 ROOT = Path(__file__).resolve().parents[2]
 ALL = [m.name for m in migrations._migrations]
-ONE, TWO = "abcdefghjk", "mnpqrstuvw"
-
-
-def old_box(instance: Path) -> list[Path]:
-    old_register(instance / "groups.sqlite3", [(ONE, "Friday"), (TWO, "Café")])
-    return [old_database(instance / "groups" / f"{g}.sqlite3") for g in (ONE, TWO)]
 
 
 def test_issue39_5__serve_brings_every_group_up_to_date_before_any_phone_opens_one(tmp_path):
@@ -62,12 +55,7 @@ def test_issue39_5__an_upgrade_that_cannot_go_through_stops_the_start_and_change
 ):
     instance = tmp_path / "instance"
     good, bad = old_box(instance)
-    conn = sqlite3.connect(bad)
-    conn.execute(
-        "create trigger deals_version_key_insert after insert on deals begin select 1; end"
-    )
-    conn.commit()
-    conn.close()
+    break_m013(bad)  # what m013_deal_version_keys makes, there already
     before = dump(bad)
     result = subprocess.run(
         [sys.executable, "-m", "scorekeeper.cli", "serve", "--groups", "--port", str(free_port())],
