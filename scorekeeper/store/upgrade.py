@@ -98,7 +98,7 @@ def bring_up_to_date(
     """Apply the pending migrations to the database at *path*, in one transaction; the names
     applied. ``NewerDatabase`` for a file a newer version wrote (nothing changed),
     ``MigrationFailed`` for a migration that failed (nothing changed either)."""
-    db = connect(path, create=create)
+    db = connect(Path(path), create=create)
     try:
         newer = newer_migrations(db, migration_set)
         if newer:
