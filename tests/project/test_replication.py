@@ -260,6 +260,10 @@ def test_issue39_4__a_box_whose_litestream_is_killed_stops_instead_of_serving_un
             assert time.monotonic() < deadline, "the group never reached the replica"
             time.sleep(0.2)
         status, health = healthz(box.port)
+        while health["replication"]["last_change_age_s"] is None:  # read again within 5 s
+            assert time.monotonic() < deadline + 10, health
+            time.sleep(0.5)
+            status, health = healthz(box.port)
         assert status == 200 and 0 <= health["replication"]["last_change_age_s"] < 20
         files = [p for p in (tmp_path / "instance").rglob("*") if p.is_file()]
         assert any(p.suffix == ".ltx" for p in files) and any("-wal" in p.name for p in files)
