@@ -296,3 +296,21 @@ def test_issue39_4__a_box_whose_litestream_is_killed_stops_instead_of_serving_un
     assert all(stat.S_IMODE(p.stat().st_mode) == 0o600 for p in made), [
         (p.name, oct(p.stat().st_mode)) for p in made
     ]
+
+
+def test_issue39_4__a_stop_of_the_pair_stops_the_server_first_and_cleanly(litestream, tmp_path):
+    import os
+    import signal
+    import time
+
+    from bench_replication import Box
+
+    box = Box(tmp_path / "instance", tmp_path / "replica", groups=False).start()
+    try:
+        asked = time.monotonic()
+        os.kill(box.process.pid, signal.SIGTERM)  # systemctl stop (KillMode=mixed), podman stop
+        assert box.process.wait(timeout=10) == 0
+        assert time.monotonic() - asked < 5
+        assert "Stopped in" in box.output() and "Litestream (process" not in box.output()
+    finally:
+        box.lose()
