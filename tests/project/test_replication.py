@@ -271,13 +271,17 @@ def test_issue39_4__a_box_whose_litestream_is_killed_stops_instead_of_serving_un
             str(p): "0o600" for p in files
         }
         [server] = children(box.process.pid)
+        tree, todo = [], [server]
+        while todo:  # the server, its workers and their printing processes
+            tree.append(todo.pop())
+            todo += children(tree[-1])
         os.kill(box.process.pid, signal.SIGKILL)  # Litestream alone
         killed = time.monotonic()
-        while alive(server) and time.monotonic() - killed < 10:
+        while any(map(alive, tree)) and time.monotonic() - killed < 10:
             time.sleep(0.05)
         stopped_in = time.monotonic() - killed
         assert not alive(server), "the server goes on serving without its replica"
-        assert stopped_in < 5
+        assert [pid for pid in tree if alive(pid)] == [] and stopped_in < 5
         assert "Litestream (process" in box.output() and "Start both again" in box.output()
     finally:
         box.lose()
