@@ -13,6 +13,7 @@
 # overwritten: move it aside first. The secret key is not a database: put back the copy you
 # kept (README.md "Backed up and restored").
 set -eu
+umask 077  # the databases hold the games' edit keys: owner only, as the app makes them
 instance=${SCOREKEEPER_INSTANCE:?set SCOREKEEPER_INSTANCE to the instance folder}
 root=${LITESTREAM_REPLICA_URL:?set LITESTREAM_REPLICA_URL to the replica, e.g. s3://bucket/trex}
 litestream=${LITESTREAM:-litestream}
@@ -30,10 +31,12 @@ restore() {  # restore NAME: <instance>/NAME from <replica>/NAME; 1 when the rep
   fi
   out=$("$litestream" restore -if-replica-exists -o "$instance/$1" "$root/$1$query" 2>&1) \
     || { echo "$out" >&2; exit 1; }
-  [ -e "$instance/$1" ] && echo "restored $instance/$1"
+  [ -e "$instance/$1" ] || return 1
+  chmod 0600 "$instance/$1"
+  echo "restored $instance/$1"
 }
 
-mkdir -p "$instance"
+mkdir -p -m 0700 "$instance"
 if [ "${1:-}" = "--if-empty" ]; then
   if [ -e "$instance/scorekeeper.sqlite3" ] || [ -e "$instance/groups.sqlite3" ]; then exit 0; fi
   shift
@@ -48,7 +51,7 @@ else
   restore scorekeeper.sqlite3 || echo "The replica $root holds no database yet."
   exit 0
 fi
-mkdir -p "$instance/groups"
+mkdir -p -m 0700 "$instance/groups"
 for id in $ids; do
   restore "groups/$id.sqlite3" || echo "The replica holds nothing of the group $id." >&2
 done

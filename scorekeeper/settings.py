@@ -40,6 +40,9 @@ APP: dict[str, Setting] = {
     "TRUSTED_HOSTS": Setting(None, "the hosts answered (Flask's; serve sets it), None: any"),
     "LOG_LEVEL": Setting("info", "what the server's log holds: debug, info, warning or error"),
     "LOG_FORMAT": Setting("text", "a line of text, or a JSON object, per request"),
+    "REPLICATOR": Setting(
+        None, "the Litestream running this server (replicate -exec), watched; None: none"
+    ),
     "SHEETS_AHEAD": Setting(True, "make a game's printed sheet ready after each save"),
     "ADVISOR_DEALS": Setting(None, "samples dealt to each choice by the advisor; None: its own"),
     "PRINT_IN_PROCESS": Setting(

@@ -59,7 +59,9 @@ def _lock(database: str | Path, exclusive: bool) -> IO[str] | None:
     """Take the lock beside *database* without waiting; None when someone else holds it."""
     if fcntl is None:
         return None
-    handle = open(_lock_path(database), "a", encoding="ascii")
+    # owner only, as every file beside the database (create_private)
+    fd = os.open(_lock_path(database), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    handle = open(fd, "a", encoding="ascii")
     try:
         fcntl.flock(handle, (fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH) | fcntl.LOCK_NB)
     except OSError:

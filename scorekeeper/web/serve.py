@@ -11,9 +11,15 @@ request is still incomplete is closed.
 
 from __future__ import annotations
 
+import logging
+import os
+import signal
 import socket
 import sys
+import threading
 from typing import Any, Callable, TextIO
+
+from ..store import replica
 
 DEFAULT_HOST = "127.0.0.1"
 LAN_HOST = "0.0.0.0"
@@ -293,6 +299,7 @@ def serve(
     migrated = migrate_at_start(db_path, groups)
     if migrated is None:
         return 1
+    config["REPLICATOR"] = replica.replicator()  # Litestream, when it runs this server
     app = create_app(config)
     try:  # held while the server runs: `scorekeeper restore` waits for it to stop
         lock = serving_lock(
@@ -335,6 +342,7 @@ def serve(
     print("Stop with Ctrl+C.", flush=True)
     if run is None:
         run = serve_until_stopped
+    lost = watch_replicator(config["REPLICATOR"])
     try:
         stopped = run(app, host=bind, port=port, workers=workers, **waitress_options(proxy_hops))
     except OSError as exc:
@@ -347,9 +355,37 @@ def serve(
     finally:
         if lock is not None:
             lock.close()
+    status = 0
+    if lost.is_set():
+        print(REPLICATOR_LOST.format(pid=config["REPLICATOR"]), file=sys.stderr)
+        status = 1
     if end_process and stopped is True:
-        end(0)
-    return 0
+        end(status)
+    return status
+
+
+#: Why the server stopped by itself: the Litestream that ran it ended.
+REPLICATOR_LOST = (
+    "Litestream (process {pid}) ended: the databases were no longer replicated, so the server "
+    "stopped too. Start both again (the service manager or the container does it by itself)."
+)
+
+
+def watch_replicator(pid: int | None) -> threading.Event:
+    """When the server runs under Litestream (process *pid*), stop it as soon as Litestream
+    ends, as SIGTERM would: a server left alone would go on acknowledging deals that no replica
+    gets (``store.replica``). The event returned is set once that happened."""
+    lost = threading.Event()
+    if pid is None:
+        return lost
+
+    def stop() -> None:
+        lost.set()
+        logging.getLogger(__name__).error(REPLICATOR_LOST.format(pid=pid))
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    replica.watch(pid, stop)
+    return lost
 
 
 def end(status: int) -> None:

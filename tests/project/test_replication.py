@@ -167,7 +167,8 @@ def test_the_restore_of_an_empty_replica_says_so(litestream, tmp_path):
     assert not (tmp_path / "instance" / "scorekeeper.sqlite3").exists()
 
 
-def test_the_replication_unit_runs_litestream_beside_the_server_as_its_user():
+def test_the_replication_unit_runs_the_server_under_litestream_as_its_user():
+    # issue 39, item 4: Litestream runs the server (-exec), so that they stop and start as one
     lines = (DEPLOY / "systemd" / "trex-scorekeeper-replicate.service").read_text().splitlines()
     unit = {
         k: v
@@ -177,10 +178,14 @@ def test_the_replication_unit_runs_litestream_beside_the_server_as_its_user():
     }
     assert unit["ExecStart"] == (
         "/opt/trex-scorekeeper/venv/bin/litestream replicate "
-        "-config /etc/trex-scorekeeper/litestream.yml"
+        "-config /etc/trex-scorekeeper/litestream.yml "
+        '-exec "/opt/trex-scorekeeper/venv/bin/scorekeeper serve --lan --port 5000"'
     )
+    assert unit["Conflicts"] == "trex-scorekeeper.service"  # instead of the plain server
+    assert unit["KillMode"] == "mixed"  # the stop goes to Litestream, which passes it on
     assert unit["User"] == "trex" and unit["Restart"] == "always"
-    assert unit["Environment"] == "SCOREKEEPER_INSTANCE=/var/lib/trex-scorekeeper"
+    environment = [line.partition("=")[2] for line in lines if line.startswith("Environment=")]
+    assert "SCOREKEEPER_INSTANCE=/var/lib/trex-scorekeeper" in environment
     assert unit["EnvironmentFile"] == "/etc/trex-scorekeeper/litestream.env"  # required
 
 
@@ -198,3 +203,118 @@ def test_deleting_a_group_leaves_nothing_that_litestream_kept_of_it_on_the_box(t
         f".{kept.id}.sqlite3-litestream",
         f"{kept.id}.sqlite3",
     ]
+
+
+def healthz(port: int) -> tuple[int, dict]:
+    import http.client
+    import json
+
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    try:
+        connection.request("GET", "/healthz")
+        response = connection.getresponse()
+        return response.status, json.loads(response.read())
+    finally:
+        connection.close()
+
+
+def children(pid: int) -> list[int]:
+    """The processes whose parent is *pid* (any of its threads)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rpartition(")")[2].split()[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+def test_issue39_4__a_box_whose_litestream_is_killed_stops_instead_of_serving_unreplicated(
+    litestream, tmp_path
+):
+    import os
+    import signal
+    import stat
+    import time
+
+    from bench_replication import Box
+
+    from scorekeeper import __version__
+    from scorekeeper.store.replica import alive
+
+    previous = os.umask(0o022)  # an ordinary login's: the box's files must not follow it
+    try:
+        box = Box(tmp_path / "instance", tmp_path / "replica", groups=True).start()
+    finally:
+        os.umask(previous)
+    try:
+        status, health = healthz(box.port)
+        assert status == 200 and health["version"] == __version__
+        assert health["replication"]["configured"] and health["replication"]["running"]
+        group, _ = box.start_group("Thursday")
+        deadline = time.monotonic() + 20
+        while not list((tmp_path / "replica" / "groups").glob(f"{group}.sqlite3/ltx/*/*.ltx")):
+            assert time.monotonic() < deadline, "the group never reached the replica"
+            time.sleep(0.2)
+        status, health = healthz(box.port)
+        while health["replication"]["last_change_age_s"] is None:  # read again within 5 s
+            assert time.monotonic() < deadline + 10, health
+            time.sleep(0.5)
+            status, health = healthz(box.port)
+        assert status == 200 and 0 <= health["replication"]["last_change_age_s"] < 20
+        files = [p for p in (tmp_path / "instance").rglob("*") if p.is_file()]
+        assert any(p.suffix == ".ltx" for p in files) and any("-wal" in p.name for p in files)
+        assert {str(p): oct(stat.S_IMODE(p.stat().st_mode)) for p in files} == {
+            str(p): "0o600" for p in files
+        }
+        [server] = children(box.process.pid)
+        tree, todo = [], [server]
+        while todo:  # the server, its workers and their printing processes
+            tree.append(todo.pop())
+            todo += children(tree[-1])
+        os.kill(box.process.pid, signal.SIGKILL)  # Litestream alone
+        killed = time.monotonic()
+        while any(map(alive, tree)) and time.monotonic() - killed < 10:
+            time.sleep(0.05)
+        stopped_in = time.monotonic() - killed
+        assert not alive(server), "the server goes on serving without its replica"
+        assert [pid for pid in tree if alive(pid)] == [] and stopped_in < 5
+        assert "Litestream (process" in box.output() and "Start both again" in box.output()
+    finally:
+        box.lose()
+    # restored: the files are the owner's alone, whatever the umask
+    import shutil
+
+    shutil.rmtree(tmp_path / "instance")
+    previous = os.umask(0o022)
+    try:
+        restored = box.restore()
+    finally:
+        os.umask(previous)
+    assert "restored" in restored
+    made = [p for p in (tmp_path / "instance").rglob("*") if p.is_file()]
+    assert {p.name for p in made} >= {"groups.sqlite3", f"{group}.sqlite3"}
+    assert all(stat.S_IMODE(p.stat().st_mode) == 0o600 for p in made), [
+        (p.name, oct(p.stat().st_mode)) for p in made
+    ]
+
+
+def test_issue39_4__a_stop_of_the_pair_stops_the_server_first_and_cleanly(litestream, tmp_path):
+    import os
+    import signal
+    import time
+
+    from bench_replication import Box
+
+    box = Box(tmp_path / "instance", tmp_path / "replica", groups=False).start()
+    try:
+        asked = time.monotonic()
+        os.kill(box.process.pid, signal.SIGTERM)  # systemctl stop (KillMode=mixed), podman stop
+        assert box.process.wait(timeout=10) == 0
+        assert time.monotonic() - asked < 5
+        assert "Stopped in" in box.output() and "Litestream (process" not in box.output()
+    finally:
+        box.lose()
