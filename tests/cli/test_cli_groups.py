@@ -152,7 +152,16 @@ def test_issue39_6__groups_list_shows_each_groups_size_games_and_last_activity(
     )
     assert rows[busy]["bytes"] == on_disk > rows[quiet]["bytes"] > 0
     code, lines, _ = run(capsys, "groups", "list")
-    assert lines[0].split() == ["id", "started", "lang", "size", "games", "last", "activity", "name"]
+    assert lines[0].split() == [
+        "id",
+        "started",
+        "lang",
+        "size",
+        "games",
+        "last",
+        "activity",
+        "name",
+    ]
     line = next(line for line in lines if line.startswith(busy))
     assert re.search(r"\d+\.\d KB +2 +" + re.escape(last[:16].replace("T", " ")), line), line
     assert line.endswith("Friday table")

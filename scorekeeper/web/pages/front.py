@@ -109,6 +109,9 @@ def start():
                 )
             ]
             return _page(form, 429)
+        if exc.message in (store_groups.BOX_FULL, store_groups.DISK_FULL):  # the box's bounds
+            form.form_errors.append(refusal(exc))
+            return _page(form, 503)
         form.name.errors = [refusal(exc)]
         return _page(form, 400)
     g.group_id, g.group_path = group.id, str(group.path)
