@@ -170,7 +170,7 @@ def add_commands(sub: Any) -> None:
     serve.add_argument(
         "--metrics",
         nargs="?",
-        const="1",
+        const=True,
         type=_switch,
         metavar="1|0",
         default=environ("SCOREKEEPER_METRICS") or "0",
