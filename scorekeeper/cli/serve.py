@@ -40,14 +40,24 @@ def default_workers() -> int:
     return int(named) if named.isascii() and named.isdigit() else cores()
 
 
-def _groups(text: str) -> str | None:
+def _switch(text: str) -> bool:
+    """An on-or-off option's value: 1, yes or on; 0, no, off or nothing."""
     if text in ("", "0", "no", "off"):
-        return None
-    if text in ("1", "yes", "on", "open"):
-        return "open"
-    if text == "invite":
-        return "invite"
-    raise argparse.ArgumentTypeError(f"give --groups or --groups=invite, not {text!r}")
+        return False
+    if text in ("1", "yes", "on"):
+        return True
+    raise argparse.ArgumentTypeError(f"give 1 or 0, not {text!r}")
+
+
+def _groups(text: str) -> str | None:
+    if text in ("open", "invite"):
+        return text
+    try:
+        return "open" if _switch(text) else None
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(
+            f"give --groups or --groups=invite, not {text!r}"
+        ) from None
 
 
 def _count(text: str) -> int | None:
@@ -69,14 +79,6 @@ def _size(text: str) -> int:
             f"give a size in bytes, or with K, M, G or T after it (e.g. 2G), not {text!r}"
         )
     return int(found[1]) * UNITS[found[2].upper()]
-
-
-def _switch(text: str) -> bool:
-    if text in ("", "0", "no", "off"):
-        return False
-    if text in ("1", "yes", "on"):
-        return True
-    raise argparse.ArgumentTypeError(f"give 1 or 0, not {text!r}")
 
 
 def _hops(text: str) -> int:
