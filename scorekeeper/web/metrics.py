@@ -109,7 +109,7 @@ class Figures:
         self.queued.set(len(getattr(PRINTER, "_flying", ())))
         self.waiting.set(getattr(PRINTER, "_waiting", 0))
         with self._lock:
-            made = PRINTER.made
+            made = getattr(PRINTER, "made", 0)
             if made > self._made:
                 self.renders.inc(made - self._made)
             self._made = made
