@@ -44,6 +44,8 @@ def test_issue39_6__past_the_cap_starting_a_group_gets_a_clear_page_with_the_for
     assert page.select_one("input[name=name]")["value"] == "Third table"
     assert page.select_one("input[name=lang][value=ar]").has_attr("checked")
     assert app.extensions["groups"].count() == 2
+    front = soup(app.test_client().get("/"))  # said before anyone types a name
+    assert "holds as many as its operator allows" in front.select_one("#problems").get_text()
     assert len(list((tmp_path / "instance" / "groups").glob("*.sqlite3"))) == 2
     # the refused start is not counted against the address
     assert app.extensions["groups"].starts_left("127.0.0.4") == store_groups.STARTS_PER_HOUR
@@ -92,6 +94,20 @@ def test_issue39_6__starts_at_the_same_moment_cannot_pass_the_cap_together(tmp_p
     assert sorted(p.name for p in host.folder.iterdir()) == sorted(
         f"{g.id}.sqlite3" for g in started
     )
+
+
+def test_issue39_6__a_server_process_that_ended_leaves_no_render_queue_behind(tmp_path):
+    from scorekeeper.web.metrics import forget_ended
+
+    ended = subprocess.Popen([sys.executable, "-c", "pass"])
+    ended.wait()
+    for pid in (ended.pid, os.getpid()):
+        (tmp_path / f"gauge_livesum_{pid}.db").write_bytes(b"")
+    (tmp_path / f"counter_{ended.pid}.db").write_bytes(b"")
+    forget_ended(tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        [f"gauge_livesum_{os.getpid()}.db", f"counter_{ended.pid}.db"]
+    )  # its requests still count
 
 
 def test_issue39_6__metrics_are_off_unless_enabled(tmp_path):
@@ -195,9 +211,7 @@ def test_issue39_6__metrics_add_up_every_server_process_and_name_no_path(tmp_pat
         "1",
         "--max-groups",
         "50",
-        "--min-free-disk",
-        "1M",
-        env={"SCOREKEEPER_METRICS": "1"},
+        env={"SCOREKEEPER_METRICS": "1", "SCOREKEEPER_MIN_FREE_DISK": "1M"},
     )
     try:
         before = healthz_count(samples(ask(port, "/metrics")[1]))
