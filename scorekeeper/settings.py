@@ -38,6 +38,11 @@ APP: dict[str, Setting] = {
     "PUBLIC_URL": Setting(None, "the address every link and QR code carries (serve --public-url)"),
     "LAN_URL": Setting(None, "the network address serve --lan found, for a page opened locally"),
     "TRUSTED_HOSTS": Setting(None, "the hosts answered (Flask's; serve sets it), None: any"),
+    "MAX_GROUPS": Setting(None, "the most groups a box holds (serve --max-groups); None: no cap"),
+    "MIN_FREE_DISK": Setting(
+        0, "bytes of free disk below which no group is started (serve --min-free-disk)"
+    ),
+    "METRICS": Setting(False, "answer /metrics, for the operator's scraper (serve --metrics)"),
     "LOG_LEVEL": Setting("info", "what the server's log holds: debug, info, warning or error"),
     "LOG_FORMAT": Setting("text", "a line of text, or a JSON object, per request"),
     "REPLICATOR": Setting(
@@ -74,6 +79,12 @@ ENVIRONMENT: dict[str, Setting] = {
     "SCOREKEEPER_PUBLIC_URL": Setting("none", "serve --public-url: the address links carry"),
     "SCOREKEEPER_GROUPS": Setting("off", "serve --groups: 1 or invite, many groups on one box"),
     "SCOREKEEPER_WORKERS": Setting("one per core", "serve --workers: server processes"),
+    "SCOREKEEPER_MAX_GROUPS": Setting("none", "serve --max-groups: the most groups on the box"),
+    "SCOREKEEPER_MIN_FREE_DISK": Setting("0", "serve --min-free-disk: free disk kept, e.g. 2G"),
+    "SCOREKEEPER_METRICS": Setting("off", "serve --metrics: 1 answers /metrics"),
+    "PROMETHEUS_MULTIPROC_DIR": Setting(
+        "set by serve --metrics", "where prometheus-client's processes write their figures"
+    ),
     "SCOREKEEPER_LOG_LEVEL": Setting("info", "serve --log-level"),
     "SCOREKEEPER_LOG_FORMAT": Setting("text", "serve --log-format"),
     "SCOREKEEPER_CHECK_SIMULATED": Setting(

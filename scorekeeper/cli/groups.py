@@ -39,22 +39,44 @@ def cmd_create(args: argparse.Namespace) -> int:
     return 0
 
 
+def size_text(count: int) -> str:
+    """*count* bytes for a person: ``812 B``, ``96.0 KB``, ``12.4 MB``, ``1.2 GB``."""
+    size = float(count)
+    for unit in ("B", "KB", "MB"):
+        if size < 1024:
+            return f"{count} B" if unit == "B" else f"{size:.1f} {unit}"
+        size /= 1024
+    return f"{size:.1f} GB"
+
+
 def cmd_list(args: argparse.Namespace) -> int:
-    rows = [
-        {
-            "id": g.id,
-            "name": g.name,
-            "lang": g.lang,
-            "created_at": g.created_at,
-            "bytes": g.path.stat().st_size,
-        }
-        for g in groups_host().groups()
-    ]
+    from ..store.groups import activity
+
+    rows = []
+    for g in groups_host().groups():
+        seen = activity(g)
+        rows.append(
+            {
+                "id": g.id,
+                "name": g.name,
+                "lang": g.lang,
+                "created_at": g.created_at,
+                "bytes": seen.bytes,
+                "games": seen.games,
+                "last_activity": seen.last_activity,
+            }
+        )
     if args.json:
         print(json.dumps(rows, ensure_ascii=False, indent=1))
         return 0
+    if rows:
+        print("id          started     lang  size      games  last activity     name")
     for row in rows:
-        print(f"{row['id']}  {row['created_at'][:10]}  {row['lang']}  {row['name']}")
+        print(
+            f"{row['id']}  {row['created_at'][:10]}  {row['lang']:<4}  "
+            f"{size_text(row['bytes']):>8}  {row['games']:>5}  "
+            f"{row['last_activity'][:16].replace('T', ' '):<16}  {row['name']}"
+        )
     if not rows:
         print("No groups yet: `scorekeeper groups create NAME` starts one.")
     return 0
@@ -108,7 +130,10 @@ def add_commands(sub: Any) -> None:
         "--lang", choices=("en", "ar"), default="en", help="the group's language (default en)"
     )
     create.set_defaults(func=cmd_create)
-    listing = each.add_parser("list", help="every group: id, when started, language, name")
+    listing = each.add_parser(
+        "list",
+        help="every group: id, when started, language, size on disk, games, last activity, name",
+    )
     listing.add_argument("--json", action="store_true", help="as a JSON list")
     listing.set_defaults(func=cmd_list)
     for what in ROTATED:

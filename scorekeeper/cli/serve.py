@@ -4,6 +4,7 @@ wing, and only when it runs."""
 from __future__ import annotations
 
 import argparse
+import re
 from typing import Any
 
 from ..settings import environ
@@ -24,6 +25,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         log_level=args.log_level,
         log_format=args.log_format,
         workers=args.workers or default_workers(),
+        max_groups=args.max_groups,
+        min_free_disk=args.min_free_disk,
+        metrics=args.metrics,
         end_process=True,
     )
 
@@ -36,14 +40,45 @@ def default_workers() -> int:
     return int(named) if named.isascii() and named.isdigit() else cores()
 
 
-def _groups(text: str) -> str | None:
+def _switch(text: str) -> bool:
+    """An on-or-off option's value: 1, yes or on; 0, no, off or nothing."""
     if text in ("", "0", "no", "off"):
+        return False
+    if text in ("1", "yes", "on"):
+        return True
+    raise argparse.ArgumentTypeError(f"give 1 or 0, not {text!r}")
+
+
+def _groups(text: str) -> str | None:
+    if text in ("open", "invite"):
+        return text
+    try:
+        return "open" if _switch(text) else None
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(
+            f"give --groups or --groups=invite, not {text!r}"
+        ) from None
+
+
+def _count(text: str) -> int | None:
+    if text in ("", "none"):
         return None
-    if text in ("1", "yes", "on", "open"):
-        return "open"
-    if text == "invite":
-        return "invite"
-    raise argparse.ArgumentTypeError(f"give --groups or --groups=invite, not {text!r}")
+    if not (text.isascii() and text.isdigit()):
+        raise argparse.ArgumentTypeError(f"give a number of groups, not {text!r}")
+    return int(text)
+
+
+#: The units ``--min-free-disk`` takes after its number (none: bytes).
+UNITS = {"": 1, "K": 1024, "M": 1024**2, "G": 1024**3, "T": 1024**4}
+
+
+def _size(text: str) -> int:
+    found = re.fullmatch(r"([0-9]+) ?([KMGT]?)B?", text.strip(), re.IGNORECASE)
+    if not found:
+        raise argparse.ArgumentTypeError(
+            f"give a size in bytes, or with K, M, G or T after it (e.g. 2G), not {text!r}"
+        )
+    return int(found[1]) * UNITS[found[2].upper()]
 
 
 def _hops(text: str) -> int:
@@ -116,6 +151,33 @@ def add_commands(sub: Any) -> None:
         default=None,
         help="server processes on the one port, each answering any group "
         "(default: $SCOREKEEPER_WORKERS, else one per core)",
+    )
+    serve.add_argument(
+        "--max-groups",
+        type=_count,
+        metavar="N",
+        default=environ("SCOREKEEPER_MAX_GROUPS") or "none",
+        help="with --groups: the most groups this box holds; past it, starting a group "
+        "is refused with a page that says so (default: $SCOREKEEPER_MAX_GROUPS, else no cap)",
+    )
+    serve.add_argument(
+        "--min-free-disk",
+        type=_size,
+        metavar="SIZE",
+        default=environ("SCOREKEEPER_MIN_FREE_DISK") or "0",
+        help="with --groups: below this much free disk (bytes, or e.g. 500M, 2G), starting "
+        "a group is refused with a page that says so (default: "
+        "$SCOREKEEPER_MIN_FREE_DISK, else 0: no floor)",
+    )
+    serve.add_argument(
+        "--metrics",
+        nargs="?",
+        const=True,
+        type=_switch,
+        metavar="1|0",
+        default=environ("SCOREKEEPER_METRICS") or "0",
+        help="answer /metrics (Prometheus's text format) for the operator's scraper, on "
+        "this port, never through the proxy (default: $SCOREKEEPER_METRICS, else off)",
     )
     add_db_option(serve)
     serve.set_defaults(func=cmd_serve)

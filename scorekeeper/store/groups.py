@@ -20,12 +20,14 @@ import os
 import re
 import secrets
 import shutil
+import sqlite3
 import time
 from contextlib import suppress
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Iterator
+from urllib.parse import quote
 
 from sqlite_utils import Database
 
@@ -54,6 +56,12 @@ STARTS_PER_DAY = 20
 LIMIT_REACHED = N_("This address has started as many groups as it may for now. Try again later.")
 #: A group's file may grow to this many bytes; past it, no new games are started or imported.
 SIZE_CAP = 64 * 1024 * 1024
+#: Why a start is refused on a box at its operator's cap on groups (``serve --max-groups``), or
+#: with less free disk than its floor (``serve --min-free-disk``).
+BOX_FULL = N_("This box takes no new groups: it holds as many as its operator allows.")
+DISK_FULL = N_("This box takes no new groups for now: its disk is nearly full.")
+#: The files of a group's database on disk (SQLite's log and shared memory beside it).
+FILE_PARTS = ("", "-wal", "-shm")
 
 
 @dataclass(frozen=True)
@@ -63,6 +71,41 @@ class Group:
     lang: str
     created_at: str
     path: Path
+
+
+@dataclass(frozen=True)
+class Activity:
+    """What ``groups list`` shows of a group beyond its line in the register: its size on
+    disk (the file, its log and shared memory), its number of games, and its last activity
+    (the last change to any of its games, else when it was started)."""
+
+    bytes: int
+    games: int
+    last_activity: str
+
+
+def size_on_disk(path: str | os.PathLike[str]) -> int:
+    """The bytes of a database file with its log and shared memory (0 for a missing part)."""
+    total = 0
+    for part in FILE_PARTS:
+        with suppress(OSError):
+            total += os.stat(f"{path}{part}").st_size
+    return total
+
+
+def activity(group: Group) -> Activity:
+    """*group*'s size, games and last activity, read without writing (SQLite's read-only
+    mode: nothing is migrated or checkpointed); a file that cannot be read counts no game."""
+    games, last = 0, None
+    try:
+        conn = sqlite3.connect(f"file:{quote(str(group.path))}?mode=ro", uri=True, timeout=5)
+        try:
+            games, last = conn.execute("select count(*), max(updated_at) from games").fetchone()
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        pass
+    return Activity(size_on_disk(group.path), int(games or 0), str(last or group.created_at))
 
 
 def _now() -> str:
@@ -86,12 +129,23 @@ def name_problem(name: str) -> str | None:
 
 
 class Host:
-    """The groups of one instance folder: where their files are, and the register."""
+    """The groups of one instance folder: where their files are, and the register.
 
-    def __init__(self, instance: str | os.PathLike[str]):
+    *max_groups* (None: no cap) and *min_free_bytes* (0: no floor) are the operator's bounds
+    on starting groups (``serve --max-groups``, ``--min-free-disk``): past either, ``create``
+    refuses (``BOX_FULL``, ``DISK_FULL``)."""
+
+    def __init__(
+        self,
+        instance: str | os.PathLike[str],
+        *,
+        max_groups: int | None = None,
+        min_free_bytes: int = 0,
+    ):
         self.instance = Path(instance)
         self.folder = self.instance / GROUPS_FOLDER
         self.register_path = self.instance / REGISTER_FILE
+        self.max_groups, self.min_free_bytes = max_groups, min_free_bytes
 
     # -- the register --------------------------------------------------------------------
     def register(self) -> Database:
@@ -139,6 +193,36 @@ class Host:
             if path.exists():
                 yield Group(row["id"], row["name"], row["lang"], row["created_at"], path)
 
+    def count(self) -> int:
+        """How many groups the register lists."""
+        db = self.register()
+        try:
+            return _count(db)
+        finally:
+            db.close()
+
+    def bytes_on_disk(self) -> int:
+        """The bytes of every group's file (with its log and shared memory) and the register."""
+        total = size_on_disk(self.register_path)
+        with suppress(OSError):
+            for entry in os.scandir(self.folder):
+                if entry.name.endswith(GROUP_SUFFIX) and not entry.name.startswith("."):
+                    total += size_on_disk(entry.path)
+        return total
+
+    def free_bytes(self) -> int:
+        """The free bytes of the disk that holds the groups' folder (or the instance folder)."""
+        where = self.folder if self.folder.exists() else self.instance
+        return shutil.disk_usage(where).free
+
+    def full(self) -> str | None:
+        """Why no group may be started now (``BOX_FULL``, ``DISK_FULL``), or None."""
+        if self.max_groups is not None and self.count() >= self.max_groups:
+            return BOX_FULL
+        if self.min_free_bytes and self.free_bytes() < self.min_free_bytes:
+            return DISK_FULL
+        return None
+
     # -- starting and deleting -----------------------------------------------------------
     def starts_left(self, client: str, now: float | None = None) -> int:
         """How many groups *client* may start now (0: wait). Only a look: ``create`` counts
@@ -169,15 +253,21 @@ class Host:
 
     def create(self, name: str, lang: str = "en", *, client: str | None = None) -> Group:
         """Start a group: its file built by the migrations, then its line in the register.
-        Refused (``Refused``) for a bad name or language, or past *client*'s limit; nothing is
-        left behind by a refusal or a failure. The start counts against *client*'s limit
-        from the moment it is allowed (see ``_take_start``); a start that fails is given back."""
+        Refused (``Refused``) for a bad name or language, past *client*'s limit, or past the
+        box's cap or floor (``full``: looked at first, and the cap again as the group's line
+        is written, in one transaction, so that starts at the same moment cannot pass it
+        together); nothing is left behind by a refusal or a failure. The start counts against
+        *client*'s limit from the moment it is allowed (see ``_take_start``); a start that
+        fails is given back."""
         name = name.strip()
         problem = name_problem(name)
         if problem:
             raise Refused(problem)
         if lang not in LANGS:
             raise Refused(N_("Choose English or Arabic."))
+        full = self.full()
+        if full:
+            raise Refused(full)
         self.folder.mkdir(parents=True, exist_ok=True)
         start = self._take_start(client) if client is not None else None
         while True:
@@ -200,10 +290,7 @@ class Host:
                 db.close()
             _remove_with_journal(path)
             os.replace(building, path)
-            self._write(
-                "insert into groups (id, name, lang, created_at) values (?, ?, ?, ?)",
-                [group_id, name, lang, _now()],
-            )
+            self._enter(group_id, name, lang)
         except BaseException:
             _remove_with_journal(building)
             _remove_with_journal(path)
@@ -211,6 +298,20 @@ class Host:
                 self._write("delete from group_starts where rowid = ?", [start])
             raise
         return Group(group_id, name, lang, _now(), path)
+
+    def _enter(self, group_id: str, name: str, lang: str) -> None:
+        """The new group's line in the register, unless the box reached its cap meanwhile."""
+        reg = self.register()
+        try:
+            with reg.atomic():
+                if self.max_groups is not None and _count(reg) >= self.max_groups:
+                    raise Refused(BOX_FULL)
+                reg.execute(
+                    "insert into groups (id, name, lang, created_at) values (?, ?, ?, ?)",
+                    [group_id, name, lang, _now()],
+                )
+        finally:
+            reg.close()
 
     def _write(self, sql: str, params: list) -> None:
         """One statement written to the register, in a transaction of its own."""
@@ -269,6 +370,10 @@ def _remove_with_journal(path: Path) -> None:
     for suffix in ("", "-wal", "-shm", "-journal"):
         with suppress(FileNotFoundError):
             os.remove(f"{path}{suffix}")
+
+
+def _count(db: Database) -> int:
+    return int(db.execute("select count(*) from groups").fetchone()[0])
 
 
 def _starts_left(db: Database, client: str, now: float) -> int:

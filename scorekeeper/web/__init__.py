@@ -51,6 +51,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         hosting,
         i18n,
         logs,
+        metrics,
         present,
         rights,
         rulestext,
@@ -62,6 +63,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     for infrastructure in (
         assets,
         logs,
+        metrics,
         groups,
         database,
         hosting,

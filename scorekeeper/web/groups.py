@@ -37,7 +37,7 @@ from .rights import is_member
 #: The prefix of a group's pages.
 PREFIX = "/g/<group>"
 #: Blueprints (by name) that belong to no group: registered once, outside the groups' space.
-OUTSIDE = frozenset({"health", "offline", "front", "switches"})
+OUTSIDE = frozenset({"health", "offline", "front", "switches", "metrics"})
 #: What a club night's or a tournament's wall link opens (its key, not the phone, decides).
 WALL = frozenset({"walls.wall", "walls.state", "walls.qr"})
 #: What a phone that holds a game's view link may open of that game.
@@ -172,7 +172,11 @@ def register(app: Flask, blueprints: tuple[Any, ...]) -> None:
 
 
 def init_app(app: Flask) -> None:
-    app.extensions["groups"] = store_groups.Host(app.instance_path)
+    app.extensions["groups"] = store_groups.Host(
+        app.instance_path,
+        max_groups=app.config["MAX_GROUPS"],
+        min_free_bytes=app.config["MIN_FREE_DISK"] or 0,
+    )
     app.url_value_preprocessor(_pull)
     app.after_request(_after)
     app.url_defaults(_fill)

@@ -252,14 +252,20 @@ def serve(
     log_level: str = "info",
     log_format: str = "text",
     workers: int = 1,
+    max_groups: int | None = None,
+    min_free_disk: int = 0,
+    metrics: bool = False,
     end_process: bool = False,
     run: Callable[..., Any] | None = None,
 ) -> int:
     """Serve the app; print where to open it. *run* replaces the server in tests; *workers*:
-    how many server processes (``workers``); *end_process*: once the server has stopped
+    how many server processes (``workers``); *max_groups*, *min_free_disk*: the box's cap
+    on its groups and its floor of free bytes (``store.groups.Host``); *metrics*: answer
+    ``/metrics`` (``metrics``); *end_process*: once the server has stopped
     cleanly, end the process at once (``end``)."""
     from . import create_app, logs
     from .hosting import public_url_problem
+    from .metrics import metrics_folder, remove_folder
 
     from ..store.backup import BackupError, serving_lock
 
@@ -293,6 +299,9 @@ def serve(
             proxy_hops=proxy_hops,
         ),
         GROUPS=groups,
+        MAX_GROUPS=max_groups,
+        MIN_FREE_DISK=min_free_disk,
+        METRICS=metrics,
     )
     if bind == LAN_HOST:  # what the QR code on a page opened at localhost should point to
         config["LAN_URL"] = f"http://{shown}:{port}/"
@@ -300,6 +309,8 @@ def serve(
     if migrated is None:
         return 1
     config["REPLICATOR"] = replica.replicator()  # Litestream, when it runs this server
+    # before the app: every server process writes its figures in that folder (``metrics``)
+    figures = metrics_folder() if metrics else None
     app = create_app(config)
     try:  # held while the server runs: `scorekeeper restore` waits for it to stop
         lock = serving_lock(
@@ -307,6 +318,7 @@ def serve(
         )
     except BackupError as exc:
         print(exc, file=sys.stderr)
+        remove_folder(figures)
         return 1
     warm_printer()
     root = (public_url.rstrip("/") + "/") if public_url else f"http://{shown}:{port}/"
@@ -339,6 +351,8 @@ def serve(
         print(f"Database: {app.config['DATABASE']}")
     if workers > 1:
         print(f"{workers} server processes on one port.")
+    if metrics:
+        print(f"Metrics for the scraper on this box: http://{shown}:{port}/metrics")
     print("Stop with Ctrl+C.", flush=True)
     if run is None:
         run = serve_until_stopped
@@ -355,6 +369,7 @@ def serve(
     finally:
         if lock is not None:
             lock.close()
+        remove_folder(figures)
     status = 0
     if lost.is_set():
         print(REPLICATOR_LOST.format(pid=config["REPLICATOR"]), file=sys.stderr)

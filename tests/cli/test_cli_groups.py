@@ -129,3 +129,39 @@ def test_backup_into_without_a_group_backs_up_every_group(instance, tmp_path, ca
             assert conn.execute("pragma integrity_check").fetchone()[0] == "ok"
             name = conn.execute("select value from settings where key = 'group_name'").fetchone()[0]
         assert name in ("One", "Two", "Three")
+
+
+def test_issue39_6__groups_list_shows_each_groups_size_games_and_last_activity(
+    instance, tmp_path, capsys
+):
+    busy, _ = create(capsys, "Friday table")
+    quiet, _ = create(capsys, "Quiet table")
+    game_file = tmp_path / "game.json"
+    for king in range(2):
+        game_file.write_text(json.dumps(standard_game(first_king=king)), encoding="utf-8")
+        assert run(capsys, "import", str(game_file), "--group", busy)[0] == 0
+    with sqlite3.connect(instance / "groups" / f"{busy}.sqlite3") as conn:
+        last = conn.execute("select max(updated_at) from games").fetchone()[0]
+    code, lines, _ = run(capsys, "groups", "list", "--json")
+    rows = {r["id"]: r for r in json.loads("\n".join(lines))}
+    assert rows[busy]["games"] == 2 and rows[quiet]["games"] == 0
+    assert rows[busy]["last_activity"] == last
+    assert rows[quiet]["last_activity"] == rows[quiet]["created_at"]
+    on_disk = sum(
+        p.stat().st_size for p in (instance / "groups").glob(f"{busy}.sqlite3*") if p.is_file()
+    )
+    assert rows[busy]["bytes"] == on_disk > rows[quiet]["bytes"] > 0
+    code, lines, _ = run(capsys, "groups", "list")
+    assert lines[0].split() == [
+        "id",
+        "started",
+        "lang",
+        "size",
+        "games",
+        "last",
+        "activity",
+        "name",
+    ]
+    line = next(line for line in lines if line.startswith(busy))
+    assert re.search(r"\d+\.\d KB +2 +" + re.escape(last[:16].replace("T", " ")), line), line
+    assert line.endswith("Friday table")

@@ -160,6 +160,7 @@ def make_site(tmp_path):
             "DATABASE": str(tmp_path / "no500.sqlite3"),
             "INSTANCE_PATH": str(tmp_path / "instance"),
             "WTF_CSRF_ENABLED": False,
+            "METRICS": True,  # /metrics too, with every request counted
         }
     )
     client = app.test_client()
@@ -337,7 +338,12 @@ def _rules_of(method: str) -> list[str]:
 
     with tempfile.TemporaryDirectory() as tmp:
         app = create_app(
-            {"TESTING": True, "DATABASE": f"{tmp}/map.sqlite3", "INSTANCE_PATH": f"{tmp}/instance"}
+            {
+                "TESTING": True,
+                "DATABASE": f"{tmp}/map.sqlite3",
+                "INSTANCE_PATH": f"{tmp}/instance",
+                "METRICS": True,
+            }
         )
         return sorted(
             {
@@ -451,7 +457,7 @@ def test_no_500__the_routes_and_fields_are_all_there(fields):
         "/settings/words",
         "/games/<int:game_id>/confirm-all",
     } <= set(POST_RULES)
-    assert {"/lang/<code>", "/digits/<style>"} <= set(GET_RULES)
+    assert {"/lang/<code>", "/digits/<style>", "/metrics"} <= set(GET_RULES)
     assert {
         "other",
         "next",

@@ -51,7 +51,11 @@ def may_start() -> bool:
 
 
 def _page(form: StartForm | None = None, status: int = 200):
-    form = form or StartForm(formdata=None, data={"lang": current_language()})
+    if form is None:
+        form = StartForm(formdata=None, data={"lang": current_language()})
+        full = groups.host().full() if may_start() else None
+        if full:  # said before anyone types a name
+            form.form_errors.append(refusal(Refused(full)))
     if form.lang.data not in dict(LANGUAGES):
         form.lang.data = "en"
     return render_template(
@@ -109,6 +113,9 @@ def start():
                 )
             ]
             return _page(form, 429)
+        if exc.message in (store_groups.BOX_FULL, store_groups.DISK_FULL):  # the box's bounds
+            form.form_errors.append(refusal(exc))
+            return _page(form, 503)
         form.name.errors = [refusal(exc)]
         return _page(form, 400)
     g.group_id, g.group_path = group.id, str(group.path)
