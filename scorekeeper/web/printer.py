@@ -44,7 +44,7 @@ from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from concurrent.futures.process import BrokenProcessPool
 from functools import partial
-from collections import Counter
+from collections import Counter, deque
 from typing import Any, Callable, Hashable, NamedTuple
 
 from flask import Response, current_app, has_app_context, has_request_context, request, send_file
@@ -138,6 +138,13 @@ class Printer:
         #: the requests waiting, by group and by client
         self._waiting_for: Counter[tuple[str, str]] = Counter()
         self._threads: Executor | None = None
+        #: renders not yet handed to the pool, by group
+        self._pending: dict[str, deque[tuple[Callable[[], Future], Future]]] = {}
+        self._handed = 0  # renders handed to the pool and not done
+        self._handed_for: Counter[str] = Counter()  # the same, by group
+        #: the turn each group with a render waiting or being made was last served in
+        self._served: dict[str, int] = {}
+        self._turn = 0
         self.made = 0  # renders handed to the pool (tests, benchmarks)
         self.refused: Counter[str] = Counter()  # 503s by the bound met (tests, benchmarks)
 
@@ -219,17 +226,74 @@ class Printer:
         with self._lock:
             return bool(self._flying)
 
-    def _submit(self, job: str, args: tuple, kwargs: dict, group: str) -> Future:
+    def _submit(self, job: str, args: tuple, kwargs: dict, tenant: str) -> Future:
+        """The future of the job's answer: the job is handed to the pool at once while fewer
+        than :data:`PRINTERS` of this queue's renders are there, else as soon as one is done,
+        the groups' waiting jobs in turn, so that one group's renders never stand in line
+        before another group's."""
         self.made += 1
+        answer: Future = Future()
+        with self._lock:
+            jobs = self._pending.setdefault(tenant, deque())
+            jobs.append((self._hand(job, args, kwargs, tenant), answer))
+            self._dispatch()
+        return answer
+
+    def _hand(self, job: str, args: tuple, kwargs: dict, tenant: str) -> Callable[[], Future]:
+        """What hands the job to the pool (decided now, under the request's app)."""
         pool = _pool()
         if in_process():
-            try:
-                return pool.submit(job, *args, tenant=group, **kwargs)
-            except BrokenProcessPool:
-                return pool.submit(job, *args, tenant=group, **kwargs)  # started again
+
+            def hand() -> Future:
+                try:
+                    return pool.submit(job, *args, tenant=tenant, **kwargs)
+                except BrokenProcessPool:
+                    return pool.submit(job, *args, tenant=tenant, **kwargs)  # started again
+
+            return hand
         if self._threads is None:
             self._threads = ThreadPoolExecutor(pool.PRINTERS, thread_name_prefix="printer")
-        return self._threads.submit(pool.run, job, *args, **kwargs)
+        return partial(self._threads.submit, pool.run, job, *args, **kwargs)
+
+    def _dispatch(self) -> None:
+        """Hand waiting jobs to the pool while it has a printer free, the groups in turn: the
+        next job is the one of the group served longest ago (a group new to the queue first)."""
+        with self._lock:
+            while self._pending and self._handed < _pool().PRINTERS:
+                tenant = min(self._pending, key=lambda t: self._served.get(t, -1))
+                jobs = self._pending[tenant]
+                hand, answer = jobs.popleft()
+                if not jobs:
+                    del self._pending[tenant]
+                self._turn += 1
+                self._served[tenant] = self._turn
+                self._handed += 1
+                self._handed_for[tenant] += 1
+                try:
+                    made = hand()
+                except Exception as exc:  # a pool that cannot start: this render fails
+                    self._handed_back(tenant, answer, None, exc)
+                    continue
+                made.add_done_callback(partial(self._handed_back, tenant, answer))
+
+    def _handed_back(
+        self, tenant: str, answer: Future, made: Future | None, failed: Exception | None = None
+    ) -> None:
+        with self._lock:
+            self._handed -= 1
+            self._handed_for[tenant] -= 1
+            if self._handed_for[tenant] <= 0 and tenant not in self._pending:
+                del self._handed_for[tenant], self._served[tenant]  # new again next time
+        if made is None:
+            answer.set_exception(failed or BrokenProcessPool("the printing pool did not start"))
+            return
+        if made.cancelled():  # the pool was stopped: as a pool that broke
+            answer.set_exception(BrokenProcessPool("the printing pool was stopped"))
+        elif made.exception() is not None:
+            answer.set_exception(made.exception())
+        else:
+            answer.set_result(made.result())
+        self._dispatch()
 
     def _done(self, key: Hashable, keep: Callable[[Any], None] | None, future: Future) -> None:
         try:

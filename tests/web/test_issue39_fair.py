@@ -217,3 +217,38 @@ def test_issue39_2__no_cookie_makes_a_new_render_of_a_shared_result(app, monkeyp
         (lang, digits) for lang in ("en", "ar") for digits in ("western", "arabic")
     }
     assert all(p["words"] == () for p in made)
+
+
+def test_issue39_2__the_groups_waiting_renders_are_made_in_turn(app, held, monkeypatch):
+    """With one printer, the renders that wait for it are handed over a group's after the
+    other's: group B's sheet, asked after three of A's, is made right after the one being made,
+    not after all of A's."""
+    monkeypatch.setattr(pool, "PRINTERS", 1)
+    monkeypatch.setattr(printer, "PRINTER", printer.Printer(wait_seconds=0.2))
+    a, join_a, _ = start_group(app, "Flooded", address="10.9.0.1")
+    b, _, phone_b = start_group(app, "Café Layali", address="10.9.0.2")
+    for index in range(3):  # each told to ask again: the renders go on, one after the other
+        answer = InGroup(member(app, join_a), a).get(
+            BLANK + names(f"hold{index}"), environ_base={"REMOTE_ADDR": f"10.0.0.{index}"}
+        )
+        assert answer.status_code == 503
+    assert held.started.acquire(timeout=10)  # the first is being made, two wait
+    monkeypatch.setattr(printer.PRINTER, "wait_seconds", 30)
+    answers: list = []
+    thread = threading.Thread(
+        target=lambda: answers.append(
+            InGroup(phone_b, b).get(BLANK + names("Rami"), environ_base={"REMOTE_ADDR": "10.1.1.1"})
+        )
+    )
+    thread.start()
+    deadline = time.monotonic() + 10
+    while printer.PRINTER._waiting < 1:
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    held.release()
+    thread.join(60)
+    assert [r.status_code for r in answers] == [200]
+    while printer.PRINTER.busy():  # A's go on
+        assert time.monotonic() < deadline + 30
+        time.sleep(0.05)
+    assert [call[0] for call in held.calls] == ["hold0 0", "Rami 0", "hold1 0", "hold2 0"]
