@@ -71,6 +71,9 @@ def test_issue39_2__the_printed_sheet_keeps_the_usual_words_whatever_the_cookie(
     blank = client.get("/sheet/blank.pdf")
     text = PdfReader(io.BytesIO(blank.data)).pages[0].extract_text()
     assert "Collections" in text and "Eltoosh" not in text
+    assert "Printed sheets keep the usual names." in soup(client.get("/settings")).get_text()
+    client.set_cookie("lang", "ar")
+    assert "تبقى الأسماء المعتادة على الأوراق المطبوعة." in soup(client.get("/settings")).get_text()
 
 
 def test_own_words__too_long_is_refused_next_to_its_field_with_the_input_kept(client):
