@@ -17,6 +17,7 @@ from scorekeeper.printing import pool
 from scorekeeper.web import printer
 
 from group_helpers import InGroup, groups_app, start_group
+from test_web_flood import HeldRenders
 from web_helpers import Table
 
 BLANK = "/sheet/blank.pdf"
@@ -37,32 +38,14 @@ def app(tmp_path):
     return groups_app(tmp_path, PRINT_IN_PROCESS=False)
 
 
-class Held:
-    """The blank sheet's printing job, held until :meth:`release` when a name says "hold";
-    every other sheet is made at once."""
-
-    def __init__(self, monkeypatch):
-        self.started = threading.Semaphore(0)
-        self.gate = threading.Event()
-        self.calls: list[tuple] = []
-        real = pool.JOBS["blank_pdf"]
-
-        def held(**params):
-            self.calls.append(params["names"])
-            if any("hold" in name for name in params["names"]):
-                self.started.release()
-                self.gate.wait(20)
-            return real(**params)
-
-        monkeypatch.setitem(pool.JOBS, "blank_pdf", held)
-
-    def release(self) -> None:
-        self.gate.set()
+def on_hold(names: tuple) -> bool:
+    """The sheets the tests hold: those with a name that says "hold"."""
+    return any("hold" in name for name in names)
 
 
 @pytest.fixture
 def held(monkeypatch):
-    renders = Held(monkeypatch)
+    renders = HeldRenders(monkeypatch, on_hold)
     yield renders
     renders.release()
 
@@ -106,7 +89,7 @@ def settle(threads: list, answers: list, waiting: int) -> None:
         time.sleep(0.05)
 
 
-def finish(held: Held, threads: list) -> None:
+def finish(held: HeldRenders, threads: list) -> None:
     held.release()
     for thread in threads:
         thread.join(30)
