@@ -161,9 +161,9 @@ class Printer:
     ) -> Any:
         """What the printing job *job* makes of *args*: ``ready()`` if that is not None, else
         the render of *key* under way, else a new one (given to ``keep`` once made, whoever
-        waits for it), for the group *tenant* (its database file). *bounded*: a request, which the
-        queue's bounds and the group's and the client's shares apply to; else the sheet
-        worker. Raises :class:`Busy` past them or after :data:`WAIT_SECONDS`."""
+        waits for it), for the group *tenant* (its database file). *bounded*: a request,
+        which the queue's bounds and the group's and the client's shares apply to; else the
+        sheet worker. Raises :class:`Busy` past them or after :data:`WAIT_SECONDS`."""
         client = request_client() if bounded else ""
         with self._lock:
             if ready is not None and (found := ready()) is not None:
@@ -228,9 +228,9 @@ class Printer:
 
     def _submit(self, job: str, args: tuple, kwargs: dict, tenant: str) -> Future:
         """The future of the job's answer: the job is handed to the pool at once while fewer
-        than :data:`PRINTERS` of this queue's renders are there, else as soon as one is done,
-        the groups' waiting jobs in turn, so that one group's renders never stand in line
-        before another group's."""
+        of this queue's renders than the pool has printers (``pool.PRINTERS``) are there, else
+        as soon as one is done, the groups' waiting jobs in turn, so that one group's renders
+        never stand in line before another group's."""
         self.made += 1
         answer: Future = Future()
         with self._lock:
