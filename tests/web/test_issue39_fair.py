@@ -17,6 +17,7 @@ from scorekeeper.printing import pool
 from scorekeeper.web import printer
 
 from group_helpers import InGroup, groups_app, start_group
+from test_defects_hosting import hosted, member as hosted_member  # noqa: F401 (a fixture)
 from test_web_flood import HeldRenders
 from web_helpers import Table
 
@@ -237,23 +238,17 @@ def test_issue39_2__the_groups_waiting_renders_are_made_in_turn(app, held, monke
     assert [call[0] for call in held.calls] == ["hold0 0", "Rami 0", "hold1 0", "hold2 0"]
 
 
-def test_issue39_2__behind_the_proxy_each_phone_is_a_client_of_its_own(tmp_path, held, monkeypatch):
+def test_issue39_2__behind_the_proxy_each_phone_is_a_client_of_its_own(
+    hosted,  # noqa: F811 (the fixture)
+    held,
+    monkeypatch,
+):
     """Behind the TLS proxy (``--proxy-hops 1``) a client is the phone's address the proxy
     forwards, not the proxy's: one phone's flood takes its own share, and another phone of the
     same group still gets its sheet."""
-    from test_defects_hosting import PUBLIC, make, member, serve_module
-
+    hosted.config["PRINT_IN_PROCESS"] = False
     monkeypatch.setattr(printer, "PRINTER", printer.Printer(share=printer.Share(client_waiting=1)))
-    app = make(
-        tmp_path,
-        PROXY_HOPS=1,
-        PUBLIC_URL=PUBLIC,
-        TRUSTED_HOSTS=serve_module.trusted_hosts(
-            "127.0.0.1", lan=None, public_url=PUBLIC, proxy_hops=1
-        ),
-        PRINT_IN_PROCESS=False,
-    )
-    flooder = member(app, "203.0.113.66")
+    flooder = hosted_member(hosted, "203.0.113.66")
     answers: list = []
     threads = [
         threading.Thread(target=lambda i=i: answers.append(flooder.get(BLANK + names(f"hold{i}"))))
@@ -264,6 +259,6 @@ def test_issue39_2__behind_the_proxy_each_phone_is_a_client_of_its_own(tmp_path,
     settle(threads, answers, 1)
     assert [r.status_code for r in answers] == [503, 503]
     assert printer.PRINTER.refused["client waiting"] == 2
-    sheet = member(app, "203.0.113.77").get(BLANK + names("Aya"))
+    sheet = hosted_member(hosted, "203.0.113.77").get(BLANK + names("Aya"))
     assert sheet.status_code == 200 and sheet.data.startswith(b"%PDF-")
     finish(held, threads)
