@@ -104,7 +104,7 @@ def tap_cases(game_doc: dict) -> tuple[dict[str, Callable[[], object]], Callable
     first = client.get(url)
     assert first.status_code == 200, first.status_code
     tag = first.headers["ETag"]
-    way = sheets.Way("a4", "en", "western", ())
+    way = sheets.Way("a4", "en", "western")
 
     def ok(response, status: int = 200):
         assert response.status_code == status, response.status_code

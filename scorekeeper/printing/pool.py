@@ -131,9 +131,10 @@ def run(job: str, *args: Any, **kwargs: Any) -> Any:
     return JOBS[job](*args, **kwargs)
 
 
-def submit(job: str, *args: Any, **kwargs: Any) -> Future:
-    """Hand *job* to the pool; its future. A pool that broke (a worker killed) is started
-    again for the next job, and this one fails with ``BrokenProcessPool``."""
+def submit(job: str, *args: Any, tenant: str = "", **kwargs: Any) -> Future:
+    """Hand *job* to the pool, for *tenant* (the group's database file); its future. A pool
+    that broke (a worker killed) is started again for the next job, and this one fails with
+    ``BrokenProcessPool``."""
     try:
         return _workers.executor().submit(run, job, *args, **kwargs)
     except BrokenProcessPool:

@@ -1,7 +1,8 @@
 """A game's printed sheet, kept and made ready before it is asked for.
 
 Laying a sheet out takes about 0.2 s, so the last PDF of each game is kept, one per way of
-reading it (paper, language, digits, the table's words), with the version of the game it
+reading it (paper, language, digits: only what the server offers, never a cookie's free text,
+so that no phone can make a new render by changing a cookie), with the version of the game it
 shows (its version tag, as ``live.stored_version`` reads it, and the players' names, which a rename changes without
 changing the version). The page answers it with an ``ETag``, and 304 to a phone that has it.
 
@@ -38,7 +39,6 @@ from ..store.storage import StoredGame, game_document, load_game
 from .database import get_db
 from .i18n import DIGITS_COOKIE, current_language
 from .printer import PRINTER, database_path
-from .words import words_key
 
 #: At most this many PDFs are kept (each game's last one per way of reading it).
 KEPT_SHEETS = 64
@@ -50,12 +50,13 @@ log = logging.getLogger(__name__)
 
 
 class Way(NamedTuple):
-    """How a phone reads the sheet: paper, language, digits, the table's words (as a key)."""
+    """How a phone reads the sheet: paper, language, digits, each one the server offers. The
+    sheet names the contracts in the language's usual words, never the table's own (a cookie's
+    free text, ``words.py``), so that a cookie cannot make a new render."""
 
     paper: str
     lang: str
     digits: str
-    words: tuple[tuple[str, str], ...]
 
 
 #: Where a sheet is kept: (database file, game id, way) -> (the version it shows, the PDF).
@@ -78,7 +79,7 @@ def sheet_digits() -> str:
 
 
 def way_of_reading(paper: str) -> Way:
-    return Way(paper.lower(), sheet_language(), sheet_digits(), words_key())
+    return Way(paper.lower(), sheet_language(), sheet_digits())
 
 
 def shown_version(stored: StoredGame) -> Hashable:
@@ -124,7 +125,7 @@ def _sheet_args(stored: StoredGame, way: Way) -> dict[str, Any]:
         "paper": way.paper,
         "lang": way.lang,
         "digits": way.digits,
-        "words": way.words,
+        "words": (),
     }
 
 
@@ -137,6 +138,7 @@ def sheet_pdf(stored: StoredGame, slot: Slot, shows: Hashable, *, bounded: bool 
         ready=lambda: ready_sheet(slot, shows),
         keep=lambda data: SHEETS.put(slot, (shows, data)),
         bounded=bounded,
+        tenant=slot[0],
         **_sheet_args(stored, slot[2]),
     )
 
@@ -158,6 +160,7 @@ def sheet_png(stored: StoredGame, slot: Slot, shows: Hashable) -> bytes:
             pdf,
             ready=ready,
             keep=lambda image: PNGS.put(slot, (shows, image)),
+            tenant=slot[0],
         )
     made = PRINTER.make(
         ("png", slot, shows),
@@ -165,6 +168,7 @@ def sheet_png(stored: StoredGame, slot: Slot, shows: Hashable) -> bytes:
         "game_pdf",
         ready=ready,
         keep=keep,
+        tenant=slot[0],
         **_sheet_args(stored, slot[2]),
     )
     return made[1] if isinstance(made, tuple) else made

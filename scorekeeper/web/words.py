@@ -3,8 +3,11 @@
 Tables call the contracts by different names: شيخ الكبة or الختيار, الديناري or الدينار,
 "King of Hearts" or "Sheikh Koobbah". The catalog holds each language's default; a phone keeps
 the table's own words in a cookie per language (``words_ar``, ``words_en``), set on the settings
-page, and every page, the rules line and the printed sheet use them. The settings page that sets them is
-``pages/settings.py``.
+page, and every page and the rules line use them. The settings page that sets them is
+``pages/settings.py``. The printed sheets and images do not: they name the contracts in the
+language's usual words, so that what a render is made of is only what the server offers (a
+language, digits, a paper), and a cookie's free text can never make a new render
+(``printer.py``).
 """
 
 from __future__ import annotations

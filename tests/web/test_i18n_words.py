@@ -1,6 +1,6 @@
-"""A table's own words for the contracts (a setting kept on the phone, per language): the pages,
-the rules line and the printed sheet use them; a word that can't be is refused next to its
-field with what was typed kept, and nothing is kept."""
+"""A table's own words for the contracts (a setting kept on the phone, per language): the pages
+and the rules line use them, the printed sheet keeps the usual words; a word that can't be is
+refused next to its field with what was typed kept, and nothing is kept."""
 
 from __future__ import annotations
 
@@ -59,12 +59,21 @@ def test_own_words__in_english_too_and_in_the_rules_line(client, table):
     assert "Banat" in page.get_text()
 
 
-def test_own_words__on_the_printed_sheet(client, table):
+def test_issue39_2__the_printed_sheet_keeps_the_usual_words_whatever_the_cookie(client, table):
+    """The table's words are a cookie's free text: the sheet, a render, never takes them
+    (issue 39, item 2), while the page does."""
     game = table.new_game()
     save_words(client, collections="Eltoosh")
+    assert "Eltoosh" in soup(client.get(f"/games/{game}")).get_text()
     pdf = client.get(f"/games/{game}/sheet.pdf")
     text = PdfReader(io.BytesIO(pdf.data)).pages[0].extract_text()
-    assert "Eltoosh" in text and "Collections" not in text
+    assert "Collections" in text and "Eltoosh" not in text
+    blank = client.get("/sheet/blank.pdf")
+    text = PdfReader(io.BytesIO(blank.data)).pages[0].extract_text()
+    assert "Collections" in text and "Eltoosh" not in text
+    assert "Printed sheets keep the usual names." in soup(client.get("/settings")).get_text()
+    client.set_cookie("lang", "ar")
+    assert "تبقى الأسماء المعتادة على الأوراق المطبوعة." in soup(client.get("/settings")).get_text()
 
 
 def test_own_words__too_long_is_refused_next_to_its_field_with_the_input_kept(client):

@@ -8,6 +8,7 @@ client address and in all."""
 from __future__ import annotations
 
 import threading
+from typing import Callable
 
 import pytest
 
@@ -37,9 +38,10 @@ def app(app):
 
 
 class HeldRenders:
-    """The blank sheet's printing job, counted, and held until :meth:`release`."""
+    """The blank sheet's printing job, counted, and held until :meth:`release` (those whose
+    names *hold* says)."""
 
-    def __init__(self, monkeypatch):
+    def __init__(self, monkeypatch, hold: Callable[[tuple], bool] = lambda names: True):
         self.calls: list[tuple] = []
         self.started = threading.Semaphore(0)
         self.gate = threading.Event()
@@ -48,8 +50,9 @@ class HeldRenders:
         def held(**params):
             assert threading.current_thread().name.startswith("printer")  # never a request's
             self.calls.append(params["names"])
-            self.started.release()
-            self.gate.wait(20)
+            if hold(params["names"]):
+                self.started.release()
+                self.gate.wait(20)
             return real(**params)
 
         monkeypatch.setitem(pool.JOBS, "blank_pdf", held)

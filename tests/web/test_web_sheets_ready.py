@@ -184,7 +184,7 @@ def test_worker__a_slot_asked_for_again_while_waiting_is_made_once(
 
     patch_render(monkeypatch, wrap)
     path = app.config["DATABASE"]
-    way = sheets.Way("a4", "en", "western", ())
+    way = sheets.Way("a4", "en", "western")
     with app.app_context():  # the app's settings go with what it asks for
         worker.ask((path, game_a, way))
     for deal in NIGHT[1:4]:  # three saves of game B while the worker is busy with game A
@@ -227,7 +227,7 @@ def test_sheet__asked_for_while_the_worker_is_busy_is_made_by_the_printer_next(
     try:
         with app.app_context():
             sheets.WORKER.ask(
-                (app.config["DATABASE"], busy_game, sheets.Way("a4", "en", "western", ()))
+                (app.config["DATABASE"], busy_game, sheets.Way("a4", "en", "western"))
             )
         assert started.wait(10) and sheets.WORKER.busy()
         phone = threading.Thread(

@@ -28,7 +28,6 @@ from ..readysheets import (
     shown_version,
     way_of_reading,
 )
-from ..words import words_key
 from .games import fetch_game
 
 bp = Blueprint("sheets", __name__)
@@ -129,6 +128,6 @@ def blank_sheet():
         paper=paper_arg().lower(),
         lang=sheet_language(),
         digits=sheet_digits(),
-        words=words_key(),
+        words=(),  # the language's usual words: a cookie's never make a new render
     )
     return pdf_response(data, "trex-blank-scoresheet.pdf")
