@@ -15,7 +15,6 @@ killed, the kernel sends each worker SIGTERM (``PR_SET_PDEATHSIG``), so none out
 
 from __future__ import annotations
 
-import ctypes
 import logging
 import os
 import signal
@@ -23,10 +22,11 @@ import socket
 import time
 from typing import Any, Callable
 
+from ..engine.processes import die_with_parent
+
 log = logging.getLogger(__name__)
 #: A worker that dies within this many seconds of its start is not started again at once.
 RESTART_PAUSE = 1.0
-PR_SET_PDEATHSIG = 1
 
 
 def listening_socket(host: str, port: int, backlog: int = 1024) -> socket.socket:
@@ -42,24 +42,11 @@ def listening_socket(host: str, port: int, backlog: int = 1024) -> socket.socket
     return sock
 
 
-def _die_with_parent() -> None:
-    """Ask the kernel to send this process SIGTERM when its parent ends (Linux)."""
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
-    except (OSError, AttributeError):
-        from ..engine.processes import end_with
-
-        end_with(os.getppid())
-
-
 def _worker(run: Callable[[], Any], parent: int) -> None:
     """In the forked child: run the server until it is stopped, then end the process."""
     for number in (signal.SIGTERM, signal.SIGINT, signal.SIGCHLD):
         signal.signal(number, signal.SIG_DFL)
-    _die_with_parent()
-    if os.getppid() != parent:  # the parent ended before the line above
-        os._exit(0)
+    die_with_parent(parent)
     status = 0
     try:
         run()
@@ -71,9 +58,13 @@ def _worker(run: Callable[[], Any], parent: int) -> None:
         os._exit(status)
 
 
-def supervise(count: int, run: Callable[[], Any], *, stop_seconds: float = 2.0) -> int:
+def supervise(
+    count: int, run: Callable[[], Any], *, stop_seconds: float = 2.0, service: Any = None
+) -> int:
     """Fork *count* workers that each call *run* (waitress on the shared socket, until
-    SIGTERM), keep them running, and stop them all on SIGTERM or SIGINT."""
+    SIGTERM), keep them running, and stop them all on SIGTERM or SIGINT. *service*: the job
+    service's keeper (``engine/service.py``), started already: started again if it dies,
+    stopped once the workers are."""
     parent = os.getpid()
     workers: dict[int, float] = {}
     stopping = False
@@ -105,6 +96,9 @@ def supervise(count: int, run: Callable[[], Any], *, stop_seconds: float = 2.0) 
                 break
             except InterruptedError:
                 continue
+            if service is not None and pid == service.pid and not stopping:
+                service.ended(status)
+                continue
             started = workers.pop(pid, None)
             if started is None or stopping:
                 continue
@@ -129,6 +123,8 @@ def supervise(count: int, run: Callable[[], Any], *, stop_seconds: float = 2.0) 
                 os.waitpid(pid, 0)
             except (ProcessLookupError, ChildProcessError):
                 pass
+        if service is not None:
+            service.stop()
         return 0
     finally:
         for number, handler in previous.items():

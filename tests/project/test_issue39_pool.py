@@ -1,0 +1,200 @@
+"""Issue 39, item 1: one printing pool and one advisor pool per box, shared by every server
+process (``engine/service.py``), tested on a real ``scorekeeper serve --workers 2`` (waitress)
+and on the service itself.
+
+- At rest, the box runs at most workers + cores + 4 processes: one fork server, one resource
+  tracker and one set of printers, whatever the number of workers.
+- PDFs, PNGs and advice still arrive, through every worker.
+- SIGTERM stops everything (the service and its processes included) within 5 s; ``kill -9``
+  of the parent leaves nothing behind; a killed service is started again, and meanwhile a
+  sheet is "being prepared" (503), never a 500.
+- The service serves waiting jobs round-robin across tenants, not first come first served.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
+
+import pytest
+
+from live_server import Phone, Server, enter_deal, simulated
+from load_tables import start_game
+from test_good_citizen import command, descendants, gone_within
+
+from scorekeeper.engine import service
+from scorekeeper.engine.processes import cores
+
+pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
+
+WORKERS = 2
+NAMES = "names=Ann&names=Bob&names=Cy&names=Di"
+
+
+def kinds(pids: set[int]) -> list[str]:
+    return [command(pid) for pid in pids]
+
+
+def services(root: int) -> set[int]:
+    return {pid for pid in descendants(root) if "scorekeeper.engine.service" in command(pid)}
+
+
+def at_rest(root: int, seconds: float = 30) -> set[int]:
+    """The processes under *root* once the service and its printers are up."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        found = descendants(root)
+        if services(root) and any("forkserver" in command(p) for p in found):
+            time.sleep(1.0)  # the printers have started and loaded WeasyPrint
+            return descendants(root)
+        time.sleep(0.2)
+    raise AssertionError(kinds(descendants(root)))
+
+
+@pytest.fixture
+def box(tmp_path):
+    server = Server(
+        tmp_path / "pool.sqlite3", tmp_path / "instance", args=("--workers", str(WORKERS))
+    ).start()
+    phone = Phone(server.port)
+    try:
+        yield server, phone
+    finally:
+        phone.close()
+        server.kill()
+
+
+def test_issue39_1__the_box_at_rest_runs_one_pool_whatever_its_workers(box):
+    server, _phone = box
+    tree = at_rest(server.process.pid)
+    commands = kinds(tree)
+    assert len(tree) + 1 <= WORKERS + cores() + 4, commands
+    assert sum("forkserver import main" in c for c in commands) == 1 + 1, commands  # + 1 printer
+    assert sum("resource_tracker" in c for c in commands) == 1, commands
+    assert len(services(server.process.pid)) == 1, commands
+
+
+def test_issue39_1__pdfs_pngs_and_advice_arrive_through_every_worker(box):
+    server, phone = box
+    game = simulated(7)
+    game_id = start_game(phone, game)
+    enter_deal(phone, game_id, 1, game["deals"][0])
+    root = server.process.pid
+    before = descendants(root)
+    for number in range(6):  # new connections: the kernel hands them to either worker
+        asker = Phone(server.port)
+        try:
+            blank = asker.request("blank", "GET", f"/sheet/blank.pdf?{NAMES}{number}")
+            sheet = asker.request("sheet", "GET", f"/games/{game_id}/sheet.pdf?n={number}")
+            image = asker.request("png", "GET", f"/games/{game_id}/sheet.png?n={number}")
+        finally:
+            asker.close()
+        assert blank.status == 200 and blank.body.startswith("%PDF"), blank.status
+        assert sheet.status == 200 and sheet.body.startswith("%PDF"), sheet.status
+        assert image.status == 200 and image.body[1:4] == "PNG", image.status
+    advice = phone.request("advise", "GET", f"/games/{game_id}/advise")
+    assert advice.status == 200
+    # the advisor's processes, where the box has more than one core, are the service's
+    after = descendants(root) - before
+    [keeper] = services(root)
+    assert after <= descendants(keeper), kinds(after)
+
+
+def test_issue39_1__sigterm_stops_the_service_and_its_processes_within_5_s(box):
+    server, phone = box
+    game = simulated(8)
+    game_id = start_game(phone, game)
+    enter_deal(phone, game_id, 1, game["deals"][0])
+    assert phone.request("advise", "GET", f"/games/{game_id}/advise").status == 200
+    helpers = at_rest(server.process.pid)
+    assert services(server.process.pid)
+    signalled = time.monotonic()
+    server.process.send_signal(signal.SIGTERM)
+    server.process.wait(timeout=10)
+    assert time.monotonic() - signalled < 5.0
+    assert server.process.returncode == 0, server.output()[-2000:]
+    left = gone_within(helpers, 0.5)
+    assert left == set(), kinds(left)
+
+
+def test_issue39_1__kill_9_of_the_parent_leaves_no_process_behind(box):
+    server, _phone = box
+    helpers = at_rest(server.process.pid)
+    os.kill(server.process.pid, signal.SIGKILL)  # the parent alone, not its process group
+    left = gone_within(helpers, 5.0)
+    assert left == set(), kinds(left)
+
+
+def test_issue39_1__a_killed_service_starts_again_and_meanwhile_a_sheet_is_never_a_500(box):
+    server, phone = box
+    root = server.process.pid
+    at_rest(root)
+    [first] = services(root)
+    os.kill(first, signal.SIGKILL)
+    statuses = []
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        reply = phone.request("blank", "GET", f"/sheet/blank.pdf?{NAMES}&n={len(statuses)}")
+        statuses.append(reply.status)
+        if reply.status == 200:
+            break
+        time.sleep(0.2)
+    assert statuses[-1] == 200 and set(statuses) <= {200, 503}, statuses
+    again = services(root)
+    assert again and first not in again
+
+
+# -- the service itself ------------------------------------------------------------------------
+@pytest.fixture
+def keeper():
+    kept = service.Keeper().start()
+    try:
+        yield kept
+    finally:
+        kept.stop()
+        service.use(None)
+
+
+def test_issue39_1__the_service_takes_waiting_jobs_in_turn_across_tenants(keeper):
+    one = service.Spec("test-one", 1, 0)
+    done: list[str] = []
+
+    def job(name: str, tenant: str):
+        future = service.submit(one, tenant, time.sleep, 0.3)
+        future.add_done_callback(lambda _f: done.append(name))
+        return future
+
+    flood = [job(f"a{n}", "group-a") for n in range(5)]
+    time.sleep(0.2)  # group A's five are waiting (one of them running) before B asks
+    other = job("b", "group-b")
+    other.result(timeout=30)
+    for future in flood:
+        future.result(timeout=30)
+    # first come first served would make B's job the sixth done; in turn, it is at most third
+    assert done.index("b") <= 2, done
+
+
+def test_issue39_1__a_job_fails_as_a_broken_pool_and_an_error_comes_back_as_itself(keeper):
+    spec = service.Spec("test-errors", 1, 0)
+    assert service.submit(spec, "", divmod, 7, 2).result(timeout=30) == (3, 1)
+    with pytest.raises(ZeroDivisionError):
+        service.submit(spec, "", divmod, 1, 0).result(timeout=30)
+    keeper.stop()
+    gone = service.submit(spec, "", divmod, 7, 2)  # never raises itself: its future fails
+    with pytest.raises(BrokenProcessPool):
+        gone.result(timeout=30)
+
+
+def test_issue39_1__only_a_process_with_the_key_hands_the_service_a_job(keeper):
+    spec = service.Spec("test-key", 1, 0)
+    service.use(keeper.address, b"not the key")
+    stranger = service.submit(spec, "", divmod, 7, 2)
+    with pytest.raises(Exception) as refused:
+        stranger.result(timeout=30)
+    assert not isinstance(refused.value, AssertionError)
+    assert oct(os.stat(keeper.folder).st_mode & 0o777) == "0o700"
+    service.use(keeper.address, keeper.key)
+    assert service.submit(spec, "", divmod, 7, 2).result(timeout=30) == (3, 1)
