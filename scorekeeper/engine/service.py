@@ -42,6 +42,7 @@ import threading
 import time
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from functools import partial
 from multiprocessing.connection import Client, Listener
 from pathlib import Path
 from typing import Any, Callable, NamedTuple
@@ -205,31 +206,36 @@ class Service:
         while len(waiting) and self._running.get(name, 0) < spec.workers:
             job = waiting.take()
             self._running[name] = self._running.get(name, 0) + 1
+            executor = None
             try:
                 executor = self._pools.get(name)
                 if executor is None:
                     executor = self._pools[name] = pool(spec.workers, spec.nice, spec.preload)
                 running = executor.submit(call, job.job)
-            except BrokenProcessPool as exc:
+            except Exception as exc:  # noqa: BLE001 (broken, or no process could start)
                 self._running[name] -= 1
-                self._broken(name)
+                if isinstance(exc, BrokenProcessPool):
+                    self._broken(name, executor)
                 job.answer.set_result(_failure(exc))
                 continue
-            running.add_done_callback(lambda done, job=job: self._done(name, job, done))
+            running.add_done_callback(partial(self._done, name, job, executor))
 
-    def _done(self, name: str, job: _Job, done: Future) -> None:
+    def _done(self, name: str, job: _Job, executor: ProcessPoolExecutor, done: Future) -> None:
         with self._lock:
             self._running[name] -= 1
-            error = done.exception()
+            error = (
+                BrokenProcessPool("the pool was stopped") if done.cancelled() else done.exception()
+            )
             if isinstance(error, BrokenProcessPool):
-                self._broken(name)
+                self._broken(name, executor)
             self._pump(name)
         job.answer.set_result(_failure(error) if error is not None else done.result())
 
-    def _broken(self, name: str) -> None:
-        """A process of pool *name* died: the pool is started again for the next job."""
-        executor = self._pools.pop(name, None)
-        if executor is not None:
+    def _broken(self, name: str, executor: ProcessPoolExecutor | None) -> None:
+        """A process of pool *name*'s *executor* died: a new pool is started for the next job
+        (once: the other jobs the broken one fails do not end its successor)."""
+        if executor is not None and self._pools.get(name) is executor:
+            del self._pools[name]
             threading.Thread(target=stop, args=(executor,), daemon=True).start()
 
     def take(self, conn: Any) -> None:

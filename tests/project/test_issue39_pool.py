@@ -23,7 +23,7 @@ import pytest
 
 from live_server import Phone, Server, enter_deal, simulated
 from load_tables import start_game
-from test_good_citizen import command, descendants, gone_within
+from test_good_citizen import command, cpu_seconds, descendants, gone_within
 
 from scorekeeper.engine import service
 from scorekeeper.engine.processes import cores
@@ -48,9 +48,15 @@ def at_rest(root: int, seconds: float = 30) -> set[int]:
     while time.monotonic() < deadline:
         found = descendants(root)
         if services(root) and any("forkserver" in command(p) for p in found):
-            time.sleep(1.0)  # the printers have started and loaded WeasyPrint
-            return descendants(root)
+            break
         time.sleep(0.2)
+    used = cpu_seconds(root)
+    while time.monotonic() < deadline:  # the printers have loaded WeasyPrint and gone quiet
+        time.sleep(1.0)
+        now = cpu_seconds(root)
+        if now - used < 0.03:
+            return descendants(root)
+        used = now
     raise AssertionError(kinds(descendants(root)))
 
 
@@ -147,6 +153,26 @@ def test_issue39_1__a_killed_service_starts_again_and_meanwhile_a_sheet_is_never
     assert again and first not in again
 
 
+def test_issue39_1__a_killed_printer_is_replaced_and_meanwhile_a_sheet_is_never_a_500(box):
+    server, phone = box
+    root = server.process.pid
+    at_rest(root)
+    [keeper] = services(root)
+    forked = [pid for pid in descendants(keeper) if "forkserver" in command(pid)]
+    printers = {pid for pid in forked if not descendants(pid)}  # the fork server's children
+    assert printers, kinds(descendants(keeper))
+    for pid in printers:
+        os.kill(pid, signal.SIGKILL)
+    statuses = []
+    for number in range(6):
+        reply = phone.request("blank", "GET", f"/sheet/blank.pdf?{NAMES}&k={number}")
+        statuses.append(reply.status)
+        if reply.status != 200:
+            time.sleep(0.5)
+    assert statuses[-1] == 200 and set(statuses) <= {200, 503}, statuses
+    assert services(root) == {keeper}  # the service itself went on
+
+
 # -- the service itself ------------------------------------------------------------------------
 @pytest.fixture
 def keeper():
@@ -156,6 +182,16 @@ def keeper():
     finally:
         kept.stop()
         service.use(None)
+
+
+def test_issue39_1__waiting_jobs_are_taken_in_turn_across_tenants():
+    fair = service.Fair()
+    for n in range(4):
+        fair.put("a", f"a{n}")
+    fair.put("b", "b0")
+    fair.put("c", "c0")
+    fair.put("b", "b1")
+    assert [fair.take() for _ in range(len(fair))] == ["a0", "b0", "c0", "a1", "b1", "a2", "a3"]
 
 
 def test_issue39_1__the_service_takes_waiting_jobs_in_turn_across_tenants(keeper):
