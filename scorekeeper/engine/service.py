@@ -35,6 +35,7 @@ import pickle
 import secrets
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -303,6 +304,8 @@ class Keeper:
     a loop that waits for children itself), and stops it."""
 
     def __init__(self) -> None:
+        if not hasattr(socket, "AF_UNIX"):
+            raise RuntimeError("no Unix sockets on this system")
         self.folder = tempfile.mkdtemp(prefix="scorekeeper-jobs-")  # mode 0700
         self.address = str(Path(self.folder) / SOCKET)
         self.key = secrets.token_bytes(KEY_BYTES)
@@ -314,8 +317,10 @@ class Keeper:
     def pid(self) -> int | None:
         return self.process.pid if self.process is not None else None
 
-    def start(self, wait: float = START_SECONDS) -> Keeper:
-        """Start the service; return once its socket is there (or after *wait* seconds)."""
+    def start(self, wait: float = START_SECONDS, strict: bool = True) -> Keeper:
+        """Start the service; return once its socket is there. *strict*: raise
+        ``RuntimeError`` if it is not there within *wait* seconds (the first start: the server
+        then keeps its pools itself), else go on (a restart: its jobs fail until it is)."""
         if os.path.exists(self.address):
             os.unlink(self.address)
         self.process = subprocess.Popen(
@@ -333,6 +338,9 @@ class Keeper:
             if self.process.poll() is not None:
                 break
             time.sleep(0.02)
+        if strict and not os.path.exists(self.address):
+            self.stop()
+            raise RuntimeError("the job service did not start")
         use(self.address, self.key)
         return self
 
@@ -344,7 +352,7 @@ class Keeper:
         if time.monotonic() - self.started < RESTART_PAUSE:
             time.sleep(RESTART_PAUSE)
         if not self.stopping:
-            self.start()
+            self.start(strict=False)
 
     def watch(self) -> None:
         """Start it again whenever it dies, from a thread (where nothing else waits for this

@@ -173,8 +173,12 @@ def start_job_service() -> Any:
 
     try:
         keeper = service.Keeper().start()
-    except Exception as exc:  # noqa: BLE001 (the table app works without it)
-        print(f"The printing processes did not start: {exc}", file=sys.stderr)
+    except Exception as exc:  # noqa: BLE001 (each server process then keeps its own)
+        print(
+            f"The shared printing processes did not start ({exc}): each server process "
+            f"starts its own.",
+            file=sys.stderr,
+        )
         service.use(None)
         return None
     warm_printing_processes()

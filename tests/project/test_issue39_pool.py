@@ -234,3 +234,22 @@ def test_issue39_1__only_a_process_with_the_key_hands_the_service_a_job(keeper):
     assert oct(os.stat(keeper.folder).st_mode & 0o777) == "0o700"
     service.use(keeper.address, keeper.key)
     assert service.submit(spec, "", divmod, 7, 2).result(timeout=30) == (3, 1)
+
+
+def test_issue39_1__a_service_that_cannot_start_leaves_each_process_its_own_pools(
+    tmp_path, monkeypatch, capsys
+):
+    import tempfile
+
+    from scorekeeper.web.serve import start_job_service
+
+    deep = tmp_path / ("d" * 60) / ("e" * 60)  # a socket's path is at most 107 bytes
+    deep.mkdir(parents=True)
+    monkeypatch.setattr(tempfile, "tempdir", str(deep))
+    try:
+        assert start_job_service() is None
+        assert not service.connected()
+    finally:
+        service.use(None)
+    assert "each server process starts its own" in capsys.readouterr().err
+    assert list(deep.iterdir()) == []  # its folder is removed
