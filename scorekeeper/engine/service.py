@@ -122,6 +122,8 @@ def submit(spec: Spec, tenant: str, fn: Callable[..., Any], *args: Any, **kwargs
 
     def talk() -> None:
         try:
+            if address is None:
+                raise OSError("no job service")
             job = _job(fn, args, kwargs)
             with Client(address, family="AF_UNIX", authkey=key) as conn:
                 conn.send((tuple(spec), tenant, job))
@@ -143,6 +145,8 @@ def submit(spec: Spec, tenant: str, fn: Callable[..., Any], *args: Any, **kwargs
 def post(spec: Spec, tenant: str, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> None:
     """Hand the job to the service without waiting for its outcome (nor starting a thread:
     the process that runs ``serve`` warms the pools so, before it forks)."""
+    if _address is None:
+        return
     try:
         with Client(_address, family="AF_UNIX", authkey=_key) as conn:
             conn.send((tuple(spec), tenant, _job(fn, args, kwargs)))
@@ -271,7 +275,8 @@ def serve(address: str, key: bytes) -> None:
 
 def _greet(service: Service, conn: Any, key: bytes) -> None:
     """Check the asker knows the key (in its own thread: a silent asker holds up no one)."""
-    from multiprocessing.connection import AuthenticationError, answer_challenge, deliver_challenge
+    from multiprocessing import AuthenticationError
+    from multiprocessing.connection import answer_challenge, deliver_challenge
 
     try:
         deliver_challenge(conn, key)
