@@ -173,6 +173,37 @@ def test_issue39_1__a_killed_printer_is_replaced_and_meanwhile_a_sheet_is_never_
     assert services(root) == {keeper}  # the service itself went on
 
 
+def test_issue39_1__with_one_worker_a_killed_service_starts_again_and_kill_9_leaves_nothing(
+    tmp_path,
+):
+    server = Server(tmp_path / "one.sqlite3", tmp_path / "instance", args=("--workers", "1"))
+    server.start()
+    phone = Phone(server.port)
+    try:
+        root = server.process.pid
+        tree = at_rest(root)
+        assert len(tree) + 1 <= 1 + cores() + 4, kinds(tree)
+        [first] = services(root)
+        os.kill(first, signal.SIGKILL)  # the server's own thread starts it again
+        statuses = []
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            reply = phone.request("blank", "GET", f"/sheet/blank.pdf?{NAMES}&n={len(statuses)}")
+            statuses.append(reply.status)
+            if reply.status == 200:
+                break
+            time.sleep(0.2)
+        assert statuses[-1] == 200 and set(statuses) <= {200, 503}, statuses
+        helpers = at_rest(root)
+        assert first not in helpers and services(root)
+        os.kill(root, signal.SIGKILL)
+        left = gone_within(helpers, 5.0)
+        assert left == set(), kinds(left)
+    finally:
+        phone.close()
+        server.kill()
+
+
 # -- the service itself ------------------------------------------------------------------------
 @pytest.fixture
 def keeper():
