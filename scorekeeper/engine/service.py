@@ -13,9 +13,10 @@ key only they know (``multiprocessing.connection``'s challenge), and get the res
 - A job is a plain function and its arguments (pickled by reference, as a process pool takes
   them) and the pool it runs in, described by :class:`Spec`: the service starts that pool on
   its first job (the advisor's on the first question).
-- Waiting jobs are served round-robin across *tenants* (a group's database path): one tenant's
-  hundred jobs wait behind another's one, not the other way round. A pool runs at most as many
-  jobs as it has processes; the rest wait in the service.
+- Waiting jobs are served round-robin across *tenants* (a group's database path): a group
+  that asks for one sheet while another has a hundred waiting waits for one of theirs, not for
+  the hundred. A pool runs at most as many jobs as it has processes; the rest wait in the
+  service. The service passes a job's bytes on to its pool without unpickling them.
 - A job whose service is gone (killed, restarting) or whose process died fails with
   ``BrokenProcessPool``, as a job of a local pool does: the page answers "being prepared" and
   the advice is played in the server's process. The process that started the service starts
@@ -200,10 +201,6 @@ class Service:
             self._waiting.setdefault(spec.name, Fair()).put(tenant, _Job(job, answer))
             self._pump(spec.name)
         return answer
-
-    def waiting(self, name: str) -> int:
-        with self._lock:
-            return len(self._waiting.get(name) or ())
 
     def _pump(self, name: str) -> None:
         """Start waiting jobs while the pool has a process free (the lock held)."""
