@@ -197,14 +197,51 @@ def one(workers: int, source: Path) -> str:
     return line + f"\n   SIGTERM: ended in {took:.2f} s, {left} processes left"
 
 
+def fair(flood: int) -> str:
+    """The service's turn order: group A puts *flood* blank sheets in the queue, then group B
+    asks for one; how long B waits, against A's last."""
+    sys.path.insert(0, str(ROOT))
+    from scorekeeper.engine import service
+    from scorekeeper.printing import pool
+
+    keeper = service.Keeper().start()
+    try:
+        for _ in range(pool.PRINTERS):  # the printers are up and have loaded WeasyPrint
+            pool.submit("warm").result(timeout=60)
+
+        def sheet(group: str, number: int):
+            names = [f"{group}{number}", "Bob", "Cy", "Di"]
+            return pool.submit("blank_pdf", names, "a4", "en", "western", (), tenant=group)
+
+        started = time.monotonic()
+        flooded = [sheet("A", n) for n in range(flood)]
+        time.sleep(0.1)
+        asked = time.monotonic()
+        sheet("B", 0).result(timeout=120)
+        waited = time.monotonic() - asked
+        for future in flooded:
+            future.result(timeout=120)
+        last = time.monotonic() - started
+    finally:
+        keeper.stop()
+        service.use(None)
+    return (
+        f"Turns: group A queued {flood} blank sheets, then group B asked for one: B's came "
+        f"in {waited:.2f} s, A's last in {last:.2f} s ({pool.PRINTERS} printer(s))"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--workers", type=int, nargs="+", default=[1, 2, 4])
+    parser.add_argument("--workers", type=int, nargs="*", default=[1, 2, 4])
     parser.add_argument("--source", type=Path, default=ROOT)
+    parser.add_argument("--flood", type=int, default=16, help="0: no turn-order figure")
     args = parser.parse_args(argv)
     print(f"Source: {args.source.resolve()}", flush=True)
     for count in args.workers:
         print(one(count, args.source.resolve()), flush=True)
+    if args.flood and args.source.resolve() == ROOT:
+        print(fair(args.flood), flush=True)
     load = os.getloadavg()[0]
     print(
         f"Machine: {platform.platform()}, {cores()} cores (load {load:.1f}), Python "
