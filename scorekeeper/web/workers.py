@@ -2,15 +2,17 @@
 uses them all.
 
 The parent makes the app (its edition drawn once, so that every worker's ETags agree), binds
-the socket and warms the printer, then forks the workers before any thread or worker process
-is started. Each worker runs waitress on the shared socket (the kernel hands each new
+the socket, warms the printer and starts the box's one job service (``engine/service.py``: the
+printing and advisor processes every worker hands its jobs to), then forks the workers before
+any thread is started. Each worker runs waitress on the shared socket (the kernel hands each new
 connection to one of them) and stops cleanly on SIGTERM (``stopping``). Any worker can answer
 any group: what a page shows is read from SQLite, whose version tags and data versions hold
 across processes, and every kept page is keyed by them.
 
-The parent only watches: it starts a worker again if one dies, forwards SIGTERM and SIGINT to
-them and waits for them (within ``stopping.STOP_SECONDS``), and when the parent itself is
-killed, the kernel sends each worker SIGTERM (``PR_SET_PDEATHSIG``), so none outlives it.
+The parent only watches: it starts a worker or the job service again if one dies, forwards
+SIGTERM and SIGINT to the workers, waits for them (within ``stopping.STOP_SECONDS``) and then
+stops the service; when the parent itself is killed, the kernel sends each worker and the
+service SIGTERM (``PR_SET_PDEATHSIG``), so none outlives it.
 """
 
 from __future__ import annotations
