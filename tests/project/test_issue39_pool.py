@@ -60,6 +60,19 @@ def at_rest(root: int, seconds: float = 30) -> set[int]:
     raise AssertionError(kinds(descendants(root)))
 
 
+def sheet_comes_back(phone: Phone, seconds: float = 20) -> None:
+    """Blank sheets asked for until one comes: each answer meanwhile is 503, never a 500."""
+    statuses: list[int] = []
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        reply = phone.request("blank", "GET", f"/sheet/blank.pdf?{NAMES}&n={len(statuses)}")
+        statuses.append(reply.status)
+        if reply.status == 200:
+            break
+        time.sleep(0.2)
+    assert statuses[-1] == 200 and set(statuses) <= {200, 503}, statuses
+
+
 @pytest.fixture
 def box(tmp_path):
     server = Server(
@@ -140,15 +153,7 @@ def test_issue39_1__a_killed_service_starts_again_and_meanwhile_a_sheet_is_never
     at_rest(root)
     [first] = services(root)
     os.kill(first, signal.SIGKILL)
-    statuses = []
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        reply = phone.request("blank", "GET", f"/sheet/blank.pdf?{NAMES}&n={len(statuses)}")
-        statuses.append(reply.status)
-        if reply.status == 200:
-            break
-        time.sleep(0.2)
-    assert statuses[-1] == 200 and set(statuses) <= {200, 503}, statuses
+    sheet_comes_back(phone)
     again = services(root)
     assert again and first not in again
 
@@ -185,15 +190,7 @@ def test_issue39_1__with_one_worker_a_killed_service_starts_again_and_kill_9_lea
         assert len(tree) + 1 <= 1 + cores() + 4, kinds(tree)
         [first] = services(root)
         os.kill(first, signal.SIGKILL)  # the server's own thread starts it again
-        statuses = []
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            reply = phone.request("blank", "GET", f"/sheet/blank.pdf?{NAMES}&n={len(statuses)}")
-            statuses.append(reply.status)
-            if reply.status == 200:
-                break
-            time.sleep(0.2)
-        assert statuses[-1] == 200 and set(statuses) <= {200, 503}, statuses
+        sheet_comes_back(phone)
         helpers = at_rest(root)
         assert first not in helpers and services(root)
         os.kill(root, signal.SIGKILL)
