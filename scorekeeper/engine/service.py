@@ -53,8 +53,9 @@ from .processes import die_with_parent, pool, stop, stop_all
 
 log = logging.getLogger(__name__)
 
-#: The socket's name in the service's folder.
+#: The socket's name in the service's folder, and how that folder's name starts.
 SOCKET = "jobs.sock"
+FOLDER = "scorekeeper-jobs-"
 #: How long the process that starts the service waits for its socket.
 START_SECONDS = 10.0
 #: A service that dies within this many seconds of its start is not started again at once.
@@ -284,14 +285,24 @@ def _greet(service: Service, conn: Any, key: bytes) -> None:
     service.take(conn)
 
 
+_folder: str | None = None
+
+
 def _stop(signum: int, frame: Any = None) -> None:
+    """SIGTERM (from the server, or from the kernel as the server died): the pools' processes
+    ended, the socket's folder removed (a killed server cannot remove it)."""
     stop_all()
+    if _folder is not None:
+        shutil.rmtree(_folder, ignore_errors=True)
     os._exit(0)
 
 
 def main(argv: list[str]) -> int:
     """``python -m scorekeeper.engine.service ADDRESS PARENT``, the key on standard input."""
+    global _folder
     address, parent = argv[0], int(argv[1])
+    if os.path.basename(os.path.dirname(address)).startswith(FOLDER):
+        _folder = os.path.dirname(address)
     key = sys.stdin.buffer.read(KEY_BYTES)
     signal.signal(signal.SIGTERM, _stop)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the server decides when the service ends
@@ -308,7 +319,7 @@ class Keeper:
     def __init__(self) -> None:
         if not hasattr(socket, "AF_UNIX"):
             raise RuntimeError("no Unix sockets on this system")
-        self.folder = tempfile.mkdtemp(prefix="scorekeeper-jobs-")  # mode 0700
+        self.folder = tempfile.mkdtemp(prefix=FOLDER)  # mode 0700
         self.address = str(Path(self.folder) / SOCKET)
         self.key = secrets.token_bytes(KEY_BYTES)
         self.process: subprocess.Popen | None = None
@@ -323,6 +334,7 @@ class Keeper:
         """Start the service; return once its socket is there. *strict*: raise
         ``RuntimeError`` if it is not there within *wait* seconds (the first start: the server
         then keeps its pools itself), else go on (a restart: its jobs fail until it is)."""
+        os.makedirs(self.folder, mode=0o700, exist_ok=True)  # a service told to end removed it
         if os.path.exists(self.address):
             os.unlink(self.address)
         self.process = subprocess.Popen(

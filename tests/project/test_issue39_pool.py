@@ -142,9 +142,13 @@ def test_issue39_1__sigterm_stops_the_service_and_its_processes_within_5_s(box):
 def test_issue39_1__kill_9_of_the_parent_leaves_no_process_behind(box):
     server, _phone = box
     helpers = at_rest(server.process.pid)
+    [keeper] = services(server.process.pid)
+    folder = Path(command(keeper).split()[-2]).parent  # its socket's
+    assert folder.is_dir()
     os.kill(server.process.pid, signal.SIGKILL)  # the parent alone, not its process group
     left = gone_within(helpers, 5.0)
     assert left == set(), kinds(left)
+    assert not folder.exists()  # the service removed it as it ended
 
 
 def test_issue39_1__a_killed_service_starts_again_and_meanwhile_a_sheet_is_never_a_500(box):
