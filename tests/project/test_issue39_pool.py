@@ -285,3 +285,17 @@ def test_issue39_1__a_service_that_cannot_start_leaves_each_process_its_own_pool
         service.use(None)
     assert "each server process starts its own" in capsys.readouterr().err
     assert list(deep.iterdir()) == []  # its folder is removed
+
+
+def test_issue39_1__a_service_told_to_end_removes_its_folder_and_its_restart_makes_it_again(
+    keeper,
+):
+    spec = service.Spec("test-restart", 1, 0)
+    keeper.process.terminate()
+    status = keeper.process.wait(timeout=10)
+    assert not Path(keeper.folder).exists()
+    with pytest.raises(BrokenProcessPool):  # meanwhile: a job fails, as a broken pool's does
+        service.submit(spec, "", divmod, 7, 2).result(timeout=30)
+    keeper.ended(status)
+    assert oct(os.stat(keeper.folder).st_mode & 0o777) == "0o700"
+    assert service.submit(spec, "", divmod, 7, 2).result(timeout=30) == (3, 1)
