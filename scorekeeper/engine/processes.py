@@ -25,6 +25,8 @@ WATCH_SECONDS = 0.5
 #: How long :func:`stop_all` waits for a worker to end once told to.
 STOP_SECONDS = 1.0
 
+PR_SET_PDEATHSIG = 1
+
 _pools: weakref.WeakSet[ProcessPoolExecutor] = weakref.WeakSet()
 
 
@@ -68,6 +70,22 @@ def end_with(pid: int) -> None:
         os._exit(1)
 
     threading.Thread(target=watch, name="ends-with-server", daemon=True).start()
+
+
+def die_with_parent(parent: int) -> None:
+    """End this process when its parent, *parent*, ends: the kernel sends it SIGTERM
+    (``PR_SET_PDEATHSIG``, Linux), else a thread watches (:func:`end_with`). Ended at once if
+    the parent is gone already."""
+    import ctypes
+    import signal
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+    except (OSError, AttributeError):
+        end_with(parent)
+    if os.getppid() != parent:  # the parent ended before the line above
+        os._exit(0)
 
 
 def _alive(pid: int) -> bool:

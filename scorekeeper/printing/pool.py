@@ -10,7 +10,9 @@ tables and standings rows. The web wing puts a bounded queue in front (``web/pri
 
 The pool (:data:`PRINTERS` processes: one on a machine of two cores, so that the other is the
 table's) is started on first use with ``forkserver`` where the system has it (else
-``spawn``), never by forking a threaded server, and kept for the next sheet.
+``spawn``), never by forking a threaded server, and kept for the next sheet. Under ``serve``
+it is the box's one pool, in the job service (``engine/service.py``), shared by every server
+process and fair across groups (*tenant*); elsewhere it is the process's own.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable, Mapping, Sequence
 
+from ..engine import service
 from ..engine.processes import Workers, cores, pool
 
 #: How much lower the workers' priority is than the server's (``os.nice``).
@@ -29,6 +32,8 @@ NICE = 5
 PRINTERS = max(1, cores() // 2)
 
 _workers = Workers(lambda: pool(PRINTERS, NICE))
+#: The pool in the job service.
+SPEC = service.Spec("printing", PRINTERS, NICE)
 
 
 # -- the jobs, run in a worker: plain data in, bytes out ----------------------------------------
@@ -132,9 +137,12 @@ def run(job: str, *args: Any, **kwargs: Any) -> Any:
 
 
 def submit(job: str, *args: Any, tenant: str = "", **kwargs: Any) -> Future:
-    """Hand *job* to the pool, for *tenant* (the group's database file); its future. A pool
-    that broke (a worker killed) is started again for the next job, and this one fails with
-    ``BrokenProcessPool``."""
+    """Hand *job* to the pool; its future. A pool that broke (a worker killed) is started
+    again for the next job, and this one fails with ``BrokenProcessPool``. *tenant*: whose
+    job it is (a group's database path): the job service takes its tenants' waiting jobs in
+    turn."""
+    if service.connected():
+        return service.submit(SPEC, tenant, run, job, *args, **kwargs)
     try:
         return _workers.executor().submit(run, job, *args, **kwargs)
     except BrokenProcessPool:
@@ -145,9 +153,13 @@ def submit(job: str, *args: Any, tenant: str = "", **kwargs: Any) -> Future:
 def warm_up() -> None:
     """Start the workers now and have them load WeasyPrint, without waiting for them."""
     for _ in range(PRINTERS):
-        submit("warm")
+        if service.connected():
+            service.post(SPEC, "", run, "warm")
+        else:
+            submit("warm")
 
 
 def shutdown() -> None:
-    """Stop the workers (they start again for the next sheet)."""
+    """Stop this process's workers (they start again for the next sheet); the job service
+    starts its own again itself."""
     _workers.shutdown()

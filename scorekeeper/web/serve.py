@@ -170,6 +170,27 @@ def warm_printing_processes() -> None:
         print(f"The printing processes did not start: {exc}", file=sys.stderr)
 
 
+def start_job_service() -> Any:
+    """The box's one job service (``engine/service.py``), which holds the printing and the
+    advisor's processes for every server process, started (before any thread or server
+    process) and its printers warmed; its keeper. None where it did not start: each server
+    process then starts its own, as on the command line."""
+    from ..engine import service
+
+    try:
+        keeper = service.Keeper().start()
+    except Exception as exc:  # noqa: BLE001 (each server process then keeps its own)
+        print(
+            f"The shared printing processes did not start ({exc}): each server process "
+            f"starts its own.",
+            file=sys.stderr,
+        )
+        service.use(None)
+        return None
+    warm_printing_processes()
+    return keeper
+
+
 def show_admin_link(app: Any, root: str) -> None:
     """The first time the server runs on a database, print the group's admin link once."""
     from ..store.db import connect
@@ -214,7 +235,8 @@ def serve_until_stopped(app: Any, *, workers: int = 1, **options: Any) -> bool:
     """Waitress with *options*, until SIGTERM or SIGINT stops it cleanly (``stopping``);
     True once it has. The log (``logs``) is set up here, for the server alone. With
     *workers* above 1, that many server processes forked on one listening socket
-    (``workers``), each with its own printing and advisor processes."""
+    (``workers``). Whatever their number, they share one job service, which holds the
+    printing and the advisor's processes (``start_job_service``)."""
     from flask.logging import default_handler
     from waitress import create_server
 
@@ -226,17 +248,30 @@ def serve_until_stopped(app: Any, *, workers: int = 1, **options: Any) -> bool:
         from . import workers as processes
 
         sock = processes.listening_socket(options.pop("host"), options.pop("port"))
+        keeper = start_job_service()
 
         def one() -> None:
-            warm_printing_processes()
+            if keeper is None:
+                warm_printing_processes()
             stopping.run(create_server(app, sockets=[sock], **options))
 
         try:
-            return processes.supervise(workers, one) == 0
+            return processes.supervise(workers, one, service=keeper) == 0
         finally:
             sock.close()
-    warm_printing_processes()
-    stopping.run(create_server(app, **options))
+            if keeper is not None:
+                keeper.stop()
+    server = create_server(app, **options)  # the port is taken before the service starts
+    keeper = start_job_service()
+    if keeper is None:
+        warm_printing_processes()
+    else:
+        keeper.watch()
+    try:
+        stopping.run(server)
+    finally:
+        if keeper is not None:
+            keeper.stop()
     return True
 
 

@@ -2,20 +2,21 @@
 uses them all.
 
 The parent makes the app (its edition drawn once, so that every worker's ETags agree), binds
-the socket and warms the printer, then forks the workers before any thread or worker process
-is started. Each worker runs waitress on the shared socket (the kernel hands each new
+the socket, warms the printer and starts the box's one job service (``engine/service.py``: the
+printing and advisor processes every worker hands its jobs to), then forks the workers before
+any thread is started. Each worker runs waitress on the shared socket (the kernel hands each new
 connection to one of them) and stops cleanly on SIGTERM (``stopping``). Any worker can answer
 any group: what a page shows is read from SQLite, whose version tags and data versions hold
 across processes, and every kept page is keyed by them.
 
-The parent only watches: it starts a worker again if one dies, forwards SIGTERM and SIGINT to
-them and waits for them (within ``stopping.STOP_SECONDS``), and when the parent itself is
-killed, the kernel sends each worker SIGTERM (``PR_SET_PDEATHSIG``), so none outlives it.
+The parent only watches: it starts a worker or the job service again if one dies, forwards
+SIGTERM and SIGINT to the workers, waits for them (within ``stopping.STOP_SECONDS``) and then
+stops the service; when the parent itself is killed, the kernel sends each worker and the
+service SIGTERM (``PR_SET_PDEATHSIG``), so none outlives it.
 """
 
 from __future__ import annotations
 
-import ctypes
 import logging
 import os
 import signal
@@ -23,10 +24,11 @@ import socket
 import time
 from typing import Any, Callable
 
+from ..engine.processes import die_with_parent
+
 log = logging.getLogger(__name__)
 #: A worker that dies within this many seconds of its start is not started again at once.
 RESTART_PAUSE = 1.0
-PR_SET_PDEATHSIG = 1
 
 
 def listening_socket(host: str, port: int, backlog: int = 1024) -> socket.socket:
@@ -42,24 +44,11 @@ def listening_socket(host: str, port: int, backlog: int = 1024) -> socket.socket
     return sock
 
 
-def _die_with_parent() -> None:
-    """Ask the kernel to send this process SIGTERM when its parent ends (Linux)."""
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
-    except (OSError, AttributeError):
-        from ..engine.processes import end_with
-
-        end_with(os.getppid())
-
-
 def _worker(run: Callable[[], Any], parent: int) -> None:
     """In the forked child: run the server until it is stopped, then end the process."""
     for number in (signal.SIGTERM, signal.SIGINT, signal.SIGCHLD):
         signal.signal(number, signal.SIG_DFL)
-    _die_with_parent()
-    if os.getppid() != parent:  # the parent ended before the line above
-        os._exit(0)
+    die_with_parent(parent)
     status = 0
     try:
         run()
@@ -71,9 +60,13 @@ def _worker(run: Callable[[], Any], parent: int) -> None:
         os._exit(status)
 
 
-def supervise(count: int, run: Callable[[], Any], *, stop_seconds: float = 2.0) -> int:
+def supervise(
+    count: int, run: Callable[[], Any], *, stop_seconds: float = 2.0, service: Any = None
+) -> int:
     """Fork *count* workers that each call *run* (waitress on the shared socket, until
-    SIGTERM), keep them running, and stop them all on SIGTERM or SIGINT."""
+    SIGTERM), keep them running, and stop them all on SIGTERM or SIGINT. *service*: the job
+    service's keeper (``engine/service.py``), started already: started again if it dies,
+    stopped once the workers are."""
     parent = os.getpid()
     workers: dict[int, float] = {}
     stopping = False
@@ -105,6 +98,9 @@ def supervise(count: int, run: Callable[[], Any], *, stop_seconds: float = 2.0) 
                 break
             except InterruptedError:
                 continue
+            if service is not None and pid == service.pid and not stopping:
+                service.ended(status)
+                continue
             started = workers.pop(pid, None)
             if started is None or stopping:
                 continue
@@ -129,6 +125,8 @@ def supervise(count: int, run: Callable[[], Any], *, stop_seconds: float = 2.0) 
                 os.waitpid(pid, 0)
             except (ProcessLookupError, ChildProcessError):
                 pass
+        if service is not None:
+            service.stop()
         return 0
     finally:
         for number, handler in previous.items():

@@ -6,6 +6,9 @@ and they run at a lower priority, so that while they play, the server process st
 the other phones at once. Which process plays a sample never changes its outcome
 (:mod:`.playout`), so an answer is the same with or without them.
 
+Under ``serve`` the workers are the box's, in the job service (``engine/service.py``), shared by
+every server process; elsewhere they are the process's own.
+
 As always with ``spawn`` and ``forkserver``, a script that has advice played on the workers
 guards its own start with ``if __name__ == "__main__":`` (the ``scorekeeper`` command does).
 """
@@ -17,6 +20,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Sequence
 
+from .. import service
 from ..processes import Workers, cores, pool
 from ..rules import HouseRules
 from .playout import Choice, Outcome, Task, run_task, warm
@@ -34,8 +38,16 @@ def workers() -> int:
     return cores()
 
 
+PRELOAD = (__name__.rpartition(".")[0] + ".playout",)
+
+
 def _start() -> ProcessPoolExecutor:
-    return pool(workers(), NICE, [__name__.rpartition(".")[0] + ".playout"])
+    return pool(workers(), NICE, PRELOAD)
+
+
+def spec() -> service.Spec:
+    """The pool in the job service."""
+    return service.Spec("advisor", workers(), NICE, PRELOAD)
 
 
 _workers = Workers(_start)
@@ -49,7 +61,10 @@ def executor() -> ProcessPoolExecutor:
 def warm_up() -> None:
     """Start the workers now, without waiting for them (a page calls this when the King opens
     the card picker, so that the answer does not wait for processes to start)."""
-    if workers() > 1:
+    if workers() > 1 and service.connected():
+        for _ in range(workers()):
+            service.post(spec(), "", warm)
+    elif workers() > 1:
         pool = executor()
         for _ in range(workers()):
             pool.submit(warm)
@@ -93,8 +108,12 @@ def play(
 
 def _run(tasks: list[Task]) -> list[list[list[Outcome]]]:
     try:
-        futures: list[Future] = [executor().submit(run_task, task) for task in tasks]
+        futures: list[Future]
+        if service.connected():
+            futures = [service.submit(spec(), "", run_task, task) for task in tasks]
+        else:
+            futures = [executor().submit(run_task, task) for task in tasks]
         return [future.result() for future in futures]
-    except BrokenProcessPool:  # a worker died (killed, out of memory): start afresh, here
+    except BrokenProcessPool:  # a worker (or the service) died: start afresh, here
         shutdown()
         return [run_task(task) for task in tasks]
