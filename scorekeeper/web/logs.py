@@ -7,10 +7,14 @@ link's key), the status, how long it took in milliseconds, the group (its short 
 ``flask.g.group_id`` by whoever reads the group from the address; ``-`` without one) and the
 client's address as far as the trusted proxy hops allow (``request.remote_addr`` after
 ProxyFix). Nothing from a form, a query or a cookie is written: no PIN, no key, no name.
+Every request is timed from the moment the server hands it to the app, so a request refused
+before any view (a group that is not there) has its duration too: a line never says ``None``.
 
 ``init_app`` only measures and writes the lines through the ``scorekeeper.requests`` logger;
 ``configure`` (called by ``serve``) decides where they go, how much is written (the level)
-and in which shape (``text`` or ``json``, one JSON object per line). A message from another
+and in which shape (``text`` or ``json``, one JSON object per line); ``say`` writes what
+``serve`` says as it starts in the same shape, so that a JSON log holds nothing but JSON lines.
+A message from another
 logger that names a path (Flask's "Exception on /admin/…", waitress's "while serving /e/…") has
 the path replaced by the route's pattern, or withheld.
 """
@@ -23,7 +27,7 @@ import re
 import sys
 import time
 from datetime import datetime, timezone
-from typing import Any, TextIO
+from typing import Any, Callable, Iterable, TextIO
 
 from flask import Flask, Response, g, has_request_context, request
 
@@ -33,6 +37,10 @@ LEVELS = ("debug", "info", "warning", "error")
 #: Fields of a request's line, in the order the text line writes them.
 FIELDS = ("method", "route", "status", "ms", "group", "client")
 NO_ROUTE = "-"
+#: Where in the WSGI environment the request's start is noted (``time.perf_counter``).
+STARTED = "scorekeeper.started"
+#: The logger of what ``serve`` says as it starts (its address, what to do next).
+SERVE = "scorekeeper.serve"
 #: Libraries whose notes below a warning are not an operator's business: WeasyPrint's steps of
 #: each layout, and waitress's "client disconnected while serving" (which names the path).
 QUIET = ("waitress", "weasyprint", "fontTools", "PIL")
@@ -42,8 +50,14 @@ _PATH = re.compile(r"(?<![\w/])/[^\s\"']*")
 log = logging.getLogger(REQUESTS)
 
 
-def _started() -> None:
-    g.log_started = time.perf_counter()
+def _timed(wsgi_app: Callable[..., Iterable[bytes]]) -> Callable[..., Iterable[bytes]]:
+    """*wsgi_app*, with the start of each request noted in its environment."""
+
+    def timed(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        environ[STARTED] = time.perf_counter()
+        return wsgi_app(environ, start_response)
+
+    return timed
 
 
 def route_pattern() -> str:
@@ -55,8 +69,8 @@ def route_pattern() -> str:
 def _written(response: Response) -> Response:
     if not log.isEnabledFor(logging.INFO):
         return response
-    started = g.pop("log_started", None)
-    ms = round((time.perf_counter() - started) * 1000, 1) if started is not None else None
+    started = request.environ.get(STARTED, time.perf_counter())
+    ms = round((time.perf_counter() - started) * 1000, 1)
     line = {
         "method": request.method,
         "route": route_pattern(),
@@ -162,8 +176,23 @@ def configure(level: str = "info", shape: str = "text", stream: TextIO | None = 
         logging.getLogger(name).setLevel(max(logging.WARNING, root.level))
 
 
+def say(
+    message: str, shape: str = "text", *, level: str = "info", stream: TextIO | None = None
+) -> None:
+    """Write *message* (a line of what ``serve`` says as it starts, or an error of it) to
+    *stream* (standard output) as it is in a text log, or as one JSON line, as the log's
+    others, in a JSON log (``--log-format json``). Nothing global is set up for it."""
+    out = stream or sys.stdout
+    if shape.lower() != "json":
+        print(message, file=out, flush=True)
+        return
+    number = logging.getLevelName(level.upper())
+    record = logging.LogRecord(SERVE, number, __file__, 0, message, None, None)
+    print(JsonLines().format(record), file=out, flush=True)
+
+
 def init_app(app: Flask) -> None:
     """Time every request from its start and write its line once its answer is made (an error
     page's too). Registered before every other infrastructure module's hooks."""
-    app.before_request(_started)
+    app.wsgi_app = _timed(app.wsgi_app)  # type: ignore[method-assign]
     app.after_request(_written)

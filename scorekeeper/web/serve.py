@@ -164,8 +164,11 @@ def warm_printing_processes() -> None:
         print(f"The printing processes did not start: {exc}", file=sys.stderr)
 
 
-def show_admin_link(app: Any, root: str) -> None:
-    """The first time the server runs on a database, print the group's admin link once."""
+def show_admin_link(
+    app: Any, root: str, say: Callable[[str], None] = print, *, with_key: bool = True
+) -> None:
+    """The first time the server runs on a database, print the group's admin link once; where
+    what ``serve`` says goes to a log (*with_key* false), only the command that prints it."""
     from ..store.db import connect
     from ..store.keys import admin_key_to_show
 
@@ -174,11 +177,16 @@ def show_admin_link(app: Any, root: str) -> None:
         key = admin_key_to_show(db)
     finally:
         db.close()
-    if key:
-        print(
+    if key and with_key:
+        say(
             f"Admin link, shown this once (it lets a phone rename, merge and delete players; "
             f"keep it to yourself; `scorekeeper admin-link` prints it again): "
             f"{root}admin/{key}"
+        )
+    elif key:
+        say(
+            "Admin link: `scorekeeper admin-link` prints it (it lets a phone rename, merge and "
+            "delete players; keep it to yourself)."
         )
 
 
@@ -250,6 +258,14 @@ def serve(
                 f"--log-{'level' if 'level' in problem else 'format'}: {problem}.", file=sys.stderr
             )
             return 2
+
+    def say(message: str, level: str = "info", stream: TextIO | None = None) -> None:
+        logs.say(message, log_format, level=level, stream=stream)
+
+    # A key is printed only where a person reads it as the server starts: a server that is
+    # neither behind a proxy nor writing JSON. Else what is said goes to a log (the journal,
+    # `podman logs`, a collector), which holds no secret: the command that prints it instead.
+    keys_shown = not proxy_hops and log_format.lower() == "text"
     bind = host or (LAN_HOST if lan else DEFAULT_HOST)
     shown = lan_address() if bind == LAN_HOST else bind
     config: dict[str, Any] = {"DATABASE": db_path} if db_path else {}
@@ -274,48 +290,55 @@ def serve(
             app.extensions["groups"].register_path if groups else app.config["DATABASE"]
         )
     except BackupError as exc:
-        print(exc, file=sys.stderr)
+        say(str(exc), "error", sys.stderr)
         return 1
     warm_printer()
     root = (public_url.rstrip("/") + "/") if public_url else f"http://{shown}:{port}/"
-    print(f"Trex Scorekeeper on {root}")
+    say(f"Trex Scorekeeper on {root}")
     if proxy_hops and not public_url:
-        print(
+        say(
             f"Behind {proxy_hops} proxy: without --public-url, links and QR codes use the "
             f"host the proxy forwards."
         )
     if lan:
-        print("Open that address on the phones at the table (same Wi-Fi), or scan it:")
-        print_qr(root)
+        say("Open that address on the phones at the table (same Wi-Fi), or scan it:")
+        if log_format.lower() == "text":
+            print_qr(root)
     if proxy_hops:
         command = "scorekeeper groups join-link ID" if groups else "scorekeeper join-link"
-        print(
+        say(
             "Hosted: secure cookies and HSTS; starting or importing a game needs the group's "
             f"join link (`{command}`); table PINs have 6 digits or more."
         )
     if groups:
-        print(f"Many groups: each with its own database under {app.instance_path}/groups/.")
-        if groups == "invite":
+        say(f"Many groups: each with its own database under {app.instance_path}/groups/.")
+        if groups == "invite" and keys_shown:
             key = app.extensions["groups"].invite_key()
-            print(
+            say(
                 f"Starting a group is by invitation: give this link to whoever may start "
                 f"one (keep it to yourself): {root}invite/{key}"
             )
+        elif groups == "invite":
+            say(
+                "Starting a group is by invitation: `scorekeeper groups invite-link` prints "
+                "the link to give whoever may start one (keep it to yourself)."
+            )
     else:
-        show_admin_link(app, root)
-        print(f"Database: {app.config['DATABASE']}")
+        show_admin_link(app, root, say, with_key=keys_shown)
+        say(f"Database: {app.config['DATABASE']}")
     if workers > 1:
-        print(f"{workers} server processes on one port.")
-    print("Stop with Ctrl+C.", flush=True)
+        say(f"{workers} server processes on one port.")
+    say("Stop with Ctrl+C.")
     if run is None:
         run = serve_until_stopped
     try:
         stopped = run(app, host=bind, port=port, workers=workers, **waitress_options(proxy_hops))
     except OSError as exc:
-        print(
+        say(
             f"Cannot listen on {bind}:{port}: {exc.strerror or exc}. Is another server "
             f"using that port? Try --port.",
-            file=sys.stderr,
+            "error",
+            sys.stderr,
         )
         return 1
     finally:
