@@ -14,18 +14,26 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import io
 import json
+import logging
+import re
 import time
 from pathlib import Path
 from urllib.parse import quote
 
+import pytest
+
+from group_helpers import groups_app
 from hosted_box import shipped_caddy
 from live_server import Phone, Server
+from scorekeeper import cli
 from scorekeeper.engine import HouseRules
 from scorekeeper.store import clubnights, keys, storage, tournaments
 from scorekeeper.store.db import connect
 from scorekeeper.store.groups import Host
 from scorekeeper.store.paths import SECRET_KEY_FILE
+from scorekeeper.web import logs
 
 EIGHT = ["Aya", "Bilal", "Carla", "Dana", "Elias", "Farah", "Ghassan", "Hala"]
 NIGHT = "2026-11-20"
@@ -179,12 +187,95 @@ def test_issue39_3__no_secret_in_the_apps_log_nor_caddys_access_or_error_log(tmp
     assert f"/g/{group}/e/" in uris and "/invite/" in uris and f"/g/{group}/r/games/{game}/" in uris
     assert all("headers" not in line["request"] for line in access)
     locations = {
-        location
-        for line in access
-        for location in line.get("resp_headers", {}).get("Location", [])
+        location for line in access for location in line.get("resp_headers", {}).get("Location", [])
     }
     assert f"/g/{group}/e/" in locations and f"/g/{group}/w/" in locations
     errors = [line for line in json_lines(logs["Caddy's error log"]) if "request" in line]
     assert len(errors) == len(down) and {line["status"] for line in errors} == {502}
     assert f"/g/{group}/admin/" in {line["request"]["uri"] for line in errors}
     assert all("headers" not in line["request"] for line in errors)
+
+
+# -- the app's own log ------------------------------------------------------------------------
+@pytest.fixture
+def text_log():
+    """The log as ``serve`` sets it up in text, written into a string."""
+    out = io.StringIO()
+    logs.configure("info", "text", out)
+    yield out
+    root = logging.getLogger()
+    for handler in [h for h in root.handlers if getattr(h, "scorekeeper_log", False)]:
+        root.removeHandler(handler)
+    root.setLevel(logging.WARNING)
+    logging.captureWarnings(False)
+
+
+def test_issue39_3__a_request_refused_before_its_view_has_its_duration_not_none(tmp_path, text_log):
+    """A group that is not there is refused before any view (as the group is read from the
+    address): its line still says how long it took."""
+    client = groups_app(tmp_path).test_client()
+    assert client.get("/g/nosuchgroup/").status_code == 404
+    assert client.get("/no/such/page").status_code == 404
+    lines = text_log.getvalue().splitlines()
+    assert len(lines) == 2 and "None" not in text_log.getvalue()
+    assert re.search(r" GET /g/<group>/ 404 [\d.]+ms group=- ", lines[0]), lines[0]
+    assert re.search(r" GET - 404 [\d.]+ms group=- ", lines[1]), lines[1]
+
+
+@pytest.fixture
+def banner(tmp_path, monkeypatch):
+    """``serve``'s words as it starts (its server replaced): standard output and error."""
+    monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(tmp_path / "instance"))
+    monkeypatch.delenv("SCOREKEEPER_GROUPS", raising=False)
+    monkeypatch.delenv("SCOREKEEPER_PUBLIC_URL", raising=False)
+    monkeypatch.setattr("scorekeeper.printing.warm_up", lambda: None)
+    monkeypatch.setattr("scorekeeper.web.serve.serve_until_stopped", lambda app, **kw: None)
+    return tmp_path / "instance"
+
+
+def test_issue39_3__with_log_format_json_serve_says_nothing_but_json_lines(banner, capsys):
+    assert cli.main(["serve", "--groups=invite", "--proxy-hops", "1", "--log-format", "json"]) == 0
+    out, err = capsys.readouterr()
+    lines = [json.loads(line) for line in (out + err).splitlines()]
+    assert len(lines) >= 4 and {line["logger"] for line in lines} == {"scorekeeper.serve"}
+    assert lines[0]["message"].startswith("Trex Scorekeeper on ") and lines[0]["level"] == "info"
+    assert lines[-1]["message"] == "Stop with Ctrl+C."
+    assert all(line["time"].endswith("Z") for line in lines)
+
+
+def test_issue39_3__a_hosted_banner_names_the_commands_that_print_its_keys(banner, capsys):
+    """Behind a proxy, what ``serve`` says goes to the journal or ``podman logs``: the
+    invitation and the admin link are named by their commands, never printed."""
+    assert cli.main(["serve", "--groups=invite", "--proxy-hops", "1"]) == 0
+    invited = capsys.readouterr().out
+    key = Host(banner).invite_key()
+    assert key not in invited and "/invite/" not in invited
+    assert "`scorekeeper groups invite-link` prints the link" in invited
+    database = str(banner / "one.sqlite3")
+    assert cli.main(["serve", "--db", database, "--proxy-hops", "1"]) == 0
+    hosted = capsys.readouterr().out
+    db = connect(database)
+    try:
+        admin = keys.install_key(db, "admin")
+    finally:
+        db.close()
+    assert admin not in hosted and "`scorekeeper admin-link` prints it" in hosted
+
+
+def test_issue39_3__a_laptops_banner_still_shows_its_links_once(banner, capsys):
+    """On a laptop, what ``serve`` says is read on its screen: the links as before."""
+    assert cli.main(["serve", "--groups=invite"]) == 0
+    assert f"/invite/{Host(banner).invite_key()}" in capsys.readouterr().out
+    assert cli.main(["serve", "--db", str(banner / "one.sqlite3")]) == 0
+    assert re.search(r"/admin/[0-9a-f]{32}", capsys.readouterr().out)
+
+
+def test_issue39_3__groups_invite_link_prints_and_rotates_the_invitation(banner, capsys):
+    assert cli.main(["groups", "invite-link", "--public-url", "https://scores.example.org"]) == 0
+    first = capsys.readouterr().out.splitlines()
+    assert first == [f"https://scores.example.org/invite/{Host(banner).invite_key()}"]
+    assert cli.main(["groups", "invite-link", "--rotate"]) == 0
+    rotated = capsys.readouterr().out.splitlines()
+    key = Host(banner).invite_key()
+    assert rotated == [f"/invite/{key}", "The old invitation link no longer works."]
+    assert key not in first[0]
