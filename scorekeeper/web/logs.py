@@ -1,5 +1,6 @@
 """The log an operator reads: one line per request on standard output, and the warnings and
-errors (with their tracebacks) beside them, never on a page.
+errors (with their tracebacks) beside them, never on a page, and never a key: anything that
+looks like one (32 hex digits or more) is withheld from every message and traceback.
 
 A request's line says when, the method, the route's pattern (``/games/<int:game_id>``, never
 the path that was asked for: a path can hold a game's key, a wall link's, the admin or join
@@ -14,9 +15,8 @@ before any view (a group that is not there) has its duration too: a line never s
 ``configure`` (called by ``serve``) decides where they go, how much is written (the level)
 and in which shape (``text`` or ``json``, one JSON object per line); ``say`` writes what
 ``serve`` says as it starts in the same shape, so that a JSON log holds nothing but JSON lines.
-A message from another
-logger that names a path (Flask's "Exception on /admin/…", waitress's "while serving /e/…") has
-the path replaced by the route's pattern, or withheld.
+A message from another logger that names a path (Flask's "Exception on /admin/…", waitress's
+"while serving /e/…") has the path replaced by the route's pattern, or withheld.
 """
 
 from __future__ import annotations
@@ -46,6 +46,10 @@ SERVE = "scorekeeper.serve"
 QUIET = ("waitress", "weasyprint", "fontTools", "PIL")
 #: A path in a message of a logger outside the app (waitress names the path it was serving).
 _PATH = re.compile(r"(?<![\w/])/[^\s\"']*")
+#: What a key looks like (a game's, a link's, the secret key: 32 hex digits or more), withheld
+#: from every message and traceback, whoever wrote it and however it got there.
+_KEY = re.compile(r"(?<![0-9A-Fa-f])[0-9A-Fa-f]{32,}(?![0-9A-Fa-f])")
+KEY_WITHHELD = "(key withheld)"
 
 log = logging.getLogger(REQUESTS)
 
@@ -101,7 +105,7 @@ class Withheld(logging.Filter):
                     message = message.replace(path, route_pattern())
         if record.name.startswith("waitress"):
             message = _PATH.sub("(path withheld)", message)
-        record.msg, record.args = message, None
+        record.msg, record.args = _KEY.sub(KEY_WITHHELD, message), None
         return True
 
 
@@ -113,7 +117,14 @@ def _moment(record: logging.LogRecord) -> str:
     )
 
 
-class TextLines(logging.Formatter):
+class _KeysWithheld(logging.Formatter):
+    """A traceback without a key: an exception's words can hold the value that failed."""
+
+    def formatException(self, ei: Any) -> str:  # noqa: N802 (logging's name)
+        return _KEY.sub(KEY_WITHHELD, super().formatException(ei))
+
+
+class TextLines(_KeysWithheld):
     """``2026-11-26T14:05:15.123Z GET /games/<int:game_id> 200 12.3ms group=- 127.0.0.1`` for a
     request; ``time LEVEL logger: message`` and the traceback below for the rest."""
 
@@ -126,7 +137,7 @@ class TextLines(logging.Formatter):
         return line
 
 
-class JsonLines(logging.Formatter):
+class JsonLines(_KeysWithheld):
     """One JSON object per line: ``time``, ``level``, ``logger``, then a request's fields, or
     the ``message`` and its ``traceback``."""
 

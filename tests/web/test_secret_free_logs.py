@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import io
 import json
 import logging
 import re
@@ -27,13 +26,13 @@ import pytest
 from group_helpers import groups_app
 from hosted_box import shipped_caddy
 from live_server import Phone, Server
+from test_operator_log import captured  # noqa: F401 (the log, written into a string)
 from scorekeeper import cli
 from scorekeeper.engine import HouseRules
 from scorekeeper.store import clubnights, keys, storage, tournaments
 from scorekeeper.store.db import connect
 from scorekeeper.store.groups import Host
 from scorekeeper.store.paths import SECRET_KEY_FILE
-from scorekeeper.web import logs
 
 EIGHT = ["Aya", "Bilal", "Carla", "Dana", "Elias", "Farah", "Ghassan", "Hala"]
 NIGHT = "2026-11-20"
@@ -197,29 +196,35 @@ def test_issue39_3__no_secret_in_the_apps_log_nor_caddys_access_or_error_log(tmp
 
 
 # -- the app's own log ------------------------------------------------------------------------
-@pytest.fixture
-def text_log():
-    """The log as ``serve`` sets it up in text, written into a string."""
-    out = io.StringIO()
-    logs.configure("info", "text", out)
-    yield out
-    root = logging.getLogger()
-    for handler in [h for h in root.handlers if getattr(h, "scorekeeper_log", False)]:
-        root.removeHandler(handler)
-    root.setLevel(logging.WARNING)
-    logging.captureWarnings(False)
-
-
-def test_issue39_3__a_request_refused_before_its_view_has_its_duration_not_none(tmp_path, text_log):
+def test_issue39_3__a_request_refused_before_its_view_has_its_duration_not_none(tmp_path, captured):
     """A group that is not there is refused before any view (as the group is read from the
     address): its line still says how long it took."""
     client = groups_app(tmp_path).test_client()
     assert client.get("/g/nosuchgroup/").status_code == 404
     assert client.get("/no/such/page").status_code == 404
-    lines = text_log.getvalue().splitlines()
-    assert len(lines) == 2 and "None" not in text_log.getvalue()
+    lines = captured.getvalue().splitlines()
+    assert len(lines) == 2 and "None" not in captured.getvalue()
     assert re.search(r" GET /g/<group>/ 404 [\d.]+ms group=- ", lines[0]), lines[0]
     assert re.search(r" GET - 404 [\d.]+ms group=- ", lines[1]), lines[1]
+
+
+def test_issue39_3__a_key_in_an_errors_words_or_a_warning_is_withheld(tmp_path, captured):
+    """An exception's words, or a library's warning, can hold the value that failed: a key
+    there (32 hex digits or more: a link's, the secret key) is withheld from the log."""
+    key = "0123456789abcdef0123456789abcdef"
+    app = groups_app(tmp_path, TESTING=False)
+
+    def broken(**values):
+        logging.getLogger("some.library").warning("could not read %s", app.secret_key)
+        raise KeyError(f"no game has the key {key}")
+
+    app.view_functions["front.invite"] = broken
+    response = app.test_client().get(f"/invite/{key}?next=/e/{key}")
+    assert response.status_code == 500
+    text = captured.getvalue()
+    assert "Traceback" in text and "KeyError: 'no game has the key (key withheld)'" in text
+    assert "could not read (key withheld)" in text and "GET /invite/<key> 500" in text
+    assert key not in text and app.secret_key not in text
 
 
 @pytest.fixture
