@@ -196,7 +196,10 @@ def test_issue39_3__no_secret_in_the_apps_log_nor_caddys_access_or_error_log(tmp
 
 
 # -- the app's own log ------------------------------------------------------------------------
-def test_issue39_3__a_request_refused_before_its_view_has_its_duration_not_none(tmp_path, captured):
+def test_issue39_3__a_request_refused_before_its_view_has_its_duration_not_none(
+    tmp_path,
+    captured,  # noqa: F811 (the fixture)
+):
     """A group that is not there is refused before any view (as the group is read from the
     address): its line still says how long it took."""
     client = groups_app(tmp_path).test_client()
@@ -208,7 +211,10 @@ def test_issue39_3__a_request_refused_before_its_view_has_its_duration_not_none(
     assert re.search(r" GET - 404 [\d.]+ms group=- ", lines[1]), lines[1]
 
 
-def test_issue39_3__a_key_in_an_errors_words_or_a_warning_is_withheld(tmp_path, captured):
+def test_issue39_3__a_key_in_an_errors_words_or_a_warning_is_withheld(
+    tmp_path,
+    captured,  # noqa: F811 (the fixture)
+):
     """An exception's words, or a library's warning, can hold the value that failed: a key
     there (32 hex digits or more: a link's, the secret key) is withheld from the log."""
     key = "0123456789abcdef0123456789abcdef"
