@@ -164,6 +164,15 @@ def warm_printing_processes() -> None:
         print(f"The printing processes did not start: {exc}", file=sys.stderr)
 
 
+def on_a_screen() -> bool:
+    """Does what ``serve`` says go to a terminal, where a person reads it, rather than to a
+    log (the journal, a file, a pipe)?"""
+    try:
+        return sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
 def show_admin_link(
     app: Any, root: str, say: Callable[[str], None] = print, *, with_key: bool = True
 ) -> None:
@@ -262,10 +271,10 @@ def serve(
     def say(message: str, level: str = "info", stream: TextIO | None = None) -> None:
         logs.say(message, log_format, level=level, stream=stream)
 
-    # A key is printed only where a person reads it as the server starts: a server that is
-    # neither behind a proxy nor writing JSON. Else what is said goes to a log (the journal,
-    # `podman logs`, a collector), which holds no secret: the command that prints it instead.
-    keys_shown = not proxy_hops and log_format.lower() == "text"
+    # A key is printed only where a person reads it as the server starts: on a terminal, by a
+    # server neither behind a proxy nor writing JSON. Else what is said goes to a log (the
+    # journal, `podman logs`, a collector), which holds no secret: the command that prints it.
+    keys_shown = not proxy_hops and log_format.lower() == "text" and on_a_screen()
     bind = host or (LAN_HOST if lan else DEFAULT_HOST)
     shown = lan_address() if bind == LAN_HOST else bind
     config: dict[str, Any] = {"DATABASE": db_path} if db_path else {}

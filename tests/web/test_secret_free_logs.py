@@ -273,12 +273,26 @@ def test_issue39_3__a_hosted_banner_names_the_commands_that_print_its_keys(banne
     assert admin not in hosted and "`scorekeeper admin-link` prints it" in hosted
 
 
-def test_issue39_3__a_laptops_banner_still_shows_its_links_once(banner, capsys):
-    """On a laptop, what ``serve`` says is read on its screen: the links as before."""
+def test_issue39_3__a_laptops_banner_still_shows_its_links_on_its_screen(
+    banner, capsys, monkeypatch
+):
+    """On a laptop's terminal, what ``serve`` says is read on its screen: the links as before."""
+    monkeypatch.setattr("scorekeeper.web.serve.on_a_screen", lambda: True)
     assert cli.main(["serve", "--groups=invite"]) == 0
     assert f"/invite/{Host(banner).invite_key()}" in capsys.readouterr().out
     assert cli.main(["serve", "--db", str(banner / "one.sqlite3")]) == 0
     assert re.search(r"/admin/[0-9a-f]{32}", capsys.readouterr().out)
+
+
+def test_issue39_3__a_server_whose_words_go_to_the_journal_prints_no_key(banner, capsys):
+    """``serve --lan`` under systemd (deploy/systemd) writes to the journal, not a screen:
+    the admin link is named by its command there too."""
+    database = str(banner / "pi.sqlite3")
+    assert cli.main(["serve", "--db", database]) == 0
+    said = capsys.readouterr().out
+    assert "/admin/" not in said and "`scorekeeper admin-link` prints it" in said
+    assert cli.main(["serve", "--groups=invite"]) == 0
+    assert "/invite/" not in capsys.readouterr().out
 
 
 def test_issue39_3__groups_invite_link_prints_and_rotates_the_invitation(banner, capsys):
