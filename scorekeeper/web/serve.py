@@ -252,24 +252,24 @@ def serve(
 
     from ..store.backup import BackupError, serving_lock
 
-    if public_url and public_url_problem(public_url):
-        print(f"--public-url: {public_url_problem(public_url)}.", file=sys.stderr)
+    if logs.format_problem(log_format):
+        print(f"--log-format: {logs.format_problem(log_format)}.", file=sys.stderr)
         return 2
-    if proxy_hops < 0:
-        print("--proxy-hops: the number of proxies in front, 1 or more.", file=sys.stderr)
-        return 2
-    if not 1 <= workers <= MAX_WORKERS:
-        print(f"--workers: 1 to {MAX_WORKERS} server processes.", file=sys.stderr)
-        return 2
-    for problem in (logs.level_problem(log_level), logs.format_problem(log_format)):
-        if problem:
-            print(
-                f"--log-{'level' if 'level' in problem else 'format'}: {problem}.", file=sys.stderr
-            )
-            return 2
 
     def say(message: str, level: str = "info", stream: TextIO | None = None) -> None:
+        """A line of what ``serve`` says, in the log's shape (a JSON line with json)."""
         logs.say(message, log_format, level=level, stream=stream)
+
+    problems = {
+        "--public-url": public_url and public_url_problem(public_url),
+        "--proxy-hops": proxy_hops < 0 and "the number of proxies in front, 1 or more",
+        "--workers": not 1 <= workers <= MAX_WORKERS and f"1 to {MAX_WORKERS} server processes",
+        "--log-level": logs.level_problem(log_level),
+    }
+    for option, problem in problems.items():
+        if problem:
+            say(f"{option}: {problem}.", "error", sys.stderr)
+            return 2
 
     # A key is printed only where a person reads it as the server starts: on a terminal, by a
     # server neither behind a proxy nor writing JSON. Else what is said goes to a log (the
