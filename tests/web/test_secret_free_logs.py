@@ -14,9 +14,14 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import http.client
 import json
 import logging
+import os
 import re
+import socket
+import ssl
+import subprocess
 import time
 from pathlib import Path
 from urllib.parse import quote
@@ -24,8 +29,8 @@ from urllib.parse import quote
 import pytest
 
 from group_helpers import groups_app
-from hosted_box import shipped_caddy
-from live_server import Phone, Server
+from hosted_box import CADDY, HOST, shipped_caddy, shipped_config
+from live_server import Phone, Server, free_port
 from test_operator_log import captured  # noqa: F401 (the log, written into a string)
 from scorekeeper import cli
 from scorekeeper.engine import HouseRules
@@ -193,6 +198,66 @@ def test_issue39_3__no_secret_in_the_apps_log_nor_caddys_access_or_error_log(tmp
     assert len(errors) >= len(down) and {line["status"] for line in errors} == {502}
     assert f"/g/{group}/admin/" in {line["request"]["uri"] for line in errors}
     assert all("headers" not in line["request"] for line in errors)
+
+
+def test_issue39_3__caddys_redirect_to_https_logs_no_key(tmp_path):
+    """A phone that opens a secret link over plain HTTP gets Caddy's own redirect to HTTPS,
+    the key in its Location: the shipped Caddyfile, on its certificate of its own making
+    (``local_certs``) and high ports, logs that request without the key, and its error log
+    (no app behind it: a 502 over HTTPS) none either."""
+    http_port, https_port = free_port(), free_port()
+    options = (
+        f"{{\n\tlocal_certs\n\tskip_install_trust\n\thttp_port {http_port}\n"
+        f"\thttps_port {https_port}\n\tstorage file_system {tmp_path / 'data'}"
+    )
+    config = shipped_config(0, free_port()).replace("http://127.0.0.1:0 {", "scores.test {")
+    (tmp_path / "Caddyfile").write_text(config.replace("{", options, 1))
+    key = "0123456789abcdef0123456789abcdef"
+    with (tmp_path / "out.log").open("wb") as out, (tmp_path / "err.log").open("wb") as err:
+        caddy = subprocess.Popen(
+            [CADDY, "run", "--config", str(tmp_path / "Caddyfile"), "--adapter", "caddyfile"],
+            stdout=out,
+            stderr=err,
+            env={**os.environ, "HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "data")},
+        )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                connection = http.client.HTTPConnection("127.0.0.1", http_port, timeout=5)
+                connection.request("GET", f"/g/abc/e/{key}?next=/v/{key}", headers={"Host": HOST})
+                moved = connection.getresponse()
+                break
+            except OSError:
+                assert caddy.poll() is None and time.monotonic() < deadline
+                time.sleep(0.2)
+        assert moved.status == 308 and key in moved.getheader("Location", "")
+        connection.close()
+        context = ssl.create_default_context()
+        context.check_hostname, context.verify_mode = False, ssl.CERT_NONE
+        while True:  # once Caddy has made its certificate for scores.test (named by SNI)
+            secure = http.client.HTTPSConnection(HOST, https_port, timeout=5, context=context)
+            secure._create_connection = lambda address, *args: socket.create_connection(
+                ("127.0.0.1", address[1]), *args
+            )
+            try:
+                secure.request("GET", f"/g/abc/v/{key}?pin={PIN}")
+                assert secure.getresponse().status == 502
+                break
+            except (OSError, ssl.SSLError):
+                assert time.monotonic() < deadline
+                time.sleep(0.2)
+            finally:
+                secure.close()
+        time.sleep(0.5)
+    finally:
+        caddy.terminate()
+        caddy.wait(timeout=15)
+    access, errors = (tmp_path / "out.log").read_text(), (tmp_path / "err.log").read_text()
+    uris = [line["request"]["uri"] for line in json_lines(access) if "request" in line]
+    assert uris == ["/g/abc/e/", "/g/abc/v/"]
+    assert key not in access and key not in errors and PIN not in access + errors
+    assert '"uri":"/g/abc/v/"' in errors
 
 
 # -- the app's own log ------------------------------------------------------------------------
