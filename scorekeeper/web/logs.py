@@ -21,13 +21,16 @@ A message from another logger that names a path (Flask's "Exception on /admin/â€
 
 from __future__ import annotations
 
+import io
 import json
 import logging
 import re
 import sys
+import threading
 import time
+from contextlib import contextmanager
 from datetime import datetime, timezone
-from typing import Any, Callable, Iterable, TextIO
+from typing import Any, Callable, Iterable, Iterator, TextIO
 
 from flask import Flask, Response, g, has_request_context, request
 
@@ -187,6 +190,12 @@ def configure(level: str = "info", shape: str = "text", stream: TextIO | None = 
         logging.getLogger(name).setLevel(max(logging.WARNING, root.level))
 
 
+def json_line(message: str, level: str = "info") -> str:
+    """*message* as a line of a JSON log, from ``scorekeeper.serve``."""
+    number = logging.getLevelName(level.upper())
+    return JsonLines().format(logging.LogRecord(SERVE, number, __file__, 0, message, None, None))
+
+
 def say(
     message: str, shape: str = "text", *, level: str = "info", stream: TextIO | None = None
 ) -> None:
@@ -194,12 +203,58 @@ def say(
     *stream* (standard output) as it is in a text log, or as one JSON line, as the log's
     others, in a JSON log (``--log-format json``). Nothing global is set up for it."""
     out = stream or sys.stdout
+    print(json_line(message, level) if shape.lower() == "json" else message, file=out, flush=True)
+
+
+class JsonStream(io.TextIOBase):
+    """A standard stream of a JSON log: each line written to it that is not a JSON object
+    already (a ``print`` of ``serve``, of a library) goes on to *stream* as one, at *level*."""
+
+    def __init__(self, stream: TextIO, level: str):
+        self.stream, self.level = stream, level
+        self._pending = ""
+        self._lock = threading.Lock()
+
+    def write(self, text: str) -> int:
+        with self._lock:
+            *lines, self._pending = (self._pending + text).split("\n")
+            for line in lines:
+                if line.startswith("{") and line.endswith("}"):
+                    self.stream.write(line + "\n")
+                elif line.strip():
+                    self.stream.write(json_line(line.rstrip(), self.level) + "\n")
+        return len(text)
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+    def writable(self) -> bool:
+        return True
+
+    def isatty(self) -> bool:
+        return False
+
+    def fileno(self) -> int:
+        return self.stream.fileno()
+
+    @property
+    def encoding(self) -> str:  # type: ignore[override]
+        return getattr(self.stream, "encoding", "utf-8")
+
+
+@contextmanager
+def shaped(shape: str) -> Iterator[None]:
+    """While ``serve`` runs with a JSON log: standard output and error write nothing but JSON
+    lines, whatever prints to them (a line of standard error is a warning)."""
     if shape.lower() != "json":
-        print(message, file=out, flush=True)
+        yield
         return
-    number = logging.getLevelName(level.upper())
-    record = logging.LogRecord(SERVE, number, __file__, 0, message, None, None)
-    print(JsonLines().format(record), file=out, flush=True)
+    out, err = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = JsonStream(out, "info"), JsonStream(err, "warning")
+    try:
+        yield
+    finally:
+        sys.stdout, sys.stderr = out, err
 
 
 def init_app(app: Flask) -> None:

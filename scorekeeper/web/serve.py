@@ -229,7 +229,17 @@ def serve_until_stopped(app: Any, *, workers: int = 1, **options: Any) -> bool:
     return True
 
 
-def serve(
+def serve(*args: Any, log_format: str = "text", **options: Any) -> int:
+    """Serve the app (``start``, which takes the same arguments). With ``--log-format json``,
+    whatever is printed meanwhile on standard output and error (what ``serve`` says, a
+    library's word) is written as a JSON line, as the log's own (``logs.shaped``)."""
+    from . import logs
+
+    with logs.shaped(log_format):
+        return start(*args, log_format=log_format, **options)
+
+
+def start(
     host: str | None = None,
     port: int = 5000,
     lan: bool = False,

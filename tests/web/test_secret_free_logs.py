@@ -127,7 +127,13 @@ def send_every_secret(phone: Phone, group: str, paths: dict[str, str]) -> list:
 
 
 def json_lines(text: str) -> list[dict]:
-    return [json.loads(line) for line in text.splitlines() if line.strip()]
+    lines = []
+    for line in text.splitlines():
+        try:
+            lines.append(json.loads(line))
+        except ValueError:
+            raise AssertionError(f"not a JSON line: {line!r}") from None
+    return lines
 
 
 def test_issue39_3__no_secret_in_the_apps_log_nor_caddys_access_or_error_log(tmp_path):
@@ -317,6 +323,31 @@ def test_issue39_3__with_log_format_json_serve_says_nothing_but_json_lines(banne
     assert lines[0]["message"].startswith("Trex Scorekeeper on ") and lines[0]["level"] == "info"
     assert lines[-1]["message"] == "Stop with Ctrl+C."
     assert all(line["time"].endswith("Z") for line in lines)
+
+
+def test_issue39_3__with_log_format_json_a_plain_print_is_a_json_line_too(
+    banner, capsys, monkeypatch
+):
+    """Whatever prints while ``serve`` runs (here its word that printing is not available, on
+    standard error) is a JSON line; a line that is one already is passed on as it is."""
+
+    def broken() -> None:
+        raise OSError("no fonts")
+
+    monkeypatch.setattr("scorekeeper.printing.warm_up", broken)
+
+    def run(app, **options):
+        print('{"already": "json"}')
+        logging.getLogger("scorekeeper.test").warning("a word from the server")
+        return None
+
+    monkeypatch.setattr("scorekeeper.web.serve.serve_until_stopped", run)
+    assert cli.main(["serve", "--log-format", "json", "--db", str(banner / "x.sqlite3")]) == 0
+    out, err = capsys.readouterr()
+    said = [json.loads(line) for line in out.splitlines()]
+    (warned,) = [json.loads(line) for line in err.splitlines()]
+    assert warned["level"] == "warning" and "Printing is not available" in warned["message"]
+    assert {"already": "json"} in said
 
 
 def test_issue39_3__with_log_format_json_a_refused_option_is_a_json_line_too(banner, capsys):
