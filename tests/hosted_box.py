@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import http.client
 import os
+import re
 import shutil
 import signal
 import socket
@@ -176,27 +177,34 @@ class InternetPhone(LoopbackPhone):
         return connection
 
 
+def shipped_config(port: int, upstream: int) -> str:
+    """deploy/Caddyfile as it ships (its global options and log filters included), on plain
+    HTTP at *port* of 127.0.0.1, in front of the server on *upstream*, its admin endpoint off."""
+    shipped = (Path(__file__).resolve().parents[1] / "deploy" / "Caddyfile").read_text()
+    site = shipped.replace("scores.example.org {", f"http://127.0.0.1:{port} {{").replace(
+        "127.0.0.1:5000", f"127.0.0.1:{upstream}"
+    )
+    if re.search(r"^\{$", site, re.M):  # its global options: admin off among them
+        return re.sub(r"^\{$", "{\n\tadmin off", site, count=1, flags=re.M)
+    return "{\n\tadmin off\n}\n" + site
+
+
 @contextmanager
 def shipped_caddy(folder: Path, upstream: int) -> Iterator[tuple[int, Path]]:
-    """Caddy as deploy/Caddyfile ships (its log filter for secret paths included), on plain
+    """Caddy as deploy/Caddyfile ships (its log filters for secret paths included), on plain
     HTTP at a free port of 127.0.0.1, in front of the server on *upstream*: (its port, its
-    log). Ready once its port accepts a connection, so that its log holds no request but the
-    test's."""
+    access log: standard output). Its error log (standard error) is ``caddy-errors.log``
+    beside it. Ready once its port accepts a connection, so that its logs hold no request but
+    the test's."""
     port = free_port()
-    shipped = (Path(__file__).resolve().parents[1] / "deploy" / "Caddyfile").read_text()
     config = folder / "Caddyfile"
-    config.write_text(
-        "{\n\tadmin off\n}\n"
-        + shipped.replace("scores.example.org {", f"http://127.0.0.1:{port} {{").replace(
-            "127.0.0.1:5000", f"127.0.0.1:{upstream}"
-        )
-    )
+    config.write_text(shipped_config(port, upstream))
     log_path = folder / "caddy.log"
-    with log_path.open("ab") as log:
+    with log_path.open("ab") as log, (folder / "caddy-errors.log").open("ab") as errors:
         caddy = subprocess.Popen(
             [CADDY, "run", "--config", str(config), "--adapter", "caddyfile"],
             stdout=log,
-            stderr=subprocess.STDOUT,
+            stderr=errors,
         )
     try:
         deadline = time.monotonic() + 30
@@ -205,7 +213,9 @@ def shipped_caddy(folder: Path, upstream: int) -> Iterator[tuple[int, Path]]:
                 with socket.create_connection(("127.0.0.1", port), timeout=1):
                     break
             except OSError:
-                assert caddy.poll() is None and time.monotonic() < deadline, log_path.read_text()
+                assert caddy.poll() is None and time.monotonic() < deadline, (
+                    folder / "caddy-errors.log"
+                ).read_text()
                 time.sleep(0.2)
         yield port, log_path
     finally:

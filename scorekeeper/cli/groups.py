@@ -1,6 +1,7 @@
 """``scorekeeper groups``: the groups of a box that hosts many (``serve --groups``), for an
 operator, a script or a test to drive without a browser: start one, list them, print or rotate
-a group's join and admin links, delete one with its file."""
+a group's join and admin links, print or rotate the operator's invitation link, delete one with
+its file."""
 
 from __future__ import annotations
 
@@ -106,6 +107,18 @@ def cmd_link(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_invite_link(args: argparse.Namespace) -> int:
+    """``groups invite-link``: the operator's link that lets a phone start a group when
+    starting is by invitation (``serve --groups=invite``). ``serve`` names this command
+    rather than print the link into a log."""
+    key = groups_host().invite_key(rotate=args.rotate)
+    args.group = None
+    print(f"{link_prefix(args)}/invite/{key}")
+    if args.rotate:
+        print("The old invitation link no longer works.")
+    return 0
+
+
 def cmd_delete(args: argparse.Namespace) -> int:
     if not args.yes:
         return fail(
@@ -143,13 +156,20 @@ def add_commands(sub: Any) -> None:
             "--rotate", action="store_true", help="make a new link; the old one stops working"
         )
         command.set_defaults(func=cmd_link, kind=what)
+    invite = each.add_parser(
+        "invite-link", help="print the operator's invitation link (serve --groups=invite)"
+    )
+    invite.add_argument(
+        "--rotate", action="store_true", help="make a new link; the old one stops working"
+    )
+    invite.set_defaults(func=cmd_invite_link)
     delete = each.add_parser("delete", help="delete a group and its file")
     delete.add_argument("id", help="the group's id")
     delete.add_argument("--yes", action="store_true", help="yes, delete it and all its games")
     delete.set_defaults(func=cmd_delete)
     for command in each.choices.values():
         add_instance_option(command)
-    for command in (create, each.choices["join-link"], each.choices["admin-link"]):
+    for command in (create, each.choices["join-link"], each.choices["admin-link"], invite):
         command.add_argument(
             "--public-url",
             metavar="URL",

@@ -1,5 +1,6 @@
 """The log an operator reads: one line per request on standard output, and the warnings and
-errors (with their tracebacks) beside them, never on a page.
+errors (with their tracebacks) beside them, never on a page, and never a key: anything that
+looks like one (32 hex digits or more) is withheld from every message and traceback.
 
 A request's line says when, the method, the route's pattern (``/games/<int:game_id>``, never
 the path that was asked for: a path can hold a game's key, a wall link's, the admin or join
@@ -7,23 +8,29 @@ link's key), the status, how long it took in milliseconds, the group (its short 
 ``flask.g.group_id`` by whoever reads the group from the address; ``-`` without one) and the
 client's address as far as the trusted proxy hops allow (``request.remote_addr`` after
 ProxyFix). Nothing from a form, a query or a cookie is written: no PIN, no key, no name.
+Every request is timed from the moment the server hands it to the app, so a request refused
+before any view (a group that is not there) has its duration too: a line never says ``None``.
 
 ``init_app`` only measures and writes the lines through the ``scorekeeper.requests`` logger;
 ``configure`` (called by ``serve``) decides where they go, how much is written (the level)
-and in which shape (``text`` or ``json``, one JSON object per line). A message from another
-logger that names a path (Flask's "Exception on /admin/…", waitress's "while serving /e/…") has
-the path replaced by the route's pattern, or withheld.
+and in which shape (``text`` or ``json``, one JSON object per line); ``say`` writes what
+``serve`` says as it starts in the same shape, so that a JSON log holds nothing but JSON lines.
+A message from another logger that names a path (Flask's "Exception on /admin/…", waitress's
+"while serving /e/…") has the path replaced by the route's pattern, or withheld.
 """
 
 from __future__ import annotations
 
+import io
 import json
 import logging
 import re
 import sys
+import threading
 import time
+from contextlib import contextmanager
 from datetime import datetime, timezone
-from typing import Any, TextIO
+from typing import Any, Callable, Iterable, Iterator, TextIO
 
 from flask import Flask, Response, g, has_request_context, request
 
@@ -33,17 +40,31 @@ LEVELS = ("debug", "info", "warning", "error")
 #: Fields of a request's line, in the order the text line writes them.
 FIELDS = ("method", "route", "status", "ms", "group", "client")
 NO_ROUTE = "-"
+#: Where in the WSGI environment the request's start is noted (``time.perf_counter``).
+STARTED = "scorekeeper.started"
+#: The logger of what ``serve`` says as it starts (its address, what to do next).
+SERVE = "scorekeeper.serve"
 #: Libraries whose notes below a warning are not an operator's business: WeasyPrint's steps of
 #: each layout, and waitress's "client disconnected while serving" (which names the path).
 QUIET = ("waitress", "weasyprint", "fontTools", "PIL")
 #: A path in a message of a logger outside the app (waitress names the path it was serving).
 _PATH = re.compile(r"(?<![\w/])/[^\s\"']*")
+#: What a key looks like (a game's, a link's, the secret key: 32 hex digits or more), withheld
+#: from every message and traceback, whoever wrote it and however it got there.
+_KEY = re.compile(r"(?<![0-9A-Fa-f])[0-9A-Fa-f]{32,}(?![0-9A-Fa-f])")
+KEY_WITHHELD = "(key withheld)"
 
 log = logging.getLogger(REQUESTS)
 
 
-def _started() -> None:
-    g.log_started = time.perf_counter()
+def _timed(wsgi_app: Callable[..., Iterable[bytes]]) -> Callable[..., Iterable[bytes]]:
+    """*wsgi_app*, with the start of each request noted in its environment."""
+
+    def timed(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        environ[STARTED] = time.perf_counter()
+        return wsgi_app(environ, start_response)
+
+    return timed
 
 
 def route_pattern() -> str:
@@ -55,8 +76,8 @@ def route_pattern() -> str:
 def _written(response: Response) -> Response:
     if not log.isEnabledFor(logging.INFO):
         return response
-    started = g.pop("log_started", None)
-    ms = round((time.perf_counter() - started) * 1000, 1) if started is not None else None
+    started = request.environ.get(STARTED, time.perf_counter())
+    ms = round((time.perf_counter() - started) * 1000, 1)
     line = {
         "method": request.method,
         "route": route_pattern(),
@@ -87,7 +108,7 @@ class Withheld(logging.Filter):
                     message = message.replace(path, route_pattern())
         if record.name.startswith("waitress"):
             message = _PATH.sub("(path withheld)", message)
-        record.msg, record.args = message, None
+        record.msg, record.args = _KEY.sub(KEY_WITHHELD, message), None
         return True
 
 
@@ -99,7 +120,14 @@ def _moment(record: logging.LogRecord) -> str:
     )
 
 
-class TextLines(logging.Formatter):
+class _KeysWithheld(logging.Formatter):
+    """A traceback without a key: an exception's words can hold the value that failed."""
+
+    def formatException(self, ei: Any) -> str:  # noqa: N802 (logging's name)
+        return _KEY.sub(KEY_WITHHELD, super().formatException(ei))
+
+
+class TextLines(_KeysWithheld):
     """``2026-11-26T14:05:15.123Z GET /games/<int:game_id> 200 12.3ms group=- 127.0.0.1`` for a
     request; ``time LEVEL logger: message`` and the traceback below for the rest."""
 
@@ -112,7 +140,7 @@ class TextLines(logging.Formatter):
         return line
 
 
-class JsonLines(logging.Formatter):
+class JsonLines(_KeysWithheld):
     """One JSON object per line: ``time``, ``level``, ``logger``, then a request's fields, or
     the ``message`` and its ``traceback``."""
 
@@ -162,8 +190,75 @@ def configure(level: str = "info", shape: str = "text", stream: TextIO | None = 
         logging.getLogger(name).setLevel(max(logging.WARNING, root.level))
 
 
+def json_line(message: str, level: str = "info") -> str:
+    """*message* as a line of a JSON log, from ``scorekeeper.serve``."""
+    number = logging.getLevelName(level.upper())
+    return JsonLines().format(logging.LogRecord(SERVE, number, __file__, 0, message, None, None))
+
+
+def say(
+    message: str, shape: str = "text", *, level: str = "info", stream: TextIO | None = None
+) -> None:
+    """Write *message* (a line of what ``serve`` says as it starts, or an error of it) to
+    *stream* (standard output) as it is in a text log, or as one JSON line, as the log's
+    others, in a JSON log (``--log-format json``). Nothing global is set up for it."""
+    out = stream or sys.stdout
+    print(json_line(message, level) if shape.lower() == "json" else message, file=out, flush=True)
+
+
+class JsonStream(io.TextIOBase):
+    """A standard stream of a JSON log: each line written to it that is not a JSON object
+    already (a ``print`` of ``serve``, of a library) goes on to *stream* as one, at *level*."""
+
+    def __init__(self, stream: TextIO, level: str):
+        self.stream, self.level = stream, level
+        self._pending = ""
+        self._lock = threading.Lock()
+
+    def write(self, text: str) -> int:
+        with self._lock:
+            *lines, self._pending = (self._pending + text).split("\n")
+            for line in lines:
+                if line.startswith("{") and line.endswith("}"):
+                    self.stream.write(line + "\n")
+                elif line.strip():
+                    self.stream.write(json_line(line.rstrip(), self.level) + "\n")
+        return len(text)
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+    def writable(self) -> bool:
+        return True
+
+    def isatty(self) -> bool:
+        return False
+
+    def fileno(self) -> int:
+        return self.stream.fileno()
+
+    @property
+    def encoding(self) -> str:  # type: ignore[override]
+        return getattr(self.stream, "encoding", "utf-8")
+
+
+@contextmanager
+def shaped(shape: str) -> Iterator[None]:
+    """While ``serve`` runs with a JSON log: standard output and error write nothing but JSON
+    lines, whatever prints to them (a line of standard error is a warning)."""
+    if shape.lower() != "json":
+        yield
+        return
+    out, err = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = JsonStream(out, "info"), JsonStream(err, "warning")
+    try:
+        yield
+    finally:
+        sys.stdout, sys.stderr = out, err
+
+
 def init_app(app: Flask) -> None:
     """Time every request from its start and write its line once its answer is made (an error
     page's too). Registered before every other infrastructure module's hooks."""
-    app.before_request(_started)
+    app.wsgi_app = _timed(app.wsgi_app)  # type: ignore[method-assign]
     app.after_request(_written)

@@ -191,8 +191,20 @@ def start_job_service() -> Any:
     return keeper
 
 
-def show_admin_link(app: Any, root: str) -> None:
-    """The first time the server runs on a database, print the group's admin link once."""
+def on_a_screen() -> bool:
+    """Does what ``serve`` says go to a terminal, where a person reads it, rather than to a
+    log (the journal, a file, a pipe)?"""
+    try:
+        return sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def show_admin_link(
+    app: Any, root: str, say: Callable[[str], None] = print, *, with_key: bool = True
+) -> None:
+    """The first time the server runs on a database, print the group's admin link once; where
+    what ``serve`` says goes to a log (*with_key* false), only the command that prints it."""
     from ..store.db import connect
     from ..store.keys import admin_key_to_show
 
@@ -201,11 +213,16 @@ def show_admin_link(app: Any, root: str) -> None:
         key = admin_key_to_show(db)
     finally:
         db.close()
-    if key:
-        print(
+    if key and with_key:
+        say(
             f"Admin link, shown this once (it lets a phone rename, merge and delete players; "
             f"keep it to yourself; `scorekeeper admin-link` prints it again): "
             f"{root}admin/{key}"
+        )
+    elif key:
+        say(
+            "Admin link: `scorekeeper admin-link` prints it (it lets a phone rename, merge and "
+            "delete players; keep it to yourself)."
         )
 
 
@@ -275,7 +292,17 @@ def serve_until_stopped(app: Any, *, workers: int = 1, **options: Any) -> bool:
     return True
 
 
-def serve(
+def serve(*args: Any, log_format: str = "text", **options: Any) -> int:
+    """Serve the app (``start``, which takes the same arguments). With ``--log-format json``,
+    whatever is printed meanwhile on standard output and error (what ``serve`` says, a
+    library's word) is written as a JSON line, as the log's own (``logs.shaped``)."""
+    from . import logs
+
+    with logs.shaped(log_format):
+        return start(*args, log_format=log_format, **options)
+
+
+def start(
     host: str | None = None,
     port: int = 5000,
     lan: bool = False,
@@ -304,21 +331,29 @@ def serve(
 
     from ..store.backup import BackupError, serving_lock
 
-    if public_url and public_url_problem(public_url):
-        print(f"--public-url: {public_url_problem(public_url)}.", file=sys.stderr)
+    if logs.format_problem(log_format):
+        print(f"--log-format: {logs.format_problem(log_format)}.", file=sys.stderr)
         return 2
-    if proxy_hops < 0:
-        print("--proxy-hops: the number of proxies in front, 1 or more.", file=sys.stderr)
-        return 2
-    if not 1 <= workers <= MAX_WORKERS:
-        print(f"--workers: 1 to {MAX_WORKERS} server processes.", file=sys.stderr)
-        return 2
-    for problem in (logs.level_problem(log_level), logs.format_problem(log_format)):
+
+    def say(message: str, level: str = "info", stream: TextIO | None = None) -> None:
+        """A line of what ``serve`` says, in the log's shape (a JSON line with json)."""
+        logs.say(message, log_format, level=level, stream=stream)
+
+    problems = {
+        "--public-url": public_url and public_url_problem(public_url),
+        "--proxy-hops": proxy_hops < 0 and "the number of proxies in front, 1 or more",
+        "--workers": not 1 <= workers <= MAX_WORKERS and f"1 to {MAX_WORKERS} server processes",
+        "--log-level": logs.level_problem(log_level),
+    }
+    for option, problem in problems.items():
         if problem:
-            print(
-                f"--log-{'level' if 'level' in problem else 'format'}: {problem}.", file=sys.stderr
-            )
+            say(f"{option}: {problem}.", "error", sys.stderr)
             return 2
+
+    # A key is printed only where a person reads it as the server starts: on a terminal, by a
+    # server neither behind a proxy nor writing JSON. Else what is said goes to a log (the
+    # journal, `podman logs`, a collector), which holds no secret: the command that prints it.
+    keys_shown = not proxy_hops and log_format.lower() == "text" and on_a_screen()
     bind = host or (LAN_HOST if lan else DEFAULT_HOST)
     shown = lan_address() if bind == LAN_HOST else bind
     config: dict[str, Any] = {"DATABASE": db_path} if db_path else {}
@@ -352,53 +387,60 @@ def serve(
             app.extensions["groups"].register_path if groups else app.config["DATABASE"]
         )
     except BackupError as exc:
-        print(exc, file=sys.stderr)
+        say(str(exc), "error", sys.stderr)
         remove_folder(figures)
         return 1
     warm_printer()
     root = (public_url.rstrip("/") + "/") if public_url else f"http://{shown}:{port}/"
-    print(f"Trex Scorekeeper on {root}")
-    print(migrated)
+    say(f"Trex Scorekeeper on {root}")
+    say(migrated)
     if proxy_hops and not public_url:
-        print(
+        say(
             f"Behind {proxy_hops} proxy: without --public-url, links and QR codes use the "
             f"host the proxy forwards."
         )
     if lan:
-        print("Open that address on the phones at the table (same Wi-Fi), or scan it:")
-        print_qr(root)
+        say("Open that address on the phones at the table (same Wi-Fi), or scan it:")
+        if log_format.lower() == "text":
+            print_qr(root)
     if proxy_hops:
         command = "scorekeeper groups join-link ID" if groups else "scorekeeper join-link"
-        print(
+        say(
             "Hosted: secure cookies and HSTS; starting or importing a game needs the group's "
             f"join link (`{command}`); table PINs have 6 digits or more."
         )
     if groups:
-        print(f"Many groups: each with its own database under {app.instance_path}/groups/.")
-        if groups == "invite":
+        say(f"Many groups: each with its own database under {app.instance_path}/groups/.")
+        if groups == "invite" and keys_shown:
             key = app.extensions["groups"].invite_key()
-            print(
+            say(
                 f"Starting a group is by invitation: give this link to whoever may start "
                 f"one (keep it to yourself): {root}invite/{key}"
             )
+        elif groups == "invite":
+            say(
+                "Starting a group is by invitation: `scorekeeper groups invite-link` prints "
+                "the link to give whoever may start one (keep it to yourself)."
+            )
     else:
-        show_admin_link(app, root)
-        print(f"Database: {app.config['DATABASE']}")
+        show_admin_link(app, root, say, with_key=keys_shown)
+        say(f"Database: {app.config['DATABASE']}")
     if workers > 1:
-        print(f"{workers} server processes on one port.")
+        say(f"{workers} server processes on one port.")
     if metrics:
-        print(f"Metrics for the scraper on this box: http://{shown}:{port}/metrics")
-    print("Stop with Ctrl+C.", flush=True)
+        say(f"Metrics for the scraper on this box: http://{shown}:{port}/metrics")
+    say("Stop with Ctrl+C.")
     if run is None:
         run = serve_until_stopped
     lost = watch_replicator(config["REPLICATOR"])
     try:
         stopped = run(app, host=bind, port=port, workers=workers, **waitress_options(proxy_hops))
     except OSError as exc:
-        print(
+        say(
             f"Cannot listen on {bind}:{port}: {exc.strerror or exc}. Is another server "
             f"using that port? Try --port.",
-            file=sys.stderr,
+            "error",
+            sys.stderr,
         )
         return 1
     finally:

@@ -56,6 +56,12 @@ def _worker(run: Callable[[], Any], parent: int) -> None:
         log.exception("A server process failed")
         status = 1
     finally:
+        # What a process of multiprocessing's own does before it ends: its finalizers give
+        # back the semaphores of this process's pools, which the resource tracker would
+        # otherwise report, in plain text, as leaked when the server stops.
+        from multiprocessing import util
+
+        util._run_finalizers(0)
         logging.shutdown()
         os._exit(status)
 

@@ -159,6 +159,7 @@ def test_admin_link__gives_the_players_pages_and_rotation_takes_them_back(
 
 def test_admin_link__shown_once_when_serve_first_starts(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(tmp_path / "instance"))
+    monkeypatch.setattr("scorekeeper.web.serve.on_a_screen", lambda: True)  # not the journal
     monkeypatch.setattr("scorekeeper.printing.warm_up", lambda: None)
     monkeypatch.setattr("scorekeeper.web.serve.serve_until_stopped", lambda app, **kwargs: None)
     database = str(tmp_path / "night.sqlite3")
