@@ -11,7 +11,7 @@
 # It reads SCOREKEEPER_INSTANCE, LITESTREAM_REPLICA_URL, LITESTREAM_S3_ENDPOINT and
 # LITESTREAM_S3_REGION as the configuration does. A file that is already there is never
 # overwritten: move it aside first. The secret key is not a database: put back the copy you
-# kept (README.md "Backed up and restored").
+# kept (docs/hosting.md "Backed up and restored").
 set -eu
 umask 077  # the databases hold the games' edit keys: owner only, as the app makes them
 instance=${SCOREKEEPER_INSTANCE:?set SCOREKEEPER_INSTANCE to the instance folder}

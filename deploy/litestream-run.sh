@@ -2,7 +2,7 @@
 # The server under Litestream: continuous replication of its databases to
 # $LITESTREAM_REPLICA_URL, Litestream's signals passed on to the server and its exit ending
 # Litestream. A new box with an empty instance folder first takes the databases back from the
-# replica, if it holds any. The container's way to run (README.md "Backed up and restored"):
+# replica, if it holds any. The container's way to run (docs/hosting.md "Backed up and restored"):
 #
 #     deploy/litestream-run.sh [options of scorekeeper serve]
 #

@@ -4,9 +4,9 @@ and what it means; ``web.create_app`` starts from it, and the app reads
 (:data:`ENVIRONMENT`, read only through :func:`environ`, nowhere else).
 
 It sits beside the wings and imports nothing of the project, so that the engine, the store, the
-command line and the web wing read their variables in this one place. The README's
-"Configuration" section names every variable too; ``tests/project/test_settings_declared.py`` keeps
-the code, this module and the README together.
+command line and the web wing read their variables in this one place. The hosting
+guide's "Configuration" (docs/hosting.md) names every variable too; ``tests/project/test_settings_declared.py`` keeps
+the code, this module and that guide together.
 """
 
 from __future__ import annotations

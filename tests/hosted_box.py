@@ -1,4 +1,4 @@
-"""A hosted box on this machine, as the README's set-up 3 runs it: ``scorekeeper serve
+"""A hosted box on this machine, as set-up 3 of the hosting guide (docs/hosting.md) runs it: ``scorekeeper serve
 --proxy-hops 1 --public-url https://scores.test:PORT`` (the real waitress) behind a real Caddy
 that terminates HTTPS (``tls internal``) and passes each request on.
 

@@ -52,7 +52,7 @@ def add_instance_option(parser: argparse.ArgumentParser) -> None:
         "--instance",
         metavar="DIR",
         help="the instance folder, where the database, the secret key and the "
-        "groups live (default: $SCOREKEEPER_INSTANCE, see the README)",
+        "groups live (default: $SCOREKEEPER_INSTANCE, see docs/hosting.md)",
     )
 
 

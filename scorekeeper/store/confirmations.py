@@ -94,7 +94,7 @@ def settled(db: Database, game_id: int, by: Phone | None) -> Phone | None:
     """The phone *by* as it writes to game *game_id*: once it has entered or confirmed a deal
     there, it is the player it was then, whatever it says now ("I am …" is fixed from then
     on), unless it is the game's admin. A confirmation proves no more than that: another phone
-    that follows the game tapped it (README "Confirmation by the other side")."""
+    that follows the game tapped it (docs/players.md "Confirmation by the other side")."""
     if by is None or by.id is None or by.admin:
         return by
     done, seat = recorded_seat(db, game_id, by.id)

@@ -1,5 +1,5 @@
 """Where an install keeps its data: the instance folder (the database, the secret key, a box's
-groups). One rule, the README's "Where the data lives", in this order:
+groups). One rule, docs/hosting.md's "Where the data lives", in this order:
 
 1. ``$SCOREKEEPER_INSTANCE`` (``--instance DIR`` sets it for one command);
 2. for the app, a database named by ``--db`` or ``$SCOREKEEPER_DB``: the folder that holds it,

@@ -1,4 +1,4 @@
-"""Litestream's replica of the box's databases, as the box sees it (README.md "Backed up and
+"""Litestream's replica of the box's databases, as the box sees it (docs/hosting.md "Backed up and
 restored").
 
 The shipped ways run the server under Litestream (``litestream replicate -exec "scorekeeper

@@ -2,7 +2,7 @@
 systemd units of an always-on box (``systemd-analyze verify``), the reverse proxy's Caddyfile
 (``caddy validate``) and the container's Dockerfile (what it promises: a user without rights, the
 database on a volume, the health check). The image itself is built and run by
-``deploy/check-image.sh`` where a container engine can run (see README.md)."""
+``deploy/check-image.sh`` where a container engine can run (see docs/hosting.md)."""
 
 from __future__ import annotations
 

@@ -5,12 +5,14 @@ neither page can drift from the code."""
 
 from __future__ import annotations
 
+import argparse
 import json
 import re
 from pathlib import Path
 
 import pytest
 
+from scorekeeper.cli import build_parser
 from scorekeeper.engine import HouseRules, loads, read_deal, score_deal
 from scorekeeper.engine.contracts import ALL_CONTRACTS, CONTRACT_LABELS, Contract
 from scorekeeper.engine.gamefile import (
@@ -252,7 +254,134 @@ def test_game_format_md_states_the_engines_limits_and_export_keys():
     assert set(stated) == set(COMPUTED_KEYS) | set(_COMPUTED)
 
 
-@pytest.mark.parametrize("page", ["rules.md", "game-format.md"])
+@pytest.mark.parametrize(
+    "page", ["rules.md", "game-format.md", "players.md", "hosting.md", "commands.md"]
+)
 def test_the_readme_points_at_the_docs(page):
     readme = (DOCS.parent / "README.md").read_text(encoding="utf-8")
-    assert f"docs/{page}" in readme
+    assert f"(docs/{page})" in readme
+
+
+# The guides that name commands, and the README that points at them.
+GUIDES = ("players.md", "hosting.md", "commands.md")
+GENERAL = {  # options a sentence of the guides gives every command of a family
+    "": {"--db", "--group", "--instance"},
+    "groups": {"--instance", "--public-url"},
+}
+
+
+def guide(name: str) -> str:
+    return (DOCS / name).read_text(encoding="utf-8")
+
+
+def commands() -> dict[str, argparse.ArgumentParser]:
+    """Every subcommand's parser by its words: "serve", "groups create"."""
+    found: dict[str, argparse.ArgumentParser] = {}
+
+    def walk(parser: argparse.ArgumentParser, words: str) -> None:
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, sub in action.choices.items():
+                    if not any(isinstance(a, argparse._SubParsersAction) for a in sub._actions):
+                        found[f"{words} {name}".strip()] = sub
+                    walk(sub, f"{words} {name}".strip())
+
+    walk(build_parser(), "")
+    return found
+
+
+def options(parser: argparse.ArgumentParser) -> list[tuple[str, ...]]:
+    """Each option of *parser* as its spellings (``-o``, ``--output``), help left out."""
+    return [
+        tuple(action.option_strings)
+        for action in parser._actions
+        if action.option_strings and not isinstance(action, argparse._HelpAction)
+    ]
+
+
+def code_in(text: str) -> list[str]:
+    """The code of *text*: each line of a fenced block (a continued line joined), and each
+    inline span, with a table's escaped ``\\|`` read as ``|``."""
+    fenced = re.findall(r"^```[^\n]*\n(.*?)^```", text, re.S | re.M)
+    lines = [line for block in fenced for line in block.replace("\\\n", " ").splitlines()]
+    prose = re.sub(r"^```[^\n]*\n.*?^```", "", text, flags=re.S | re.M)
+    spans = re.findall(r"`([^`]+)`", prose)
+    return [piece.replace("\\|", "|") for piece in lines + spans]
+
+
+INVOKED = re.compile(r"(?:^|[\s/])scorekeeper\s+([a-z][a-z-]*)(?:\s+([a-z][a-z-]*))?")
+
+
+def invocations(text: str) -> list[tuple[str, str]]:
+    """Every ``scorekeeper COMMAND ...`` in the code of *text*: the command's words and what
+    follows them, up to the end of that command (``&&``, ``;``, a comment)."""
+    known = commands()
+    found = []
+    for code in code_in(text):
+        for match in INVOKED.finditer(code):
+            first, second = match.group(1), match.group(2)
+            words = f"{first} {second}" if f"{first} {second}" in known else first
+            rest = code[match.end(2 if words != first else 1) :]
+            found.append((words, re.split(r"&&|;|\s#", rest)[0]))
+    return found
+
+
+@pytest.mark.parametrize("page", ["README.md", *GUIDES])
+def test_issue42_docs__every_command_and_option_the_docs_name_exists(page):
+    text = (DOCS.parent / page).read_text(encoding="utf-8") if page == "README.md" else guide(page)
+    known = commands()
+    seen = invocations(text)
+    assert seen, f"{page} names no command"
+    for words, rest in seen:
+        family = any(name.startswith(f"{words} ") for name in known)
+        assert words in known or family, f"{page} names `scorekeeper {words}`: no command"
+        if family:
+            continue
+        spelled = {o for each in options(known[words]) for o in each}
+        for option in re.findall(r"(?<![\w-])(--?[a-z][a-z-]*)", rest):
+            assert option in spelled, f"{page}: `scorekeeper {words}` has no option {option}"
+
+
+def test_issue42_docs__every_command_has_its_row_naming_every_option():
+    rows = {}
+    for name in ("commands.md", "hosting.md"):
+        for line in guide(name).splitlines():
+            if line.startswith("| `scorekeeper "):
+                head = line[3 : line.index("` |")].replace("\\|", "|")
+                match = INVOKED.search(head)
+                assert match, line
+                words = " ".join(w for w in match.groups() if w)
+                rows[words if words in commands() else match.group(1)] = head
+    assert set(rows) == set(commands())
+    for words, parser in commands().items():
+        general = GENERAL["groups" if words.startswith("groups ") else ""]
+        for spellings in options(parser):
+            assert set(spellings) & general or any(
+                re.search(rf"{re.escape(s)}(?![\w-])", rows[words]) for s in spellings
+            ), f"the row of `scorekeeper {words}` does not name {spellings[-1]}"
+    assert "also takes `--group ID`" in guide("commands.md")
+    assert "`--instance DIR`" in guide("commands.md")
+    assert "Each takes `--instance DIR`; those that print a link take `--public-url URL`" in guide(
+        "hosting.md"
+    )
+
+
+def test_issue42_docs__the_configuration_table_names_every_option_of_serve():
+    config = guide("hosting.md").split("\n## Configuration\n", 1)[1].split("\n## ", 1)[0]
+    named = {
+        re.match(r"`(--[a-z-]+)", cells[0]).group(1)
+        for cells in table(config, "option | variable | default | what it sets")
+    }
+    serve = {spellings[-1] for spellings in options(commands()["serve"])}
+    assert named == serve
+
+
+def test_issue42_docs__the_readme_is_a_front_door():
+    readme = (DOCS.parent / "README.md").read_text(encoding="utf-8")
+    assert len(readme.splitlines()) <= 250
+    sections = re.findall(r"^## (.+)$", readme, re.M)
+    assert sections[:3] == ["Two commands", "Reaching the table", "Where to read on"]
+    for setup in ("**1. A laptop", "**2. A Raspberry Pi", "**3. A hosted box"):
+        assert setup in readme
+    for name in GUIDES:
+        assert guide(name).startswith("# "), name

@@ -1,4 +1,4 @@
-"""The catalog and the code agree: the README's ``pybabel extract`` command, run through Babel's
+"""The catalog and the code agree: CONTRIBUTING.md's ``pybabel extract`` command, run through Babel's
 Python API with the committed ``babel.cfg``, finds every message the Arabic catalog holds (so a
 ``pybabel update`` marks no live message obsolete), the catalog holds every message it finds,
 and the committed ``messages.pot`` is what it makes."""
@@ -17,11 +17,11 @@ ROOT = Path(__file__).resolve().parents[2]
 TRANSLATIONS = ROOT / "scorekeeper" / "translations"
 
 
-def readme_command(verb: str) -> list[str]:
-    """The README's ``pybabel <verb>`` command, as its words."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+def documented_command(verb: str) -> list[str]:
+    """CONTRIBUTING.md's ``pybabel <verb>`` command (its "Translations"), as its words."""
+    text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
     lines = [line for line in text.splitlines() if line.startswith(f"pybabel {verb} ")]
-    assert len(lines) == 1, f"the README gives one `pybabel {verb}` command"
+    assert len(lines) == 1, f"CONTRIBUTING.md gives one `pybabel {verb}` command"
     return shlex.split(lines[0])
 
 
@@ -47,7 +47,7 @@ def key(msgid: object) -> str:
 
 @pytest.fixture(scope="module")
 def found(tmp_path_factory) -> dict[str, object]:
-    return extract(tmp_path_factory.mktemp("pot"), readme_command("extract"))
+    return extract(tmp_path_factory.mktemp("pot"), documented_command("extract"))
 
 
 @pytest.fixture(scope="module")
@@ -80,7 +80,7 @@ def test_extraction__a_plural_in_the_code_is_a_plural_in_the_catalog(found, cata
 
 def test_extraction__the_committed_template_is_what_it_makes(found):
     committed = messages(TRANSLATIONS / "messages.pot")
-    assert committed == found, "run the README's `pybabel extract` command again"
+    assert committed == found, "run CONTRIBUTING.md's `pybabel extract` command again"
 
 
 def test_extraction__reads_the_markers_and_the_project_wrappers(found):
@@ -110,8 +110,8 @@ def test_extraction__the_config_maps_the_code_and_the_templates():
     assert re.search(r"^\[python: scorekeeper/\*\*\.py\]$", config, re.M)
     assert re.search(r"^\[jinja2: templates/\*\*\.html\]$", config, re.M)
     assert re.search(r"^newstyle_gettext = true$", config, re.M)
-    command = readme_command("extract")
+    command = documented_command("extract")
     assert command[command.index("-F") + 1] == "babel.cfg"
     assert command[command.index("-o") + 1] == "scorekeeper/translations/messages.pot"
-    update = readme_command("update")
+    update = documented_command("update")
     assert update[update.index("-i") + 1] == "scorekeeper/translations/messages.pot"

@@ -1,5 +1,5 @@
-"""Where an installed wheel keeps its data, and that its pages answer (README "Where the data
-lives", store/paths.py): the wheel is built from this checkout and installed, without the
+"""Where an installed wheel keeps its data, and that its pages answer (docs/hosting.md "Where
+the data lives", store/paths.py): the wheel is built from this checkout and installed, without the
 network, into fresh virtual environments that borrow this one's dependencies.
 
 - installed into a virtual environment: ``<venv>/var/scorekeeper.web-instance``, and ``/``

@@ -1,6 +1,6 @@
 """Every setting is declared once (issue 30, "Declare every setting once, with its default, in
 the app's configuration"): the environment is read only in ``scorekeeper/settings.py``, every
-variable read is declared there and named in the README's "Configuration" section, and every
+variable read is declared there and named in the hosting guide's "Configuration" section, and every
 key of the app's configuration the code reads is declared with its default."""
 
 from __future__ import annotations
@@ -99,9 +99,9 @@ def test_item_settings__an_undeclared_variable_is_refused():
         settings.environ("SCOREKEEPER_NOTHING")
 
 
-def test_item_settings__every_variable_is_in_the_readmes_configuration_section():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme.split("### Configuration", 1)[1].split("\n## ", 1)[0]
+def test_item_settings__every_variable_is_in_the_hosting_guides_configuration_section():
+    guide = (ROOT / "docs" / "hosting.md").read_text(encoding="utf-8")
+    section = guide.split("\n## Configuration\n", 1)[1].split("\n## ", 1)[0]
     named = set(re.findall(r"`\$?%?([A-Z][A-Z0-9_]+)%?`", section))
     assert set(settings.ENVIRONMENT) - named == set()
 

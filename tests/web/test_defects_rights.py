@@ -330,7 +330,7 @@ def test_pin_lockout__a_phones_own_wrong_tries_and_its_ipv6_network(app, client)
 
 
 def test_pin_limits__what_a_distributed_guess_costs():
-    """The figures the README and keys.py give: at most PIN_FAILURES_PER_DAY guesses a day."""
+    """The figures docs/players.md and keys.py give: at most PIN_FAILURES_PER_DAY guesses a day."""
     days_4 = 10**4 / 2 / keys.PIN_FAILURES_PER_DAY
     days_6 = 10**6 / 2 / keys.PIN_FAILURES_PER_DAY
     assert (days_4, days_6) == (50, 5000)

@@ -1,4 +1,4 @@
-"""The README's box of many groups as written: ``serve --groups`` and the shipped
+"""The README's and the hosting guide's box of many groups as written: ``serve --groups`` and the shipped
 ``deploy/Caddyfile`` meet on one port, which the container and the systemd unit use too; the
 banner names the command that exists on such a box; the container starts one with a single
 variable; and ``serve --instance DIR`` takes a relative folder as every other command does."""
@@ -55,7 +55,7 @@ def test_issue37_7__serve_groups_the_caddyfile_the_container_and_the_units_meet_
     assert "--port" not in docker["CMD"][0] or f'"{port}"' in docker["CMD"][0]
     service = (DEPLOY / "systemd" / "trex-scorekeeper.service").read_text()
     assert re.findall(r"--port (\d+)", service) == [str(port)]
-    readme = (ROOT / "README.md").read_text()
+    readme = "\n".join(p.read_text() for p in (ROOT / "README.md", *(ROOT / "docs").glob("*.md")))
     published = re.findall(r"-p 127\.0\.0\.1:(\d+):(\d+)", readme)
     assert published and set(published) == {(str(port), str(port))}
     assert not re.search(r"--port (?!P\b)(?!%s\b)\d+" % port, readme)
