@@ -385,3 +385,24 @@ def test_issue42_docs__the_readme_is_a_front_door():
         assert setup in readme
     for name in GUIDES:
         assert guide(name).startswith("# "), name
+
+
+def anchors(text: str) -> set[str]:
+    """The anchors a Markdown renderer gives the headings of *text* (GitHub's way)."""
+    return {
+        re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+        for heading in re.findall(r"^#+ (.+)$", text, re.M)
+    }
+
+
+@pytest.mark.parametrize("page", ["README.md", *(f"docs/{name}" for name in GUIDES)])
+def test_issue42_docs__every_link_between_the_docs_leads_somewhere(page):
+    here = DOCS.parent / page
+    for target in re.findall(r"\]\(([^)\s]+)\)", here.read_text(encoding="utf-8")):
+        if "://" in target:
+            continue
+        path, _, anchor = target.partition("#")
+        linked = (here.parent / path).resolve() if path else here
+        assert linked.exists(), f"{page} links {target}, which is not there"
+        if anchor:
+            assert anchor in anchors(linked.read_text(encoding="utf-8")), f"{page}: {target}"
