@@ -15,7 +15,9 @@ weight, in English and Arabic), and the translation of every page (``test_i18n_p
 
 from __future__ import annotations
 
+import shutil
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from phone_helpers import chip
@@ -54,6 +56,26 @@ class Seeded:
     def fill(self, path: str) -> str:
         club_wall, tournament_wall = self.walls
         return path.format(**vars(self), club_wall=club_wall, tournament_wall=tournament_wall)
+
+
+def sample_site(path: Path, database: Path, **config: Any) -> tuple[Any, Any, Seeded]:
+    """An app in *path* on a copy of *database* (the migrated one of ``tests/conftest.py``),
+    the phone that seeded the samples' world in it (it keeps score, and is admin), and the
+    world. A GET changes nothing but a phone's cookies, so a module seeds it once."""
+    from scorekeeper.web import create_app
+
+    shutil.copyfile(database, path / "scorekeeper.sqlite3")
+    app = create_app(
+        {
+            "TESTING": True,
+            "DATABASE": str(path / "scorekeeper.sqlite3"),
+            "INSTANCE_PATH": str(path / "instance"),
+            "WTF_CSRF_ENABLED": False,
+            **config,
+        }
+    )
+    keeper = app.test_client()
+    return app, keeper, seed(keeper, app)
 
 
 def seed(client: Any, app: Any) -> Seeded:

@@ -6,33 +6,17 @@ added with its sample is held to this the day it is added."""
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
-
-from scorekeeper.web import create_app
 
 from history_helpers import query
 from i18n_helpers import english_left, latin_words, without_isolated
-from samples import PAGES, seed
+from samples import PAGES, sample_site
 from web_helpers import soup
 
 
 @pytest.fixture(scope="module")
 def world(tmp_path_factory, migrated_database):
-    """The samples' world, seeded once (a GET changes nothing but the phone's cookies)."""
-    path = tmp_path_factory.mktemp("i18n")
-    shutil.copyfile(migrated_database, path / "scorekeeper.sqlite3")
-    app = create_app(
-        {
-            "TESTING": True,
-            "DATABASE": str(path / "scorekeeper.sqlite3"),
-            "INSTANCE_PATH": str(path / "instance"),
-            "WTF_CSRF_ENABLED": False,
-        }
-    )
-    keeper = app.test_client()
-    return app, keeper, seed(keeper, app)
+    return sample_site(tmp_path_factory.mktemp("i18n"), migrated_database)
 
 
 def _titles(app) -> tuple[str, ...]:

@@ -4,8 +4,6 @@ reach a new page the day it is added."""
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
 from flask import Blueprint
 from werkzeug.exceptions import HTTPException
@@ -13,7 +11,7 @@ from werkzeug.exceptions import HTTPException
 from scorekeeper.web import create_app
 
 from group_helpers import groups_app
-from samples import FILE, LINK, NO_SAMPLE, PAGE, SAMPLES, samples, seed
+from samples import FILE, LINK, NO_SAMPLE, PAGE, SAMPLES, sample_site, samples
 
 
 def make_app(path, **config):
@@ -38,11 +36,7 @@ def without_sample(app) -> set[str]:
 @pytest.fixture(scope="module")
 def world(tmp_path_factory, migrated_database):
     """The samples' world, seeded once: the app, the phone that keeps score, and the ids."""
-    path = tmp_path_factory.mktemp("samples")
-    shutil.copyfile(migrated_database, path / "samples.sqlite3")
-    app = make_app(path)
-    client = app.test_client()
-    return app, client, seed(client, app)
+    return sample_site(tmp_path_factory.mktemp("samples"), migrated_database, METRICS=True)
 
 
 def test_issue42_2__every_route_of_the_app_has_a_sample_or_says_why_it_needs_none(tmp_path):

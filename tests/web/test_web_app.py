@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import shutil
 import stat
 import subprocess
 import sys
@@ -15,7 +14,7 @@ from scorekeeper.web import STATIC, TEMPLATES, create_app
 from scorekeeper.store.db import connect
 from scorekeeper.store.schema import migrate, migrations
 
-from samples import PAGES, seed
+from samples import PAGES, sample_site
 from web_helpers import Table, soup
 
 PAGE_BUDGET = 40 * 1024
@@ -83,18 +82,8 @@ def test_headers__content_security_policy_without_inline(client):
 @pytest.fixture(scope="module")
 def site(tmp_path_factory, migrated_database):
     """Every page's sample (tests/samples.py) over its seeded world, and a preview sent."""
-    path = tmp_path_factory.mktemp("pages")
-    shutil.copyfile(migrated_database, path / "scorekeeper.sqlite3")
-    app = create_app(
-        {
-            "TESTING": True,
-            "DATABASE": str(path / "scorekeeper.sqlite3"),
-            "INSTANCE_PATH": str(path / "instance"),
-            "WTF_CSRF_ENABLED": False,
-        }
-    )
-    keeper, watcher = app.test_client(), app.test_client()
-    seeded = seed(keeper, app)
+    app, keeper, seeded = sample_site(tmp_path_factory.mktemp("pages"), migrated_database)
+    watcher = app.test_client()
     pages = {s.name: (keeper if s.keeps_score else watcher).get(s.url(seeded)) for s in PAGES}
     pages["preview"] = Table(keeper).post_entry(
         seeded.fresh,
