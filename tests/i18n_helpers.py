@@ -40,8 +40,14 @@ def _skipped(node: Tag | NavigableString) -> bool:
     return False
 
 
-def _latin_words(text: str) -> list[str]:
-    return [w for w in _WORD.findall(_ISOLATED.sub(" ", text)) if w not in KEPT]
+def without_isolated(text: str) -> str:
+    """*text* without what it isolates (``\u2068…\u2069``: the names in a text to share)."""
+    return _ISOLATED.sub(" ", text)
+
+
+def latin_words(text: str) -> list[str]:
+    """The words of *text* in Latin letters, but those kept in every language and names."""
+    return [w for w in _WORD.findall(without_isolated(text)) if w not in KEPT]
 
 
 def english_left(page: BeautifulSoup | str, also_kept: tuple[str, ...] = ()) -> list[str]:
@@ -59,7 +65,7 @@ def english_left(page: BeautifulSoup | str, also_kept: tuple[str, ...] = ()) -> 
             continue
         if _skipped(text):
             continue
-        words = [w for w in _latin_words(text) if w not in kept]
+        words = [w for w in latin_words(text) if w not in kept]
         if words:
             left.append(" ".join(text.split()))
     for element in page.find_all(True):
@@ -69,6 +75,6 @@ def english_left(page: BeautifulSoup | str, also_kept: tuple[str, ...] = ()) -> 
         if element.name == "input" and element.get("type") in ("submit", "button"):
             values.append(element.get("value"))  # a <button>'s value is sent, never shown
         for value in values:
-            if isinstance(value, str) and [w for w in _latin_words(value) if w not in kept]:
+            if isinstance(value, str) and [w for w in latin_words(value) if w not in kept]:
                 left.append(f"<{element.name}> {value}")
     return left

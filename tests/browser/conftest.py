@@ -58,8 +58,8 @@ from phone_helpers import (
     WEIGHT_REPORT,
     launch_chromium,
 )
-from played import GAME, LONG_GAME
-from web_helpers import PLAYERS, Table, be_admin
+from samples import Seeded, seed
+from web_helpers import PLAYERS, Table
 
 
 @dataclass
@@ -226,27 +226,6 @@ def browser(browsers):
     return browsers(DEFAULT_FONT)
 
 
-@dataclass
-class Seeded:
-    """Games stored through the forms (no browser), for the tests that look at every page."""
-
-    fresh: int  # standard rules, no deal yet
-    playing: int  # standard rules, a few deals: one thrown in, one corrected
-    over: int  # a whole game, finished
-    long: int  # a whole game of twenty-five deals (five redeals), finished
-    heavy: int  # Complex with leader credit and partnership: the largest entry form
-    night: str
-    player: int
-    session: str  # a session cookie that may keep score in all three, and change players
-    club: int = 0  # a club night of nine players (one sits out), its first round seated
-    tournament: int = 0  # a knockout tournament of eight players, its first round seated
-    season: int = 0  # a season of the nights above
-    walls: tuple[str, str] = ("", "")  # the wall links' keys: the club night's, the tournament's
-
-    def cookie(self, site: Site) -> dict[str, str]:
-        return {"name": "session", "value": self.session, "url": site.origin}
-
-
 @pytest.fixture(scope="session")
 def seeded(site) -> Seeded:
     return _seed(site)
@@ -261,87 +240,8 @@ def table_seeded(table_site, request) -> Seeded:
 
 
 def _seed(site: Site) -> Seeded:
-    client = site.client()  # the phone that starts the games may keep their score
-    table = Table(client)
-    fresh = table.new_game(["Aya", "Bilal", "Carla", "ليلى"], title="Just started")
-    playing = table.new_game(["Aya", "Bilal", "Carla", "ليلى"])
-    table.enter(playing, GAME[0])
-    table.throw_in(playing, king=0, reason="misdeal", by=1)
-    table.enter(playing, GAME[1])
-    table.correct(
-        playing, 1, {"king": 0, "contracts": ["king_of_hearts"], "king_of_hearts": {"taker": 3}}
-    )
-    over = table.new_game(PLAYERS, title="A whole night")
-    long = table.new_game(["Mohammed", "Abdulrahman", "Yasmine", "عبد الله"], title="A long night")
-    for game_id, deals in ((over, GAME), (long, LONG_GAME)):
-        table.play(game_id, deals)
-    heavy = table.new_game(
-        ["Rami", "Nour", "Sami", "Hala"],
-        preset="custom",
-        doubling="y",
-        self_capture="leader-credit",
-        combining="complex",
-        partnership="y",
-    )
-    with site.seed.app_context():
-        from scorekeeper.web.database import get_db
-
-        player = next(get_db().query("select id from players where name = 'Aya'"))["id"]
-    club = client.post(
-        "/clubs/new",
-        data={
-            "title": "Café night",
-            "played_on": "2026-11-21",
-            "rounds": "3",
-            "first_round": "entered",
-            "preset": "standard",
-            "players": "\n".join(
-                ["Aya", "Bilal", "Carla", "ليلى", "Rami", "Nour", "Sami", "Hala", "Dana"]
-            ),
-        },
-    )
-    assert club.status_code == 303, club.get_data(as_text=True)[:2000]
-    club = int(club.headers["Location"].rsplit("/", 1)[1])
-    cup = client.post(
-        "/tournaments/new",
-        data={
-            "title": "Majlis cup",
-            "played_on": "2026-11-22",
-            "entrants": "\n".join(
-                ["Omar", "Lina", "Karim", "Jana", "Imad", "Maya", "عبد الرحمن", "Yara"]
-            ),
-            "format": "top-two",
-            "seeding": "entered",
-            "preset": "standard",
-            "confirm": "y",
-        },
-    )
-    assert cup.status_code == 303, cup.get_data(as_text=True)[:2000]
-    tournament = int(cup.headers["Location"].rsplit("/", 1)[1])
-    with site.seed.app_context():
-        from scorekeeper.store import seasons
-        from scorekeeper.web.database import get_db
-
-        season = seasons.create(get_db(), "Autumn", "2026-11-01", "2026-11-30")
-        from scorekeeper.store.keys import wall_key
-
-        walls = (wall_key(get_db(), "club", club), wall_key(get_db(), "tournament", tournament))
-    be_admin(client, site.seed)  # the group's admin: the players' own pages
-    client.get("/")  # shows (and so clears) the messages the saves left in the session
-    return Seeded(
-        fresh,
-        playing,
-        over,
-        long,
-        heavy,
-        "2026-11-20",
-        player,
-        client.get_cookie("session").value,
-        club,
-        tournament,
-        season,
-        walls,
-    )
+    """The samples' world (tests/samples.py), stored through a member's phone."""
+    return seed(site.client(), site.seed)
 
 
 def _own_game(site: Site) -> Callable[..., tuple[int, dict[str, str]]]:

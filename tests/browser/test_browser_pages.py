@@ -5,8 +5,6 @@ of each in test-artifacts/screens/. (No request may leave 127.0.0.1: see the new
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import pytest
 from flask import template_rendered
 
@@ -19,11 +17,11 @@ from phone_helpers import (
     PAGE_BUDGET,
     PHONE,
     WEIGHT_REPORT,
-    chip,
     first_load,
     shoot,
 )
-from web_helpers import COMPLEX
+import samples
+from samples import Sample
 
 #: Pages reached only by sending a form, looked at by other tests (the no-JavaScript deal),
 #: and the layout every page extends.
@@ -39,114 +37,9 @@ HEADER_HEIGHT = 48
 LAYOUTS = {"base.html"}
 
 
-@dataclass(frozen=True)
-class Page:
-    name: str
-    path: str  # with {fresh}, {playing}, {over}, {long}, {heavy}, {night}, {player}, {club},
-    # {tournament}, {season}, and the wall links' keys {club_wall}, {tournament_wall}
-    keeps_score: bool = False  # opened by a phone that may change the game
-    taps: tuple[str, ...] = ()  # tapped before looking: chosen chips, the preview, errors
-    status: int = 200
-
-    def url(self, seeded) -> str:
-        club_wall, tournament_wall = seeded.walls
-        return self.path.format(
-            **vars(seeded), club_wall=club_wall, tournament_wall=tournament_wall
-        )
-
-
-ENTRY = "/games/{fresh}/deals/new?contracts="
-PAGES = [
-    Page("home", "/"),
-    Page("new-game", "/games/new"),
-    Page("new-game-chances", "/games/new?from={over}"),  # the chances of four known players
-    Page("game-before-first-deal", "/games/{fresh}", True),  # the chances again
-    Page("game", "/games/{playing}", True),
-    Page("game-watching", "/games/{playing}"),
-    Page("game-over", "/games/{over}", True),
-    Page("scoreboard", "/games/{playing}/watch"),
-    Page("scoreboard-over", "/games/{over}/watch"),
-    Page("choose-contract", "/games/{playing}/deals/new", True),
-    Page(
-        "entry-king-of-hearts",
-        ENTRY + "king_of_hearts",
-        True,
-        (chip("kh_taker", 1), chip("kh_doubled_by", 1)),
-    ),
-    Page(
-        "entry-diamonds",
-        ENTRY + "diamonds",
-        True,
-        (chip("diamonds_0", 4), chip("diamonds_1", 3), chip("diamonds_2", 5)),
-    ),
-    Page(
-        "entry-queens",
-        ENTRY + "queens",
-        True,
-        (chip("q_spades_taker", 0), chip("q_spades_doubled_by", 2), chip("q_hearts_taker", 1)),
-    ),
-    Page("entry-collections", ENTRY + "collections", True, (chip("tricks_0", 13),)),
-    Page(
-        "entry-trex",
-        ENTRY + "trex",
-        True,
-        (chip("trex_1", 2), chip("trex_2", 0), chip("trex_3", 3)),
-    ),
-    Page(
-        "entry-complex-leader-credit",
-        f"/games/{{heavy}}/deals/new?contracts={COMPLEX}",
-        True,
-        (chip("kh_doubled_by", 2), chip("kh_taker", 2)),
-    ),
-    # impossible: Save is off, and the bar says why
-    Page(
-        "entry-with-problems",
-        ENTRY + "diamonds",
-        True,
-        (chip("diamonds_0", 13), chip("diamonds_1", 3)),
-    ),
-    Page("thrown-in", "/games/{playing}/thrown-in", True, (chip("reason", "misdeal"),)),
-    Page("deal", "/games/{playing}/deals/1", True),
-    Page("correct-deal", "/games/{playing}/deals/1/edit", True),
-    Page("undo-deal", "/games/{playing}/deals/1/undo", True),
-    Page("game-history", "/games/{playing}/history"),
-    Page("share", "/games/{playing}/share", True),
-    Page("fix-name", "/games/{playing}/seats/1/name", True),
-    Page("advise", "/games/{playing}/advise", True),
-    Page("watching-locked", ENTRY + "queens", status=403),
-    Page("not-found", "/games/9999", status=404),
-    Page("history", "/history/"),
-    Page("history-search", "/history/?player=a"),  # links inside a sentence
-    Page("history-search-nobody", "/history/?player=zzz"),
-    Page("history-night", "/history/nights/{night}"),
-    Page("history-game", "/history/games/{over}"),
-    Page("history-game-25-deals", "/history/games/{long}"),
-    Page("game-over-25-deals", "/games/{long}", True),
-    Page("history-correct", "/history/games/{over}/correct", True),
-    Page("players", "/players/"),
-    Page("player", "/players/{player}"),
-    Page("player-admin", "/players/{player}", True),
-    Page("player-rename", "/players/{player}/rename", True),
-    Page("player-merge", "/players/{player}/merge", True),
-    Page("leaderboard", "/leaderboard"),
-    Page("import", "/import"),
-    Page("settings", "/settings"),
-    Page("new-club-night", "/clubs/new"),
-    Page("club-night", "/clubs/{club}", True),
-    Page("club-night-watching", "/clubs/{club}"),
-    Page("club-night-wall", "/clubs/{club}/wall"),
-    Page("club-night-wall-link", "/w/{club_wall}"),  # the TV's wall, opened by its link
-    Page("new-tournament", "/tournaments/new"),
-    Page("tournament", "/tournaments/{tournament}", True),
-    Page("tournament-watching", "/tournaments/{tournament}"),
-    Page("tournament-wall", "/tournaments/{tournament}/wall"),
-    Page("tournament-wall-link", "/w/{tournament_wall}"),
-    Page("season", "/seasons/{season}"),
-    Page("rules", "/rules/queens"),
-    Page("share-result", "/games/{over}/result"),
-    Page("share-night", "/history/nights/{night}/result"),
-    Page("game-rules-complex", f"/games/{{heavy}}/rules/{COMPLEX}"),
-]
+#: Every page a phone reads, as tests/samples.py declares them (one list for every test of
+#: every page).
+PAGES = samples.PAGES
 
 
 def two_phones(browser, site, seeded, **options):
@@ -193,7 +86,7 @@ def arabic_phones(browser, site, seeded):
     yield from two_phones(browser, site, seeded, locale="ar-JO")
 
 
-def look_at(spec: Page, page, site, seeded, name: str) -> None:
+def look_at(spec: Sample, page, site, seeded, name: str) -> None:
     """Light and dark: contrast and a screenshot; at 360 px: sideways scrolling, targets and
     text; the weight of its first load."""
     page.set_viewport_size(PHONE)

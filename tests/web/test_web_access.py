@@ -14,6 +14,7 @@ from scorekeeper.web import create_app, rights as access
 from scorekeeper.store.db import connect
 from scorekeeper.store.schema import migrate, migrations
 
+from samples import PAGE, sample_site, samples
 from web_helpers import PLAYERS, edit_link, hidden_fields, soup
 
 DIAMONDS = {"diamonds_0": "4", "diamonds_1": "3", "diamonds_2": "3", "diamonds_3": "3"}
@@ -365,24 +366,24 @@ def test_session_cookie_is_httponly_and_samesite_lax(client):
     assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
 
 
-@pytest.mark.parametrize(
-    "url",
-    [
-        "/",
-        "/games/new",
-        "/games/{g}",
-        "/games/{g}/deals/1",
-        "/games/{g}/deals/new?contracts=queens",
-        "/games/404",
-        "/history/",
-        "/players/",
-        "/import",
-        "/e/" + "0" * 32,
-    ],
-)
+@pytest.fixture(scope="module")
+def sample_world(tmp_path_factory, migrated_database):
+    return sample_site(tmp_path_factory.mktemp("headers"), migrated_database)
+
+
+@pytest.mark.parametrize("sample", samples(PAGE), ids=[s.name for s in samples(PAGE)])
 @pytest.mark.slow
-def test_headers__policy_frames_referrer_on_every_page(client, game, url):
-    response = client.get(url.format(g=game))
+def test_headers__policy_frames_referrer_on_every_page(sample_world, sample):
+    """Every page's sample (tests/samples.py), and a link that leads nowhere. A wall opened
+    by its link sends no referrer at all: its address is its key."""
+    app, keeper, seeded = sample_world
+    phone = keeper if sample.keeps_score else app.test_client()
+    referrer = "no-referrer" if sample.path.startswith("/w/") else "same-origin"
+    check_headers(phone.get(sample.url(seeded)), referrer)
+    check_headers(phone.get("/e/" + "0" * 32))
+
+
+def check_headers(response, referrer: str = "same-origin") -> None:
     policy = dict(
         part.strip().split(" ", 1)
         for part in response.headers["Content-Security-Policy"].split(";")
@@ -390,7 +391,7 @@ def test_headers__policy_frames_referrer_on_every_page(client, game, url):
     assert "'unsafe-inline'" not in policy["script-src"] and "script-src" in policy
     assert "'unsafe-inline'" not in policy.get("default-src", "")
     assert policy["frame-ancestors"] == "'none'"
-    assert response.headers["Referrer-Policy"] == "same-origin"
+    assert response.headers["Referrer-Policy"] == referrer
     assert response.headers["X-Content-Type-Options"] == "nosniff"
     assert response.headers["X-Frame-Options"] == "DENY"
 

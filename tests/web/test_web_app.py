@@ -14,7 +14,8 @@ from scorekeeper.web import STATIC, TEMPLATES, create_app
 from scorekeeper.store.db import connect
 from scorekeeper.store.schema import migrate, migrations
 
-from web_helpers import COMPLEX, soup
+from samples import PAGES, sample_site
+from web_helpers import Table, soup
 
 PAGE_BUDGET = 40 * 1024
 
@@ -78,38 +79,14 @@ def test_headers__content_security_policy_without_inline(client):
     assert client.get("/").headers["X-Content-Type-Options"] == "nosniff"
 
 
-def every_page(client, table):
-    """One of every page: home, new game, game, each form, preview, deal, undo, history, error."""
-    game_id = table.new_game()
-    table.enter(game_id, {"king": 0, "contracts": ["diamonds"], "diamonds": [4, 3, 3, 3]})
-    complex_id = table.new_game(
-        preset="custom",
-        doubling="y",
-        self_capture="leader-credit",
-        combining="complex",
-        partnership="y",
-    )
-    urls = [
-        "/",
-        "/games/new",
-        f"/games/{game_id}",
-        f"/games/{game_id}/history",
-        f"/games/{game_id}/deals/1",
-        f"/games/{game_id}/deals/1/edit",
-        f"/games/{game_id}/deals/1/undo",
-        f"/games/{game_id}/thrown-in",
-        f"/games/{game_id}/deals/new",
-        f"/games/{game_id}/deals/new?contracts=queens",
-        f"/games/{game_id}/deals/new?contracts=trex",
-        f"/games/{complex_id}",
-        f"/games/{game_id}/watch",
-        f"/games/{complex_id}/watch",
-        f"/games/{complex_id}/deals/new?contracts={COMPLEX}",
-        "/games/404",
-    ]
-    pages = {url: client.get(url) for url in urls}
-    pages["preview"] = table.post_entry(
-        game_id,
+@pytest.fixture(scope="module")
+def site(tmp_path_factory, migrated_database):
+    """Every page's sample (tests/samples.py) over its seeded world, and a preview sent."""
+    app, keeper, seeded = sample_site(tmp_path_factory.mktemp("pages"), migrated_database)
+    watcher = app.test_client()
+    pages = {s.name: (keeper if s.keeps_score else watcher).get(s.url(seeded)) for s in PAGES}
+    pages["preview"] = Table(keeper).post_entry(
+        seeded.fresh,
         "queens",
         {
             "q_spades_taker": "0",
@@ -118,11 +95,11 @@ def every_page(client, table):
             "q_clubs_taker": "3",
         },
     )
-    return pages
+    return watcher, pages
 
 
-def test_pages__light_enough(client, table):
-    for url, response in every_page(client, table).items():
+def test_pages__light_enough(site):
+    for url, response in site[1].items():
         page = soup(response)
         linked = [
             t.get("href") or t.get("src") for t in page.select("link[rel=stylesheet], script[src]")
@@ -133,8 +110,9 @@ def test_pages__light_enough(client, table):
         assert weight <= PAGE_BUDGET, f"{url}: {weight} bytes"
 
 
-def test_pages__every_asset_served_by_the_app(client, table):
-    for url, response in every_page(client, table).items():
+def test_pages__every_asset_served_by_the_app(site):
+    client, pages = site
+    for url, response in pages.items():
         page = soup(response)
         for tag in page.select("[src], link[href]"):
             ref = tag.get("src") or tag.get("href")
@@ -143,8 +121,8 @@ def test_pages__every_asset_served_by_the_app(client, table):
                 assert asset.status_code == 200
 
 
-def test_pages__no_inline_script_style_or_handler(client, table):
-    for url, response in every_page(client, table).items():
+def test_pages__no_inline_script_style_or_handler(site):
+    for url, response in site[1].items():
         page = soup(response)
         assert all(s.get("src") for s in page.find_all("script")), url
         assert not page.find_all("style"), url
@@ -153,18 +131,19 @@ def test_pages__no_inline_script_style_or_handler(client, table):
             assert "style" not in tag.attrs, (url, tag.name)
 
 
-def test_pages__work_without_javascript_every_action_is_a_link_or_form(client, table):
-    for url, response in every_page(client, table).items():
+def test_pages__work_without_javascript_every_action_is_a_link_or_form(site):
+    for url, response in site[1].items():
         page = soup(response)
-        for button in page.find_all("button"):
+        # a button hidden until a script shows it (Copy the text) is not there without one
+        for button in page.find_all("button", hidden=False):
             form = button.find_parent("form")
             assert form is not None and form.get("action"), (url, button)
         for link in page.find_all("a"):
             assert link.get("href", "").startswith("/"), (url, link)
 
 
-def test_pages__never_a_500(client, table):
-    for url, response in every_page(client, table).items():
+def test_pages__never_a_500(site):
+    for url, response in site[1].items():
         assert response.status_code < 500, url
 
 
