@@ -10,6 +10,8 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
+from sqlite_utils import Database
+
 from . import groups, ratings
 
 
@@ -49,3 +51,12 @@ def fits(key: str, value: str) -> bool:
     """Whether *key* is a declared setting and *value* one it may hold."""
     setting = BY_KEY.get(key)
     return setting is not None and setting.fits(value)
+
+
+def put(db: Database, key: str, value: str) -> None:
+    """Keep *value* for the setting *key*: one its declaration allows, else ValueError (the
+    form that sends it checks it first, and says why to the player)."""
+    if not fits(key, value):
+        raise ValueError(f"the setting {key!r} cannot be {value!r}")
+    with db.atomic():
+        db.execute("insert or replace into settings (key, value) values (?, ?)", [key, value])

@@ -179,3 +179,33 @@ def test_issue42_6__the_settings_page_takes_only_a_value_the_declaration_allows(
         client.post("/settings/ratings", data={**data, "ratings": "sometimes"}).status_code == 400
     )
     assert client.post("/settings/ratings", data={**data, "ratings": "off"}).status_code == 303
+
+
+def test_issue42_6__a_group_setting_is_kept_only_with_a_value_its_declaration_allows(app):
+    db = connect(app.config["DATABASE"])
+    try:
+        groupsettings.put(db, "group_lang", "ar")
+        for key, value in (("group_lang", "fr"), ("colour", "red"), ("group_name", "")):
+            with pytest.raises(ValueError, match=f"the setting '{key}'"):
+                groupsettings.put(db, key, value)
+    finally:
+        db.close()
+    assert held(app).get("group_lang") == "ar" and "colour" not in held(app)
+
+
+def test_issue42_6__the_groups_new_name_is_kept_through_its_declaration(tmp_path):
+    """serve --groups: the admin's new name is the group's setting and the register's."""
+    from group_helpers import InGroup, group_file, groups_app, start_group
+    from scorekeeper.store import groups as store_groups
+
+    app = groups_app(tmp_path)
+    group, _, admin = start_group(app, "Aya's table")
+    assert (
+        InGroup(admin, group).post("/group/name", data={"name": "Café Layali"}).status_code == 303
+    )
+    db = connect(group_file(app, group))
+    try:
+        assert store_groups.group_setting(db, "group_name") == "Café Layali"
+    finally:
+        db.close()
+    assert InGroup(admin, group).post("/group/name", data={"name": " "}).status_code == 400
