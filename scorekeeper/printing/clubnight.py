@@ -1,15 +1,16 @@
 """A club night printed: one round's seating and the night's standings, each on one page.
 
 Plain data in, PDF out: the web wing hands over the names, tables and standings the store
-made (this wing never reads the database), and the words come from the same catalog.
+made (this wing never reads the database), and the words come from the same catalog. Each
+``*_html`` takes the sheet's layout (``lang``, ``paper``, ``density``, ``digits``) as
+``render.page_html`` does.
 """
 
 from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from .language import language
-from .render import _RENDERER, page_html
+from .render import page_html, page_pdf
 
 
 def seating_html(
@@ -21,18 +22,12 @@ def seating_html(
     tables: Sequence[Sequence[str]],
     sitting_out: Sequence[str] = (),
     partnership: bool = False,
-    lang: str = "en",
-    paper: str = "A4",
-    density: int = 0,
-    digits: str = "western",
+    **layout: Any,
 ) -> str:
     """A round's seating: each table's four in seat order, and who sits the round out."""
     return page_html(
         "club_seating.html",
-        lang=lang,
-        paper=paper,
-        density=density,
-        digits=digits,
+        **layout,
         title=title,
         night=night,
         round_number=round_number,
@@ -52,19 +47,13 @@ def standings_html(
     rounds_played: int,
     rounds: int,
     over: bool,
-    lang: str = "en",
-    paper: str = "A4",
-    density: int = 0,
-    digits: str = "western",
+    **layout: Any,
 ) -> str:
     """The night's standings, best first, its champion and the rule that names them; with
     *rounds* 0, a night of ordinary games (no rounds, no club)."""
     return page_html(
         "club_standings.html",
-        lang=lang,
-        paper=paper,
-        density=density,
-        digits=digits,
+        **layout,
         title=title,
         night=night,
         rows=list(rows),
@@ -75,11 +64,9 @@ def standings_html(
     )
 
 
-def render_seating_pdf(*, lang: str = "en", **kwargs: Any) -> bytes:
-    lang = language(lang)
-    return _RENDERER.pdf(lambda density: seating_html(lang=lang, density=density, **kwargs))
+def render_seating_pdf(**kwargs: Any) -> bytes:
+    return page_pdf(seating_html, **kwargs)
 
 
-def render_standings_pdf(*, lang: str = "en", **kwargs: Any) -> bytes:
-    lang = language(lang)
-    return _RENDERER.pdf(lambda density: standings_html(lang=lang, density=density, **kwargs))
+def render_standings_pdf(**kwargs: Any) -> bytes:
+    return page_pdf(standings_html, **kwargs)

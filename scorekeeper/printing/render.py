@@ -163,10 +163,17 @@ def environment(lang: str = "en") -> Environment:
 
 
 def page_html(
-    template: str, *, lang: str, paper: str, density: int, digits: str, **values: Any
+    template: str,
+    *,
+    lang: str = "en",
+    paper: str = "A4",
+    density: int = 0,
+    digits: str = "western",
+    **values: Any,
 ) -> str:
-    """A one-page sheet of plain data (a club night's, a tournament's) laid out by *template*,
-    in *lang*, on *paper*, at *density*."""
+    """A one-page sheet of plain data (a club night's, a tournament's, a season's) laid out by
+    *template*, in *lang*, on *paper*, at *density*, in *digits*: the layout a sheet's own
+    ``*_html`` passes on as ``**layout``."""
     return (
         environment(lang)
         .get_template(template)
@@ -178,6 +185,13 @@ def page_html(
             digits=checked_digits(digits),
         )
     )
+
+
+def page_pdf(html: Callable[..., str], *, lang: str = "en", **values: Any) -> bytes:
+    """The PDF of a one-page sheet that *html* (a ``*_html`` of plain data) lays out, at the
+    first density at which it fits on one page."""
+    lang = language(lang)
+    return _RENDERER.pdf(lambda density: html(lang=lang, density=density, **values))
 
 
 def _direction(rtl: bool | None, lang: str) -> str:

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from .language import language
-from .render import _RENDERER, _direction, checked_digits, environment, paper_size
+from .render import page_html, page_pdf
 
 
 def season_html(
@@ -23,40 +22,30 @@ def season_html(
     records: Sequence[Mapping[str, Any]],
     best_night: Mapping[str, Any] | None,
     rule: str,
-    record_titles: Mapping[str, str],
-    record_rules: Mapping[str, str],
+    record_rules: Sequence[str],
     ties: str,
     ratings: bool,
-    lang: str = "en",
-    paper: str = "A4",
-    density: int = 0,
-    digits: str = "western",
+    **layout: Any,
 ) -> str:
     """The season's poster: *rows* best first (store.seasons.standings), its *records* in the
-    order the hall lists them, each with the rule that *record_rules* states for its kind."""
-    return (
-        environment(lang)
-        .get_template("season.html")
-        .render(
-            season_name=name,
-            first_night=first_night,
-            last_night=last_night,
-            rows=list(rows),
-            records=list(records),
-            best_night=best_night,
-            rule=rule,
-            record_titles=dict(record_titles),
-            record_rules=dict(record_rules),
-            ties=ties,
-            ratings=ratings,
-            page_size=paper_size(paper),
-            density=density,
-            direction=_direction(None, lang),
-            digits=checked_digits(digits),
-        )
+    order the hall lists them (each with its ``title`` and the msgids it is ``shown`` with, as
+    ``store.seasons.RECORDS`` declares them), and the rules of the records (msgids). *layout*
+    as ``render.page_html`` takes it."""
+    return page_html(
+        "season.html",
+        **layout,
+        season_name=name,
+        first_night=first_night,
+        last_night=last_night,
+        rows=list(rows),
+        records=list(records),
+        best_night=best_night,
+        rule=rule,
+        record_rules=list(record_rules),
+        ties=ties,
+        ratings=ratings,
     )
 
 
-def render_season_pdf(*, lang: str = "en", **kwargs: Any) -> bytes:
-    lang = language(lang)
-    return _RENDERER.pdf(lambda density: season_html(lang=lang, density=density, **kwargs))
+def render_season_pdf(**kwargs: Any) -> bytes:
+    return page_pdf(season_html, **kwargs)

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from .language import language
-from .render import _RENDERER, page_html
+from .render import page_html, page_pdf
 
 
 def bracket_html(
@@ -21,20 +20,14 @@ def bracket_html(
     champion: str | None,
     rules: Sequence[str],
     problems: Sequence[str] = (),
-    lang: str = "en",
-    paper: str = "A4",
-    density: int = 0,
-    digits: str = "western",
+    **layout: Any,
 ) -> str:
     """The bracket: every round (its matches, or none yet), the winner once there is one, and
-    the rules the bracket keeps to (msgids, said in *lang*), and what it holds that cannot be
-    (*problems*, said already)."""
+    the rules the bracket keeps to (msgids, said in the sheet's language), and what it holds
+    that cannot be (*problems*, said already). *layout* as ``render.page_html`` takes it."""
     return page_html(
         "tournament_bracket.html",
-        lang=lang,
-        paper=paper,
-        density=density,
-        digits=digits,
+        **layout,
         title=title,
         played_on=played_on,
         rounds=list(rounds),
@@ -44,6 +37,5 @@ def bracket_html(
     )
 
 
-def render_bracket_pdf(*, lang: str = "en", **kwargs: Any) -> bytes:
-    lang = language(lang)
-    return _RENDERER.pdf(lambda density: bracket_html(lang=lang, density=density, **kwargs))
+def render_bracket_pdf(**kwargs: Any) -> bytes:
+    return page_pdf(bracket_html, **kwargs)

@@ -11,6 +11,12 @@ def N_(message: str) -> str:
     return message
 
 
+def N_plural(singular: str, plural: str) -> tuple[str, str]:
+    """Marks a message and its plural for the catalog (``babel.cfg`` names this marker); the
+    page that shows them says them with ``ngettext``."""
+    return singular, plural
+
+
 class Refused(Exception):
     """Why a change cannot be made: *message* with ``%(key)s`` placeholders for *values*, and
     for *names* (players' names, which a page isolates)."""

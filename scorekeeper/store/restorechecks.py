@@ -9,8 +9,6 @@ restore (``backup.py``) says it of the file.
 from __future__ import annotations
 
 import json
-import re
-from typing import Callable
 
 from sqlite_utils import Database
 
@@ -18,14 +16,12 @@ from ..engine import bracket, read_deal
 from ..engine.errors import RulesError
 from ..engine.gamefile import EXTRA_LIMIT, has_control, is_date
 from ..engine.rules import HouseRules
-from . import clubnights, groups, ratings, seasons, seating, tournaments
+from . import clubnights, groupsettings, seasons, seating, tournaments
 from .keys import KEY
 
 #: The longest text a column that does not hold JSON may have: a title or a name is at most
 #: 120 characters, a key, a token or a PIN's hash a few hundred, a moment 25.
 SHORT_TEXT = 1024
-#: The group's settings a restore brings back, each with the values it may have.
-SETTINGS = {ratings.SETTING: frozenset({"on", "off"})}
 HISTORY_ACTIONS = frozenset({"create", "correct", "undo", "confirm", "admin_confirm"})
 
 
@@ -38,19 +34,11 @@ def text_limit(column: str, long: int) -> int:
     return long if column.endswith("_json") else SHORT_TEXT
 
 
-#: The settings whose values are checked as the form or the store that writes them does.
-CHECKED: dict[str, Callable[[str], bool]] = {
-    ratings.VERSION: lambda v: re.fullmatch(r"[0-9a-f]{1,64}", v) is not None,
-    "group_name": lambda v: groups.name_problem(v) is None,
-    "group_lang": lambda v: v in groups.LANGS,
-}
-
-
 def check_settings(db: Database) -> None:
+    """Each setting one that ``groupsettings`` declares, with a value it may hold."""
     for row in db.query("select key, value from settings"):
         key, value = row["key"], row["value"]
-        check = CHECKED.get(key)
-        if not (check(value) if check is not None else value in SETTINGS.get(key, ())):
+        if not groupsettings.fits(key, value):
             raise Unsound(f"the setting {key[:40]!r} cannot be {value[:40]!r}.")
 
 
@@ -58,14 +46,7 @@ def check_club_nights(db: Database) -> None:
     """Each club night as the form that starts it would have it, and readable by its page."""
     for row in list(db.query("select * from club_nights order by id")):
         where = f"club night {row['id']}"
-        title = row["title"]
-        if not title.strip() or len(title) > clubnights.TITLE_LIMIT or has_control(title):
-            raise Unsound(
-                f"{where}: its title is not one of at most {clubnights.TITLE_LIMIT} "
-                f"characters that can be printed."
-            )
-        if not is_date(row["night"]):
-            raise Unsound(f"{where}: its night is not a date.")
+        _check_title_and_day(row, where, clubnights.TITLE_LIMIT, "night")
         if not 1 <= row["rounds_planned"] <= clubnights.MAX_ROUNDS:
             raise Unsound(f"{where} does not have 1 to {clubnights.MAX_ROUNDS} rounds.")
         _check_rules(row["rules_json"], where)
@@ -88,6 +69,19 @@ def check_club_nights(db: Database) -> None:
                 )
 
 
+def _check_title_and_day(
+    row: dict, where: str, limit: int, day: str, day_word: str | None = None
+) -> None:
+    """A title of at most *limit* characters that can be printed, and a date in *day*."""
+    title = row["title"]
+    if not title.strip() or len(title) > limit or has_control(title):
+        raise Unsound(
+            f"{where}: its title is not one of at most {limit} characters that can be printed."
+        )
+    if not is_date(row[day]):
+        raise Unsound(f"{where}: its {day_word or day} is not a date.")
+
+
 def _check_wall_key(row: dict, where: str) -> None:
     """A wall key is one where the backup has one (an older backup's is drawn by migrating)."""
     if row.get("wall_key") is not None and not KEY.fullmatch(row["wall_key"]):
@@ -106,11 +100,7 @@ def check_tournaments(db: Database) -> None:
     """Each tournament as New tournament would have it, and readable by its bracket page."""
     for row in list(db.query("select * from tournaments order by id")):
         where = f"tournament {row['id']}"
-        title = row["title"]
-        if not title.strip() or len(title) > tournaments.TITLE_LIMIT or has_control(title):
-            raise Unsound(f"{where}: its title is not one that can be printed.")
-        if not is_date(row["played_on"]):
-            raise Unsound(f"{where}: its day is not a date.")
+        _check_title_and_day(row, where, tournaments.TITLE_LIMIT, "played_on", "day")
         if (
             row["format"] not in bracket.FORMATS
             or row["seeding"] not in bracket.SEEDINGS

@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field
-from typing import Any
+from functools import partial
+from typing import Any, Callable
 
 from sqlite_utils import Database
 
 from . import ratings, storage
 from .clubnights import CHAMPION_RULE
-from .refused import N_, Refused
+from .refused import N_, N_plural, Refused
 
 #: The longest name a season may have.
 NAME_LIMIT = 60
@@ -30,32 +31,13 @@ ORDER = ratings.ORDER
 # Every query that starts from the games reads them off the nights' index (``indexed by``):
 # left to itself, SQLite reads every finished game off the index of the finished flag, and a
 # month's page of a long record then costs what the whole record costs.
-#: The records of the hall, in the order it lists them, and what each holds, as its page
-#: states it.
-RECORD_TITLES = {
-    "run": N_("Longest winning run"),
-    "kings": N_("Most K♥ taken"),
-    "comeback": N_("Biggest comeback"),
-    "trex": N_("Best Trex finisher"),
-}
-RECORD_RULES = {
-    "run": N_("Longest winning run: the most finished games one player won one after another."),
-    "kings": N_("Most K♥ taken: the most times one player took the King of Hearts in one game."),
-    "comeback": N_(
-        "Biggest comeback: the most points the winners trailed the leader by after a deal "
-        "of a game they went on to win."
-    ),
-    "trex": N_(
-        "Best Trex finisher: the most Trex deals of one game that one player finished first."
-    ),
-}
 #: Who may add and remove seasons (the pages check it): any phone that may start games.
 WHO_MAY = N_(
     "Seasons belong to the whole group: only a phone that opened the group’s join link can "
     "add or remove one."
 )
 TIES = N_("A record shared goes to whoever set it first.")
-__all__ = ["CHAMPION_RULE", "RECORD_RULES", "RECORD_TITLES", "TIES", "Season", "Record"]
+__all__ = ["CHAMPION_RULE", "RECORDS", "TIES", "Record", "Season", "SeasonStat"]
 
 
 @dataclass(frozen=True)
@@ -77,6 +59,22 @@ class Record:
     game_id: int | None
     night: str
     deal: int | None = None
+
+
+@dataclass(frozen=True)
+class SeasonStat:
+    """A record of the hall, declared once (in :data:`RECORDS`): the season's page, its poster
+    and the tests read the declaration, so a new record is one entry and its finder.
+
+    *title* and *rule* are msgids; *shown* the msgids of its figure, one and many
+    (``%(num)s``, and ``%(deal)s`` for the deal it was set after); *find* reads it from the
+    finished games of a range of nights."""
+
+    kind: str
+    title: str
+    rule: str
+    shown: tuple[str, str]
+    find: Callable[[Database, str, str], Record | None]
 
 
 @dataclass
@@ -257,16 +255,28 @@ def longest_run(db: Database, first: str, last: str) -> Record | None:
     return Record("run", best[0], (best[2],), best[1][2], best[1][0])
 
 
-def _most_in_a_game(db: Database, first: str, last: str, kind: str, column: str) -> Record | None:
-    """The most of *column* (``kh_taken``, ``trex_firsts``) one seat had in one finished game."""
+def _top_game(
+    db: Database, first: str, last: str, column: str, *, also: str = "", seat: bool = False
+) -> tuple | None:
+    """The finished game of the range with the most of *column* (the game's ``g.``, or with
+    *seat* one seat's ``gp.``; the earlier game, then the lower seat, on a tie): its id, its
+    night, the seat, the figure and the columns *also* names."""
+    seats, by_seat = (
+        ("join game_players gp on gp.game_id = g.id ", ", gp.seat") if seat else ("", "")
+    )
     row = db.execute(
-        f"select g.id, g.night, gp.seat, gp.{column} "
-        f"from games g indexed by idx_games_night "
-        f"join game_players gp on gp.game_id = g.id "
-        f"where g.night between ? and ? and g.finished = 1 and gp.{column} > 0 "
-        f"order by gp.{column} desc, {ORDER}, gp.seat limit 1",
+        f"select g.id, g.night{by_seat}, {column}{also} "
+        f"from games g indexed by idx_games_night {seats}"
+        f"where g.night between ? and ? and g.finished = 1 and {column} > 0 "
+        f"order by {column} desc, {ORDER}{by_seat} limit 1",
         [first, last],
     ).fetchone()
+    return None if row is None else tuple(row)
+
+
+def _most_in_a_game(db: Database, first: str, last: str, kind: str, column: str) -> Record | None:
+    """The most of *column* (``kh_taken``, ``trex_firsts``) one seat had in one finished game."""
+    row = _top_game(db, first, last, f"gp.{column}", seat=True)
     if row is None:
         return None
     game_id, night, seat, value = row
@@ -276,13 +286,7 @@ def _most_in_a_game(db: Database, first: str, last: str, kind: str, column: str)
 def biggest_comeback(db: Database, first: str, last: str) -> Record | None:
     """The most points the winners of a finished game trailed the leader by after a deal
     (``facts.refresh_feats`` keeps each game's, the engine's ``comeback``)."""
-    row = db.execute(
-        f"select g.id, g.night, g.comeback, g.comeback_deal "
-        f"from games g indexed by idx_games_night "
-        f"where g.night between ? and ? and g.finished = 1 and g.comeback > 0 "
-        f"order by g.comeback desc, {ORDER} limit 1",
-        [first, last],
-    ).fetchone()
+    row = _top_game(db, first, last, "g.comeback", also=", g.comeback_deal")
     if row is None:
         return None
     game_id, night, points, deal = row
@@ -315,10 +319,43 @@ def hall(db: Database, first: str, last: str) -> Hall:
     """The season's best night and hall of records."""
     return Hall(
         best_night=best_night(db, first, last),
-        records={
-            "run": longest_run(db, first, last),
-            "kings": _most_in_a_game(db, first, last, "kings", "kh_taken"),
-            "comeback": biggest_comeback(db, first, last),
-            "trex": _most_in_a_game(db, first, last, "trex", "trex_firsts"),
-        },
+        records={stat.kind: stat.find(db, first, last) for stat in RECORDS},
     )
+
+
+#: The records of the hall, in the order its page and its poster list them.
+RECORDS = (
+    SeasonStat(
+        "run",
+        N_("Longest winning run"),
+        N_("Longest winning run: the most finished games one player won one after another."),
+        N_plural("%(num)s game in a row", "%(num)s games in a row"),
+        longest_run,
+    ),
+    SeasonStat(
+        "kings",
+        N_("Most K♥ taken"),
+        N_("Most K♥ taken: the most times one player took the King of Hearts in one game."),
+        N_plural("%(num)s K♥ in one game", "%(num)s K♥ in one game"),
+        partial(_most_in_a_game, kind="kings", column="kh_taken"),
+    ),
+    SeasonStat(
+        "comeback",
+        N_("Biggest comeback"),
+        N_(
+            "Biggest comeback: the most points the winners trailed the leader by after a deal "
+            "of a game they went on to win."
+        ),
+        N_plural(
+            "%(num)s point behind after deal %(deal)s", "%(num)s points behind after deal %(deal)s"
+        ),
+        biggest_comeback,
+    ),
+    SeasonStat(
+        "trex",
+        N_("Best Trex finisher"),
+        N_("Best Trex finisher: the most Trex deals of one game that one player finished first."),
+        N_plural("%(num)s Trex deal finished first", "%(num)s Trex deals finished first"),
+        partial(_most_in_a_game, kind="trex", column="trex_firsts"),
+    ),
+)

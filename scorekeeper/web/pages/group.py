@@ -17,7 +17,7 @@ from flask_wtf import FlaskForm
 from wtforms import StringField
 
 from ...store import groups as store_groups
-from ...store import members
+from ...store import groupsettings, members
 from ...store.keys import install_key, rotate_game_links, rotate_install_key
 from .. import groupspace as groups
 from .. import phonestate
@@ -243,9 +243,7 @@ def rename():
     if not form.validate() or problem:
         form.name.errors = [_(problem)] if problem else [_("Send the form again.")]
         return _page(name_form=form, status=400)
-    db = get_db()
-    with db.atomic():
-        db.execute("insert or replace into settings (key, value) values ('group_name', ?)", [name])
+    groupsettings.put(get_db(), "group_name", name)
     if groups.many():
         groups.host().rename(groups.current() or "", name)
     flash_words(lazy_gettext("The group’s name is changed."))

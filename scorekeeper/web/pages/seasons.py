@@ -40,12 +40,17 @@ def season_figures(season: seasons.Season) -> dict[str, Any]:
         "rows": rows,
         "best_night": hall.best_night,
         "records": [
-            dataclasses.asdict(record)
-            for kind in seasons.RECORD_TITLES
-            if (record := hall.records.get(kind)) is not None
+            {**dataclasses.asdict(record), "title": stat.title, "shown": stat.shown}
+            for stat in seasons.RECORDS
+            if (record := hall.records.get(stat.kind)) is not None
         ],
         "ratings": ratings.enabled(db),
     }
+
+
+def record_rules() -> list[str]:
+    """The rule of each record the hall declares, as the page and the poster state them."""
+    return [stat.rule for stat in seasons.RECORDS]
 
 
 def share_of(season: seasons.Season, figures: dict[str, Any]) -> dict[str, str]:
@@ -64,8 +69,7 @@ def show(season_id: int):
         "seasons/show.html",
         season=season,
         champion_rule=seasons.CHAMPION_RULE,
-        record_titles=seasons.RECORD_TITLES,
-        record_rules=seasons.RECORD_RULES,
+        record_rules=record_rules(),
         ties=seasons.TIES,
         share=share_of(season, figures) if figures["rows"] else None,
         remove_form=FlaskForm() if rights.may_start_games() else None,
@@ -98,8 +102,7 @@ def poster_params(season: seasons.Season, lang: str) -> dict[str, Any]:
         "best_night": figures["best_night"],
         "ratings": figures["ratings"],
         "rule": seasons.CHAMPION_RULE,
-        "record_titles": seasons.RECORD_TITLES,
-        "record_rules": seasons.RECORD_RULES,
+        "record_rules": record_rules(),
         "ties": seasons.TIES,
         "lang": lang,
         "digits": sheet_digits(),

@@ -14,7 +14,7 @@ from wtforms.validators import ValidationError
 
 from ...engine.contracts import ALL_CONTRACTS, CONTRACT_LABELS
 from ...languages import LANGUAGES
-from ...store import ratings, seasons
+from ...store import groupsettings, ratings, seasons
 from ...store.refused import Refused
 from .. import ratingview, rights
 from ..database import get_db
@@ -252,7 +252,9 @@ def save_ratings():
                 "group’s join link can turn them on or off."
             ),
         )
-    if not form.validate() or request.form.get("ratings") not in ("on", "off"):
+    if not form.validate() or not groupsettings.fits(
+        ratings.SETTING, request.form.get("ratings", "")
+    ):
         abort(400, gettext("This form is incomplete. Open Settings again."))
     on = request.form["ratings"] == "on"
     if on != ratingview.on():
