@@ -139,9 +139,12 @@ class TrickOutcome(NamedTuple):
     lead_of: dict[int, int]
 
 
-def _refuse(seat: int, index: int) -> IllegalPlay:
+def _checked(seat: int, index: int, legal: int) -> int:
+    """The card *index* seat *seat* chose, when it is one of the *legal* ones; else refused."""
+    if 0 <= index < 52 and legal >> index & 1:
+        return index
     card = CARDS[index].pretty if 0 <= index < 52 else repr(index)
-    return IllegalPlay(f"Seat {seat} chose the {card}, which is not a card they may play now.")
+    raise IllegalPlay(f"Seat {seat} chose the {card}, which is not a card they may play now.")
 
 
 def note_leads(trick: int, leader: int, lead_of: dict[int, int]) -> None:
@@ -188,9 +191,7 @@ def play_tricks(
             if legal & (legal - 1):
                 state.seat, state.played, state.trick, state.count = seat, played, trick, count
                 state.led, state.best_rank, state.best_seat = led, best_rank, best_seat
-                index = picks[seat](state, legal)
-                if not (0 <= index < 52 and legal >> index & 1):
-                    raise _refuse(seat, index)
+                index = _checked(seat, picks[seat](state, legal), legal)
                 bit = BITS[index]
             else:
                 bit = legal
@@ -234,9 +235,7 @@ def play_trex(
         if legal:
             if legal & (legal - 1):
                 state.seat, state.playable = seat, playable
-                index = picks[seat](state, legal)
-                if not (0 <= index < 52 and legal >> index & 1):
-                    raise _refuse(seat, index)
+                index = _checked(seat, picks[seat](state, legal), legal)
                 bit = BITS[index]
             else:
                 bit = legal

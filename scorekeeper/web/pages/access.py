@@ -279,10 +279,11 @@ def change_pin(game_id: int):
 
 
 # -- the install's links -------------------------------------------------------------------
-@bp.get("/admin/<key>")
-def admin_link(key: str):
-    """The group's admin link: this phone may rename, merge and delete players."""
-    if not install_key_matches(get_db(), ADMIN_KEY, key):
+def _current_link(name: str, key: str) -> None:
+    """Not found unless *key* is the install's current admin or join link (*name*)."""
+    if install_key_matches(get_db(), name, key):
+        return
+    if name == ADMIN_KEY:
         abort(
             404,
             _(
@@ -290,6 +291,19 @@ def admin_link(key: str):
                 "it can print the current one."
             ),
         )
+    abort(
+        404,
+        _(
+            "This join link is not (or no longer) this scorekeeper’s. Ask the group "
+            "for the current one."
+        ),
+    )
+
+
+@bp.get("/admin/<key>")
+def admin_link(key: str):
+    """The group's admin link: this phone may rename, merge and delete players."""
+    _current_link(ADMIN_KEY, key)
     grant_install(ADMIN_KEY, key)
     admit("admin")
     flash_words(lazy_gettext("This phone can rename, merge and delete players now."))
@@ -299,14 +313,7 @@ def admin_link(key: str):
 @bp.get("/join/<key>")
 def join_link(key: str):
     """The group's join link: on a hosted box, this phone may start and import games."""
-    if not install_key_matches(get_db(), JOIN_KEY, key):
-        abort(
-            404,
-            _(
-                "This join link is not (or no longer) this scorekeeper’s. Ask the group "
-                "for the current one."
-            ),
-        )
+    _current_link(JOIN_KEY, key)
     admit("join")
     flash_words(
         lazy_gettext(
