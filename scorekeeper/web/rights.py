@@ -400,38 +400,30 @@ def admit(via: str) -> None:
     g.is_member = True
 
 
+#: The phone's system and its browser, each as the first mark found in its user agent names it.
+_SYSTEMS = (
+    ("iPhone", "iPhone"),
+    ("iPad", "iPad"),
+    ("Android", "Android"),
+    ("Windows", "Windows"),
+    ("Mac OS", "Mac"),
+    ("Linux", "Linux"),
+)
+_BROWSERS = (
+    ("Edg/", "Edge"),
+    ("Firefox/", "Firefox"),
+    ("Chrome/", "Chrome"),
+    ("Safari/", "Safari"),
+)
+
+
 def device_of(agent: str) -> str:
     """A few words on the kind of phone, for the admin's list of members."""
     agent = agent or ""
-    system = next(
-        (
-            name
-            for key, name in (
-                ("iPhone", "iPhone"),
-                ("iPad", "iPad"),
-                ("Android", "Android"),
-                ("Windows", "Windows"),
-                ("Mac OS", "Mac"),
-                ("Linux", "Linux"),
-            )
-            if key in agent
-        ),
-        "",
+    named = (
+        next((name for key, name in marks if key in agent), "") for marks in (_SYSTEMS, _BROWSERS)
     )
-    browser = next(
-        (
-            name
-            for key, name in (
-                ("Edg/", "Edge"),
-                ("Firefox/", "Firefox"),
-                ("Chrome/", "Chrome"),
-                ("Safari/", "Safari"),
-            )
-            if key in agent
-        ),
-        "",
-    )
-    return " · ".join(p for p in (system, browser) if p)
+    return " · ".join(p for p in named if p)
 
 
 # -- the page a watching phone gets -------------------------------------------------------
