@@ -12,6 +12,8 @@ the catalog with ``N_``) and its values, for the page to say in its language.
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlite_utils import Database
 
 from ..engine.gamefile import NAME_LIMIT, name_problem

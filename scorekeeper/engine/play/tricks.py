@@ -37,6 +37,12 @@ _PENALTY_WORDS = {
 }
 
 
+#: What the tally reads of a deal that is over (see :meth:`TrickDeal._taken_cards`).
+Counted = tuple[
+    Sequence[Contract], HouseRules, list[int], list[int], dict[int, int], dict[int, int]
+]
+
+
 def trick_contracts(contracts: Contract | Iterable[Contract]) -> tuple[Contract, ...]:
     """The contracts of a trick deal in the scoresheet's order; Trex and repeats are refused."""
     if isinstance(contracts, Contract):
@@ -349,7 +355,7 @@ class TrickDeal(DealBase):
         if not self._over:
             raise RuleError("The deal is not over yet.")
 
-    def _taken_cards(self) -> tuple[Any, ...]:
+    def _taken_cards(self) -> Counted:
         """What the tally counts once the deal is over: the contracts, the rules, the cards and
         tricks each seat took, the doubled cards and who led to each K♥ and queen."""
         self._require_over()
