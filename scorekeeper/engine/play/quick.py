@@ -156,6 +156,21 @@ def note_leads(trick: int, leader: int, lead_of: dict[int, int]) -> None:
         captured ^= low
 
 
+def take_trick(
+    trick: int,
+    winner: int,
+    leader: int,
+    taken: list[int],
+    tricks: list[int],
+    lead_of: dict[int, int],
+) -> int:
+    """Give the trick to its winner, noting who led to any K♥ or queen in it; return the winner."""
+    taken[winner] |= trick
+    tricks[winner] += 1
+    note_leads(trick, leader, lead_of)
+    return winner
+
+
 def play_tricks(
     hands: Sequence[int],
     dealer: int,
@@ -207,11 +222,7 @@ def play_tricks(
                 suit = SUIT_MASKS[led]
                 best_seat = seat
             seat = (seat + 1) & 3
-        taken[best_seat] |= trick
-        tricks[best_seat] += 1
-        if trick & CAPTURE_MASK:
-            note_leads(trick, leader, lead_of)
-        leader = best_seat
+        leader = take_trick(trick, best_seat, leader, taken, tricks, lead_of)
         if trick & stop:
             break
     return TrickOutcome(taken, tricks, lead_of)
@@ -265,4 +276,5 @@ __all__ = [
     "note_leads",
     "play_trex",
     "play_tricks",
+    "take_trick",
 ]
