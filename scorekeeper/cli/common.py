@@ -117,6 +117,17 @@ def open_database(path: str | None) -> Database:
     return open_store(path)
 
 
+def stored_database(given: str | None) -> Database | None:
+    """The app's database, opened, when there is one; else None, the refusal printed (the
+    command then ends with :data:`EXIT_INVALID`): a command that reads must not create an
+    empty database where there was none."""
+    path = database_path(given)
+    if not path.is_file():
+        fail([f"There is no database at {path}."])
+        return None
+    return open_database(str(path))
+
+
 def write_output(chunks: Iterable[str], out: str | None) -> None:
     """Write the text to *out* whole (a temporary file renamed at the end), or to stdout."""
     if out is None or out == "-":

@@ -15,6 +15,7 @@ from typing import Any
 
 from ..languages import problem_sentence
 from .common import (
+    EXIT_INVALID,
     EXIT_NOT_FOUND,
     add_db_option,
     database_path,
@@ -23,6 +24,7 @@ from .common import (
     link_prefix,
     open_database,
     plural,
+    stored_database,
     write_output,
 )
 
@@ -40,10 +42,9 @@ def cmd_export(args: argparse.Namespace) -> int:
         return fail([f"--night: {args.night!r} is not a date (YYYY-MM-DD)."])
     if args.out not in (None, "-") and not Path(args.out).parent.is_dir():
         return fail([f"Cannot write {args.out}: there is no folder {Path(args.out).parent}."])
-    path = database_path(args.db)
-    if not path.is_file():
-        return fail([f"There is no database at {path}."])
-    db = open_database(str(path))
+    db = stored_database(args.db)
+    if db is None:
+        return EXIT_INVALID
     try:
         if args.game:
             found = {g: transfer.stored_game(db, g) for g in args.game}
@@ -166,10 +167,9 @@ def cmd_links(args: argparse.Namespace) -> int:
                 f"{keys.HOSTED_PIN_DIGITS})."
             ]
         )
-    path = database_path(args.db)
-    if not path.is_file():
-        return fail([f"There is no database at {path}."])
-    db = open_database(str(path))
+    db = stored_database(args.db)
+    if db is None:
+        return EXIT_INVALID
     try:
         row = keys.game_keys(db, args.game)
         if row is None:
@@ -201,10 +201,9 @@ def _install_link(args: argparse.Namespace, name: str, path: str) -> int:
     """Print the install's admin or join link (a new one with --rotate)."""
     from ..store import keys
 
-    database = database_path(args.db)
-    if not database.is_file():
-        return fail([f"There is no database at {database}."])
-    db = open_database(str(database))
+    db = stored_database(args.db)
+    if db is None:
+        return EXIT_INVALID
     try:
         key = keys.rotate_install_key(db, name) if args.rotate else keys.install_key(db, name)
     finally:

@@ -6,16 +6,15 @@ import argparse
 import json
 from typing import Any
 
-from .common import EXIT_NOT_FOUND, add_db_option, database_path, fail, open_database
+from .common import EXIT_INVALID, EXIT_NOT_FOUND, add_db_option, stored_database
 
 
 def cmd_ratings(args: argparse.Namespace) -> int:
     from ..store import ratings
 
-    path = database_path(args.db)
-    if not path.is_file():
-        return fail([f"There is no database at {path}."])
-    db = open_database(str(path))
+    db = stored_database(args.db)
+    if db is None:
+        return EXIT_INVALID
     try:
         if not ratings.enabled(db):
             print("Ratings are turned off for this group (Settings).")

@@ -7,7 +7,7 @@ import argparse
 import json
 from typing import Any
 
-from .common import add_db_option, database_path, fail, open_database, write_output
+from .common import EXIT_INVALID, add_db_option, fail, stored_database, write_output
 
 
 def cmd_season(args: argparse.Namespace) -> int:
@@ -20,10 +20,9 @@ def cmd_season(args: argparse.Namespace) -> int:
     assert first is not None and last is not None
     if last < first:
         return fail([f"--to {last} comes before --from {first}."])
-    path = database_path(args.db)
-    if not path.is_file():
-        return fail([f"There is no database at {path}."])
-    db = open_database(str(path))
+    db = stored_database(args.db)
+    if db is None:
+        return EXIT_INVALID
     try:
         rows = seasons.standings(db, first, last)
     finally:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from ..engine.errors import InvalidResult
 from ..languages import LANGUAGES, problem_sentence
@@ -90,13 +90,19 @@ def _fail(*lines: object) -> int:
     return fail(lines)  # type: ignore[arg-type]
 
 
-def _write(output: str, data: bytes) -> None:
-    if output == "-":
-        sys.stdout.buffer.write(data)
-        sys.stdout.flush()
-        return
-    Path(output).write_bytes(data)
+def _write(output: str, render: Callable[[], bytes]) -> int:
+    """Render the sheet and write it to *output* ("-": standard output); the exit status."""
+    try:
+        data = render()
+        if output == "-":
+            sys.stdout.buffer.write(data)
+            sys.stdout.flush()
+            return 0
+        Path(output).write_bytes(data)
+    except OSError as exc:
+        return _fail(f"Cannot write {output}: {exc.strerror or exc}")
     print(f"Wrote {output} ({len(data) // 1024 + 1} KB)", file=sys.stderr)
+    return 0
 
 
 def cmd_pdf(args: argparse.Namespace) -> int:
@@ -108,16 +114,12 @@ def cmd_pdf(args: argparse.Namespace) -> int:
         return _fail(*problems)
     from ..printing import render_game_pdf
 
-    try:
-        _write(
-            args.output,
-            render_game_pdf(
-                game, paper=args.paper, rtl=args.rtl, lang=args.lang, digits=args.digits
-            ),
-        )
-    except OSError as exc:
-        return _fail(f"Cannot write {args.output}: {exc.strerror or exc}")
-    return 0
+    return _write(
+        args.output,
+        lambda: render_game_pdf(
+            game, paper=args.paper, rtl=args.rtl, lang=args.lang, digits=args.digits
+        ),
+    )
 
 
 def cmd_blank_sheet(args: argparse.Namespace) -> int:
@@ -137,16 +139,12 @@ def cmd_blank_sheet(args: argparse.Namespace) -> int:
             return fail([f"--names: {problem_sentence(p)}" for p in problems])
     from ..printing import render_blank_pdf
 
-    try:
-        _write(
-            args.output,
-            render_blank_pdf(
-                names, paper=args.paper, title=args.title, lang=args.lang, digits=args.digits
-            ),
-        )
-    except OSError as exc:
-        return _fail(f"Cannot write {args.output}: {exc.strerror or exc}")
-    return 0
+    return _write(
+        args.output,
+        lambda: render_blank_pdf(
+            names, paper=args.paper, title=args.title, lang=args.lang, digits=args.digits
+        ),
+    )
 
 
 def game_from_file(path: str, number: int | None = None) -> tuple[Game | None, list[object]]:

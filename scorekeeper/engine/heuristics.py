@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from .cards import FULL_MASK, KING_OF_HEARTS, SUIT_MASKS, Card, Rank, Suit, suit_ranks
+from .cards import FULL_MASK, KING_OF_HEARTS, SUIT_MASKS, Card, Rank, Suit, indices_of, suit_ranks
 from .contracts import Contract
 from .play.quick import TrexState, TrickState
 from .play.trex import GROWTH
@@ -193,29 +193,15 @@ def _penalty_weight(state: TrickState, index: int) -> float:
 
 
 def _heaviest(state: TrickState, cards: int) -> int:
-    """The card of *cards* that costs most to take."""
-    best, most = -1, 0.0
-    while cards:
-        low = cards & -cards
-        cards ^= low
-        index = low.bit_length() - 1
-        weight = _penalty_weight(state, index)
-        if best < 0 or weight > most:
-            best, most = index, weight
-    return best
+    """The card of *cards* that costs most to take (the first in index order of those that
+    cost as much)."""
+    return max(indices_of(cards), key=lambda index: _penalty_weight(state, index))
 
 
 def _lightest(state: TrickState, cards: int) -> int:
-    """The card of *cards* that costs least to take."""
-    best, least = -1, 0.0
-    while cards:
-        low = cards & -cards
-        cards ^= low
-        index = low.bit_length() - 1
-        weight = _penalty_weight(state, index)
-        if best < 0 or weight < least:
-            best, least = index, weight
-    return best
+    """The card of *cards* that costs least to take (the first in index order of those that
+    cost as little)."""
+    return min(indices_of(cards), key=lambda index: _penalty_weight(state, index))
 
 
 def _highest_rank(cards: int) -> int:

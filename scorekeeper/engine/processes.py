@@ -65,7 +65,7 @@ def end_with(pid: int) -> None:
         if handle is not None:
             select.select([handle], [], [])
         else:
-            while _alive(pid):
+            while alive(pid):
                 time.sleep(WATCH_SECONDS)
         os._exit(1)
 
@@ -88,13 +88,28 @@ def die_with_parent(parent: int) -> None:
         os._exit(0)
 
 
-def _alive(pid: int) -> bool:
+def _state(pid: int) -> str | None:
+    """The kernel's one-letter state of process *pid* ("Z": ended, not yet reaped), None when
+    there is no such process or no /proc to ask."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            line = stat.read()
+    except OSError:
+        return None
+    return line.rpartition(")")[2].split()[0]
+
+
+def alive(pid: int) -> bool:
+    """Whether process *pid* is still running (an ended one not yet reaped is not)."""
+    state = _state(pid)
+    if state is not None:
+        return state not in ("Z", "X")
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:
-        pass
+        return True
     return True
 
 

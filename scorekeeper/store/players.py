@@ -12,6 +12,8 @@ the catalog with ``N_``) and its values, for the page to say in its language.
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlite_utils import Database
 
 from ..engine.gamefile import NAME_LIMIT, name_problem
@@ -63,18 +65,21 @@ def rename_player(db: Database, pid: int, new_name: str) -> str:
     return name
 
 
+def _first(db: Database, sql: str, params: list[int]) -> Any:
+    """The first column of the query's first row; None when it has none."""
+    row = next(db.execute(sql, params), None)
+    return row[0] if row else None
+
+
 def shared_game(db: Database, keep: int, drop: int) -> int | None:
     """A game both players sat in, if any (then they are two people)."""
-    row = next(
-        db.query(
-            "select a.game_id from game_players a join game_players b "
-            "on b.game_id = a.game_id where a.player_id = ? and b.player_id = ? "
-            "limit 1",
-            [keep, drop],
-        ),
-        None,
+    return _first(
+        db,
+        "select a.game_id from game_players a join game_players b "
+        "on b.game_id = a.game_id where a.player_id = ? and b.player_id = ? "
+        "limit 1",
+        [keep, drop],
     )
-    return row["game_id"] if row else None
 
 
 #: The club nights' tables that name players (store.clubnights).
@@ -83,17 +88,14 @@ CLUB_TABLES = ("club_night_players", "club_sitting_out")
 
 def shared_club_night(db: Database, keep: int, drop: int) -> str | None:
     """The title of a club night both players are players of, if any."""
-    row = next(
-        db.query(
-            "select c.title from club_night_players a join club_night_players b "
-            "on b.club_night_id = a.club_night_id join club_nights c "
-            "on c.id = a.club_night_id where a.player_id = ? and b.player_id = ? "
-            "limit 1",
-            [keep, drop],
-        ),
-        None,
+    return _first(
+        db,
+        "select c.title from club_night_players a join club_night_players b "
+        "on b.club_night_id = a.club_night_id join club_nights c "
+        "on c.id = a.club_night_id where a.player_id = ? and b.player_id = ? "
+        "limit 1",
+        [keep, drop],
     )
-    return row["title"] if row else None
 
 
 def _follow_in_tournaments(db: Database, keep: int, drop: int) -> None:
@@ -104,16 +106,13 @@ def _follow_in_tournaments(db: Database, keep: int, drop: int) -> None:
 
 def shared_tournament(db: Database, keep: int, drop: int) -> str | None:
     """The title of a tournament both players entered, if any."""
-    row = next(
-        db.query(
-            "select t.title from tournament_entrants a join tournament_entrants b "
-            "on b.tournament_id = a.tournament_id join tournaments t on t.id = a.tournament_id "
-            "where ? in (a.player_id, a.partner_id) and ? in (b.player_id, b.partner_id) limit 1",
-            [keep, drop],
-        ),
-        None,
+    return _first(
+        db,
+        "select t.title from tournament_entrants a join tournament_entrants b "
+        "on b.tournament_id = a.tournament_id join tournaments t on t.id = a.tournament_id "
+        "where ? in (a.player_id, a.partner_id) and ? in (b.player_id, b.partner_id) limit 1",
+        [keep, drop],
     )
-    return row["title"] if row else None
 
 
 def in_a_tournament(db: Database, pid: int) -> bool:

@@ -26,6 +26,8 @@ import time
 from pathlib import Path
 from typing import Callable, Iterable
 
+from ..engine.processes import alive
+
 log = logging.getLogger(__name__)
 
 #: The name Litestream's process has (``/proc/<pid>/comm``).
@@ -41,16 +43,6 @@ LTX_TIMESTAMP_AT = 32
 WATCH_SECONDS = 0.5
 
 
-def _state(pid: int) -> str | None:
-    """The kernel's one-letter state of process *pid* ("Z": ended, not yet reaped), None when
-    there is no such process or no /proc to ask."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return None
-    return stat.rpartition(")")[2].split()[0]
-
-
 def replicator() -> int | None:
     """The process id of the Litestream that runs this process (``replicate -exec``); None
     when the parent is anything else or cannot be told (not Linux)."""
@@ -60,20 +52,6 @@ def replicator() -> int | None:
     except OSError:
         return None
     return parent if name == LITESTREAM else None
-
-
-def alive(pid: int) -> bool:
-    """Whether process *pid* is still running (an ended one not yet reaped is not)."""
-    state = _state(pid)
-    if state is not None:
-        return state not in ("Z", "X")
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def watch(pid: int, lost: Callable[[], None]) -> threading.Thread:

@@ -7,10 +7,12 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from flask import render_template
 from sqlite_utils import Database
 
 from ..engine import read_deal
 from . import present
+from .database import get_db
 from ..store.storage import StoredGame
 
 
@@ -85,3 +87,24 @@ def changed_deal(
         if record is not None:
             out.read = present.describe(record, stored.game.players)
     return out
+
+
+def stale_page(
+    template: str,
+    stored: StoredGame,
+    number: int,
+    deal_id: int,
+    version: int,
+    key: str | None,
+    **context: Any,
+) -> tuple[str, int]:
+    """The page (409) that refuses a form naming a version of deal *number* that is no longer
+    the one recorded: the deal as it is now (:func:`changed_deal`), with *context*."""
+    return render_template(
+        template,
+        stored=stored,
+        number=number,
+        names=stored.game.players,
+        meanwhile=changed_deal(get_db(), stored, number, deal_id, version, key),
+        **context,
+    ), 409

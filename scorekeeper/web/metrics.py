@@ -29,6 +29,7 @@ from typing import Any, Iterator
 
 from flask import Blueprint, Flask, Response, abort, current_app, g, request
 
+from ..engine.processes import alive
 from ..settings import environ, set_environ
 from .logs import route_pattern
 
@@ -174,16 +175,6 @@ def forget_ended(folder: Path) -> None:
         pid = path.stem.rpartition("_")[2]
         if pid.isdigit() and not alive(int(pid)):
             path.unlink(missing_ok=True)
-
-
-def alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 class Box:

@@ -75,22 +75,19 @@ def say_seat(game_id: int, seat: int | None) -> None:
     phone_id(create=True)
 
 
-def club_of(game_id: int) -> int | None:
-    row = (
-        get_db()
-        .conn.execute("select club_night_id from club_tables where game_id = ?", [game_id])
-        .fetchone()
-    )
+def _event_of(game_id: int, tables: str, event: str) -> int | None:
+    """The event (column *event* of *tables*) that game *game_id* is a table of, if any."""
+    sql = f"select {event} from {tables} where game_id = ?"
+    row = get_db().conn.execute(sql, [game_id]).fetchone()
     return row[0] if row else None
+
+
+def club_of(game_id: int) -> int | None:
+    return _event_of(game_id, "club_tables", "club_night_id")
 
 
 def tournament_of(game_id: int) -> int | None:
-    row = (
-        get_db()
-        .conn.execute("select tournament_id from tournament_tables where game_id = ?", [game_id])
-        .fetchone()
-    )
-    return row[0] if row else None
+    return _event_of(game_id, "tournament_tables", "tournament_id")
 
 
 def event_organiser(game_id: int) -> bool | None:

@@ -340,26 +340,17 @@ def _capture_text(
     names: Sequence[str],
     markup: bool = False,
 ) -> str:
-    taken = _who(names[taker], markup)
     if markup:  # K♥, Q♠: letter then suit, left to right in an Arabic line too
         card = Markup('<span class="ltr">%s</span>') % card
+    words = {"card": card, "taker": _who(names[taker], markup)}
     if holder is None:
-        return _say(markup, gettext("%(card)s: %(taker)s"), card=card, taker=taken)
+        return _say(markup, gettext("%(card)s: %(taker)s"), **words)
+    words["holder"] = _who(names[holder], markup)
     if led is None:
-        return _say(
-            markup,
-            gettext("%(card)s: %(taker)s (doubled by %(holder)s)"),
-            card=card,
-            taker=taken,
-            holder=_who(names[holder], markup),
-        )
+        return _say(markup, gettext("%(card)s: %(taker)s (doubled by %(holder)s)"), **words)
+    words["leader"] = _who(names[led], markup)
     return _say(
-        markup,
-        gettext("%(card)s: %(taker)s (doubled by %(holder)s, %(leader)s led)"),
-        card=card,
-        taker=taken,
-        holder=_who(names[holder], markup),
-        leader=_who(names[led], markup),
+        markup, gettext("%(card)s: %(taker)s (doubled by %(holder)s, %(leader)s led)"), **words
     )
 
 

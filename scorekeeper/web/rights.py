@@ -292,23 +292,32 @@ def require_admin() -> None:
         )
 
 
-def require_group_admin(view: Callable) -> Callable:
-    """The view changes the group itself (its join link, members, name): the admin's only."""
+def _checked_first(check: Callable[[], None], view: Callable) -> Callable:
+    """*view*, run once *check* has let the request through (it aborts when it does not)."""
 
     @wraps(view)
     def guarded(*args: Any, **kwargs: Any):
-        if not is_admin():
-            abort(
-                403,
-                _(
-                    "Only a phone that holds the group’s admin rights can change the "
-                    "group: the phone that started it, or one that opened its admin "
-                    "link."
-                ),
-            )
+        check()
         return view(*args, **kwargs)
 
     return guarded
+
+
+def _require_group_admin() -> None:
+    if not is_admin():
+        abort(
+            403,
+            _(
+                "Only a phone that holds the group’s admin rights can change the "
+                "group: the phone that started it, or one that opened its admin "
+                "link."
+            ),
+        )
+
+
+def require_group_admin(view: Callable) -> Callable:
+    """The view changes the group itself (its join link, members, name): the admin's only."""
+    return _checked_first(_require_group_admin, view)
 
 
 def may_start_games() -> bool:
@@ -322,34 +331,32 @@ def holds_install_link() -> bool:
     return _holds(JOIN_KEY)
 
 
+def _require_may_start() -> None:
+    if not may_start_games():
+        abort(
+            403,
+            _(
+                "This scorekeeper keeps one group’s games. To start or import a game "
+                "here, open the group’s join link on this phone first: whoever runs "
+                "the scorekeeper can give it."
+            ),
+        )
+    if groups.many() and too_big(groups.database_path()):
+        abort(
+            403,
+            _(
+                "This group’s records have reached the most this box keeps for one "
+                "group (%(size)s MB): no new game can be started or imported. The "
+                "group’s admin can export everything from the group’s page and ask "
+                "whoever runs the box.",
+                size=SIZE_CAP // (1024 * 1024),
+            ),
+        )
+
+
 def join_required(view: Callable) -> Callable:
     """The view starts or brings in games: on a hosted box, only for the group's phones."""
-
-    @wraps(view)
-    def guarded(*args: Any, **kwargs: Any):
-        if not may_start_games():
-            abort(
-                403,
-                _(
-                    "This scorekeeper keeps one group’s games. To start or import a game "
-                    "here, open the group’s join link on this phone first: whoever runs "
-                    "the scorekeeper can give it."
-                ),
-            )
-        if groups.many() and too_big(groups.database_path()):
-            abort(
-                403,
-                _(
-                    "This group’s records have reached the most this box keeps for one "
-                    "group (%(size)s MB): no new game can be started or imported. The "
-                    "group’s admin can export everything from the group’s page and ask "
-                    "whoever runs the box.",
-                    size=SIZE_CAP // (1024 * 1024),
-                ),
-            )
-        return view(*args, **kwargs)
-
-    return guarded
+    return _checked_first(_require_may_start, view)
 
 
 def pin_digits() -> int:
@@ -393,38 +400,30 @@ def admit(via: str) -> None:
     g.is_member = True
 
 
+#: The phone's system and its browser, each as the first mark found in its user agent names it.
+_SYSTEMS = (
+    ("iPhone", "iPhone"),
+    ("iPad", "iPad"),
+    ("Android", "Android"),
+    ("Windows", "Windows"),
+    ("Mac OS", "Mac"),
+    ("Linux", "Linux"),
+)
+_BROWSERS = (
+    ("Edg/", "Edge"),
+    ("Firefox/", "Firefox"),
+    ("Chrome/", "Chrome"),
+    ("Safari/", "Safari"),
+)
+
+
 def device_of(agent: str) -> str:
     """A few words on the kind of phone, for the admin's list of members."""
     agent = agent or ""
-    system = next(
-        (
-            name
-            for key, name in (
-                ("iPhone", "iPhone"),
-                ("iPad", "iPad"),
-                ("Android", "Android"),
-                ("Windows", "Windows"),
-                ("Mac OS", "Mac"),
-                ("Linux", "Linux"),
-            )
-            if key in agent
-        ),
-        "",
+    named = (
+        next((name for key, name in marks if key in agent), "") for marks in (_SYSTEMS, _BROWSERS)
     )
-    browser = next(
-        (
-            name
-            for key, name in (
-                ("Edg/", "Edge"),
-                ("Firefox/", "Firefox"),
-                ("Chrome/", "Chrome"),
-                ("Safari/", "Safari"),
-            )
-            if key in agent
-        ),
-        "",
-    )
-    return " · ".join(p for p in (system, browser) if p)
+    return " · ".join(p for p in named if p)
 
 
 # -- the page a watching phone gets -------------------------------------------------------

@@ -14,7 +14,7 @@ from typing import Callable, Sequence
 from ..cards import BITS, FULL_MASK, JACKS_MASK, SUIT_MASKS
 from ..contracts import Contract
 from ..rules import HouseRules
-from .quick import CAPTURE_MASK, TrickOutcome, note_leads
+from .quick import CAPTURE_MASK, TrickOutcome, note_leads, take_trick
 from .trex import GROWTH
 from .trickplay import TrickPlay, trick_play
 
@@ -73,21 +73,6 @@ def play_tricks_randomly(
     return TrickOutcome(taken, tricks, lead_of)
 
 
-def _take(
-    trick: int,
-    winner: int,
-    leader: int,
-    taken: list[int],
-    tricks: list[int],
-    lead_of: dict[int, int],
-) -> int:
-    """Give the trick to its winner, noting who led to any K♥ or queen in it; return the winner."""
-    taken[winner] |= trick
-    tricks[winner] += 1
-    note_leads(trick, leader, lead_of)
-    return winner
-
-
 def _choose(cards: list[int], allowed: int, random: Callable[[], float]) -> int:
     """Remove and return the k-th of the *cards* in the mask *allowed* (or of all the cards
     when none is), k drawn uniformly."""
@@ -119,7 +104,7 @@ def _play_variant(
             if BITS[card] & suit and card > best:
                 best, winner = card, seat
             trick |= BITS[card]
-        leader = _take(trick, winner, leader, taken, tricks, lead_of)
+        leader = take_trick(trick, winner, leader, taken, tricks, lead_of)
         if trick & stop:
             break
     return TrickOutcome(taken, tricks, lead_of)

@@ -139,9 +139,12 @@ class TrickOutcome(NamedTuple):
     lead_of: dict[int, int]
 
 
-def _refuse(seat: int, index: int) -> IllegalPlay:
+def _checked(seat: int, index: int, legal: int) -> int:
+    """The card *index* seat *seat* chose, when it is one of the *legal* ones; else refused."""
+    if 0 <= index < 52 and legal >> index & 1:
+        return index
     card = CARDS[index].pretty if 0 <= index < 52 else repr(index)
-    return IllegalPlay(f"Seat {seat} chose the {card}, which is not a card they may play now.")
+    raise IllegalPlay(f"Seat {seat} chose the {card}, which is not a card they may play now.")
 
 
 def note_leads(trick: int, leader: int, lead_of: dict[int, int]) -> None:
@@ -151,6 +154,21 @@ def note_leads(trick: int, leader: int, lead_of: dict[int, int]) -> None:
         low = captured & -captured
         lead_of[low.bit_length() - 1] = leader
         captured ^= low
+
+
+def take_trick(
+    trick: int,
+    winner: int,
+    leader: int,
+    taken: list[int],
+    tricks: list[int],
+    lead_of: dict[int, int],
+) -> int:
+    """Give the trick to its winner, noting who led to any K♥ or queen in it; return the winner."""
+    taken[winner] |= trick
+    tricks[winner] += 1
+    note_leads(trick, leader, lead_of)
+    return winner
 
 
 def play_tricks(
@@ -188,9 +206,7 @@ def play_tricks(
             if legal & (legal - 1):
                 state.seat, state.played, state.trick, state.count = seat, played, trick, count
                 state.led, state.best_rank, state.best_seat = led, best_rank, best_seat
-                index = picks[seat](state, legal)
-                if not (0 <= index < 52 and legal >> index & 1):
-                    raise _refuse(seat, index)
+                index = _checked(seat, picks[seat](state, legal), legal)
                 bit = BITS[index]
             else:
                 bit = legal
@@ -206,11 +222,7 @@ def play_tricks(
                 suit = SUIT_MASKS[led]
                 best_seat = seat
             seat = (seat + 1) & 3
-        taken[best_seat] |= trick
-        tricks[best_seat] += 1
-        if trick & CAPTURE_MASK:
-            note_leads(trick, leader, lead_of)
-        leader = best_seat
+        leader = take_trick(trick, best_seat, leader, taken, tricks, lead_of)
         if trick & stop:
             break
     return TrickOutcome(taken, tricks, lead_of)
@@ -234,9 +246,7 @@ def play_trex(
         if legal:
             if legal & (legal - 1):
                 state.seat, state.playable = seat, playable
-                index = picks[seat](state, legal)
-                if not (0 <= index < 52 and legal >> index & 1):
-                    raise _refuse(seat, index)
+                index = _checked(seat, picks[seat](state, legal), legal)
                 bit = BITS[index]
             else:
                 bit = legal
@@ -266,4 +276,5 @@ __all__ = [
     "note_leads",
     "play_trex",
     "play_tricks",
+    "take_trick",
 ]

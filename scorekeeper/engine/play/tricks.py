@@ -37,6 +37,12 @@ _PENALTY_WORDS = {
 }
 
 
+#: What the tally reads of a deal that is over (see :meth:`TrickDeal._taken_cards`).
+Counted = tuple[
+    Sequence[Contract], HouseRules, list[int], list[int], dict[int, int], dict[int, int]
+]
+
+
 def trick_contracts(contracts: Contract | Iterable[Contract]) -> tuple[Contract, ...]:
     """The contracts of a trick deal in the scoresheet's order; Trex and repeats are refused."""
     if isinstance(contracts, Contract):
@@ -349,47 +355,26 @@ class TrickDeal(DealBase):
         if not self._over:
             raise RuleError("The deal is not over yet.")
 
+    def _taken_cards(self) -> Counted:
+        """What the tally counts once the deal is over: the contracts, the rules, the cards and
+        tricks each seat took, the doubled cards and who led to each K♥ and queen."""
+        self._require_over()
+        return self.contracts, self.rules, self._taken, self._tricks, self._doubled, self._lead_of
+
     def result(self) -> dict[str, Any]:
         """The deal's result as a file-format deal dict (GAME_FORMAT.md)."""
-        self._require_over()
-        return trick_result(
-            self._dealer,
-            self.contracts,
-            self.rules,
-            self._taken,
-            self._tricks,
-            self._doubled,
-            self._lead_of,
-        )
+        return trick_result(self._dealer, *self._taken_cards())
 
     def contract_card_points(self) -> dict[Contract, tuple[int, int, int, int]]:
         """Each contract's points counted card by card from the cards taken, before sweeps and
         ``reverse_scores`` (see :func:`.tally.contract_final_points`)."""
-        self._require_over()
-        return contract_card_points(
-            self.contracts,
-            self.rules,
-            self._taken,
-            self._tricks,
-            self._doubled,
-            self._lead_of,
-            self._dealer,
-        )
+        return contract_card_points(*self._taken_cards(), self._dealer)
 
     def card_points(self, *, sweep_kept: bool = False) -> list[int]:
         """The four seats' points counted card by card from the cards taken (a sweep scores
         nothing unless the table kept it, *sweep_kept*, and Queens split two and two nothing
         under ``split_queens_replay``; ``reverse_scores`` negates)."""
-        self._require_over()
-        points = trick_card_points(
-            self.contracts,
-            self.rules,
-            self._taken,
-            self._tricks,
-            self._doubled,
-            self._lead_of,
-            self._dealer,
-        )
+        points = trick_card_points(*self._taken_cards(), self._dealer)
         swept = (
             not sweep_kept
             and self.rules.sweep_replay is not None

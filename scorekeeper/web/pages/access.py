@@ -152,11 +152,15 @@ def view_link(key: str):
     return redirect(url_for(watch_endpoint(), game_id=row["id"]), 303)
 
 
+def _is_key(key: str, known: str | None) -> bool:
+    """Is *key* the organiser key *known* (None: there is no such club night or tournament)?"""
+    return known is not None and KEY.fullmatch(key) is not None and hmac.compare_digest(known, key)
+
+
 @bp.get("/clubs/<int:club_id>/e/<key>")
 def club_link(club_id: int, key: str):
     """A club night's secret organiser link: this phone may seat its rounds from now on."""
-    known = club_key(get_db(), club_id)
-    if known is None or not KEY.fullmatch(key) or not hmac.compare_digest(known, key):
+    if not _is_key(key, club_key(get_db(), club_id)):
         abort(404, _("This organiser link does not lead to any club night."))
     grant_club(club_id)
     flash_words(lazy_gettext("This phone can seat the rounds of this club night now."))
@@ -167,8 +171,7 @@ def club_link(club_id: int, key: str):
 def tournament_link(tournament_id: int, key: str):
     """A tournament's secret organiser link: this phone organises it from now on (it holds
     every match's table and hands out their links)."""
-    known = tournament_key(get_db(), tournament_id)
-    if known is None or not KEY.fullmatch(key) or not hmac.compare_digest(known, key):
+    if not _is_key(key, tournament_key(get_db(), tournament_id)):
         abort(404, _("This organiser link does not lead to any tournament."))
     grant_tournament(tournament_id)
     flash_words(lazy_gettext("This phone organises this tournament now."))
@@ -279,10 +282,11 @@ def change_pin(game_id: int):
 
 
 # -- the install's links -------------------------------------------------------------------
-@bp.get("/admin/<key>")
-def admin_link(key: str):
-    """The group's admin link: this phone may rename, merge and delete players."""
-    if not install_key_matches(get_db(), ADMIN_KEY, key):
+def _current_link(name: str, key: str) -> None:
+    """Not found unless *key* is the install's current admin or join link (*name*)."""
+    if install_key_matches(get_db(), name, key):
+        return
+    if name == ADMIN_KEY:
         abort(
             404,
             _(
@@ -290,6 +294,19 @@ def admin_link(key: str):
                 "it can print the current one."
             ),
         )
+    abort(
+        404,
+        _(
+            "This join link is not (or no longer) this scorekeeper’s. Ask the group "
+            "for the current one."
+        ),
+    )
+
+
+@bp.get("/admin/<key>")
+def admin_link(key: str):
+    """The group's admin link: this phone may rename, merge and delete players."""
+    _current_link(ADMIN_KEY, key)
     grant_install(ADMIN_KEY, key)
     admit("admin")
     flash_words(lazy_gettext("This phone can rename, merge and delete players now."))
@@ -299,14 +316,7 @@ def admin_link(key: str):
 @bp.get("/join/<key>")
 def join_link(key: str):
     """The group's join link: on a hosted box, this phone may start and import games."""
-    if not install_key_matches(get_db(), JOIN_KEY, key):
-        abort(
-            404,
-            _(
-                "This join link is not (or no longer) this scorekeeper’s. Ask the group "
-                "for the current one."
-            ),
-        )
+    _current_link(JOIN_KEY, key)
     admit("join")
     flash_words(
         lazy_gettext(

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from flask import Blueprint, abort, redirect, render_template, request
+from flask import Blueprint, abort, redirect, request
 from flask_babel import gettext as _
 from flask_wtf import FlaskForm
 from wtforms import HiddenField
@@ -135,15 +135,9 @@ def confirm_all(game_id: int):
 def stale(stored: StoredGame, number: int, deal_id: int, version: int, key: str | None = None):
     """The deal was corrected (or undone) since this phone saw it: what is recorded now, and,
     if it still waits, the tap that confirms it as it is now."""
-    now = meanwhile.changed_deal(get_db(), stored, number, deal_id, version, key)
-    return render_template(
-        "confirm_stale.html",
-        stored=stored,
-        number=number,
-        meanwhile=now,
-        names=stored.game.players,
-        back=_back(stored.id),
-    ), 409
+    return meanwhile.stale_page(
+        "confirm_stale.html", stored, number, deal_id, version, key, back=_back(stored.id)
+    )
 
 
 @bp.post("/iam")

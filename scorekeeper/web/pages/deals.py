@@ -590,15 +590,10 @@ def _undo_stale(stored: StoredGame, number: int, deal_id: int, version: int, key
     meanwhile, or undone and another deal entered in its place): nothing is undone; the deal
     as it is now, and, while there is one, its undo form for that version."""
     row = stored.deal_row(number)
-    return render_template(
-        "undo_stale.html",
-        stored=stored,
-        number=number,
-        row=row,
-        names=stored.game.players,
-        form=undo_form(row) if row is not None else None,
-        meanwhile=meanwhile.changed_deal(get_db(), stored, number, deal_id, version, key),
-    ), 409
+    form = undo_form(row) if row is not None else None
+    return meanwhile.stale_page(
+        "undo_stale.html", stored, number, deal_id, version, key, row=row, form=form
+    )
 
 
 __all__ = ["bp", "game_context"]
