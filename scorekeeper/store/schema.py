@@ -27,7 +27,7 @@ class Migrations(_Migrations):
         #: Each former name, with the migration's name now.
         self.formerly: dict[str, str] = {}
 
-    def __call__(  # type: ignore[override]
+    def __call__(
         self, *, name: str | None = None, formerly: str | None = None, transactional: bool = True
     ) -> Callable[[Any], Any]:
         register = super().__call__(name=name, transactional=transactional)

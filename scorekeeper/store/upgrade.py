@@ -18,12 +18,10 @@ import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sqlite_utils import Migrations
-
 from .backfill import up_to_date
 from .db import connect
 from .groups import GROUP_ID, GROUP_SUFFIX, GROUPS_FOLDER, REGISTER_FILE
-from .schema import MigrationFailed, latest, migrate, migrations, newer_migrations
+from .schema import MigrationFailed, Migrations, latest, migrate, migrations, newer_migrations
 from .schema import register_migrations
 
 

@@ -14,7 +14,6 @@ from scorekeeper import cli
 from scorekeeper.store import backup as backup_module
 from scorekeeper.store import keys
 from scorekeeper.store.db import connect
-from scorekeeper.store.schema import migrations
 from scorekeeper.web import create_app
 
 from web_helpers import PLAYERS, Table, hidden_fields, soup

@@ -11,7 +11,7 @@ from scorekeeper.engine import read_game
 from scorekeeper.web.pages import history
 from scorekeeper.store.db import connect
 from scorekeeper.store.backfill import up_to_date
-from scorekeeper.store.schema import migrate, migrations
+from scorekeeper.store.schema import migrations
 
 from gamebuilder import standard_game
 from history_helpers import import_docs, keep_score, number, query, simulated_games
