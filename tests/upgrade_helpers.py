@@ -10,8 +10,9 @@ from pathlib import Path
 from scorekeeper.store.db import connect
 from scorekeeper.store.schema import migrations
 
-#: The first migration after 0.1.0 (UPGRADING.md): a database stopped before it is 0.1.0's.
-AFTER_0_1_0 = "m008_names_show_every_character"
+#: The first migration after 0.1.0 (UPGRADING.md; 0.1.0 and 0.2.0 called it
+#: ``m008_names_show_every_character``): a database stopped before it is 0.1.0's.
+AFTER_0_1_0 = "m010_names_show_every_character"
 #: The migrations a 0.1.0 database lacks.
 SINCE_0_1_0 = [m.name for m in migrations._migrations][
     [m.name for m in migrations._migrations].index(AFTER_0_1_0) :
@@ -19,12 +20,13 @@ SINCE_0_1_0 = [m.name for m in migrations._migrations][
 
 
 #: A player's name as 0.1.0 kept it, with a character that does not show (a zero-width
-#: space), which ``m008_names_show_every_character`` takes out.
+#: space), which the backfill takes out (``m008_names_show_every_character`` did, in 0.2.0).
 OLD_NAME = "Aya\u200b"
 
 
 def old_database(path: Path, *, stop_before: str = AFTER_0_1_0) -> Path:
-    """A database at the schema of the version before *stop_before*, holding a player."""
+    """A database at the schema of the version before *stop_before*, holding a player, with
+    its migrations recorded by the names that version gave them (before the renumbering)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     path.unlink(missing_ok=True)
     db = connect(path)
@@ -32,13 +34,21 @@ def old_database(path: Path, *, stop_before: str = AFTER_0_1_0) -> Path:
         migrations.apply(db, stop_before=stop_before)
         with db.atomic():
             db.execute("insert into players (name, name_key) values (?, ?)", [OLD_NAME, "aya"])
+            record_former_names(db)
     finally:
         db.close()
     return path
 
 
+def record_former_names(db) -> None:
+    """Record *db*'s migrations by the names 0.1.0 and 0.2.0 gave them, as they did."""
+    for former, name in migrations.formerly.items():
+        db.execute("update _sqlite_migrations set name = ? where name = ?", [former, name])
+
+
 def break_m013(path: Path) -> None:
-    """Make ``m013_deal_version_keys`` fail on *path*: what it makes is there already."""
+    """Make ``m018_deal_version_keys`` (0.2.0's ``m013_deal_version_keys``) fail on *path*:
+    what it makes is there already."""
     conn = sqlite3.connect(path)
     try:
         conn.execute(
@@ -50,10 +60,12 @@ def break_m013(path: Path) -> None:
 
 
 def applied(path: Path, migration_set: str = "scorekeeper") -> list[str]:
+    """The migrations *path* records as applied, by their names now (a former name read as
+    the new one)."""
     conn = sqlite3.connect(path)
     try:
         return [
-            row[0]
+            migrations.current_name(row[0])
             for row in conn.execute(
                 "select name from _sqlite_migrations where migration_set = ? order by rowid",
                 [migration_set],
@@ -101,3 +113,20 @@ def old_box(instance: Path) -> list[Path]:
     """A box of many groups as 0.1.0 left it: its register and two groups' files."""
     old_register(instance / "groups.sqlite3", [(ONE, "Friday"), (TWO, "Café")])
     return [old_database(instance / "groups" / f"{g}.sqlite3") for g in (ONE, TWO)]
+
+
+def older_copy(source, path: Path, *, stop_before: str) -> Path:
+    """A database at the schema of the version before *stop_before*, holding the games of
+    *source* (a database at today's schema): the rows of the tables that version had, in its
+    columns, as it wrote them (today's writes need today's schema)."""
+    db = connect(path)
+    try:
+        migrations.apply(db, stop_before=stop_before)
+        with db.atomic():
+            for name in ("players", "games", "game_players", "deals", "deal_history"):
+                columns = [c.name for c in db.table(name).columns]
+                rows = [{c: r[c] for c in columns} for r in source.table(name).rows]
+                db.table(name).insert_all(rows)
+    finally:
+        db.close()
+    return path

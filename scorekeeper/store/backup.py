@@ -32,9 +32,9 @@ from sqlite_utils import Database
 from ..engine import InvalidResult
 from ..engine.errors import RulesError
 from ..engine.gamefile import NAME_LIMIT, name_problem
-from . import restorechecks
+from . import backfill, restorechecks
 from .db import BUSY_TIMEOUT_SECONDS, WritingDatabase, connect
-from .schema import migrate, migrations
+from .schema import m010_names_show_every_character, migrate, migrations
 
 try:
     import fcntl
@@ -138,7 +138,7 @@ def check_database(path: Path) -> int:
                 f"{', '.join(sorted(missing))} table)."
             )
         applied = {
-            row[0]
+            migrations.current_name(row[0])
             for row in conn.execute(
                 "select name from _sqlite_migrations where migration_set = ?", [migrations.name]
             )
@@ -278,7 +278,7 @@ def restore_database(backup: str | Path, database: str | Path) -> Restored:
             temp.unlink(missing_ok=True)
         db = connect(database)
         try:
-            migrate(db)
+            backfill.up_to_date(db)
             count = db.execute("select count(*) from games").fetchone()[0]
         finally:
             db.close()
@@ -320,6 +320,8 @@ def _build(backup: Path, temp: Path, database: Path) -> list[str]:
                 if table in reference:
                     _copy_rows(source, db, backup, table, reference[table])
             migrate(db)
+            if m010_names_show_every_character.__name__ not in applied:
+                backfill.show_every_character(db)  # a backup older than the names' rules
             if keys:
                 with db.atomic():
                     db.execute("delete from install_keys")
@@ -328,6 +330,7 @@ def _build(backup: Path, temp: Path, database: Path) -> list[str]:
                 with db.atomic():
                     db.table("phone_states").insert_all(phones)
             _check_and_score(db, backup)
+            backfill.record(db)  # every game was scored again, the ratings made again
             db.execute("VACUUM")
         finally:
             db.close()
@@ -361,7 +364,7 @@ def _read_schema(source: sqlite3.Connection, backup: Path) -> tuple[list[str], l
             f"{', '.join(sorted(missing))} table)."
         )
     applied = [
-        row[0]
+        migrations.current_name(row[0])  # a renumbered migration's former name: the new one
         for row in source.execute(
             f"select name from {migrations.migrations_table} where migration_set = ? "
             "order by rowid",

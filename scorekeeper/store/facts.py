@@ -121,15 +121,8 @@ def refresh_game(db: Database, game_id: int, game: Game) -> None:
 def refresh_feats(db: Database, game_id: int, game: Game, deal_scores: Any) -> None:
     """What a season's hall of records reads of the game (store.seasons), rewritten with its
     facts: the biggest comeback of its winners (the engine's), and each seat's K♥ taken and
-    Trex deals finished first, added up from the facts just written. Only once the migration
-    that adds them (m009) has run: it fills them for every game stored before."""
-    if (
-        db.execute(
-            "select 1 from sqlite_master where type = 'table' and name = 'seasons'"
-        ).fetchone()
-        is None
-    ):
-        return
+    Trex deals finished first, added up from the facts just written. The backfill fills them
+    for the games stored before their columns were added."""
     points, deal = comeback(deal_scores, game.rules)
     db.execute(
         "update games set comeback = ?, comeback_deal = ? where id = ?",

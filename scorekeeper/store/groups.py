@@ -34,6 +34,7 @@ from sqlite_utils import Database
 from ..engine.gamefile import has_control, is_visible
 from .db import connect
 from .refused import N_, Refused
+from .backfill import up_to_date
 from .schema import migrate, register_migrations
 
 #: The register, beside the groups' folder in the instance folder.
@@ -279,7 +280,7 @@ class Host:
         try:
             db = connect(building)
             try:
-                migrate(db)
+                up_to_date(db)
                 with db.atomic():
                     for key, value in (("group_name", name), ("group_lang", lang)):
                         db.execute(

@@ -80,16 +80,8 @@ def shown(mu: float, sigma: float) -> int:
 
 # -- on or off -----------------------------------------------------------------------------
 def enabled(db: Database) -> bool:
-    """Whether the group keeps ratings: on unless turned off, and only once the migration that
-    adds them has run (it rates every game then; before it, a write of an older database's
-    games has nothing to keep)."""
-    if (
-        db.execute(
-            "select 1 from sqlite_master where type = 'table' and name = 'settings'"
-        ).fetchone()
-        is None
-    ):
-        return False
+    """Whether the group keeps ratings: on unless turned off (the backfill rates every game
+    of a database that had none)."""
     row = next(db.query("select value from settings where key = ?", [SETTING]), None)
     return row is None or row["value"] != "off"
 

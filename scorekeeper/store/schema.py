@@ -1,21 +1,68 @@
 """The database's schema as sqlite-utils migrations, applied in order and idempotently: at the
-app's start, by every command that opens a database, and to a restored backup."""
+app's start, by every command that opens a database, and to a restored backup.
+
+A migration changes the schema and nothing else: it imports nothing of the store's other
+modules nor of the engine, so it does what it did the day it was written. What the store
+derives from the games by today's code (each game's summary and facts, the ratings) is made
+again by the backfill (``store/backfill.py``), after the last migration.
+
+Each migration has its own number, one more than the one before. Those that were renumbered
+keep their former name (``formerly=``): a database that recorded it has applied the migration
+under its new name, and is never migrated twice."""
 
 from __future__ import annotations
 
-import itertools
-import json
+from typing import Any, Callable, Iterable
 
-from sqlite_utils import Database, Migrations
+from sqlite_utils import Database
+from sqlite_utils import Migrations as _Migrations
 
-from ..engine import HouseRules, InvalidResult
-from ..engine.scoring import comeback
-from . import facts, ratings, storage
+
+class Migrations(_Migrations):
+    """sqlite-utils' migrations, where a migration may be registered with the name a database
+    recorded it by before it was renumbered (``formerly``): that name is read as the new one."""
+
+    def __init__(self, name: str):
+        super().__init__(name)
+        #: Each former name, with the migration's name now.
+        self.formerly: dict[str, str] = {}
+
+    def __call__(
+        self, *, name: str | None = None, formerly: str | None = None, transactional: bool = True
+    ) -> Callable[[Any], Any]:
+        register = super().__call__(name=name, transactional=transactional)
+
+        def inner(func: Any) -> Any:
+            register(func)
+            if formerly is not None:
+                self.formerly[formerly] = self._migrations[-1].name
+            return func
+
+        return inner
+
+    def current_name(self, name: str) -> str:
+        """The name a migration recorded as *name* has now."""
+        return self.formerly.get(name, name)
+
+    def applied(self, db: Database) -> list[_Migrations._AppliedMigration]:
+        return [
+            self._AppliedMigration(name=self.current_name(m.name), applied_at=m.applied_at)
+            for m in super().applied(db)
+        ]
+
+    def apply(self, db: Database, *, stop_before: str | Iterable[str] | None = None) -> None:
+        if stop_before is not None:
+            names = [stop_before] if isinstance(stop_before, str) else list(stop_before)
+            stop_before = [self.current_name(n) for n in names]
+        super().apply(db, stop_before=stop_before)
+
 
 migrations = Migrations("scorekeeper")
 #: 128 random bits as 32 hex digits, drawn by SQLite (the same expression fills the keys of a
 #: game inserted by any path: the new-game form, an import, a restored backup).
 RANDOM_KEY_SQL = "lower(hex(randomblob(16)))"
+#: The moment now, in UTC, to the second, written as the store writes it (``storage.now``).
+NOW_SQL = "strftime('%Y-%m-%dT%H:%M:%S+00:00', 'now')"
 
 
 @migrations()
@@ -108,7 +155,8 @@ def m002_history_stats(db: Database) -> None:
     """What the history, player and leaderboard pages add up by SQL: the night, preset and
     finished flag of each game copied onto its seats, and one row of facts per seat and contract
     of every played deal. The indexes cover the pages' queries, so that they read narrow index
-    pages in order rather than whole rows here and there."""
+    pages in order rather than whole rows here and there. The facts of the games stored
+    already are the backfill's."""
     games = db.table("games")
     games.add_column("night", str)  # played_on, else the day the game was started
     games.add_column("preset", str)  # the preset the rules are, or "custom"
@@ -140,7 +188,6 @@ def m002_history_stats(db: Database) -> None:
         combined integer, points integer not null, took_kh integer, doubles_made integer,
         doubles_passed integer, doubles_back integer, took_doubled integer, trex_place integer,
         primary key (game_id, seat, deal_number, contract)) without rowid""")
-    rebuild_all(db)
 
 
 @migrations()
@@ -174,22 +221,16 @@ def m003_access(db: Database) -> None:
 @migrations()
 def m004_places_by_who_wins(db: Database) -> None:
     """Each seat's stored place follows RULES.md "Who wins": under reverse_scores the lowest
-    total is first, and under partnership both partners take their team's place. Only the
-    summary each game's deals are read into changes; the deals stay as they were stored. A game
-    the engine cannot read at all is left as it is."""
-    for (game_id,) in list(db.execute("select id from games order by id").fetchall()):
-        try:
-            stored = storage.load_game(db, game_id)
-        except InvalidResult:
-            continue
-        if stored is not None:
-            storage.store_summary(db, game_id, stored.game, touch=False, rate=False)
+    total is first, and under partnership both partners take their team's place. No change of
+    the schema: the places of the games stored already are the backfill's (it once stored
+    them here)."""
 
 
 @migrations()
 def m005_ratings(db: Database) -> None:
     """The group's settings (ratings on or off), each player's rating, and each rated seat's
-    rating before and after its game (store.ratings); every finished game rated from scratch."""
+    rating before and after its game (store.ratings); every finished game is rated by the
+    backfill."""
     db.table("settings").create({"key": str, "value": str}, pk="key", not_null=["value"])
     db.table("ratings").create(
         {"player_id": int, "mu": float, "sigma": float, "games": int},
@@ -212,7 +253,6 @@ def m005_ratings(db: Database) -> None:
         not_null=["place", "mu_before", "sigma_before", "mu_after", "sigma_after"],
     )
     db.table("rating_changes").create_index(["player_id", "game_id"])
-    ratings.recompute(db)
 
 
 @migrations()
@@ -252,8 +292,8 @@ def m006_club_nights(db: Database) -> None:
     )
 
 
-@migrations()
-def m005_install_keys(db: Database) -> None:
+@migrations(formerly="m005_install_keys")
+def m007_install_keys(db: Database) -> None:
     """The install's own keys, drawn here and replaced by the command line (``admin-link
     --rotate``, ``join-link --rotate``): the admin key, whose link lets a phone rename, merge
     and delete the group's players, and the join key, whose link lets a phone start games and
@@ -265,17 +305,18 @@ def m005_install_keys(db: Database) -> None:
     )
     for name in ("admin", "join"):
         db.execute(
-            f"insert into install_keys (name, key, created_at) values (?, {RANDOM_KEY_SQL}, ?)",
-            [name, storage.now()],
+            "insert into install_keys (name, key, created_at) "
+            f"values (?, {RANDOM_KEY_SQL}, {NOW_SQL})",
+            [name],
         )
 
 
-#: 64 random bits as 16 hex digits: a game's version tag (m007_version_tags).
+#: 64 random bits as 16 hex digits: a game's version tag (m008_version_tags).
 RANDOM_TAG_SQL = "lower(hex(randomblob(8)))"
 
 
-@migrations()
-def m007_version_tags(db: Database) -> None:
+@migrations(formerly="m007_version_tags")
+def m008_version_tags(db: Database) -> None:
     """Each game's version tag, ``games.version_tag``: a random tag that SQLite draws again,
     in the same transaction, on every change of what a page of the game shows: its row (title,
     night, rules, keys, PIN, summary), its deals (a save, a correction, an undo), its seats
@@ -310,8 +351,8 @@ def m007_version_tags(db: Database) -> None:
         begin {draw} in (select game_id from game_players where player_id = new.id); end""")
 
 
-@migrations()
-def m008_members(db: Database) -> None:
+@migrations(formerly="m008_members")
+def m009_members(db: Database) -> None:
     """The group's members: each phone admitted by the join link (or the admin link, or by
     starting the group) holds a member's token in its session. Ending a membership (the
     admin's Members page) takes that phone's reading and writing back; rotating the join link
@@ -332,38 +373,15 @@ def m008_members(db: Database) -> None:
     db.table("members").create_index(["token"], unique=True)
 
 
-@migrations()
-def m008_names_show_every_character(db: Database) -> None:
+@migrations(formerly="m008_names_show_every_character")
+def m010_names_show_every_character(db: Database) -> None:
     """Names no longer hold characters that do not show (issue 27: four players that all read
-    "Aya"): each stored name that does loses them. One that then shows nothing is called
-    "Player <id>"; one that is then another player's name gets " (2)", " (3)"... after it."""
-    from ..engine.gamefile import name_problem
-    from ..engine.lookalike import hidden
-
-    for pid, name in list(db.execute("select id, name from players").fetchall()):
-        if not any(hidden(c) for c in name):
-            continue
-        shown = storage.clean_name("".join(c for c in name if not hidden(c)))
-        if name_problem(shown) is not None:
-            shown = f"Player {pid}"
-        candidate, number = shown, 1
-        while (
-            db.execute(
-                "select 1 from players where name_key = ? and id != ?",
-                [storage.name_key(candidate), pid],
-            ).fetchone()
-            is not None
-        ):
-            number += 1
-            candidate = f"{shown} ({number})"
-        db.execute(
-            "update players set name = ?, name_key = ? where id = ?",
-            [candidate, storage.name_key(candidate), pid],
-        )
+    "Aya"). No change of the schema: the names stored already are the backfill's
+    (``backfill.show_every_character``; it once cleaned them here)."""
 
 
-@migrations()
-def m008_club_night_keys(db: Database) -> None:
+@migrations(formerly="m008_club_night_keys")
+def m011_club_night_keys(db: Database) -> None:
     """Who may run a club night (seat its rounds, take one back): the phone that started it,
     any phone that opened its secret organiser link, and the install's admin (web/rights.py).
     Its key is drawn here for the nights stored already, and by the insert trigger for any
@@ -379,8 +397,8 @@ def m008_club_night_keys(db: Database) -> None:
         end""")
 
 
-@migrations()
-def m009_confirmation(db: Database) -> None:
+@migrations(formerly="m009_confirmation")
+def m012_confirmation(db: Database) -> None:
     """Confirmation by the other side (store/confirmations.py): a game's setting, off for
     every game stored already, and the phone that started it (the game's admin); each deal's
     phone and player that entered it and the phone, player and time that confirmed it; and
@@ -403,13 +421,13 @@ def m009_confirmation(db: Database) -> None:
     history.add_column("seat", int)
 
 
-@migrations()
-def m009_seasons(db: Database) -> None:
+@migrations(formerly="m009_seasons")
+def m013_seasons(db: Database) -> None:
     """The group's seasons (store.seasons): a name and the first and last night of a range,
     both included. What their hall of records reads of each game, kept with its summary
     (``facts.refresh_feats``): the biggest comeback of its winners and the deal it began
-    after, and each seat's K♥ taken and Trex deals finished first; filled here for every game
-    (the comeback by the engine from the deals' stored scores, the rest from the facts)."""
+    after, and each seat's K♥ taken and Trex deals finished first; the backfill fills them
+    for the games stored already."""
     db.table("seasons").create(
         {"id": int, "name": str, "first_night": str, "last_night": str, "created_at": str},
         pk="id",
@@ -419,32 +437,10 @@ def m009_seasons(db: Database) -> None:
     db.table("games").add_column("comeback_deal", int)
     db.table("game_players").add_column("kh_taken", int, not_null_default=0)
     db.table("game_players").add_column("trex_firsts", int, not_null_default=0)
-    db.execute(
-        "update game_players set "
-        "kh_taken = (select coalesce(sum(s.took_kh), 0) from seat_contract_stats s "
-        "where s.game_id = game_players.game_id and s.seat = game_players.seat), "
-        "trex_firsts = (select count(*) from seat_contract_stats s "
-        "where s.game_id = game_players.game_id and s.seat = game_players.seat "
-        "and s.trex_place = 1)"
-    )
-    rows = db.execute(
-        "select g.id, g.rules_json, d.score_0, d.score_1, d.score_2, d.score_3 from games g "
-        "join deals d on d.game_id = g.id order by g.id, d.number"
-    ).fetchall()
-    comebacks = []
-    for game_id, group in itertools.groupby(rows, key=lambda row: row[0]):
-        deals = list(group)
-        rules = HouseRules.from_dict(json.loads(deals[0][1]))
-        points, deal = comeback(
-            [(d[2] or 0, d[3] or 0, d[4] or 0, d[5] or 0) for d in deals], rules
-        )
-        if points:
-            comebacks.append((points, deal, game_id))
-    db.conn.executemany("update games set comeback = ?, comeback_deal = ? where id = ?", comebacks)
 
 
-@migrations()
-def m009_tournaments(db: Database) -> None:
+@migrations(formerly="m009_tournaments")
+def m014_tournaments(db: Database) -> None:
     """Knockout tournaments (store.tournaments): their entrants in seed order (a player, or a
     pair's two), and each round's tables, each an ordinary game with the entrants (seeds) at
     it. Who goes through is read from the games by the engine's bracket, never stored. The
@@ -518,8 +514,8 @@ def m009_tournaments(db: Database) -> None:
     db.table("tournament_tables").create_index(["game_id"], unique=True)
 
 
-@migrations()
-def m010_wall_keys(db: Database) -> None:
+@migrations(formerly="m010_wall_keys")
+def m015_wall_keys(db: Database) -> None:
     """Each club night's and tournament's wall link, ``/w/<wall key>`` (store/keys.py): a TV
     that is no member of the group opens the wall with it, and nothing else. Drawn here for
     those stored already, and by an insert trigger for any inserted later (the forms, a
@@ -535,16 +531,16 @@ def m010_wall_keys(db: Database) -> None:
             end""")
 
 
-@migrations()
-def m011_tournament_reopened(db: Database) -> None:
+@migrations(formerly="m011_tournament_reopened")
+def m016_tournament_reopened(db: Database) -> None:
     """The round of a tournament its organiser reopened (``store.reopening``): the round
     after it waits for the organiser to seat it again, instead of being seated as soon as its
     matches are decided. Null while no round is held open."""
     db.table("tournaments").add_column("reopened", int)
 
 
-@migrations()
-def m012_phone_states(db: Database) -> None:
+@migrations(formerly="m012_phone_states")
+def m017_phone_states(db: Database) -> None:
     """A phone's state in the group (its rights, its membership's token, its identity, who it
     said it is in each game), kept here rather than in its cookie, which holds only a random
     key: the row is found by a digest of that key, so a copy of the file hands out no phone.
@@ -557,8 +553,8 @@ def m012_phone_states(db: Database) -> None:
     db.table("phone_states").create_index(["member"])
 
 
-@migrations()
-def m013_deal_version_keys(db: Database) -> None:
+@migrations(formerly="m013_deal_version_keys")
+def m018_deal_version_keys(db: Database) -> None:
     """Each deal version's key, ``deals.version_key``: 128 random bits drawn for every version
     of every deal (an entry, a correction, an import), so that a form names the exact version
     it was made for, and no version is ever named by a key another had, not even the deal
@@ -586,14 +582,6 @@ def m013_deal_version_keys(db: Database) -> None:
         begin {draw}; end""")
 
 
-def rebuild_all(db: Database) -> None:
-    """Every game's facts from its stored deals (the migration that adds their table runs this)."""
-    for (game_id,) in list(db.execute("select id from games order by id").fetchall()):
-        stored = storage.load_game(db, game_id)
-        if stored is not None:
-            facts.refresh_game(db, game_id, stored.game)
-
-
 class MigrationFailed(Exception):
     """A migration raised: the database was left as it was before (``migrate``)."""
 
@@ -607,7 +595,8 @@ def migrate(db: Database, migration_set: Migrations = migrations) -> list[str]:
     """Apply every pending migration of *migration_set*, all of them in one transaction: when
     one fails (``MigrationFailed``), the database is left as it was, none of them applied.
     The names of those applied; running it again changes nothing (and takes no write lock
-    when nothing is pending)."""
+    when nothing is pending). The schema only: a group's database is brought up to date by
+    ``backfill.up_to_date``, which runs this and then the backfill, in one transaction."""
     if not migration_set.pending(db):
         return []
     with db.atomic():  # the outermost transaction: each migration's own is a savepoint in it

@@ -4,8 +4,9 @@ says why, and never at a phone's first visit.
 
 On a laptop or a Pi the install has one database; on a box of many groups, the register
 (``groups.sqlite3``, its own migrations: ``schema.register_migrations``) and every group's
-file under ``groups/``. Each database is brought up in one transaction (``schema.migrate``): a
-migration that fails leaves that database as it was. A database written by a newer version
+file under ``groups/``. Each database is brought up in one transaction (``schema.migrate``, and
+for a group's the backfill after it: ``backfill.up_to_date``): a migration that fails leaves that
+database as it was. A database written by a newer version
 (migrations this one does not know) is left alone and said, since this version cannot read
 what the newer one added.
 """
@@ -17,11 +18,10 @@ import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sqlite_utils import Migrations
-
+from .backfill import up_to_date
 from .db import connect
 from .groups import GROUP_ID, GROUP_SUFFIX, GROUPS_FOLDER, REGISTER_FILE
-from .schema import MigrationFailed, latest, migrate, migrations, newer_migrations
+from .schema import MigrationFailed, Migrations, latest, migrate, migrations, newer_migrations
 from .schema import register_migrations
 
 
@@ -95,8 +95,8 @@ def group_files(instance: str | os.PathLike[str]) -> list[Path]:
 def bring_up_to_date(
     path: str | os.PathLike[str], migration_set: Migrations = migrations, *, create: bool = True
 ) -> list[str]:
-    """Apply the pending migrations to the database at *path*, in one transaction; the names
-    applied. ``NewerDatabase`` for a file a newer version wrote (nothing changed),
+    """Apply the pending migrations to the database at *path*, then (a group's, or a laptop's
+    database) the backfill where it is behind, in one transaction; the names applied. ``NewerDatabase`` for a file a newer version wrote (nothing changed),
     ``MigrationFailed`` for a migration that failed (nothing changed either)."""
     db = connect(Path(path), create=create)
     try:
@@ -106,6 +106,8 @@ def bring_up_to_date(
                 f"a newer version of the scorekeeper wrote it ({', '.join(newer)}); install "
                 "that version again, or restore the backup taken before (UPGRADING.md)"
             )
+        if migration_set is migrations:
+            return up_to_date(db)
         return migrate(db, migration_set)
     finally:
         db.close()

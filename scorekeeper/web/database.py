@@ -10,7 +10,7 @@ from sqlite_utils import Database
 from werkzeug.routing import IntegerConverter
 
 from ..store.db import connect, forget_connection, thread_connection
-from ..store.schema import migrate
+from ..store.backfill import up_to_date
 
 
 def get_db() -> Database:
@@ -60,6 +60,6 @@ def init_app(app: Flask) -> None:
         return  # (web/serve.py), and a group's file is checked again when first opened
     db = connect(app.config["DATABASE"])
     try:
-        migrate(db)
+        up_to_date(db)
     finally:
         db.close()

@@ -27,7 +27,7 @@ from flask import Flask, Response, abort, current_app, g, make_response
 
 from ..store import groups as store_groups
 from ..store.db import connect, forget_connection
-from ..store.schema import migrate
+from ..store.backfill import up_to_date
 from .database import get_db
 from .deleted import OUTSIDER_TEXT, deleted_meanwhile
 from .errors import missing_group
@@ -76,7 +76,7 @@ def _open_group(group_id: str) -> None:
     if g.group_path not in _migrated:  # a file put here since `serve` started (a group moved)
         db = connect(path, create=False)
         try:
-            migrate(db)
+            up_to_date(db)
         finally:
             db.close()
         _migrated.add(g.group_path)

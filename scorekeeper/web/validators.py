@@ -16,7 +16,7 @@ itself and one row of ``games`` read by its primary key:
   pages link to their own group);
 - the page, the game's id and its version tag (``games.version_tag``), which SQLite's triggers
   draw again on every change of the game's row, its deals, its seats or its players' names
-  (``store/schema.py``, ``m007_version_tags``), whatever wrote it;
+  (``store/schema.py``, ``m008_version_tags``), whatever wrote it;
 - how the phone reads: its language, digits, the table's words and the app's root
   (``fragments.reader_key``), the page's own address with its query (the language switch links
   back to it), the scheme and the host (the address other phones are shown, ``hosting``);
@@ -76,7 +76,7 @@ from .i18n import here
 SIZE = 256
 EDITION = "scorekeeper.edition"
 #: The tables whose every change draws the game's version tag again (``store/schema.py``,
-#: ``m007_version_tags``: the game's row, its deals, its seats, its players' names), and the
+#: ``m008_version_tags``: the game's row, its deals, its seats, its players' names), and the
 #: schema, which only the migrations change before the app starts.
 GAME_TABLES = frozenset({"games", "deals", "game_players", "players", "sqlite_master"})
 #: The tables whose every change draws the ratings' version again (``store.ratings.VERSION``).

@@ -80,12 +80,12 @@ def test_issue39_5__a_group_whose_migration_fails_is_said_left_as_it_was_and_exi
     instance, capsys
 ):
     good, bad = old_box(instance)
-    break_m013(bad)  # what m013_deal_version_keys makes, there already
+    break_m013(bad)  # what m018_deal_version_keys makes, there already
     before = dump(bad)
     code, out, err = run(capsys)
     assert code == 1
     assert err == [
-        f"{bad}: the migration m013_deal_version_keys failed: trigger "
+        f"{bad}: the migration m018_deal_version_keys failed: trigger "
         "deals_version_key_insert already exists"
     ]
     assert out == [

@@ -311,15 +311,20 @@ def test_a_restore_brings_the_seasons_back_and_refuses_one_the_form_would_not_ke
         restore_database(copy, tmp_path / "refused.sqlite3")
 
 
-def test_the_migration_fills_the_records_of_games_stored_before_it(tmp_path):
-    from scorekeeper.store.schema import migrations
+def test_the_backfill_fills_the_records_of_games_stored_before_their_columns(tmp_path):
+    from scorekeeper.store.backfill import up_to_date
 
     old = connect(tmp_path / "old.sqlite3")
-    migrations.apply(old, stop_before="m009_seasons")
+    up_to_date(old)
     docs = simulated_games(9, seed=4, per_night=3, pool=("Aya", "Bilal", "Carla", "Dana"))
     transfer.import_games(old, [read_game(d) for d in docs])
+    # as the migration that adds the records' columns leaves the games stored before it
+    old.execute("update games set comeback = 0, comeback_deal = null")
+    old.execute("update game_players set kh_taken = 0, trex_firsts = 0")
+    old.execute("pragma user_version = 0")
     old.conn.commit()
-    migrate(old)
+    assert seasons.hall(old, FIRST, LAST).records["comeback"] is None
+    up_to_date(old)
     assert served_standings(old) == standings_from_scratch(old)
     assert seasons.hall(old, FIRST, LAST) == hall_from_scratch(old)
     assert seasons.hall(old, FIRST, LAST).records["comeback"] is not None

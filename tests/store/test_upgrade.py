@@ -36,22 +36,22 @@ def test_issue39_5__an_old_database_is_brought_up_to_date_with_the_names_applied
     path = old_database(tmp_path / "old.sqlite3")
     assert bring_up_to_date(path) == SINCE_0_1_0
     assert applied(path) == [m.name for m in migrations._migrations]
-    assert names(path) == ["Aya"]  # m008_names_show_every_character ran on the stored name
+    assert names(path) == ["Aya"]  # the backfill cleaned the stored name
     assert bring_up_to_date(path) == []  # again: nothing to apply
 
 
 def test_issue39_5__a_failed_migration_leaves_the_database_as_it_was(tmp_path):
     path = old_database(tmp_path / "old.sqlite3")
-    break_m013(path)  # what m013_deal_version_keys makes, there already
+    break_m013(path)  # what m018_deal_version_keys makes, there already
     before = dump(path)
     with pytest.raises(MigrationFailed) as failed:
         bring_up_to_date(path)
-    assert failed.value.name == "m013_deal_version_keys"
-    assert "m013_deal_version_keys" in str(failed.value) and "already exists" in str(failed.value)
+    assert failed.value.name == "m018_deal_version_keys"
+    assert "m018_deal_version_keys" in str(failed.value) and "already exists" in str(failed.value)
     # the eight migrations before it, which went through, are undone with it: all or none
     assert dump(path) == before
     assert names(path) == [OLD_NAME]
-    assert "m012_phone_states" not in applied(path)
+    assert "m017_phone_states" not in applied(path)
 
 
 def test_issue39_5__the_migrations_wait_for_a_writer_and_take_no_lock_when_none_is_pending(

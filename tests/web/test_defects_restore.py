@@ -14,7 +14,6 @@ from scorekeeper import cli
 from scorekeeper.store import backup as backup_module
 from scorekeeper.store import keys
 from scorekeeper.store.db import connect
-from scorekeeper.store.schema import migrations
 from scorekeeper.web import create_app
 
 from web_helpers import PLAYERS, Table, hidden_fields, soup
@@ -289,13 +288,17 @@ def test_restore__every_game_is_scored_again(tmp_path, database, capsys):
 def test_restore__an_older_versions_backup_is_brought_up_to_date(tmp_path, capsys):
     from gamebuilder import standard_game
     from scorekeeper.store import transfer
+    from scorekeeper.store.schema import migrate
+    from upgrade_helpers import older_copy
 
-    old = tmp_path / "old.sqlite3"
-    db = connect(old)
-    migrations.apply(db, stop_before="m003_access")
-    transfer.import_text(db, json.dumps({**standard_game(), "title": "Old"}))
-    db.execute("PRAGMA journal_mode = DELETE")
-    db.close()
+    today = connect(tmp_path / "today.sqlite3")
+    migrate(today)
+    transfer.import_text(today, json.dumps({**standard_game(), "title": "Old"}))
+    old = older_copy(today, tmp_path / "old.sqlite3", stop_before="m003_access")
+    today.close()
+    conn = sqlite3.connect(old)
+    conn.execute("PRAGMA journal_mode = DELETE")
+    conn.close()
     target = tmp_path / "new" / "scorekeeper.sqlite3"
     status, out = restore(old, str(target), capsys)
     assert status == 0, out

@@ -10,7 +10,8 @@ import pytest
 from scorekeeper.engine import read_game
 from scorekeeper.web.pages import history
 from scorekeeper.store.db import connect
-from scorekeeper.store.schema import migrate, migrations
+from scorekeeper.store.backfill import up_to_date
+from scorekeeper.store.schema import migrations
 
 from gamebuilder import standard_game
 from history_helpers import import_docs, keep_score, number, query, simulated_games
@@ -226,7 +227,7 @@ def test_migration__facts_for_games_stored_before_it(app, tmp_path):
             columns = [c.name for c in old.table(name).columns]
             rows = [{c: r[c] for c in columns} for r in new.table(name).rows]
             old.table(name).insert_all(rows)
-        migrate(old)
+        up_to_date(old)
         facts = "select * from seat_contract_stats order by game_id, deal_number, seat, contract"
         assert list(old.query(facts)) == list(new.query(facts))
         filters = "select id, night, preset, partnership, fingerprint from games order by id"

@@ -55,7 +55,7 @@ def test_issue39_5__an_upgrade_that_cannot_go_through_stops_the_start_and_change
 ):
     instance = tmp_path / "instance"
     good, bad = old_box(instance)
-    break_m013(bad)  # what m013_deal_version_keys makes, there already
+    break_m013(bad)  # what m018_deal_version_keys makes, there already
     before = dump(bad)
     result = subprocess.run(
         [sys.executable, "-m", "scorekeeper.cli", "serve", "--groups", "--port", str(free_port())],
@@ -67,7 +67,7 @@ def test_issue39_5__an_upgrade_that_cannot_go_through_stops_the_start_and_change
     )
     assert result.returncode == 1
     assert result.stderr.splitlines() == [
-        f"{bad}: the migration m013_deal_version_keys failed: trigger "
+        f"{bad}: the migration m018_deal_version_keys failed: trigger "
         "deals_version_key_insert already exists",
         f"Scorekeeper {scorekeeper.__version__}: 2 of 3 databases (the register and 2 groups) "
         f"up to date: {1 + len(SINCE_0_1_0)} migrations applied, schema {latest()}, 1 failed.",

@@ -39,7 +39,7 @@ def watch_url(stored: StoredGame, *, external: bool = False) -> str:
 def stored_version(stored: StoredGame) -> str:
     """The version of the game as *stored* was read: its version tag, drawn again by the
     database on every change of the game, its deals, its seats or its players' names
-    (``store/schema.py``, ``m007_version_tags``). Two equal versions mean the same game."""
+    (``store/schema.py``, ``m008_version_tags``). Two equal versions mean the same game."""
     return stored.row["version_tag"]
 
 
