@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from scorekeeper.engine import ALL_CONTRACTS, read_game
-from scorekeeper.web.pages import charts
+from scorekeeper.web import svgcharts
 
 from history_helpers import import_docs, query, simulated_games
 from web_helpers import soup
@@ -46,7 +46,7 @@ def test_running_totals_chart__svg_without_script_one_line_per_player(client, ga
     root = check_svg(client.get(f"/charts/games/{game_id}/running.svg"))
     legend = soup(client.get(f"/history/games/{game_id}")).select("figure.chart .legend li")
     assert [li.get_text() for li in legend] == list(played.players)  # drawn by the page, whole
-    assert [li.path["stroke"] for li in legend] == list(charts.COLOURS)  # as the lines are
+    assert [li.path["stroke"] for li in legend] == list(svgcharts.COLOURS)  # as the lines are
     series = {
         c
         for g in root.iter(f"{SVG}g")
@@ -96,8 +96,8 @@ def test_charts__a_game_without_deals_draws_an_empty_chart(app, client, table):
 
 
 def test_axis_labels__round_steps_covering_the_values():
-    assert charts.axis_labels([0, -62.7, 145.5], most=5) == [-100, 0, 100, 200]
-    assert charts.axis_labels([0, -13, 12]) == [-20, -10, 0, 10, 20]
-    assert charts.axis_labels([0, -13, 12], most=7) == [-15, -10, -5, 0, 5, 10, 15]
-    labels = charts.axis_labels([0, -4000, 9000], most=5)
+    assert svgcharts.axis_labels([0, -62.7, 145.5], most=5) == [-100, 0, 100, 200]
+    assert svgcharts.axis_labels([0, -13, 12]) == [-20, -10, 0, 10, 20]
+    assert svgcharts.axis_labels([0, -13, 12], most=7) == [-15, -10, -5, 0, 5, 10, 15]
+    labels = svgcharts.axis_labels([0, -4000, 9000], most=5)
     assert labels[0] <= -4000 and labels[-1] >= 9000 and len(labels) <= 5
