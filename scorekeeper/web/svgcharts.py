@@ -67,30 +67,28 @@ def right_to_left() -> bool:
     return current_language() in RTL_LANGUAGES
 
 
-def _config(**kwargs) -> dict:
-    config = dict(
-        style=STYLE,
-        width=WIDTH,
-        disable_xml_declaration=True,
-        explicit_size=False,
-        js=[],
-        no_prefix=True,
-        legend_at_bottom=True,
-        legend_at_bottom_columns=2,
-        truncate_legend=18,
-        truncate_label=16,
-        margin=6,
-        # pygal places its text by a guess at the font: room above the top label's and below the
-        # title's, for the tallest of a phone's fonts (Noto Sans rises 1.07 em, Noto Naskh
-        # Arabic falls 0.6 em below its line), so that nothing is drawn outside the picture
-        margin_top=14,
-        margin_bottom=12,
-        spacing=8,
-        value_formatter=_number,
-        formatter=_number,
-    )
-    config.update(kwargs)
-    return config
+class Drawn(pygal.Config):
+    """How every chart is drawn, in pygal's own configuration: for a phone, without script."""
+
+    style = STYLE
+    width = WIDTH
+    disable_xml_declaration = True
+    explicit_size = False
+    js: list[str] = []
+    no_prefix = True
+    legend_at_bottom = True
+    legend_at_bottom_columns = 2
+    truncate_legend = 18
+    truncate_label = 16
+    margin = 6
+    # pygal places its text by a guess at the font: room above the top label's and below the
+    # title's, for the tallest of a phone's fonts (Noto Sans rises 1.07 em, Noto Naskh
+    # Arabic falls 0.6 em below its line), so that nothing is drawn outside the picture
+    margin_top = 14
+    margin_bottom = 12
+    spacing = 8
+    value_formatter = staticmethod(_number)
+    formatter = staticmethod(_number)
 
 
 #: What a chart sent as an image has no use for: pygal writes its configuration into a
@@ -187,16 +185,15 @@ def running_totals_svg(names: Sequence[str], running: Sequence[Sequence[int]]) -
     rtl = right_to_left()
     every = [0, *(t for totals in running for t in totals)]
     chart = pygal.Line(
-        **_config(
-            height=RUNNING_HEIGHT,
-            show_dots=False,
-            show_legend=False,
-            y_labels=axis_labels(every),
-            x_title=gettext("Deal"),
-            show_minor_x_labels=False,
-            x_labels_major=major,
-            no_data_text=gettext("No deal yet"),
-        )
+        Drawn,
+        height=RUNNING_HEIGHT,
+        show_dots=False,
+        show_legend=False,
+        y_labels=axis_labels(every),
+        x_title=gettext("Deal"),
+        show_minor_x_labels=False,
+        x_labels_major=major,
+        no_data_text=gettext("No deal yet"),
     )
     chart.x_labels = labels[::-1] if rtl else labels
     for seat, name in enumerate(names):
@@ -215,14 +212,13 @@ def contract_averages_svg(lines: Sequence[stats.ContractLine]) -> str:
     lines = list(reversed(lines))  # pygal draws the first bar at the bottom
     values = [v for line in lines for v in (line.king_average, line.other_average) if v is not None]
     chart = pygal.HorizontalBar(
-        **_config(
-            height=420,
-            print_values=False,
-            margin_right=18,
-            y_labels=axis_labels([0, *values], most=5),
-            legend_at_bottom_columns=1,
-            no_data_text=gettext("No finished game"),
-        )
+        Drawn,
+        height=420,
+        print_values=False,
+        margin_right=18,
+        y_labels=axis_labels([0, *values], most=5),
+        legend_at_bottom_columns=1,
+        no_data_text=gettext("No finished game"),
     )
     chart.x_labels = [contract_label(line.contract, short=True) for line in lines]
     chart.add(gettext("As King"), [_round(line.king_average) for line in lines])
@@ -254,17 +250,16 @@ def rating_svg(history: Sequence[dict]) -> str:
     ]
     rtl = right_to_left()
     chart = pygal.Line(
-        **_config(
-            height=260,
-            show_dots=count <= 30,
-            dots_size=3,
-            show_legend=False,
-            y_labels=axis_labels([*values, ratings.BASE], most=5),
-            x_title=gettext("Games"),
-            show_minor_x_labels=False,
-            x_labels_major=major if len(labels) > 10 else labels,
-            no_data_text=gettext("No rated game yet"),
-        )
+        Drawn,
+        height=260,
+        show_dots=count <= 30,
+        dots_size=3,
+        show_legend=False,
+        y_labels=axis_labels([*values, ratings.BASE], most=5),
+        x_title=gettext("Games"),
+        show_minor_x_labels=False,
+        x_labels_major=major if len(labels) > 10 else labels,
+        no_data_text=gettext("No rated game yet"),
     )
     chart.x_labels = labels[::-1] if rtl else labels
     chart.add(gettext("Rating"), values[::-1] if rtl else values)
