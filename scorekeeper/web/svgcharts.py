@@ -3,9 +3,10 @@ reader tells apart, a dash per line), their sizes, and the running totals' legen
 to draw (:func:`keys`).
 
 Drawing one takes 30 to 80 ms of Python: at most :data:`inflight.CHARTS_AT_ONCE` are drawn at
-once (``inflight.CHARTS``). pygal's output is changed in its own XML tree, with what pygal
-itself knows of where it drew (``chart.nodes``, ``chart.margin_box``, ``chart.view``): never
-by reading its text again.
+once (``inflight.CHARTS``). pygal's output is changed in its own XML tree, never as text: for
+a right-to-left reader the plot is moved by what pygal itself knows of where it drew
+(``chart.nodes``, ``chart.margin_box``, ``chart.view``), and each coordinate attribute is cut
+to a tenth of a pixel.
 """
 
 from __future__ import annotations
