@@ -90,22 +90,104 @@ def test_every_module_architecture_md_names_exists():
     assert gone == [], f"ARCHITECTURE.md names modules that are gone: {gone}"
 
 
+PAGES = PACKAGE / "web" / "pages"
+
+
+def page_names() -> set[str]:
+    """The modules of ``web/pages/`` that are pages: each holds a blueprint, ``bp``. A module
+    beside them without one is a helper the pages share, and lends nothing of a page."""
+    import importlib
+
+    from flask import Blueprint
+
+    found = set()
+    for path in PAGES.glob("*.py"):
+        if path.name != "__init__.py":
+            module = importlib.import_module(f"scorekeeper.web.pages.{path.stem}")
+            if isinstance(getattr(module, "bp", None), Blueprint):
+                found.add(path.stem)
+    return found
+
+
+def relative_imports(path: Path, folder: Path):
+    """``(module, names)`` for each ``from .module import names`` of *path* whose module is in
+    *folder* (``from . import module`` gives each module with ``*``)."""
+    import ast
+
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.level == 1:
+            if node.module is None:  # from . import page
+                for alias in node.names:
+                    yield alias.name, {"*"}
+            elif (folder / f"{node.module}.py").is_file():
+                yield node.module, {alias.name for alias in node.names}
+
+
 def test_pages_import_of_other_pages_only_what_pages_init_says_they_share():
     """``pages/__init__.py`` says which names of a page other pages import (``SHARED``): every
     import between pages is one of them, and each of them is imported by a page."""
-    import ast
-
     from scorekeeper.web.pages import SHARED
 
-    pages = PACKAGE / "web" / "pages"
+    pages = page_names()
     imported: dict[str, set[str]] = {}
-    for path in sorted(p for p in pages.glob("*.py") if p.name != "__init__.py"):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.ImportFrom) and node.level == 1:
-                if node.module is None:  # from . import page
-                    for alias in node.names:
-                        imported.setdefault(alias.name, set()).add("*")
-                elif (pages / f"{node.module}.py").is_file():
-                    names = {alias.name for alias in node.names}
-                    imported.setdefault(node.module, set()).update(names)
+    for path in sorted(PAGES.glob("*.py")):
+        if path.stem in pages:
+            for module, names in relative_imports(path, PAGES):
+                if module in pages:
+                    imported.setdefault(module, set()).update(names)
     assert imported == {page: set(names) for page, names in SHARED.items()}
+
+
+def test_issue42_1__what_pages_lent_each_other_is_defined_once_outside_the_pages():
+    """A printed answer and its language, a QR code, the entrants' name check and the charts'
+    sizes and keys are each defined once, in a module named for what it is, and in no page."""
+    import ast
+
+    lent = {
+        "pdf_response": "printouts",
+        "slug": "printouts",
+        "print_language": "printouts",
+        "sheet_name": "printouts",
+        "sheet_png_response": "printouts",
+        "qr_svg": "qrcodes",
+        "name_refusal": "entrants",
+        "RUNNING_HEIGHT": "svgcharts",
+        "keys": "svgcharts",
+        "COLOURS": "svgcharts",
+        "running_totals_svg": "svgcharts",
+    }
+    defined: dict[str, list[str]] = {}
+    for path in sorted((PACKAGE / "web").rglob("*.py")):
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+                names = [node.name]
+            elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                names = [t.id for t in targets if isinstance(t, ast.Name)]
+            else:
+                continue
+            for name in names:
+                defined.setdefault(name, []).append(path.relative_to(PACKAGE / "web").stem)
+    assert {name: defined.get(name) for name in lent} == {
+        name: [module] for name, module in lent.items()
+    }
+    assert "poster_language" not in defined  # seasons' copy of print_language is gone
+
+
+def test_issue42_1__the_modules_pages_share_import_no_page():
+    """A module the pages share (in ``web/`` or beside them in ``web/pages/``) imports no page:
+    else a page would lend through it. Only the app factory and ``web/groups.py`` import pages."""
+    pages = page_names()
+    web = PACKAGE / "web"
+    helpers = [p for p in PAGES.glob("*.py") if p.stem not in pages and p.name != "__init__.py"]
+    helpers += [p for p in web.glob("*.py") if p.name not in ("__init__.py", "groups.py")]
+    reaching = {}
+    for path in sorted(helpers):
+        folder = PAGES if path.parent == PAGES else web
+        for module, names in relative_imports(path, folder):
+            if folder == PAGES and module in pages:
+                reaching.setdefault(path.name, set()).add(module)
+        text = path.read_text(encoding="utf-8")
+        if folder == web and ("from .pages" in text or "import pages" in text):
+            reaching.setdefault(path.name, set()).add("pages")
+    assert reaching == {}

@@ -218,7 +218,7 @@ def test_query__a_select_gives_its_rows_anything_else_goes_through_sqlite_utils(
 
 # -- the QR code -------------------------------------------------------------------------------
 def test_qr__drawn_once_and_a_phone_that_has_it_gets_304(table, client):
-    from scorekeeper.web.pages.live import qr_svg
+    from scorekeeper.web.qrcodes import qr_svg
 
     game_id = table.new_game()
     first = client.get(f"/games/{game_id}/qr.svg")

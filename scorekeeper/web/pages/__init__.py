@@ -2,13 +2,12 @@
 things through the web wing's presentation modules. A page imports another page's module only
 for what :data:`SHARED` names (``tests/project/test_architecture_map.py`` holds the imports to it):
 ``games``, the game every page of a game starts from (``deals``, ``live``, ``sheets``,
-``history``, ``charts``, ``advise``, ``rules``, ``result``); ``sheets``, a printed sheet's
-answer, digits, file name and image (``clubs``, ``result``, ``tournaments``); ``live``, a QR
-code's SVG (``group``); and ``clubs``, for ``tournaments``: the one check of the names entered,
-the polling interval, the poll's answer and the printed sheet's language; and ``charts``, for
-``history``: the running-totals chart's height and its legend's keys, drawn by the page; and
-``walls``, for ``clubs`` and ``tournaments``: where a wall polls its state, and the wall link
-the organiser sees. Outside the pages, only the app factory (:data:`BLUEPRINTS`) and
+``history``, ``charts``, ``advise``, ``rules``, ``result``, ``confirm``). What pages have in
+common besides lives in modules named for what it is: printed answers and their language
+(``web/printouts.py``), a QR code (``web/qrcodes.py``), the entrants' name check
+(``web/entrants.py``), the charts' drawing, sizes and keys (``web/svgcharts.py``). The club
+night's polling, for ``tournaments``, and the wall's links, for ``clubs`` and ``tournaments``,
+are the last names lent. Outside the pages, only the app factory (:data:`BLUEPRINTS`) and
 ``web/groups.py`` (``front``'s blueprint, ``result.shared_result_opens``,
 ``walls.wall_opens``) import them."""
 
@@ -42,10 +41,7 @@ from . import (
 #: What a page may import of another page: that page, and the names it shares.
 SHARED = {
     "games": ("fetch_game", "game_context", "seat_arg"),
-    "sheets": ("pdf_response", "sheet_digits", "slug", "game_sheet_png"),
-    "live": ("qr_svg",),
-    "clubs": ("POLL_SECONDS", "name_refusal", "polled", "print_language"),
-    "charts": ("RUNNING_HEIGHT", "keys"),
+    "clubs": ("POLL_SECONDS", "polled"),
     "walls": ("poll_url", "wall_links"),
 }
 

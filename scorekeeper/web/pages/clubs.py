@@ -18,25 +18,25 @@ from typing import Any, Callable
 from flask import Blueprint, Response, abort, jsonify, redirect, render_template, request, url_for
 from flask_babel import format_date, gettext, lazy_gettext
 from flask_wtf import FlaskForm
-from markupsafe import Markup, escape
 from wtforms import HiddenField, StringField, TextAreaField
 
 from ...engine import ALL_CONTRACTS, HouseRules
-from ...engine.gamefile import NAME_LIMIT, has_control, name_problem
+from ...engine.gamefile import has_control
 from ...store import clubnights, seating, stats, storage
-from ...store.players import NAME_REFUSALS
 from ...store.refused import Refused
 from .. import present, rights
 from ..database import get_db
+from ..entrants import name_refusal
 from ..fields import PickField, whole_number
 from ..flashes import flash_words
 from ..hosting import external_url
 from ..forms import PRESET_LABELS, RulesForm, preset_settings, settings_data, tonight
-from ..i18n import current_language, isolated, num
+from ..i18n import num
 from ..messages import contract_label, refusal
 from ..printer import printed
+from ..printouts import pdf_response, print_language, slug
+from ..readysheets import sheet_digits
 from ..rulestext import rules_text
-from .sheets import pdf_response, sheet_digits, slug
 from .walls import poll_url, wall_links
 
 bp = Blueprint("clubs", __name__, url_prefix="/clubs")
@@ -101,23 +101,6 @@ class ClubNightForm(RulesForm):
         if problem is not None:
             self.players.errors.append(problem)
         return problem is None
-
-
-def name_refusal(names: list[str]) -> Markup | None:
-    """The first name that fails the one check of every name (the engine's ``name_problem``),
-    said in words; None when every name passes (New club night, New tournament)."""
-    for name in names:
-        problem = name_problem(name)
-        if problem is None:
-            continue
-        if problem == "player_name_too_long":
-            text = Markup(escape(gettext("%(name)s: a name has at most %(most)s characters.")))
-            values = {"name": isolated(name), "most": num(NAME_LIMIT)}
-        else:
-            text = Markup(escape(gettext("%(name)s: %(problem)s")))
-            values = {"name": isolated(name), "problem": gettext(NAME_REFUSALS[problem])}
-        return text % values
-    return None
 
 
 @bp.route("/new", methods=["GET", "POST"])
@@ -414,13 +397,6 @@ def polled(version: str, make: Callable[[], dict[str, Any]]) -> Response:
 
 
 # -- printed ----------------------------------------------------------------------------------
-def print_language() -> str:
-    lang = request.args.get("lang") or current_language()
-    if lang not in ("en", "ar"):
-        abort(404, gettext("These sheets are printed in English or Arabic."))
-    return lang
-
-
 def _slug(text: str) -> str:
     return slug(text) or "club-night"
 

@@ -25,6 +25,7 @@ from ..database import get_db
 from ..flashes import flash_words
 from ..deleted import delete_current
 from ..hosting import external_url
+from ..qrcodes import qr_svg
 from ..rights import (
     ADMIN_KEY,
     JOIN_KEY,
@@ -36,7 +37,6 @@ from ..rights import (
     is_admin,
     require_group_admin,
 )
-from .live import qr_svg
 
 bp = Blueprint("group", __name__, url_prefix="/group")
 

@@ -22,7 +22,7 @@ from ...store.storage import StoredGame
 from .. import figures, present
 from ..database import get_db
 from ..rulestext import rules_text
-from .charts import RUNNING_HEIGHT, keys
+from ..svgcharts import RUNNING_HEIGHT, keys
 from .games import fetch_game, game_context
 
 bp = Blueprint("history", __name__, url_prefix="/history")

@@ -4,11 +4,8 @@ and a small state document that pages poll to refresh their scoreboard without a
 
 from __future__ import annotations
 
-import io
-from functools import lru_cache
 from typing import Any
 
-import segno
 from flask import Blueprint, Response, jsonify, render_template, request, url_for
 from flask_babel import gettext as _
 
@@ -16,6 +13,7 @@ from ...store.storage import StoredGame
 from .. import validators
 from ..database import get_db
 from ..hosting import public_root
+from ..qrcodes import qr_svg
 from .games import fetch_game, game_context
 
 bp = Blueprint("live", __name__, url_prefix="/games/<int:game_id>")
@@ -106,25 +104,6 @@ def qr(game_id: int):
     response.headers["Cache-Control"] = "no-cache"
     response.add_etag()  # a phone that has it already gets 304
     return response.make_conditional(request)
-
-
-@lru_cache(maxsize=256)
-def qr_svg(url: str, title: str) -> bytes:
-    """The QR code of *url* as SVG, drawn once per address and title: drawing it takes several
-    times as long as the game page it sits on, and every load of that page asks for it."""
-    code = segno.make(url, error="m")
-    out = io.BytesIO()
-    code.save(
-        out,
-        kind="svg",
-        border=4,
-        dark="#000",
-        light="#fff",
-        xmldecl=False,
-        omitsize=True,
-        title=title,
-    )
-    return out.getvalue()
 
 
 @bp.app_template_global()

@@ -24,9 +24,10 @@ from .. import groupspace as groups
 from ..database import get_db
 from ..i18n import current_language
 from ..printer import printed_png
+from ..printouts import sheet_png_response
+from ..readysheets import sheet_digits
 from ..sharing import game_text, night_text
 from .games import fetch_game
-from .sheets import sheet_digits
 
 bp = Blueprint("result", __name__)
 
@@ -97,9 +98,8 @@ def shared_game(game_id: int, key: str):
 
 @bp.get("/r/games/<int:game_id>/<key>/sheet.png")
 def shared_game_png(game_id: int, key: str):
-    from .sheets import game_sheet_png
-
-    return game_sheet_png(game_id)
+    """The game's sheet as a PNG at the result's own secret link."""
+    return sheet_png_response(fetch_game(game_id))
 
 
 @bp.get("/r/nights/<night>/<key>")

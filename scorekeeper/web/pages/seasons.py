@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask import Blueprint, abort, redirect, render_template, url_for
 from flask_babel import gettext
 from flask_wtf import FlaskForm
 
@@ -16,10 +16,10 @@ from ...store import ratings, seasons
 from .. import rights
 from ..database import get_db
 from ..flashes import flash_message
-from ..i18n import current_language
 from ..printer import printed, printed_png
+from ..printouts import pdf_response, print_language, slug
+from ..readysheets import sheet_digits
 from ..sharing import season_text
-from .sheets import pdf_response, sheet_digits, slug
 
 bp = Blueprint("seasons", __name__, url_prefix="/seasons")
 
@@ -109,18 +109,11 @@ def poster_params(season: seasons.Season, lang: str) -> dict[str, Any]:
     }
 
 
-def poster_language() -> str:
-    lang = request.args.get("lang") or current_language()
-    if lang not in ("en", "ar"):
-        abort(404, gettext("These sheets are printed in English or Arabic."))
-    return lang
-
-
 @bp.get("/<int:season_id>/poster.pdf")
 def poster_pdf(season_id: int):
     """The season on one page, to print or to send."""
     season = fetch_season(season_id)
-    data = printed("season", "season_pdf", **poster_params(season, poster_language()))
+    data = printed("season", "season_pdf", **poster_params(season, print_language()))
     return pdf_response(data, f"{slug(season.name) or 'season'}.pdf")
 
 
@@ -132,5 +125,5 @@ def poster_png(season_id: int):
         "season",
         "season_pdf",
         f"{slug(season.name) or 'season'}.png",
-        **poster_params(season, poster_language()),
+        **poster_params(season, print_language()),
     )

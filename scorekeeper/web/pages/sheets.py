@@ -1,4 +1,4 @@
-"""Printed scoresheets as PDF downloads: a game's sheet, and a blank one to fill in by hand.
+"""Printed scoresheets: a game's sheet as a PDF and as a PNG, and a blank one to fill in by hand.
 
 A game's sheet is kept and made ready before it is asked for (``web/readysheets.py``); every
 sheet that is not kept is laid out by the printing processes, through the one bounded queue in
@@ -8,23 +8,20 @@ only on its parameters, and is kept by them.
 
 from __future__ import annotations
 
-import io
-import re
-
-from flask import Blueprint, Response, abort, request, send_file
+from flask import Blueprint, abort, request
 from flask_babel import gettext
 
 from ...engine.gamefile import NAME_LIMIT, check_players
-from ...store.storage import StoredGame, clean_name
+from ...store.storage import clean_name
 from ..messages import problem_text
 from ..printer import database_path, printed
+from ..printouts import pdf_response, sheet_name, sheet_png_response, tagged
 from ..readysheets import (
     etag_of,
     remember_printed,
     sheet_digits,
     sheet_language,
     sheet_pdf,
-    sheet_png,
     shown_version,
     way_of_reading,
 )
@@ -32,7 +29,6 @@ from .games import fetch_game
 
 bp = Blueprint("sheets", __name__)
 PAPERS = ("A4", "letter")
-__all__ = ["bp", "pdf_response", "sheet_digits", "slug"]
 
 
 def paper_arg() -> str:
@@ -40,22 +36,6 @@ def paper_arg() -> str:
     if paper.lower() not in {p.lower() for p in PAPERS}:
         abort(404, gettext("Scoresheets come in A4 or letter."))
     return paper
-
-
-def slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:40].strip("-")
-
-
-def pdf_response(data: bytes, filename: str):
-    response = send_file(
-        io.BytesIO(data),
-        mimetype="application/pdf",
-        as_attachment=True,
-        download_name=filename,
-        max_age=0,
-    )
-    response.headers["Cache-Control"] = "no-store"
-    return response
 
 
 @bp.get("/games/<int:game_id>/sheet.pdf")
@@ -66,42 +46,16 @@ def game_sheet(game_id: int):
     slot = (database_path(), game_id, way)
     shows = shown_version(stored)
     remember_printed(slot)
-    tag = etag_of(shows, way)
-    if request.if_none_match.contains(tag):
-        response = Response(status=304)
-    else:
-        response = pdf_response(sheet_pdf(stored, slot, shows), f"{sheet_name(stored)}.pdf")
-    response.set_etag(tag)
-    response.headers["Cache-Control"] = "private, no-cache"
-    return response
-
-
-def sheet_name(stored: StoredGame) -> str:
-    name = "-".join(p for p in ("trex", stored.played_on or "", slug(stored.title)) if p)
-    return name if name != "trex" else f"trex-game-{stored.id}"
+    return tagged(
+        etag_of(shows, way),
+        lambda: pdf_response(sheet_pdf(stored, slot, shows), f"{sheet_name(stored)}.pdf"),
+    )
 
 
 @bp.get("/games/<int:game_id>/sheet.png")
 def game_sheet_png(game_id: int):
-    """The same scoresheet as the PDF (the kept one, in this phone's way), as a PNG image: what
-    the Share button sends with the result."""
-    stored = fetch_game(game_id)
-    way = way_of_reading("a4")
-    slot = (database_path(), game_id, way)
-    shows = shown_version(stored)
-    tag = "png-" + etag_of(shows, way)
-    if request.if_none_match.contains(tag):
-        response = Response(status=304)
-    else:
-        response = send_file(
-            io.BytesIO(sheet_png(stored, slot, shows)),
-            mimetype="image/png",
-            download_name=f"{sheet_name(stored)}.png",
-            max_age=0,
-        )
-    response.set_etag(tag)
-    response.headers["Cache-Control"] = "private, no-cache"
-    return response
+    """The same scoresheet as the PDF, as a PNG image: what the Share button sends."""
+    return sheet_png_response(fetch_game(game_id))
 
 
 @bp.get("/sheet/blank.pdf")

@@ -28,6 +28,7 @@ from ...store import reopening, stats, storage, tournaments
 from ...store.refused import Refused
 from .. import rights
 from ..database import get_db
+from ..entrants import name_refusal
 from ..fields import PickField, whole_number
 from ..flashes import flash_words
 from ..hosting import external_url
@@ -35,9 +36,10 @@ from ..forms import PRESET_LABELS, RulesForm, preset_settings, settings_data, to
 from ..i18n import num
 from ..messages import refusal
 from ..printer import printed
+from ..printouts import pdf_response, print_language, slug
+from ..readysheets import sheet_digits
 from ..rulestext import rules_text
-from .clubs import POLL_SECONDS, name_refusal, polled, print_language
-from .sheets import pdf_response, sheet_digits, slug
+from .clubs import POLL_SECONDS, polled
 from .walls import poll_url, wall_links
 
 bp = Blueprint("tournaments", __name__, url_prefix="/tournaments")

@@ -21,7 +21,7 @@ from .. import rights
 from ..database import get_db
 from ..flashes import flash_words
 from ..hosting import external_url
-from .live import qr_svg
+from ..qrcodes import qr_svg
 
 bp = Blueprint("walls", __name__)
 
