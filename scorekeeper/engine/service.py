@@ -286,6 +286,11 @@ def _greet(service: Service, conn: Any, key: bytes) -> None:
 
 
 _folder: str | None = None
+#: The service ends its pools by ending their processes (work under way is dropped: a worker
+#: writes nothing), and multiprocessing's resource tracker, which outlives it, then frees their
+#: semaphores and says so in a plain-text warning on the server's stream, which breaks a JSON
+#: log. Its warnings are left out in the service's processes only (``-W`` passes to the tracker).
+QUIET_TRACKER = "ignore::UserWarning:multiprocessing.resource_tracker"
 
 
 def _stop(signum: int, frame: Any = None) -> None:
@@ -338,7 +343,7 @@ class Keeper:
         if os.path.exists(self.address):
             os.unlink(self.address)
         self.process = subprocess.Popen(
-            [sys.executable, "-m", __name__, self.address, str(os.getpid())],
+            [sys.executable, "-W", QUIET_TRACKER, "-m", __name__, self.address, str(os.getpid())],
             stdin=subprocess.PIPE,
             start_new_session=True,  # Ctrl+C reaches the server, which ends the service
             close_fds=True,
