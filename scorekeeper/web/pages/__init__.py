@@ -4,11 +4,10 @@ for what :data:`SHARED` names (``tests/project/test_architecture_map.py`` holds 
 ``games``, the game every page of a game starts from (``deals``, ``live``, ``sheets``,
 ``history``, ``charts``, ``advise``, ``rules``, ``result``); ``sheets``, a printed sheet's
 answer, digits, file name and image (``clubs``, ``result``, ``tournaments``); ``live``, a QR
-code's SVG (``group``); and ``clubs``, for ``tournaments``: the one check of the names entered,
-the polling interval, the poll's answer and the printed sheet's language; and ``charts``, for
-``history``: the running-totals chart's height and its legend's keys, drawn by the page; and
-``walls``, for ``clubs`` and ``tournaments``: where a wall polls its state, and the wall link
-the organiser sees. Outside the pages, only the app factory (:data:`BLUEPRINTS`) and
+code's SVG (``group``, ``walls``); and ``clubs``, for ``tournaments``: the one check of the
+names entered and the printed sheet's language; and ``charts``, for ``history``: the
+running-totals chart's height and its legend's keys, drawn by the page. What the club night's
+and the tournament's pages and walls share is ``web/boards.py``, no page. Outside the pages, only the app factory (:data:`BLUEPRINTS`) and
 ``web/groups.py`` (``front``'s blueprint, ``result.shared_result_opens``,
 ``walls.wall_opens``) import them."""
 
@@ -44,9 +43,8 @@ SHARED = {
     "games": ("fetch_game", "game_context", "seat_arg"),
     "sheets": ("pdf_response", "sheet_digits", "slug", "game_sheet_png"),
     "live": ("qr_svg",),
-    "clubs": ("POLL_SECONDS", "name_refusal", "polled", "print_language"),
+    "clubs": ("name_refusal", "print_language"),
     "charts": ("RUNNING_HEIGHT", "keys"),
-    "walls": ("poll_url", "wall_links"),
 }
 
 #: Registered in this order by ``create_app``.
