@@ -478,16 +478,10 @@ def advance(
         return following.number
 
 
-def seat_after(
-    db: Database,
-    game_id: int,
-    *,
-    table_title: str = TABLE_TITLE,
-    game_title: str = GAME_TITLE,
-) -> int | None:
+def seat_after(db: Database, game_id: int, **titles: str) -> int | None:
     """After a write to game *game_id* (inside its transaction): when the game is a match's
-    table and the write decided what is due, seat it (``advance``); the round seated, or None.
-    One query by the game's id for a game of no tournament."""
+    table and the write decided what is due, seat it (``advance``, with its *titles*); the
+    round seated, or None. One query by the game's id for a game of no tournament."""
     row = db.execute(
         f"select t.tournament_id from tournament_tables t join games g on g.id = t.game_id "
         f"where t.game_id = ? and {OVER}",
@@ -495,7 +489,7 @@ def seat_after(
     ).fetchone()
     if row is None:  # no match's game, or one not over: the write decided nothing
         return None
-    return advance(db, row[0], table_title=table_title, game_title=game_title)
+    return advance(db, row[0], **titles)
 
 
 def due(tournament: Tournament | None) -> bool:

@@ -14,21 +14,24 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
-from flask import Response, abort, jsonify, request, url_for
+from flask import Blueprint, Response, abort, jsonify, redirect, render_template, request, url_for
 from flask_babel import gettext, lazy_gettext
 from flask_wtf import FlaskForm
 from sqlite_utils import Database
 from wtforms import StringField
 
+from ..engine import HouseRules
 from ..engine.gamefile import has_control
-from ..store import boardversion, clubnights, stats, tournaments
+from ..store import boardversion, clubnights, stats, storage, tournaments
 from ..store.keys import wall_key
+from ..store.refused import Refused
 from . import rights
 from .database import get_db
 from .fields import PickField
-from .forms import PRESET_LABELS, RulesForm
+from .forms import PRESET_LABELS, RulesForm, preset_settings, settings_data, tonight
 from .hosting import external_url
 from .i18n import num
+from .messages import refusal
 
 #: How often a club night's or a tournament's page and wall ask whether a table changed, in
 #: seconds (``static/live.js`` reads it from the page).
@@ -93,18 +96,18 @@ KINDS = {
 
 
 # -- starting one --------------------------------------------------------------------------------
+def pick(label: Any, labels: dict[str, Any], default: str) -> PickField:
+    """A field that picks one of *labels*' keys, each shown by its label."""
+    return PickField(label, coerce=str, default=default, options=list(labels.items()))
+
+
 class BoardForm(RulesForm):
     """New club night, New tournament: the title, the date and the house rules they share;
     each adds its players and how it is played."""
 
     title = StringField(lazy_gettext("Title"))
     played_on = StringField(lazy_gettext("Date"))
-    preset = PickField(
-        lazy_gettext("House rules"),
-        coerce=str,
-        default="standard",
-        options=list(PRESET_LABELS.items()),
-    )
+    preset = pick(lazy_gettext("House rules"), PRESET_LABELS, "standard")
 
     def check_board(self, title_limit: int) -> bool:
         """The title (at most *title_limit* characters, no control character) and the date,
@@ -126,8 +129,75 @@ class BoardForm(RulesForm):
             ok = False
         return ok
 
+    def title_or(self, default: str) -> str:
+        return (self.title.data or "").strip() or default
+
+    def day(self) -> str:
+        """The date entered, or tonight's."""
+        return stats.parse_date(self.played_on.data) or tonight().isoformat()
+
+
+def new_page(
+    kind: str,
+    form_class: type[BoardForm],
+    create: Callable[[Any], int],
+    *,
+    refused: str,
+    defaults: dict[str, Any],
+    **shown: Any,
+) -> tuple[str, int] | Response:
+    """New club night, New tournament. Sent, the form is checked, then *create(form)* stores
+    the board and grants this phone its running (its id), and the board's page follows; a
+    refusal, the engine's or the store's (said under the field *refused*), gives the form back
+    with the input kept (400). Opened, the form holds tonight, the standard rules and
+    *defaults*. *shown*: what the template shows besides."""
+    if request.method == "POST":
+        form = form_class()
+        if form.validate():
+            try:
+                ident = create(form)
+            except Refused as exc:
+                form[refused].errors.append(refusal(exc))
+            else:
+                return redirect(url_for(KINDS[kind].show, **KINDS[kind].values(ident)), 303)
+        status = 400
+    else:
+        data = {"played_on": tonight().isoformat(), **settings_data(HouseRules()), **defaults}
+        form, status = form_class(data=data), 200
+    return render_template(
+        f"{KINDS[kind].show.split('.')[0]}/new.html",
+        form=form,
+        presets=preset_settings(),
+        known_names=storage.known_names(get_db()),
+        **shown,
+    ), status
+
 
 # -- the page, the wall and the state they poll --------------------------------------------------
+def add_views(
+    bp: Blueprint,
+    kind: str,
+    fetch: Callable[[int], Any],
+    context: Callable[[Any], dict[str, Any]],
+    document: Callable[[Any, str], dict[str, Any]],
+) -> None:
+    """Give *bp* the board's wall view, ``<id>/wall`` (``<bp>.wall``: for a TV, read-only, the
+    board as *context* says, refreshing itself), and the state it polls, ``<id>/state.json``
+    (``<bp>.state``: the version and what *document* says of the board *fetch* reads; 304
+    while the version is unchanged)."""
+    arg = KINDS[kind].arg
+
+    def wall(**values: int) -> str:
+        return render_template(f"{bp.name}/wall.html", **context(fetch(values[arg])))
+
+    def state_json(**values: int) -> Response:
+        ident = values[arg]
+        return state(kind, ident, lambda version: document(fetch(ident), version))
+
+    bp.add_url_rule(f"/<int:{arg}>/wall", "wall", wall, methods=["GET"])
+    bp.add_url_rule(f"/<int:{arg}>/state.json", "state", state_json, methods=["GET"])
+
+
 def poll_url(kind: str, ident: int) -> str:
     """Where a page polls its state: at the wall link's own address when the wall was opened by
     it (a TV that is no member reaches nothing else), else at the board's own state."""

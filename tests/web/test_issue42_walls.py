@@ -110,9 +110,7 @@ def test_issue42_3__a_tournament_is_read_once_a_request(client, app, monkeypatch
         assert calls == [tid], page
 
 
-def test_issue42_3__reading_a_bracket_takes_as_many_queries_for_32_entrants_as_for_8(
-    client, app
-):
+def test_issue42_3__reading_a_bracket_takes_as_many_queries_for_32_entrants_as_for_8(client, app):
     small = start(client)
     large = start(client, [f"Player {n}" for n in range(1, 33)])
     db = connect(app.config["DATABASE"])

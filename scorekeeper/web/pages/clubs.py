@@ -22,14 +22,14 @@ from wtforms import HiddenField, TextAreaField
 
 from ...engine import ALL_CONTRACTS, HouseRules
 from ...engine.gamefile import NAME_LIMIT, name_problem
-from ...store import boardversion, clubnights, seating, stats, storage
+from ...store import boardversion, clubnights, seating, storage
 from ...store.players import NAME_REFUSALS
 from ...store.refused import Refused
 from .. import boards, present, rights
 from ..database import get_db
 from ..fields import PickField, whole_number
 from ..flashes import flash_words
-from ..forms import preset_settings, settings_data, tonight
+from ..forms import tonight
 from ..i18n import current_language, isolated, num
 from ..messages import contract_label, refusal
 from ..printer import printed
@@ -98,46 +98,32 @@ def name_refusal(names: list[str]) -> Markup | None:
 @rights.join_required
 def new():
     """The night's players (8 to 32), its rounds, how the first round is seated, the rules."""
-    if request.method == "POST":
-        form = ClubNightForm()
-        if form.validate():
-            try:
-                club_id = clubnights.create(
-                    get_db(),
-                    title=(form.title.data or "").strip() or gettext("Club night"),
-                    night=stats.parse_date(form.played_on.data) or tonight().isoformat(),
-                    names=form.names(),
-                    rounds=form.rounds.data,
-                    rules=form.rules,
-                    seed=secrets.randbelow(2**31) if form.first_round.data == "random" else None,
-                    table_title=gettext(clubnights.TABLE_TITLE),
-                )
-            except Refused as exc:
-                form.players.errors.append(refusal(exc))
-            else:
-                rights.grant_club(club_id)
-                _grant_round(clubnights.load(get_db(), club_id), 1)
-                return redirect(url_for("clubs.show", club_id=club_id), 303)
-        status = 400
-    else:
-        today = tonight()
-        form = ClubNightForm(
-            data={
-                "title": gettext("%(day)s club night", day=_weekday(today)),
-                "played_on": today.isoformat(),
-                **settings_data(HouseRules()),
-            }
+
+    def create(form: ClubNightForm) -> int:
+        club_id = clubnights.create(
+            get_db(),
+            title=form.title_or(gettext("Club night")),
+            night=form.day(),
+            names=form.names(),
+            rounds=form.rounds.data,
+            rules=form.rules,
+            seed=secrets.randbelow(2**31) if form.first_round.data == "random" else None,
+            table_title=gettext(clubnights.TABLE_TITLE),
         )
-        status = 200
-    return render_template(
-        "clubs/new.html",
-        form=form,
-        presets=preset_settings(),
-        known_names=storage.known_names(get_db()),
+        rights.grant_club(club_id)
+        _grant_round(clubnights.load(get_db(), club_id), 1)
+        return club_id
+
+    return boards.new_page(
+        "club",
+        ClubNightForm,
+        create,
+        refused="players",
+        defaults={"title": gettext("%(day)s club night", day=_weekday(tonight()))},
         least=seating.MIN_PLAYERS,
         most=seating.MAX_PLAYERS,
         title_limit=CLUB_TITLE_LIMIT,
-    ), status
+    )
 
 
 def _weekday(day: dt.date) -> str:
@@ -302,41 +288,27 @@ def undo_round(club_id: int, number: int):
     return redirect(url_for("clubs.show", club_id=club_id), 303)
 
 
-@bp.get("/<int:club_id>/wall")
-def wall(club_id: int):
-    """For a TV or a laptop on the wall: the tables and the standings, large, read-only."""
-    club = fetch_club(club_id)
-    return render_template("clubs/wall.html", **club_context(club))
+def night_state(club: clubnights.ClubNight, version: str) -> dict[str, Any]:
+    """What the night's page and wall poll: the round, where each table stands, the standings."""
+    current = club.current
+    tables = current.tables if current else ()
+    rows = clubnights.night_standings(get_db(), club.game_ids, players=club.players)
+    return dict(
+        club=club.id,
+        version=version,
+        round=current.number if current else 0,
+        rounds=club.rounds_planned,
+        tables=[
+            dict(table=t.number, game=t.game_id, deals=t.deal_count, finished=t.finished)
+            for t in tables
+        ],
+        standings=[{k: r[k] for k in ("name", "place", "wins", "points")} for r in rows],
+    )
 
 
-@bp.get("/<int:club_id>/state.json")
-def state(club_id: int):
-    """The night's version and where each table stands; 304 when unchanged."""
-
-    def make(version: str) -> dict[str, Any]:
-        club = fetch_club(club_id)
-        current = club.current
-        return dict(
-            club=club_id,
-            version=version,
-            round=current.number if current else 0,
-            rounds=club.rounds_planned,
-            tables=[
-                {
-                    "table": t.number,
-                    "game": t.game_id,
-                    "deals": t.deal_count,
-                    "finished": t.finished,
-                }
-                for t in (current.tables if current else ())
-            ],
-            standings=[
-                {"name": r["name"], "place": r["place"], "wins": r["wins"], "points": r["points"]}
-                for r in clubnights.night_standings(get_db(), club.game_ids, players=club.players)
-            ],
-        )
-
-    return boards.state("club", club_id, make)
+# For a TV or a laptop on the wall, the tables and the standings, large, read-only; and the
+# night's version and where each table stands, that it polls.
+boards.add_views(bp, "club", fetch_club, club_context, night_state)
 
 
 # -- printed ----------------------------------------------------------------------------------

@@ -16,19 +16,18 @@ import json
 import secrets
 from typing import Any
 
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask import Blueprint, abort, redirect, render_template, url_for
 from flask_babel import gettext, lazy_gettext
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, TextAreaField
 
 from ...engine import HouseRules, bracket
-from ...store import reopening, stats, storage, tournaments
+from ...store import reopening, tournaments
 from ...store.refused import Refused
 from .. import boards, rights
 from ..database import get_db
 from ..fields import PickField, whole_number
 from ..flashes import flash_words
-from ..forms import preset_settings, settings_data, tonight
 from ..i18n import num
 from ..messages import refusal
 from ..printer import printed
@@ -70,15 +69,8 @@ SEEDING_LABELS = {
 
 class TournamentForm(boards.BoardForm):
     entrants = TextAreaField(lazy_gettext("One entrant a line"))
-    format = PickField(
-        lazy_gettext("Each match"),
-        coerce=str,
-        default="top-two",
-        options=list(FORMAT_LABELS.items()),
-    )
-    seeding = PickField(
-        lazy_gettext("Seeding"), coerce=str, default="random", options=list(SEEDING_LABELS.items())
-    )
+    format = boards.pick(lazy_gettext("Each match"), FORMAT_LABELS, "top-two")
+    seeding = boards.pick(lazy_gettext("Seeding"), SEEDING_LABELS, "random")
     best_of = PickField(
         lazy_gettext("Games a match"),
         coerce=whole_number,
@@ -131,50 +123,36 @@ class TournamentForm(boards.BoardForm):
 @rights.join_required
 def new():
     """The entrants (players or pairs), how a match is played, the seeding and the rules."""
-    if request.method == "POST":
-        form = TournamentForm()
-        if form.validate():
-            try:
-                tournament_id = tournaments.create(
-                    get_db(),
-                    title=(form.title.data or "").strip() or gettext("Tournament"),
-                    played_on=stats.parse_date(form.played_on.data) or tonight().isoformat(),
-                    entrants=form.parsed,
-                    fmt=form.format.data,
-                    seeding=form.seeding.data,
-                    rules=form.rules,  # type: ignore[arg-type]
-                    seed=secrets.randbelow(2**31),
-                    best_of=form.best_of.data or 1,
-                    confirm=bool(form.confirm.data),
-                    table_title=gettext(tournaments.TABLE_TITLE),
-                )
-            except Refused as exc:
-                form.entrants.errors.append(refusal(exc))
-            else:
-                rights.grant_tournament(tournament_id)
-                _grant_tables(fetch_tournament(tournament_id))
-                return redirect(url_for("tournaments.show", tournament_id=tournament_id), 303)
-        status = 400
-    else:
-        form = TournamentForm(
-            data={
-                "title": gettext("Tournament"),
-                "played_on": tonight().isoformat(),
-                "confirm": True,
-                **settings_data(HouseRules()),
-            }
+
+    def create(form: TournamentForm) -> int:
+        tournament_id = tournaments.create(
+            get_db(),
+            title=form.title_or(gettext("Tournament")),
+            played_on=form.day(),
+            entrants=form.parsed,
+            fmt=form.format.data,
+            seeding=form.seeding.data,
+            rules=form.rules,  # type: ignore[arg-type]
+            seed=secrets.randbelow(2**31),
+            best_of=form.best_of.data or 1,
+            confirm=bool(form.confirm.data),
+            table_title=gettext(tournaments.TABLE_TITLE),
         )
-        status = 200
-    return render_template(
-        "tournaments/new.html",
-        form=form,
-        presets=preset_settings(),
-        known_names=storage.known_names(get_db()),
+        rights.grant_tournament(tournament_id)
+        _grant_tables(fetch_tournament(tournament_id))
+        return tournament_id
+
+    return boards.new_page(
+        "tournament",
+        TournamentForm,
+        create,
+        refused="entrants",
+        defaults={"title": gettext("Tournament"), "confirm": True},
         least=bracket.MIN_PLAYERS,
         least_pairs=bracket.MIN_PAIRS,
         most=bracket.MOST,
         title_limit=tournaments.TITLE_LIMIT,
-    ), status
+    )
 
 
 def _grant_tables(tournament: tournaments.Tournament) -> None:
@@ -308,41 +286,34 @@ def show(tournament_id: int):
     return render_template("tournaments/show.html", **bracket_context(tournament))
 
 
-@bp.get("/<int:tournament_id>/wall")
-def wall(tournament_id: int):
-    """For a TV on the wall (1280×720): the whole bracket, read-only, refreshing itself."""
-    tournament = fetch_tournament(tournament_id)
-    return render_template("tournaments/wall.html", **bracket_context(tournament))
+def bracket_state(tournament: tournaments.Tournament, _version: str) -> dict[str, Any]:
+    """What the bracket's page and wall poll: each match of the round under way, the champion,
+    and the version as read (a write since then is the next poll's)."""
+    current = tournament.rounds[-1] if tournament.rounds else ()
+    champion = tournament.champion
+    return dict(
+        tournament=tournament.id,
+        version=tournament.version,
+        round=current[0].round if current else 0,
+        matches=[
+            {
+                "table": m.number,
+                "game": m.game_id,
+                "deals": m.deal_count,
+                "finished": m.finished,
+                "waiting": m.waiting,
+                "through": [tournament.name(e) for e in m.through],
+            }
+            for m in current
+        ],
+        champion=None if champion is None else tournament.name(champion),
+        problems=problem_lines(tournament),
+    )
 
 
-@bp.get("/<int:tournament_id>/state.json")
-def state(tournament_id: int):
-    """The bracket's version and each match of the round under way; 304 when unchanged."""
-
-    def make(version: str) -> dict[str, Any]:
-        tournament = fetch_tournament(tournament_id)
-        current = tournament.rounds[-1] if tournament.rounds else ()
-        champion = tournament.champion
-        return dict(
-            tournament=tournament_id,
-            version=tournament.version,  # as read: a write since then is the next poll's
-            round=current[0].round if current else 0,
-            matches=[
-                {
-                    "table": m.number,
-                    "game": m.game_id,
-                    "deals": m.deal_count,
-                    "finished": m.finished,
-                    "waiting": m.waiting,
-                    "through": [tournament.name(e) for e in m.through],
-                }
-                for m in current
-            ],
-            champion=None if champion is None else tournament.name(champion),
-            problems=problem_lines(tournament),
-        )
-
-    return boards.state("tournament", tournament_id, make)
+# For a TV on the wall (1280×720), the whole bracket, read-only, refreshing itself; and the
+# bracket's version and each match of the round under way, that it polls.
+boards.add_views(bp, "tournament", fetch_tournament, bracket_context, bracket_state)
 
 
 @bp.get("/<int:tournament_id>/bracket.pdf")
