@@ -3,7 +3,7 @@
 page and the wall that refresh themselves by polling a small state document (``state.json``,
 answered 304 while the board's version is unchanged, ``store/boardversion.py``); the organiser's
 rights, organiser link and wall link; and the next round of a tournament, seated in the write
-that ends a match (``seat_after``), never by reading a page.
+that ends a match (``seating_after``), never by reading a page.
 
 Each kind of board is declared once in :data:`KINDS`: its pages' endpoints, the name of its id
 in their routes, its organiser link and who runs it."""
