@@ -10,7 +10,7 @@ import sqlite3
 from history_helpers import query
 from scorekeeper.store import tournaments
 from scorekeeper.store.db import connect
-from test_tournaments import EIGHT, finish, load, play_out, start
+from test_tournaments import finish, load, play_out, start
 from web_helpers import soup
 
 BRACKET_PAGES = ("", "/wall", "/state.json", "/bracket.pdf")

@@ -19,7 +19,7 @@ from scorekeeper.engine import HouseRules, bracket
 from scorekeeper.store import storage, tournaments
 from scorekeeper.store.db import connect
 from i18n_helpers import english_left
-from web_helpers import Table, hidden_fields, keep_score, soup
+from web_helpers import Table, keep_score, soup
 
 EIGHT = ["Aya", "Bilal", "Carla", "Dana", "Elias", "Farah", "Ghassan", "Hala"]
 PAIRS = [f"{a} & {b}" for a, b in zip(EIGHT[::2], EIGHT[1::2])]
