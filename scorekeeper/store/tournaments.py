@@ -4,15 +4,18 @@
 The bracket itself (seeding, byes, who meets whom, who goes through) is the engine's
 (``engine.bracket``); this module keeps what was decided: the entrants in seed order and, for
 every table seated, its game and the entrants at it. Whether a match is over is decided in one
-place, ``game_over`` (each game of a match), which ``match_finished`` reads. When every match of the last round is over, ``advance`` seats the
-next one from the engine's answer. Nothing half-made is stored: a tournament and its first
-round, or a round and its games, are written in one transaction, or not at all.
+place, ``OVER`` (each game of a match, read by ``game_over`` and ``load``), which
+``match_finished`` reads. When every match of the last round is over, ``advance`` seats the next one from the
+engine's answer: in the write that ends the match (``seat_after``, inside the transaction that
+saves or confirms its last deal), or on the organiser's request. Reading a bracket never seats
+anything. Nothing half-made is stored: a tournament and its first round, or a round and its
+games, are written in one transaction, or not at all.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from sqlite_utils import Database
@@ -20,7 +23,7 @@ from sqlite_utils import Database
 from ..engine import HouseRules, bracket
 from ..engine.errors import RuleError
 from ..engine.gamefile import TITLE_LIMIT as GAME_TITLE_LIMIT
-from . import confirmations, ratings, storage
+from . import boardversion, ratings, storage
 from .refused import N_, Refused
 
 #: A tournament's title leaves room in its tables' game titles for ", round 5, table 16".
@@ -128,6 +131,8 @@ class Tournament:
     problems: tuple[bracket.Problem, ...] = ()
     #: The round its organiser reopened: the next waits for them (``store.closing``).
     reopened: int | None = None
+    #: Its version as loaded (``store.boardversion.version``): what its pages poll.
+    version: str = field(default="", compare=False)
 
     @property
     def byes(self) -> tuple[int, ...]:
@@ -228,15 +233,21 @@ def playing_elsewhere(db: Database, keys: Sequence[str]) -> tuple[str, str] | No
     return None
 
 
+#: ``game_over`` in SQL, of the game ``g`` (the bracket's load reads every game so at once).
+OVER = (
+    "(g.finished and not (g.confirm and exists (select 1 from deals d where d.game_id = g.id "
+    "and d.confirmed_at is null)))"
+)
+
+
 def game_over(db: Database, game_id: int) -> bool:
     """Is this game of a match over? Its game has ended and, when it asks for confirmation by
     the other side, no deal of it waits for one. Every decision on a match (decided or not, the
-    next game of a best of three, the next round) reads it here and nowhere else."""
-    row = next(db.query("select finished from games where id = ?", [game_id]), None)
+    next game of a best of three, the next round) reads ``OVER``, its SQL, here or in a
+    larger query."""
     return (
-        row is not None
-        and bool(row["finished"])
-        and not confirmations.unconfirmed_deals(db, game_id)
+        db.execute(f"select 1 from games g where g.id = ? and {OVER}", [game_id]).fetchone()
+        is not None
     )
 
 
@@ -369,9 +380,11 @@ def load(db: Database, tournament_id: int) -> Tournament | None:
     who = [tuple(r[k] for k in ("player_id", "partner_id") if r[k] is not None) for r in rows]
     rules = HouseRules.from_dict(json.loads(row["rules_json"]))
     tables: dict[tuple[int, int], tuple[bracket.Table, list[MatchGame]]] = {}
+    tags = []
+    # One query for every game: whether it is over is ``game_over``'s test, said in SQL.
     for r in db.query(
         "select t.round, t.table_number, t.game_id, t.entrants_json, t.final, g.deal_count, "
-        "g.finished, "
+        f"g.finished, g.version_tag, {OVER} as over, "
         "(select json_group_array(total) from (select total from game_players "
         " where game_id = t.game_id order by seat)) as totals, "
         "(select json_group_array(player_id) from (select player_id from game_players "
@@ -383,7 +396,8 @@ def load(db: Database, tournament_id: int) -> Tournament | None:
         table = bracket.Table(
             row["format"], tuple(json.loads(r["entrants_json"])), bool(r["final"])
         )
-        over = game_over(db, r["game_id"])
+        over = bool(r["over"])
+        tags.append((r["game_id"], r["version_tag"]))
         game = MatchGame(
             r["game_id"],
             tuple(json.loads(r["totals"])),
@@ -425,6 +439,7 @@ def load(db: Database, tournament_id: int) -> Tournament | None:
             )
         ),
         row.get("reopened"),
+        boardversion.tag_of(tournament_id, tags),
     )
 
 
@@ -438,13 +453,10 @@ def advance(
     """Seat the next game of a best of three still undecided after its last game, and the
     next round when every match of the last one is decided (the winners go forward by the
     engine's bracket); the round's number, or None when there is nothing to seat yet (or the
-    final has been played). Running it twice seats a round once. Read first without the
-    write lock: the bracket's pages call it on every read."""
-    if not _due(load(db, tournament_id)):
-        return None
+    final has been played). Running it twice seats a round once."""
     with db.atomic():
         tournament = load(db, tournament_id)
-        if tournament is None or not _due(tournament):
+        if tournament is None or not due(tournament):
             return None
         last = tournament.rounds[-1]
         for m in last:  # a best of three not yet decided plays its next game
@@ -466,7 +478,21 @@ def advance(
         return following.number
 
 
-def _due(tournament: Tournament | None) -> bool:
+def seat_after(db: Database, game_id: int, **titles: str) -> int | None:
+    """After a write to game *game_id* (inside its transaction): when the game is a match's
+    table and the write decided what is due, seat it (``advance``, with its *titles*); the
+    round seated, or None. One query by the game's id for a game of no tournament."""
+    row = db.execute(
+        f"select t.tournament_id from tournament_tables t join games g on g.id = t.game_id "
+        f"where t.game_id = ? and {OVER}",
+        [game_id],
+    ).fetchone()
+    if row is None:  # no match's game, or one not over: the write decided nothing
+        return None
+    return advance(db, row[0], **titles)
+
+
+def due(tournament: Tournament | None) -> bool:
     """Is there a game or a round to seat: a best of three undecided after its last game, or
     every match of the last round decided before the final? Never while the bracket holds
     something that cannot be (``problems``): the pages say what, and nothing is seated on it."""
@@ -486,20 +512,6 @@ def tournament_key(db: Database, tournament_id: int) -> str | None:
     """The tournament's secret key, which binds a phone's right to run it (``web.rights``)."""
     row = next(db.query("select edit_key from tournaments where id = ?", [tournament_id]), None)
     return None if row is None else row["edit_key"]
-
-
-def version(db: Database, tournament_id: int) -> str | None:
-    """What changes with every round seated and every write to one of its games (each game's
-    version tag); None when there is no such tournament."""
-    if not list(db.query("select 1 from tournaments where id = ?", [tournament_id])):
-        return None
-    rows = db.query(
-        "select t.game_id, g.version_tag from tournament_tables t join games g "
-        "on g.id = t.game_id where t.tournament_id = ? "
-        "order by t.round, t.table_number, t.game_number",
-        [tournament_id],
-    )
-    return f"{tournament_id};" + ";".join(f"{r['game_id']}:{r['version_tag']}" for r in rows)
 
 
 def list_tournaments(db: Database, limit: int = 20) -> list[dict[str, Any]]:

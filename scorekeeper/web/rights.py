@@ -246,18 +246,6 @@ def grant_tournament(tournament_id: int) -> None:
     _grant_running(TOURNAMENT_KEY, tournament_id, tournament_key(get_db(), tournament_id))
 
 
-def require_club(club_id: int) -> None:
-    if not can_run_club(club_id):
-        abort(
-            403,
-            _(
-                "Only the phone that started this club night, or one it gave the night’s "
-                "organiser link to, can seat its rounds or take one back. Every phone can "
-                "follow the night here."
-            ),
-        )
-
-
 # -- the install: the group's players, starting games ---------------------------------------
 def _holds(name: str) -> bool:
     noted((name, None))

@@ -240,7 +240,7 @@ def played_tournament(site) -> int:
     assert response.status_code == 303, response.get_data(as_text=True)[:2000]
     tournament_id = int(response.headers["Location"].rsplit("/", 1)[1])
     for number in (1, 2):
-        client.get(f"/tournaments/{tournament_id}")  # reading the bracket seats the next round
+        client.get(f"/tournaments/{tournament_id}")  # the organiser's page hands it the tables
         for game_id, _ in matches_of(site, tournament_id, number):
             table.play(game_id, GAME)
     return tournament_id

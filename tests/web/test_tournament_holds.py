@@ -18,7 +18,7 @@ from history_helpers import query
 from scorekeeper.engine import InvalidResult
 from scorekeeper.store import closing, storage
 from scorekeeper.store.db import connect
-from test_tournaments import EIGHT, form, load, play_out
+from test_tournaments import EIGHT, finish, form, load, play_out
 from i18n_helpers import english_left
 from web_helpers import soup
 
@@ -181,8 +181,8 @@ def test_issue38_2__the_organiser_cannot_rename_a_seat_to_another_entrant(client
     assert response.status_code == 400
     assert "another entrant of this tournament" in soup(response).get_text(" ", strip=True)
     assert load(app, tid).entrants == t.entrants
-    for m in t.rounds[0]:
-        play_out(app, m.game_id)
+    play_out(app, first.game_id)
+    finish(client, app, second.game_id)  # the deal that ends the round seats the final
     assert pages_answer(client, tid) == []
     assert len(load(app, tid).rounds) == 2  # the final is seated
 
@@ -192,9 +192,9 @@ def test_issue38_2__the_organisers_fix_follows_the_entrant_through_the_tournamen
     table that seats it, even when the player has other games."""
     tid = start(client)
     t = load(app, tid)
-    for m in t.rounds[0]:
-        play_out(app, m.game_id)
-    assert client.get(f"/tournaments/{tid}").status_code == 200  # seats the final
+    play_out(app, t.rounds[0][0].game_id)
+    finish(client, app, t.rounds[0][1].game_id)  # seats the final
+    assert client.get(f"/tournaments/{tid}").status_code == 200  # hands it the final's table
     t = load(app, tid)  # its players now have two games each
     final = t.rounds[1][0]
     seed = final.table.entrants[0]
@@ -248,9 +248,9 @@ def undo_last(phone, app, game_id: int):
 
 def with_final(client, app) -> tuple[int, object]:
     tid = start(client)
-    for m in load(app, tid).rounds[0]:
-        play_out(app, m.game_id)
-    assert client.get(f"/tournaments/{tid}").status_code == 200  # seats the final
+    first, second = load(app, tid).rounds[0]
+    play_out(app, first.game_id)
+    finish(client, app, second.game_id)  # the deal that ends the round seats the final
     t = load(app, tid)
     assert len(t.rounds) == 2
     return tid, t
@@ -423,7 +423,7 @@ def test_issue38_2__every_bracket_page_answers_for_any_data_the_store_can_hold(c
     for m in load(app, tid).rounds[0]:
         play_out(app, m.game_id)
     if data.draw(st.booleans()):
-        client.get(f"/tournaments/{tid}")  # seats the next round
+        client.post(f"/tournaments/{tid}/rounds")  # the organiser seats the next round
     for how in data.draw(st.lists(st.sampled_from(CORRUPTIONS), min_size=1, max_size=3)):
         corrupt(app, tid, how, data)
     for page in BRACKET_PAGES:

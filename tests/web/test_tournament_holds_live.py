@@ -109,12 +109,15 @@ def test_issue38_2__live_the_seat_rename_to_another_entrant_is_refused_and_every
     refused = post(organiser, page, page, {"name": other})
     assert refused.status == 400 and "another entrant of this tournament" in refused.body
     for t in tables(server, tid):
-        play_out(server, t["game_id"])
+        play_out(server, t["game_id"])  # by the store alone: nothing seated
     for suffix in PAGES:
         reply = organiser.request("page", "GET", f"/tournaments/{tid}{suffix}")
         assert reply.status == 200, (suffix, reply.status)
         assert "cannot be" not in reply.body
-    assert len({t["round"] for t in tables(server, tid)}) == 2  # the final seated
+    assert len({t["round"] for t in tables(server, tid)}) == 1  # no GET seats it
+    bracket = f"/tournaments/{tid}"
+    assert post(organiser, bracket, f"{bracket}/rounds", {}).status == 303
+    assert len({t["round"] for t in tables(server, tid)}) == 2  # the organiser seated the final
 
 
 def test_issue38_2__live_a_table_phones_undo_after_the_final_was_seated_is_refused(server):
@@ -126,7 +129,8 @@ def test_issue38_2__live_a_table_phones_undo_after_the_final_was_seated_is_refus
     phone = table_phone(server, game)
     undo = f"/games/{game}/deals/{len(standard_game()['deals'])}/undo"
     kept = hidden_fields(phone.request("undo form", "GET", undo).body)  # opened before
-    assert organiser.request("bracket", "GET", f"/tournaments/{tid}").status == 200
+    bracket = f"/tournaments/{tid}"
+    assert post(organiser, bracket, f"{bracket}/rounds", {}).status == 303
     assert len(tables(server, tid)) == 3  # the final seated
     reply = phone.request("undo", "POST", undo, kept)
     assert reply.status == 409
@@ -142,7 +146,7 @@ def test_issue38_2__live_the_organisers_reopen_unseats_the_final_while_it_has_no
     for t in tables(server, tid):
         play_out(server, t["game_id"])
     bracket = f"/tournaments/{tid}"
-    assert organiser.request("bracket", "GET", bracket).status == 200
+    assert post(organiser, bracket, f"{bracket}/rounds", {}).status == 303
     assert len(tables(server, tid)) == 3
     game = tables(server, tid)[0]["game_id"]
     stranger = table_phone(server, game)
@@ -213,6 +217,16 @@ def test_issue38_2__through_caddy_the_seat_rename_is_refused_and_every_bracket_p
         assert refused.status == 403 and "only its organiser fixes names" in refused.body
         for r in rows:
             play_out_in(box.database, r["game_id"])
+        bracket = f"/tournaments/{tid}"
+        shown = organiser.request("bracket", "GET", bracket)
+        seat = organiser.request(
+            "seat",
+            "POST",
+            f"{bracket}/rounds",
+            hidden_fields(shown.body),
+            {"Referer": organiser.root + bracket},
+        )
+        assert seat.status == 303, seat.status  # the organiser seats the final
         for suffix in PAGES:
             reply = organiser.request("page", "GET", f"/tournaments/{tid}{suffix}")
             assert reply.status == 200, (suffix, reply.status)

@@ -11,6 +11,7 @@ import io
 
 import pytest
 from pypdf import PdfReader
+from werkzeug.datastructures import MultiDict
 
 from gamebuilder import standard_game
 from history_helpers import query
@@ -18,7 +19,7 @@ from scorekeeper.engine import HouseRules, bracket
 from scorekeeper.store import storage, tournaments
 from scorekeeper.store.db import connect
 from i18n_helpers import english_left
-from web_helpers import soup
+from web_helpers import Table, keep_score, soup
 
 EIGHT = ["Aya", "Bilal", "Carla", "Dana", "Elias", "Farah", "Ghassan", "Hala"]
 PAIRS = [f"{a} & {b}" for a, b in zip(EIGHT[::2], EIGHT[1::2])]
@@ -56,16 +57,37 @@ def play_out(app, game_id: int) -> None:
     play_out_in(app.config["DATABASE"], game_id)
 
 
-def play_out_in(database, game_id: int) -> None:
-    """``play_out`` in the database at *database* (a real server's, say)."""
+def play_out_in(database, game_id: int, *, leave_last: bool = False) -> None:
+    """``play_out`` in the database at *database* (a real server's, say); with *leave_last*,
+    every deal but the last. Written by the store alone, these writes seat nothing."""
     db = connect(str(database))
+    deals = standard_game()["deals"]
     try:
-        for number, deal in enumerate(standard_game()["deals"], start=1):
+        for number, deal in enumerate(deals[:-1] if leave_last else deals, start=1):
             storage.add_deal(
                 db, game_id, deal, token=f"t{game_id:03d}n{number:02d}" + "z" * 14, number=number
             )
     finally:
         db.close()
+
+
+def finish(client, app, game_id: int) -> None:
+    """``play_out``, the last deal entered on the table's page as its phone does: the write
+    that ends the match, which seats what is due."""
+    play_out_in(app.config["DATABASE"], game_id, leave_last=True)
+    keep_score(client, app, game_id)
+    Table(client).enter(game_id, standard_game()["deals"][-1])
+
+
+def confirm_on_page(client, app, game_id: int) -> None:
+    """Another phone confirms every deal waiting, with the game page's "Confirm all"."""
+    keep_score(client, app, game_id)
+    page = soup(client.get(f"/games/{game_id}"))
+    form = page.select_one(f"form[action='/games/{game_id}/confirm-all']")
+    assert form is not None, "no Confirm all"
+    data = MultiDict([(i["name"], i.get("value", "")) for i in form.select("input[type=hidden]")])
+    response = client.post(f"/games/{game_id}/confirm-all", data=data)
+    assert response.status_code == 303, soup(response).get_text(" ", strip=True)[:2000]
 
 
 def load(app, tournament_id: int) -> tournaments.Tournament:
@@ -143,12 +165,9 @@ def test_the_winners_go_forward_by_who_wins_even_under_reversed_scores(client, a
     t = load(app, tid)
     assert t.rules.reverse_scores is reverse
     first = t.rounds[0]
-    play_out(app, first[0].game_id)
+    finish(client, app, first[0].game_id)
     assert len(load(app, tid).rounds) == 1  # one match still playing: no next round yet
-    client.get(f"/tournaments/{tid}/state.json")
-    assert len(load(app, tid).rounds) == 1
-    play_out(app, first[1].game_id)
-    client.get(f"/tournaments/{tid}/state.json")  # the wall's next poll seats the final
+    finish(client, app, first[1].game_id)  # the deal that ends the round seats the final
     t = load(app, tid)
     totals = t.rounds[0][0].totals  # as stored: reversed scores negate every deal
     assert totals == tuple(-n if reverse else n for n in final_totals())
@@ -180,8 +199,7 @@ def test_partnership_pairs_play_two_pairs_a_table_and_the_winning_pair_goes_thro
         f"where gp.game_id = {match.game_id} order by gp.seat",
     )
     assert [r["name"] for r in seats] == ["Ghassan", "Imad", "Hala", "Jana"]  # partners opposite
-    play_out(app, match.game_id)
-    client.get(f"/tournaments/{tid}")
+    finish(client, app, match.game_id)
     t = load(app, tid)
     team = 0 if _team_a_wins() else 1  # the partners' sum: seats 1 and 3 against 2 and 4
     assert t.rounds[0][0].through == ((3, 4)[team],)
@@ -337,8 +355,7 @@ def test_best_of_three_plays_a_second_game_and_the_pair_with_two_wins_goes_throu
     t = load(app, tid)
     assert t.best_of == 3
     first = t.rounds[0][0]
-    play_out(app, first.game_id)
-    client.get(f"/tournaments/{tid}/state.json")
+    finish(client, app, first.game_id)
     match = load(app, tid).rounds[0][0]
     assert len(match.games) == 2 and not match.finished  # one win is not enough
     assert len(load(app, tid).rounds) == 1
@@ -347,8 +364,7 @@ def test_best_of_three_plays_a_second_game_and_the_pair_with_two_wins_goes_throu
     assert [a["href"] for a in page.select("#match-1-1 .table a")][1:] == [
         f"/games/{g.game_id}" for g in match.games
     ]
-    play_out(app, match.game_id)  # the same seats win again: two wins
-    client.get(f"/tournaments/{tid}/state.json")
+    finish(client, app, match.game_id)  # the same seats win again: two wins
     t = load(app, tid)
     winner = (0, 3)[0 if _team_a_wins() else 1]
     assert t.rounds[0][0].through == (winner,) and len(t.rounds[0][0].games) == 2
@@ -481,11 +497,9 @@ def test_a_match_does_not_end_until_its_last_deal_is_confirmed(client, app):
     assert [m["waiting"] for m in state["matches"]] == [True, True]
     assert "Waiting for confirmation" in soup(client.get(f"/tournaments/{tid}")).get_text()
     confirm_all(app, first[0].game_id)
-    client.get(f"/tournaments/{tid}/state.json")
     t = load(app, tid)
     assert [m.finished for m in t.rounds[0]] == [True, False] and len(t.rounds) == 1
-    confirm_all(app, first[1].game_id)
-    client.get(f"/tournaments/{tid}/state.json")
+    confirm_on_page(client, app, first[1].game_id)  # the confirmation that ends the round
     t = load(app, tid)
     assert len(t.rounds) == 2 and t.rounds[1][0].table.final
 

@@ -243,6 +243,7 @@ def tournament_with_final(app, client, number: int) -> None:
             [number],
         )
     db.close()
+    assert client.post(f"/tournaments/{number}/rounds").status_code == 303  # seats the final
     assert client.get(f"/tournaments/{number}").status_code == 200
 
 

@@ -5,9 +5,9 @@ for what :data:`SHARED` names (``tests/project/test_architecture_map.py`` holds 
 ``history``, ``charts``, ``advise``, ``rules``, ``result``, ``confirm``). What pages have in
 common besides lives in modules named for what it is: printed answers and their language
 (``web/printouts.py``), a QR code (``web/qrcodes.py``), the entrants' name check
-(``web/entrants.py``), the charts' drawing, sizes and keys (``web/svgcharts.py``). The club
-night's polling, for ``tournaments``, and the wall's links, for ``clubs`` and ``tournaments``,
-are the last names lent. Outside the pages, only the app factory (:data:`BLUEPRINTS`) and
+(``web/entrants.py``), the charts' drawing, sizes and keys (``web/svgcharts.py``), and what
+the club night's and the tournament's pages and walls share (``web/boards.py``). Outside the
+pages, only the app factory (:data:`BLUEPRINTS`) and
 ``web/groups.py`` (``front``'s blueprint, ``result.shared_result_opens``,
 ``walls.wall_opens``) import them."""
 
@@ -41,8 +41,6 @@ from . import (
 #: What a page may import of another page: that page, and the names it shares.
 SHARED = {
     "games": ("fetch_game", "game_context", "seat_arg"),
-    "clubs": ("POLL_SECONDS", "polled"),
-    "walls": ("poll_url", "wall_links"),
 }
 
 #: Registered in this order by ``create_app``.

@@ -10,46 +10,37 @@ changes with every write to one of the night's games.
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import json
 import secrets
-from typing import Any, Callable
+from typing import Any
 
-from flask import Blueprint, Response, abort, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, abort, redirect, render_template, url_for
 from flask_babel import format_date, gettext, lazy_gettext
 from flask_wtf import FlaskForm
-from wtforms import HiddenField, StringField, TextAreaField
+from wtforms import HiddenField, TextAreaField
 
 from ...engine import ALL_CONTRACTS, HouseRules
-from ...engine.gamefile import has_control
-from ...store import clubnights, seating, stats, storage
+from ...store import boardversion, clubnights, seating, storage
 from ...store.refused import Refused
-from .. import present, rights
+from .. import boards, present, rights
 from ..database import get_db
 from ..entrants import name_refusal
 from ..fields import PickField, whole_number
 from ..flashes import flash_words
-from ..hosting import external_url
-from ..forms import PRESET_LABELS, RulesForm, preset_settings, settings_data, tonight
-from ..i18n import num
+from ..forms import tonight
 from ..messages import contract_label, refusal
 from ..printer import printed
 from ..printouts import pdf_response, print_language, slug
 from ..readysheets import sheet_digits
 from ..rulestext import rules_text
-from .walls import poll_url, wall_links
 
 bp = Blueprint("clubs", __name__, url_prefix="/clubs")
-#: How often the club night's page and wall ask whether a table changed, in seconds.
-POLL_SECONDS = 3
 CLUB_TITLE_LIMIT = clubnights.TITLE_LIMIT
 KINGDOMS = 4
 
 
 # -- starting a club night -------------------------------------------------------------------
-class ClubNightForm(RulesForm):
-    title = StringField(lazy_gettext("Title"))
-    played_on = StringField(lazy_gettext("Date"))
+class ClubNightForm(boards.BoardForm):
     players = TextAreaField(lazy_gettext("One name a line"))
     rounds = PickField(
         lazy_gettext("Rounds"),
@@ -63,12 +54,6 @@ class ClubNightForm(RulesForm):
         default="random",
         options=[("random", lazy_gettext("At random")), ("entered", lazy_gettext("As entered"))],
     )
-    preset = PickField(
-        lazy_gettext("House rules"),
-        coerce=str,
-        default="standard",
-        options=list(PRESET_LABELS.items()),
-    )
 
     def names(self) -> list[str]:
         return [
@@ -79,20 +64,7 @@ class ClubNightForm(RulesForm):
 
     def validate(self, extra_validators: Any = None) -> bool:
         ok = super().validate(extra_validators)
-        title = (self.title.data or "").strip()
-        if len(title) > CLUB_TITLE_LIMIT:
-            self.title.errors.append(
-                gettext("A title has at most %(most)s characters.", most=num(CLUB_TITLE_LIMIT))
-            )
-            ok = False
-        try:
-            stats.parse_date(self.played_on.data)
-        except ValueError:
-            self.played_on.errors.append(gettext("Enter the date as on a calendar: 2026-11-24."))
-            ok = False
-        if has_control(title):
-            self.title.errors.append(gettext("A title cannot hold control characters."))
-            ok = False
+        ok = self.check_board(CLUB_TITLE_LIMIT) and ok
         names_ok = self.check_names()
         return self.check_rules() and names_ok and ok
 
@@ -107,46 +79,32 @@ class ClubNightForm(RulesForm):
 @rights.join_required
 def new():
     """The night's players (8 to 32), its rounds, how the first round is seated, the rules."""
-    if request.method == "POST":
-        form = ClubNightForm()
-        if form.validate():
-            try:
-                club_id = clubnights.create(
-                    get_db(),
-                    title=(form.title.data or "").strip() or gettext("Club night"),
-                    night=stats.parse_date(form.played_on.data) or tonight().isoformat(),
-                    names=form.names(),
-                    rounds=form.rounds.data,
-                    rules=form.rules,
-                    seed=secrets.randbelow(2**31) if form.first_round.data == "random" else None,
-                    table_title=gettext(clubnights.TABLE_TITLE),
-                )
-            except Refused as exc:
-                form.players.errors.append(refusal(exc))
-            else:
-                rights.grant_club(club_id)
-                _grant_round(clubnights.load(get_db(), club_id), 1)
-                return redirect(url_for("clubs.show", club_id=club_id), 303)
-        status = 400
-    else:
-        today = tonight()
-        form = ClubNightForm(
-            data={
-                "title": gettext("%(day)s club night", day=_weekday(today)),
-                "played_on": today.isoformat(),
-                **settings_data(HouseRules()),
-            }
+
+    def create(form: ClubNightForm) -> int:
+        club_id = clubnights.create(
+            get_db(),
+            title=form.title_or(gettext("Club night")),
+            night=form.day(),
+            names=form.names(),
+            rounds=form.rounds.data,
+            rules=form.rules,
+            seed=secrets.randbelow(2**31) if form.first_round.data == "random" else None,
+            table_title=gettext(clubnights.TABLE_TITLE),
         )
-        status = 200
-    return render_template(
-        "clubs/new.html",
-        form=form,
-        presets=preset_settings(),
-        known_names=storage.known_names(get_db()),
+        rights.grant_club(club_id)
+        _grant_round(clubnights.load(get_db(), club_id), 1)
+        return club_id
+
+    return boards.new_page(
+        "club",
+        ClubNightForm,
+        create,
+        refused="players",
+        defaults={"title": gettext("%(day)s club night", day=_weekday(tonight()))},
         least=seating.MIN_PLAYERS,
         most=seating.MAX_PLAYERS,
         title_limit=CLUB_TITLE_LIMIT,
-    ), status
+    )
 
 
 def _weekday(day: dt.date) -> str:
@@ -167,27 +125,8 @@ def _grant_round(club: clubnights.ClubNight | None, number: int) -> None:
 def fetch_club(club_id: int) -> clubnights.ClubNight:
     club = clubnights.load(get_db(), club_id)
     if club is None:
-        abort(404, gettext("There is no such club night."))
+        abort(404, str(boards.KINDS["club"].missing))
     return club
-
-
-def version_of(club_id: int) -> str | None:
-    """A tag that changes with every round seated and every write to one of the night's games."""
-    db = get_db()
-    if not list(db.query("select 1 from club_nights where id = ?", [club_id])):
-        return None
-    rows = db.query(
-        "select t.round, t.table_number, g.id, g.updated_at, g.deal_count, "
-        "g.finished from club_tables t join games g on g.id = t.game_id "
-        "where t.club_night_id = ? order by t.round, t.table_number",
-        [club_id],
-    )
-    text = f"{club_id};" + ";".join(
-        f"{r['round']}.{r['table_number']}:{r['id']}:{r['updated_at']}:{r['deal_count']}:"
-        f"{r['finished']}"
-        for r in rows
-    )
-    return hashlib.sha1(text.encode()).hexdigest()[:16]
 
 
 def table_progress(table: clubnights.Table) -> dict[str, Any]:
@@ -241,11 +180,9 @@ def club_context(club: clubnights.ClubNight) -> dict[str, Any]:
         "tables": [table_progress(t) for t in current.tables] if current else [],
         "rows": clubnights.night_standings(get_db(), club.game_ids, players=club.players),
         "champion_rule": clubnights.CHAMPION_RULE,
-        "live_attrs": {
-            "data-poll": poll_url("clubs.state", club_id=club.id),
-            "data-version": version_of(club.id),
-            "data-every": POLL_SECONDS,
-        },
+        "live_attrs": boards.live_attrs(
+            "club", club.id, boardversion.version(get_db(), "club", club.id)
+        ),
         "rules_line": _capital(rules_text(json.dumps(club.rules.to_dict()))),
         **organiser_context(club),
     }
@@ -263,12 +200,7 @@ def organiser_context(club: clubnights.ClubNight) -> dict[str, Any]:
         and current is not None
         and current.number > 1
         and not any(t.deal_count for t in current.tables),
-        "organiser_link": external_url(
-            "access.club_link", club_id=club.id, key=clubnights.club_key(get_db(), club.id)
-        )
-        if mine
-        else None,
-        "wall_link": wall_links("club", club.id) if mine else None,
+        **boards.organiser_links("club", club.id),
     }
 
 
@@ -295,10 +227,8 @@ def show(club_id: int):
 def next_round(club_id: int):
     """Seat the next round by the standings; while tables still play, only when asked to."""
     club = fetch_club(club_id)
-    rights.require_club(club_id)
     form = RoundForm()
-    if not form.validate():
-        abort(400, gettext("This form is incomplete. Open the club night again."))
+    boards.require_organiser("club", club_id, form)
     try:
         number = clubnights.next_round(
             get_db(),
@@ -325,9 +255,7 @@ def next_round(club_id: int):
 def undo_round(club_id: int, number: int):
     """Take back the last round, seated by mistake, while none of its tables has a deal."""
     club = fetch_club(club_id)
-    rights.require_club(club_id)
-    if not RoundForm().validate():
-        abort(400, gettext("This form is incomplete. Open the club night again."))
+    boards.require_organiser("club", club_id, RoundForm())
     try:
         clubnights.undo_round(get_db(), club_id, number)
     except Refused as exc:
@@ -341,59 +269,27 @@ def undo_round(club_id: int, number: int):
     return redirect(url_for("clubs.show", club_id=club_id), 303)
 
 
-@bp.get("/<int:club_id>/wall")
-def wall(club_id: int):
-    """For a TV or a laptop on the wall: the tables and the standings, large, read-only."""
-    club = fetch_club(club_id)
-    return render_template("clubs/wall.html", **club_context(club))
+def night_state(club: clubnights.ClubNight, version: str) -> dict[str, Any]:
+    """What the night's page and wall poll: the round, where each table stands, the standings."""
+    current = club.current
+    tables = current.tables if current else ()
+    rows = clubnights.night_standings(get_db(), club.game_ids, players=club.players)
+    return dict(
+        club=club.id,
+        version=version,
+        round=current.number if current else 0,
+        rounds=club.rounds_planned,
+        tables=[
+            dict(table=t.number, game=t.game_id, deals=t.deal_count, finished=t.finished)
+            for t in tables
+        ],
+        standings=[{k: r[k] for k in ("name", "place", "wins", "points")} for r in rows],
+    )
 
 
-@bp.get("/<int:club_id>/state.json")
-def state(club_id: int):
-    """The night's version and where each table stands; 304 when unchanged."""
-    version = version_of(club_id)
-    if version is None:
-        abort(404, gettext("There is no such club night."))
-
-    def make() -> dict[str, Any]:
-        club = fetch_club(club_id)
-        current = club.current
-        return dict(
-            club=club_id,
-            version=version,
-            every=POLL_SECONDS,
-            round=current.number if current else 0,
-            rounds=club.rounds_planned,
-            tables=[
-                {
-                    "table": t.number,
-                    "game": t.game_id,
-                    "deals": t.deal_count,
-                    "finished": t.finished,
-                }
-                for t in (current.tables if current else ())
-            ],
-            standings=[
-                {"name": r["name"], "place": r["place"], "wins": r["wins"], "points": r["points"]}
-                for r in clubnights.night_standings(get_db(), club.game_ids, players=club.players)
-            ],
-        )
-
-    return polled(version, make)
-
-
-def polled(version: str, make: Callable[[], dict[str, Any]]) -> Response:
-    """A state document that a page polls (the club night's, a tournament's): 304 when the
-    phone has *version*, else what *make* says, validated by its own ``version``."""
-    if request.if_none_match.contains(version):
-        response = Response(status=304)
-    else:
-        state = make()
-        version = state["version"]
-        response = jsonify(**state)
-    response.set_etag(version)
-    response.headers["Cache-Control"] = "no-cache"
-    return response
+# For a TV or a laptop on the wall, the tables and the standings, large, read-only; and the
+# night's version and where each table stands, that it polls.
+boards.add_views(bp, "club", fetch_club, club_context, night_state)
 
 
 # -- printed ----------------------------------------------------------------------------------

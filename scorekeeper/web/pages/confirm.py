@@ -27,6 +27,7 @@ from ...store.confirming import AlreadyConfirmed
 from ...store.refused import Refused
 from ...store.storage import StoredGame
 from .. import meanwhile, phones, present
+from ..boards import seating_after
 from ..database import get_db
 from ..fields import form_int
 from ..flashes import flash_message, flash_plural
@@ -78,15 +79,16 @@ def confirm(game_id: int, number: int):
     if not form.validate() or deal_id is None or version is None:
         abort(400, _("This form is incomplete. Open the game again and tap Confirm again."))
     try:
-        confirming.confirm(
-            get_db(),
-            game_id,
-            number,
-            version=version,
-            deal_id=deal_id,
-            key=form.version_key.data or "",
-            by=phones.current(stored),
-        )
+        with seating_after(game_id):  # the confirmation that ends a match seats the next round
+            confirming.confirm(
+                get_db(),
+                game_id,
+                number,
+                version=version,
+                deal_id=deal_id,
+                key=form.version_key.data or "",
+                by=phones.current(stored),
+            )
     except AlreadyConfirmed:
         flash_message(
             "Deal %(number)s was confirmed already: nothing was recorded twice.", number=number
@@ -115,7 +117,8 @@ def confirm_all(game_id: int):
         abort(400, _("This form is incomplete. Open the game again and tap Confirm again."))
     deals = [(int(m[1]), int(m[3]), int(m[2]), m[4]) for m in seen if m is not None]
     try:
-        numbers = confirming.confirm_all(get_db(), game_id, deals, by=phones.current(stored))
+        with seating_after(game_id):
+            numbers = confirming.confirm_all(get_db(), game_id, deals, by=phones.current(stored))
     except AlreadyConfirmed:
         flash_message("These deals were confirmed already: nothing was recorded twice.")
     except storage.Conflict as exc:

@@ -18,6 +18,7 @@ from ...engine.contracts import Contract
 from ...store import checks, closing, storage
 from ...store.storage import StoredGame
 from .. import meanwhile, phones, present
+from ..boards import seating_after
 from ..database import get_db
 from ..dealforms import DealForm, EntryContext, form_class_for, reason_options, record_data
 from ..fields import form_int
@@ -302,14 +303,15 @@ def _new_checker(stored: StoredGame) -> Callable:
 
 def _save_new(stored: StoredGame) -> Callable[[DealForm], Any]:
     def save(form: DealForm) -> str:
-        number = storage.add_deal(
-            get_db(),
-            stored.id,
-            form.to_raw(),
-            token=form.token.data,
-            number=form.context.number,
-            by=phones.current(stored),
-        )
+        with seating_after(stored.id):  # the deal that ends a match seats the next round
+            number = storage.add_deal(
+                get_db(),
+                stored.id,
+                form.to_raw(),
+                token=form.token.data,
+                number=form.context.number,
+                by=phones.current(stored),
+            )
         if form.context.contracts:
             return lazy_gettext("Deal %(number)s saved.", number=number)
         return lazy_gettext("Deal %(number)s: thrown in. The King chooses again.", number=number)
@@ -438,17 +440,18 @@ def _save_correction(stored: StoredGame, number: int) -> Callable[[DealForm], An
     def save(form: DealForm) -> str:
         if form.context.version is None:
             abort(400, _("This form is incomplete. Open the deal again from the game page."))
-        storage.correct_deal(
-            get_db(),
-            stored.id,
-            number,
-            form.to_raw(),
-            token=form.token.data,
-            version=form.context.version,
-            deal_id=_int(form.deal.data),
-            key=form.version_key.data or "",
-            by=phones.current(stored),
-        )
+        with seating_after(stored.id):
+            storage.correct_deal(
+                get_db(),
+                stored.id,
+                number,
+                form.to_raw(),
+                token=form.token.data,
+                version=form.context.version,
+                deal_id=_int(form.deal.data),
+                key=form.version_key.data or "",
+                by=phones.current(stored),
+            )
         return lazy_gettext(
             "Deal %(number)s corrected. The earlier version is in the history.", number=number
         )

@@ -3,8 +3,8 @@ view), and print it on one page.
 
 The engine draws the bracket and says who goes through (``engine.bracket``); the store keeps
 the entrants and each round's tables, and seats the next round when the last match of a round
-ends (``store.tournaments.advance``, run whenever the bracket is read, so that the wall view
-moves on by itself). Each match's table is an ordinary game, entered on its own phone as a club
+ends (``store.tournaments.advance``, run in the write that ends the round's last match, or on
+the organiser's request; reading the bracket never seats anything). Each match's table is an ordinary game, entered on its own phone as a club
 night's table is: the organiser's phone holds its score and hands out its edit link, PIN and QR
 code (``pages/access.py``). The bracket page and the wall view refresh themselves as the club
 night's do (``static/live.js`` polling ``state.json``).
@@ -12,35 +12,29 @@ night's do (``static/live.js`` polling ``state.json``).
 
 from __future__ import annotations
 
-import hashlib
 import json
 import secrets
 from typing import Any
 
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask import Blueprint, abort, redirect, render_template, url_for
 from flask_babel import gettext, lazy_gettext
 from flask_wtf import FlaskForm
-from wtforms import BooleanField, StringField, TextAreaField
+from wtforms import BooleanField, TextAreaField
 
 from ...engine import HouseRules, bracket
-from ...engine.gamefile import has_control
-from ...store import reopening, stats, storage, tournaments
+from ...store import reopening, tournaments
 from ...store.refused import Refused
-from .. import rights
+from .. import boards, rights
 from ..database import get_db
 from ..entrants import name_refusal
 from ..fields import PickField, whole_number
 from ..flashes import flash_words
-from ..hosting import external_url
-from ..forms import PRESET_LABELS, RulesForm, preset_settings, settings_data, tonight
 from ..i18n import num
 from ..messages import refusal
 from ..printer import printed
 from ..printouts import pdf_response, print_language, slug
 from ..readysheets import sheet_digits
 from ..rulestext import rules_text
-from .clubs import POLL_SECONDS, polled
-from .walls import poll_url, wall_links
 
 bp = Blueprint("tournaments", __name__, url_prefix="/tournaments")
 
@@ -74,19 +68,10 @@ SEEDING_LABELS = {
 }
 
 
-class TournamentForm(RulesForm):
-    title = StringField(lazy_gettext("Title"))
-    played_on = StringField(lazy_gettext("Date"))
+class TournamentForm(boards.BoardForm):
     entrants = TextAreaField(lazy_gettext("One entrant a line"))
-    format = PickField(
-        lazy_gettext("Each match"),
-        coerce=str,
-        default="top-two",
-        options=list(FORMAT_LABELS.items()),
-    )
-    seeding = PickField(
-        lazy_gettext("Seeding"), coerce=str, default="random", options=list(SEEDING_LABELS.items())
-    )
+    format = boards.pick(lazy_gettext("Each match"), FORMAT_LABELS, "top-two")
+    seeding = boards.pick(lazy_gettext("Seeding"), SEEDING_LABELS, "random")
     best_of = PickField(
         lazy_gettext("Games a match"),
         coerce=whole_number,
@@ -94,32 +79,11 @@ class TournamentForm(RulesForm):
         options=[(1, lazy_gettext("One game")), (3, lazy_gettext("The best of three (pairs)"))],
     )
     confirm = BooleanField(lazy_gettext("The other side confirms each deal"))
-    preset = PickField(
-        lazy_gettext("House rules"),
-        coerce=str,
-        default="standard",
-        options=list(PRESET_LABELS.items()),
-    )
     parsed: list[tuple[str, ...]] = []
 
     def validate(self, extra_validators: Any = None) -> bool:
         ok = super().validate(extra_validators)
-        title = (self.title.data or "").strip()
-        if len(title) > tournaments.TITLE_LIMIT:
-            self.title.errors.append(
-                gettext(
-                    "A title has at most %(most)s characters.", most=num(tournaments.TITLE_LIMIT)
-                )
-            )
-            ok = False
-        if has_control(title):
-            self.title.errors.append(gettext("A title cannot hold control characters."))
-            ok = False
-        try:
-            stats.parse_date(self.played_on.data)
-        except ValueError:
-            self.played_on.errors.append(gettext("Enter the date as on a calendar: 2026-11-24."))
-            ok = False
+        ok = self.check_board(tournaments.TITLE_LIMIT) and ok
         for field, missing in (
             (self.format, lazy_gettext("Choose how each match is played.")),
             (self.seeding, lazy_gettext("Choose how the entrants are seeded.")),
@@ -160,83 +124,54 @@ class TournamentForm(RulesForm):
 @rights.join_required
 def new():
     """The entrants (players or pairs), how a match is played, the seeding and the rules."""
-    if request.method == "POST":
-        form = TournamentForm()
-        if form.validate():
-            try:
-                tournament_id = tournaments.create(
-                    get_db(),
-                    title=(form.title.data or "").strip() or gettext("Tournament"),
-                    played_on=stats.parse_date(form.played_on.data) or tonight().isoformat(),
-                    entrants=form.parsed,
-                    fmt=form.format.data,
-                    seeding=form.seeding.data,
-                    rules=form.rules,  # type: ignore[arg-type]
-                    seed=secrets.randbelow(2**31),
-                    best_of=form.best_of.data or 1,
-                    confirm=bool(form.confirm.data),
-                    table_title=gettext(tournaments.TABLE_TITLE),
-                )
-            except Refused as exc:
-                form.entrants.errors.append(refusal(exc))
-            else:
-                rights.grant_tournament(tournament_id)
-                _grant_tables(tournament_id)
-                return redirect(url_for("tournaments.show", tournament_id=tournament_id), 303)
-        status = 400
-    else:
-        form = TournamentForm(
-            data={
-                "title": gettext("Tournament"),
-                "played_on": tonight().isoformat(),
-                "confirm": True,
-                **settings_data(HouseRules()),
-            }
+
+    def create(form: TournamentForm) -> int:
+        tournament_id = tournaments.create(
+            get_db(),
+            title=form.title_or(gettext("Tournament")),
+            played_on=form.day(),
+            entrants=form.parsed,
+            fmt=form.format.data,
+            seeding=form.seeding.data,
+            rules=form.rules,  # type: ignore[arg-type]
+            seed=secrets.randbelow(2**31),
+            best_of=form.best_of.data or 1,
+            confirm=bool(form.confirm.data),
+            table_title=gettext(tournaments.TABLE_TITLE),
         )
-        status = 200
-    return render_template(
-        "tournaments/new.html",
-        form=form,
-        presets=preset_settings(),
-        known_names=storage.known_names(get_db()),
+        rights.grant_tournament(tournament_id)
+        _grant_tables(fetch_tournament(tournament_id))
+        return tournament_id
+
+    return boards.new_page(
+        "tournament",
+        TournamentForm,
+        create,
+        refused="entrants",
+        defaults={"title": gettext("Tournament"), "confirm": True},
         least=bracket.MIN_PLAYERS,
         least_pairs=bracket.MIN_PAIRS,
         most=bracket.MOST,
         title_limit=tournaments.TITLE_LIMIT,
-    ), status
+    )
 
 
-def _grant_tables(tournament_id: int) -> None:
+def _grant_tables(tournament: tournaments.Tournament) -> None:
     """The organiser's phone keeps the score of every match's table (it hands them out)."""
-    if not rights.can_run_tournament(tournament_id):
+    if not rights.can_run_tournament(tournament.id):
         return
-    tournament = tournaments.load(get_db(), tournament_id)
-    for game_id in tournament.game_ids if tournament else ():
+    for game_id in tournament.game_ids:
         if not rights.can_edit(game_id):
             rights.grant_game(game_id)
 
 
 # -- the bracket -----------------------------------------------------------------------------
 def fetch_tournament(tournament_id: int) -> tournaments.Tournament:
-    """The tournament, its next round seated first when the last match of a round has ended."""
-    db = get_db()
-    if tournaments.version(db, tournament_id) is None:
-        abort(404, gettext("There is no such tournament."))
-    tournaments.advance(
-        db,
-        tournament_id,
-        table_title=gettext(tournaments.TABLE_TITLE),
-        game_title=gettext(tournaments.GAME_TITLE),
-    )
-    tournament = tournaments.load(db, tournament_id)
+    """The tournament, read once (reading it seats nothing: ``boards.seat_after``)."""
+    tournament = tournaments.load(get_db(), tournament_id)
     if tournament is None:
-        abort(404, gettext("There is no such tournament."))
+        abort(404, str(boards.KINDS["tournament"].missing))
     return tournament
-
-
-def version_of(tournament_id: int) -> str | None:
-    text = tournaments.version(get_db(), tournament_id)
-    return None if text is None else hashlib.sha1(text.encode()).hexdigest()[:16]
 
 
 def side_totals(match: tournaments.Match) -> dict[int, int]:
@@ -321,6 +256,7 @@ def problem_lines(tournament: tournaments.Tournament) -> list[str]:
 
 def bracket_context(tournament: tournaments.Tournament) -> dict[str, Any]:
     champion = tournament.champion
+    organiser = rights.can_run_tournament(tournament.id)
     return {
         "tournament": tournament,
         "problems": problem_lines(tournament),
@@ -332,25 +268,13 @@ def bracket_context(tournament: tournaments.Tournament) -> dict[str, Any]:
         "bye_rule": tournaments.BYE_RULE,
         "seeding": SEEDING_LABELS.get(tournament.seeding, ""),
         "rules_line": rules_text(json.dumps(tournament.rules.to_dict())),
-        "organiser": rights.can_run_tournament(tournament.id),
+        "organiser": organiser,
         "round_form": RoundForm(formdata=None),
-        "can_reopen": _can_reopen(tournament),
+        "can_reopen": organiser and _can_reopen(tournament),
+        "due": organiser and tournaments.due(tournament),
         "problem": None,
-        "organiser_link": external_url(
-            "access.tournament_link",
-            tournament_id=tournament.id,
-            key=tournaments.tournament_key(get_db(), tournament.id),
-        )
-        if rights.can_run_tournament(tournament.id)
-        else None,
-        "wall_link": wall_links("tournament", tournament.id)
-        if rights.can_run_tournament(tournament.id)
-        else None,
-        "live_attrs": {
-            "data-poll": poll_url("tournaments.state", tournament_id=tournament.id),
-            "data-version": version_of(tournament.id),
-            "data-every": POLL_SECONDS,
-        },
+        **boards.organiser_links("tournament", tournament.id),
+        "live_attrs": boards.live_attrs("tournament", tournament.id, tournament.version),
     }
 
 
@@ -359,50 +283,38 @@ def show(tournament_id: int):
     """The bracket: every round's matches and where each stands, the rules the page keeps to,
     and for the organiser each table's phones, edit link and QR code."""
     tournament = fetch_tournament(tournament_id)
-    _grant_tables(tournament_id)
+    _grant_tables(tournament)
     return render_template("tournaments/show.html", **bracket_context(tournament))
 
 
-@bp.get("/<int:tournament_id>/wall")
-def wall(tournament_id: int):
-    """For a TV on the wall (1280×720): the whole bracket, read-only, refreshing itself."""
-    tournament = fetch_tournament(tournament_id)
-    return render_template("tournaments/wall.html", **bracket_context(tournament))
+def bracket_state(tournament: tournaments.Tournament, _version: str) -> dict[str, Any]:
+    """What the bracket's page and wall poll: each match of the round under way, the champion,
+    and the version as read (a write since then is the next poll's)."""
+    current = tournament.rounds[-1] if tournament.rounds else ()
+    champion = tournament.champion
+    return dict(
+        tournament=tournament.id,
+        version=tournament.version,
+        round=current[0].round if current else 0,
+        matches=[
+            {
+                "table": m.number,
+                "game": m.game_id,
+                "deals": m.deal_count,
+                "finished": m.finished,
+                "waiting": m.waiting,
+                "through": [tournament.name(e) for e in m.through],
+            }
+            for m in current
+        ],
+        champion=None if champion is None else tournament.name(champion),
+        problems=problem_lines(tournament),
+    )
 
 
-@bp.get("/<int:tournament_id>/state.json")
-def state(tournament_id: int):
-    """The bracket's version and each match of the round under way; 304 when unchanged."""
-    version = version_of(tournament_id)
-    if version is None:
-        abort(404, gettext("There is no such tournament."))
-    # A phone holds a version only from a page or a state made after the round due was seated.
-
-    def make() -> dict[str, Any]:
-        tournament = fetch_tournament(tournament_id)  # seats the next round when one is due
-        current = tournament.rounds[-1] if tournament.rounds else ()
-        champion = tournament.champion
-        return dict(
-            tournament=tournament_id,
-            version=version_of(tournament_id) or version,
-            every=POLL_SECONDS,
-            round=current[0].round if current else 0,
-            matches=[
-                {
-                    "table": m.number,
-                    "game": m.game_id,
-                    "deals": m.deal_count,
-                    "finished": m.finished,
-                    "waiting": m.waiting,
-                    "through": [tournament.name(e) for e in m.through],
-                }
-                for m in current
-            ],
-            champion=None if champion is None else tournament.name(champion),
-            problems=problem_lines(tournament),
-        )
-
-    return polled(version, make)
+# For a TV on the wall (1280×720), the whole bracket, read-only, refreshing itself; and the
+# bracket's version and each match of the round under way, that it polls.
+boards.add_views(bp, "tournament", fetch_tournament, bracket_context, bracket_state)
 
 
 @bp.get("/<int:tournament_id>/bracket.pdf")
@@ -450,26 +362,14 @@ class RoundForm(FlaskForm):
 def _can_reopen(tournament: tournaments.Tournament) -> bool:
     """May the organiser's page offer to reopen the round before the last: the last has no
     deal yet (the store refuses it otherwise)."""
-    return (
-        rights.can_run_tournament(tournament.id)
-        and len(tournament.rounds) > 1
-        and not any(g.deal_count for m in tournament.rounds[-1] for g in m.games)
+    return len(tournament.rounds) > 1 and not any(
+        g.deal_count for m in tournament.rounds[-1] for g in m.games
     )
 
 
 def _organiser_form(tournament_id: int) -> tournaments.Tournament:
     tournament = fetch_tournament(tournament_id)
-    if not rights.can_run_tournament(tournament_id):
-        abort(
-            403,
-            gettext(
-                "Only the tournament’s organiser reopens a round or seats the next one: the "
-                "phone that started it, one that opened its organiser link, or the group’s "
-                "admin."
-            ),
-        )
-    if not RoundForm().validate():
-        abort(400, gettext("This form is incomplete. Open the tournament again."))
+    boards.require_organiser("tournament", tournament_id, RoundForm())
     return tournament
 
 
@@ -495,9 +395,13 @@ def reopen(tournament_id: int, number: int):
 
 @bp.post("/<int:tournament_id>/rounds")
 def seat_again(tournament_id: int):
-    """The organiser is done with a reopened round: the next is seated once it is decided."""
+    """The organiser is done with a reopened round, or seats a round due that no write seated:
+    the next is seated now when it is decided, else by the write that decides it."""
     _organiser_form(tournament_id)
-    reopening.seat_again(get_db(), tournament_id)
+    db = get_db()
+    with db.atomic():
+        reopening.seat_again(db, tournament_id)
+        tournaments.advance(db, tournament_id, **boards.table_titles())
     return redirect(url_for("tournaments.show", tournament_id=tournament_id), 303)
 
 
