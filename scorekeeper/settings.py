@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
 
@@ -143,7 +143,9 @@ class Option:
     (the option's or the variable's) to its value, raising :class:`Refused` (or ValueError) on
     text it cannot read; None: a flag that takes no value, *alone* when given. *alone*: the
     value of the flag given without one (``--groups``: "open"); None: a value must follow.
-    *words*: the default as the help and the README say it, where its value does not say it.
+    *meaning*: what it sets, in a few words (its variable's meaning in :data:`ENVIRONMENT`);
+    *help*: what ``--help`` says of it. *words*: the default as the help and the docs say it,
+    where its value does not say it.
     """
 
     flag: str
@@ -156,11 +158,13 @@ class Option:
     alone: Any = None
     metavar: str | None = None
     choices: tuple[str, ...] = ()
-    words: str = field(default="", compare=False)
+    words: str = ""
 
     def __post_init__(self) -> None:
         if (self.default is FROM_APP) != bool(self.key):
-            raise ValueError(f"{self.flag}: a default of its own, or the app's key, not both")
+            raise ValueError(
+                f"{self.flag}: give it a default of its own or the app's key, one of them"
+            )
         if self.key:
             object.__setattr__(self, "default", APP[self.key].default)
 
