@@ -56,7 +56,7 @@ def argument(option: Option) -> dict[str, Any]:
     said = f"${option.variable}, else {option.said}" if option.variable else option.said
     keywords: dict[str, Any] = {
         "type": reader(option.read),
-        "default": option.default,
+        "default": (environ(option.variable) if option.variable else "") or option.default,
         "metavar": option.metavar,
         "help": f"{option.help} (default: {said})",
     }

@@ -216,10 +216,14 @@ def test_issue42_5__a_variable_sets_the_option_it_declares_and_a_flag_wins(monke
     ],
 )
 def test_issue42_5__a_wrong_variable_is_refused_in_a_line_as_its_option_is(
-    monkeypatch, capsys, variable, text, said
+    tmp_path, monkeypatch, capsys, variable, text, said
 ):
     from scorekeeper import cli
 
+    monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(tmp_path / "instance"))
+    monkeypatch.setattr(
+        "scorekeeper.web.serve.serve_until_stopped", lambda app, **kw: pytest.fail("served")
+    )
     monkeypatch.setenv(variable, text)
     with pytest.raises(SystemExit) as stopped:
         cli.main(["serve"])
