@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper.engine.simrun import CHECK_ENV
+from scorekeeper.cli.score import CHECK_ENV
 from scorekeeper.store import open_database
 from scorekeeper.web import create_app
 
 # Every game `scorekeeper simulate` plays in the suite is also read back through the validator
-# and scored again, and held to what the play counted (engine/simrun.py).
+# and scored again, and held to what the play counted (cli/score.py, engine/simrun.py).
 os.environ[CHECK_ENV] = "1"
 
 from web_helpers import Table

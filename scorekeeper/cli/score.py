@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..engine.errors import InvalidResult, Problem, RulesError
 from ..engine.rules import HouseRules
+from ..settings import environ
 from .common import fail
 
 if TYPE_CHECKING:
@@ -111,9 +112,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
     jobs = args.jobs if args.jobs is not None else _cores()
-    summary = run_simulation(
-        args.games, args.seed, rules, args.bot, out, jobs=jobs, check=True if args.check else None
-    )
+    check = args.check or checking()
+    summary = run_simulation(args.games, args.seed, rules, args.bot, out, jobs=jobs, check=check)
     processes = "1 process" if summary.jobs == 1 else f"{summary.jobs} processes"
     print(
         f"{summary.games} games in {summary.seconds:.2f} s: "
@@ -130,6 +130,15 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if out is not None:
         print(f"Wrote {summary.games} game files to {out}")
     return 0
+
+
+#: Set to 1 to check every simulated game as a game from outside is checked (``--check``).
+CHECK_ENV = "SCOREKEEPER_CHECK_SIMULATED"
+
+
+def checking() -> bool:
+    """Whether the environment asks for every simulated game to be checked."""
+    return environ(CHECK_ENV).strip() not in ("", "0")
 
 
 def _cores() -> int:

@@ -3,9 +3,9 @@
 A game the simulator plays is made by the engine itself: every card goes through the rules of
 play, and each deal's points are counted from the cards as they fall (:func:`.simulate.play_game`).
 So it is not read back through the validator and scored again on every run, which would cost
-as much as playing it. In the checking mode (``check=True``, ``scorekeeper simulate --check``,
-or the environment variable ``SCOREKEEPER_CHECK_SIMULATED=1``, which the test suite sets) each
-game also goes through the same door as a file a person brings: it is read and validated by
+as much as playing it. In the checking mode (``check=True``: ``scorekeeper simulate --check``,
+or the environment variable ``SCOREKEEPER_CHECK_SIMULATED=1``, which the command reads and the
+test suite sets; the engine reads no environment) each game also goes through the same door as a file a person brings: it is read and validated by
 :func:`.gamefile.read_game`, scored by the scorer, and the two counts must agree deal by deal
 and contract by contract. A game that comes from outside (``scorekeeper score``, the importer,
 an entry form) is always checked.
@@ -25,13 +25,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..settings import environ
 from .contracts import ALL_CONTRACTS, Contract
 from .rules import HouseRules
 from .scoring import Scores, places, team_result, team_totals, winners
 
-#: Set to 1 to check every simulated game as a game from outside is checked.
-CHECK_ENV = "SCOREKEEPER_CHECK_SIMULATED"
 #: Games per piece of work handed to a process: small enough to share the work out evenly.
 CHUNKS_PER_JOB = 4
 
@@ -39,11 +36,6 @@ CHUNKS_PER_JOB = 4
 class SimulationMismatch(RuntimeError):
     """A simulated game that the validator refuses, or that the scorer counts differently from
     the play: a defect of the engine, never of the player."""
-
-
-def checking() -> bool:
-    """Whether the environment asks for every simulated game to be checked."""
-    return environ(CHECK_ENV).strip() not in ("", "0")
 
 
 def available_cores() -> int:
@@ -102,13 +94,11 @@ def run_simulation(
     out: Path | None = None,
     *,
     jobs: int = 1,
-    check: bool | None = None,
+    check: bool = False,
 ) -> Summary:
     """Play *games* games from *seed* in *jobs* processes and sum them up; optionally write
     the files (with their scores and totals, as export writes them) to the folder *out*.
-    *check*: read every game back through the validator and score it again (default: as the
-    environment says, :func:`checking`)."""
-    check = checking() if check is None else check
+    *check*: read every game back through the validator and score it again."""
     start = time.perf_counter()
     jobs = max(1, min(jobs, games))
     if jobs == 1:

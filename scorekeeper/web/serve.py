@@ -17,8 +17,9 @@ import signal
 import socket
 import sys
 import threading
-from typing import Any, Callable, TextIO
+from typing import Any, Callable, Mapping, TextIO
 
+from ..settings import serve_config
 from ..store import replica
 
 DEFAULT_HOST = "127.0.0.1"
@@ -292,45 +293,37 @@ def serve_until_stopped(app: Any, *, workers: int = 1, **options: Any) -> bool:
     return True
 
 
-def serve(*args: Any, log_format: str = "text", **options: Any) -> int:
+def serve(options: Mapping[str, Any], **keywords: Any) -> int:
     """Serve the app (``start``, which takes the same arguments). With ``--log-format json``,
     whatever is printed meanwhile on standard output and error (what ``serve`` says, a
     library's word) is written as a JSON line, as the log's own (``logs.shaped``)."""
     from . import logs
 
-    with logs.shaped(log_format):
-        return start(*args, log_format=log_format, **options)
+    with logs.shaped(options["log_format"]):
+        return start(options, **keywords)
 
 
 def start(
-    host: str | None = None,
-    port: int = 5000,
-    lan: bool = False,
-    db_path: str | None = None,
+    options: Mapping[str, Any],
     *,
-    proxy_hops: int = 0,
-    public_url: str | None = None,
-    groups: str | None = None,
-    log_level: str = "info",
-    log_format: str = "text",
-    workers: int = 1,
-    max_groups: int | None = None,
-    min_free_disk: int = 0,
-    metrics: bool = False,
+    db_path: str | None = None,
     end_process: bool = False,
     run: Callable[..., Any] | None = None,
 ) -> int:
-    """Serve the app; print where to open it. *run* replaces the server in tests; *workers*:
-    how many server processes (``workers``); *max_groups*, *min_free_disk*: the box's cap
-    on its groups and its floor of free bytes (``store.groups.Host``); *metrics*: answer
-    ``/metrics`` (``metrics``); *end_process*: once the server has stopped
-    cleanly, end the process at once (``end``)."""
+    """Serve the app; print where to open it. *options*: every option of ``serve`` by its
+    name, as ``settings.SERVE`` declares them (their keys of the app's configuration are filled
+    from that declaration); *db_path*: ``--db``. *run* replaces the server in tests;
+    *end_process*: once the server has stopped cleanly, end the process at once (``end``)."""
     from . import create_app, logs
     from .hosting import public_url_problem
     from .metrics import metrics_folder, remove_folder
 
     from ..store.backup import BackupError, serving_lock
 
+    host, port, lan, workers = (options[name] for name in ("host", "port", "lan", "workers"))
+    config: dict[str, Any] = serve_config(options)
+    proxy_hops, public_url, groups = config["PROXY_HOPS"], config["PUBLIC_URL"], config["GROUPS"]
+    log_format, metrics = config["LOG_FORMAT"], config["METRICS"]
     if logs.format_problem(log_format):
         print(f"--log-format: {logs.format_problem(log_format)}.", file=sys.stderr)
         return 2
@@ -343,7 +336,7 @@ def start(
         "--public-url": public_url and public_url_problem(public_url),
         "--proxy-hops": proxy_hops < 0 and "the number of proxies in front, 1 or more",
         "--workers": not 1 <= workers <= MAX_WORKERS and f"1 to {MAX_WORKERS} server processes",
-        "--log-level": logs.level_problem(log_level),
+        "--log-level": logs.level_problem(config["LOG_LEVEL"]),
     }
     for option, problem in problems.items():
         if problem:
@@ -356,11 +349,9 @@ def start(
     keys_shown = not proxy_hops and log_format.lower() == "text" and on_a_screen()
     bind = host or (LAN_HOST if lan else DEFAULT_HOST)
     shown = lan_address() if bind == LAN_HOST else bind
-    config: dict[str, Any] = {"DATABASE": db_path} if db_path else {}
+    if db_path:
+        config["DATABASE"] = db_path
     config.update(
-        LOG_LEVEL=log_level,
-        LOG_FORMAT=log_format,
-        PROXY_HOPS=proxy_hops,
         PUBLIC_URL=public_url.rstrip("/") if public_url else None,
         TRUSTED_HOSTS=trusted_hosts(
             bind,
@@ -368,10 +359,6 @@ def start(
             public_url=public_url,
             proxy_hops=proxy_hops,
         ),
-        GROUPS=groups,
-        MAX_GROUPS=max_groups,
-        MIN_FREE_DISK=min_free_disk,
-        METRICS=metrics,
     )
     if bind == LAN_HOST:  # what the QR code on a page opened at localhost should point to
         config["LAN_URL"] = f"http://{shown}:{port}/"

@@ -8,7 +8,7 @@ import pytest
 
 from scorekeeper.cli import main
 from scorekeeper.engine import read_game
-from scorekeeper.engine.simrun import CHECK_ENV
+from scorekeeper.cli.score import CHECK_ENV
 
 
 def test_simulate__prints_summary_and_writes_valid_game_files(tmp_path, capsys):
@@ -189,3 +189,24 @@ def test_simulate__processes_give_the_same_games_and_averages(tmp_path, capsys):
 def test_simulate__bad_jobs_is_one_clear_line(capsys):
     assert main(["simulate", "--jobs", "0"]) == 2
     assert capsys.readouterr().err.strip() == "--jobs: give a number of processes, 1 or more."
+
+
+def test_issue42_5__simulate_checks_every_game_when_the_variable_says_so(monkeypatch, capsys):
+    """The engine reads no environment: the command reads SCOREKEEPER_CHECK_SIMULATED (the
+    suite's conftest sets it) and passes the check in, as ``--check`` does."""
+    from scorekeeper.engine import simulate
+    from scorekeeper.engine.simrun import SimulationMismatch
+
+    real = simulate.contract_card_points
+
+    def turned(*args):  # each contract's points given to the wrong seats: only the check sees it
+        return {c: p[1:] + p[:1] for c, p in real(*args).items()}
+
+    monkeypatch.setattr(simulate, "contract_card_points", turned)
+    run = ["simulate", "--games", "2", "--seed", "3", "--jobs", "1"]
+    with pytest.raises(SimulationMismatch, match="the scorer counts"):
+        main(run)
+    monkeypatch.setenv(CHECK_ENV, "0")
+    assert main(run) == 0
+    with pytest.raises(SimulationMismatch):
+        main([*run, "--check"])

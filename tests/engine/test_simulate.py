@@ -16,13 +16,7 @@ from scorekeeper.engine.play import is_sweep
 from scorekeeper.engine.records import read_deal
 from scorekeeper.engine.rules import HouseRules
 from scorekeeper.engine.scoring import contract_scores
-from scorekeeper.engine.simrun import (
-    CHECK_ENV,
-    SimulationMismatch,
-    check_game,
-    checking,
-    run_simulation,
-)
+from scorekeeper.engine.simrun import SimulationMismatch, check_game, run_simulation
 from scorekeeper.engine.simulate import (
     MAX_REDEALS_IN_A_ROW,
     deal_options,
@@ -230,10 +224,8 @@ def test_simulate__the_check_finds_a_count_that_differs(monkeypatch):
     with pytest.raises(SimulationMismatch):
         run_simulation(2, 3, HouseRules(), check=True)
     assert run_simulation(2, 3, HouseRules(), check=False).games == 2
-    assert checking()  # the suite's conftest turns the check on for every simulation
-    with pytest.raises(SimulationMismatch):
-        run_simulation(2, 3, HouseRules())
-    monkeypatch.setenv(CHECK_ENV, "0")
+    # the engine reads no environment: a run is checked when its caller asks (the command reads
+    # SCOREKEEPER_CHECK_SIMULATED: tests/cli/test_cli_simulate.py)
     assert run_simulation(2, 3, HouseRules()).games == 2
 
 

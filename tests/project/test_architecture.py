@@ -18,9 +18,10 @@ PACKAGE = Path(__file__).resolve().parents[2] / "scorekeeper"
 
 #: What each wing may import of the project (besides itself).
 #: ``settings`` (every setting and environment variable, declared once) imports nothing of the
-#: project, and every wing may read it.
+#: project, and every wing but the engine may read it: the engine imports nothing outside
+#: itself (what the simulator needs of the settings, its caller passes in).
 ALLOWED = {
-    "engine": {"settings"},
+    "engine": set(),
     "languages": {"engine"},
     "site": set(),
     "settings": set(),
