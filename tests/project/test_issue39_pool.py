@@ -92,7 +92,7 @@ def test_issue39_1__the_box_at_rest_runs_one_pool_whatever_its_workers(box):
     commands = kinds(tree)
     assert len(tree) + 1 <= WORKERS + cores() + 4, commands
     assert sum("forkserver import main" in c for c in commands) == 1 + 1, commands  # + 1 printer
-    assert sum("resource_tracker" in c for c in commands) == 1, commands
+    assert sum("resource_tracker import main" in c for c in commands) == 1, commands
     assert len(services(server.process.pid)) == 1, commands
 
 
