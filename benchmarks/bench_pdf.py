@@ -91,7 +91,7 @@ def tap_cases(game_doc: dict) -> tuple[dict[str, Callable[[], object]], Callable
     from scorekeeper.store import transfer
     from scorekeeper.store.db import connect
     from scorekeeper.web import create_app
-    from scorekeeper.web import readysheets as sheets
+    from scorekeeper.web.keeping import readysheets as sheets
 
     folder = tempfile.TemporaryDirectory(prefix="trex-bench-pdf-")
     path = os.path.join(folder.name, "bench.sqlite3")

@@ -103,7 +103,7 @@ def seed(client: Any, app: Any) -> Seeded:
         partnership="y",
     )
     with app.app_context():
-        from scorekeeper.web.database import get_db
+        from scorekeeper.web.access.database import get_db
 
         player = next(get_db().query("select id from players where name = 'Aya'"))["id"]
     club = client.post(
@@ -140,7 +140,7 @@ def seed(client: Any, app: Any) -> Seeded:
     with app.app_context():
         from scorekeeper.store import seasons
         from scorekeeper.store.keys import game_keys, wall_key
-        from scorekeeper.web.database import get_db
+        from scorekeeper.web.access.database import get_db
 
         season = seasons.create(get_db(), "Autumn", "2026-11-01", "2026-11-30")
         walls = (wall_key(get_db(), "club", club), wall_key(get_db(), "tournament", tournament))

@@ -6,7 +6,7 @@ it ran. So every PDF and PNG the web wing makes (a game's sheet, made ahead or a
 blank sheet, a club night's seating and standings, a night's image) is made here, by one of
 a small pool of worker processes at a lower priority, from plain data: a game's document
 (the game file's dict, which the worker reads with the engine as the server does), names,
-tables and standings rows. The web wing puts a bounded queue in front (``web/printer.py``).
+tables and standings rows. The web wing puts a bounded queue in front (``web/keeping/printer.py``).
 
 The pool (:data:`PRINTERS` processes: one on a machine of two cores, so that the other is the
 table's) is started on first use with ``forkserver`` where the system has it (else

@@ -1,5 +1,5 @@
 """What a club night and a tournament keep alike: the tables of their rounds, each an ordinary
-game, and the version of the whole that their pages and walls poll (``web/boards.py``).
+game, and the version of the whole that their pages and walls poll (``web/making/boards.py``).
 
 The version is read from each table's game version tag (``m007_version_tags``), which SQLite
 draws again on every change of the game, its deals, its seats or its players' names: with the

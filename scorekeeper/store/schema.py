@@ -323,7 +323,7 @@ def m008_version_tags(db: Database) -> None:
     (a merge, a name fixed in one game) and its players' names (a rename). Triggers do it, so
     every path that writes (the pages, the command line, an import, a restore, another
     process) changes it, and a tag is never drawn for two contents: the web wing answers a
-    phone that has the page of a tag with 304 (web/validators.py). The tag of every game is
+    phone that has the page of a tag with 304 (web/keeping/validators.py). The tag of every game is
     drawn here; a game inserted later gets one from its insert trigger."""
     db.table("games").add_column("version_tag", str)
     db.execute(f"update games set version_tag = {RANDOM_TAG_SQL}")
@@ -383,7 +383,7 @@ def m010_names_show_every_character(db: Database) -> None:
 @migrations(formerly="m008_club_night_keys")
 def m011_club_night_keys(db: Database) -> None:
     """Who may run a club night (seat its rounds, take one back): the phone that started it,
-    any phone that opened its secret organiser link, and the install's admin (web/rights.py).
+    any phone that opened its secret organiser link, and the install's admin (web/access/rights.py).
     Its key is drawn here for the nights stored already, and by the insert trigger for any
     night inserted later (the form, a restored backup)."""
     club_nights = db.table("club_nights")

@@ -41,30 +41,18 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     if not app.config["SECRET_KEY"]:
         app.config["SECRET_KEY"] = load_secret_key(Path(app.instance_path) / SECRET_KEY_FILE)
 
-    from . import (
-        assets,
-        database,
-        errors,
-        flashes,
-        fragments,
-        groups,
-        hosting,
-        i18n,
-        logs,
-        metrics,
-        present,
-        rights,
-        rulestext,
-        security,
-        validators,
-    )
+    from .making import assets, errors, flashes, i18n, present, rulestext
+    from .access import database, hosting, rights, security
+    from .keeping import fragments, validators
+    from . import groupsite
+    from .serving import logs, metrics
     from .pages import BLUEPRINTS
 
     for infrastructure in (
         assets,
         logs,
         metrics,
-        groups,
+        groupsite,
         database,
         hosting,
         security,
@@ -78,7 +66,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         flashes,
     ):
         infrastructure.init_app(app)
-    groups.register(app, BLUEPRINTS)
+    groupsite.register(app, BLUEPRINTS)
     return app
 
 

@@ -258,14 +258,14 @@ def serve_until_stopped(app: Any, *, workers: int = 1, **options: Any) -> bool:
     from flask.logging import default_handler
     from waitress import create_server
 
-    from . import logs, stopping
+    from .serving import logs, stopping
 
     logs.configure(app.config["LOG_LEVEL"], app.config["LOG_FORMAT"])
     app.logger.removeHandler(default_handler)  # the log's own handler writes Flask's lines
     if workers > 1:
-        from . import workers as processes
+        from .serving import supervisor
 
-        sock = processes.listening_socket(options.pop("host"), options.pop("port"))
+        sock = supervisor.listening_socket(options.pop("host"), options.pop("port"))
         keeper = start_job_service()
 
         def one() -> None:
@@ -274,7 +274,7 @@ def serve_until_stopped(app: Any, *, workers: int = 1, **options: Any) -> bool:
             stopping.run(create_server(app, sockets=[sock], **options))
 
         try:
-            return processes.supervise(workers, one, service=keeper) == 0
+            return supervisor.supervise(workers, one, service=keeper) == 0
         finally:
             sock.close()
             if keeper is not None:
@@ -297,7 +297,7 @@ def serve(options: Mapping[str, Any], **keywords: Any) -> int:
     """Serve the app (``start``, which takes the same arguments). With ``--log-format json``,
     whatever is printed meanwhile on standard output and error (what ``serve`` says, a
     library's word) is written as a JSON line, as the log's own (``logs.shaped``)."""
-    from . import logs
+    from .serving import logs
 
     with logs.shaped(options["log_format"]):
         return start(options, **keywords)
@@ -314,9 +314,10 @@ def start(
     name, as ``settings.SERVE`` declares them (their keys of the app's configuration are filled
     from that declaration); *db_path*: ``--db``. *run* replaces the server in tests;
     *end_process*: once the server has stopped cleanly, end the process at once (``end``)."""
-    from . import create_app, logs
-    from .hosting import public_url_problem
-    from .metrics import metrics_folder, remove_folder
+    from . import create_app
+    from .serving import logs
+    from .access.hosting import public_url_problem
+    from .serving.metrics import metrics_folder, remove_folder
 
     from ..store.backup import BackupError, serving_lock
 

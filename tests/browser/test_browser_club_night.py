@@ -45,7 +45,7 @@ def finish(site, game_id: int) -> None:
 def tables_of(site, club_id: int, number: int) -> list[tuple[int, tuple[str, ...]]]:
     with site.seed.app_context():
         from scorekeeper.store import clubnights
-        from scorekeeper.web.database import get_db
+        from scorekeeper.web.access.database import get_db
 
         club = clubnights.load(get_db(), club_id)
         return [(t.game_id, t.players) for t in club.rounds[number - 1].tables]

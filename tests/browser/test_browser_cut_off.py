@@ -113,7 +113,7 @@ def club_night(site, players: int) -> int:
     club_id = int(response.headers["Location"].rsplit("/", 1)[1])
     with site.seed.app_context():
         from scorekeeper.store import clubnights
-        from scorekeeper.web.database import get_db
+        from scorekeeper.web.access.database import get_db
 
         tables = clubnights.load(get_db(), club_id).rounds[0].tables
     for n, table in enumerate(tables):

@@ -37,7 +37,7 @@ EIGHT = ["Aya", "Bilal", "Carla", "Dana", "ليلى", "Farah", "Ghassan", "Hala"
 def matches_of(site, tournament_id: int, number: int) -> list[tuple[int, tuple[int, ...]]]:
     with site.seed.app_context():
         from scorekeeper.store import tournaments
-        from scorekeeper.web.database import get_db
+        from scorekeeper.web.access.database import get_db
 
         tournament = tournaments.load(get_db(), tournament_id)
         return [(m.game_id, m.table.entrants) for m in tournament.rounds[number - 1]]
@@ -46,7 +46,7 @@ def matches_of(site, tournament_id: int, number: int) -> list[tuple[int, tuple[i
 def watch_link(site, game_id: int) -> str:
     with site.seed.app_context():
         from scorekeeper.store.keys import game_keys
-        from scorekeeper.web.database import get_db
+        from scorekeeper.web.access.database import get_db
 
         return f"/v/{game_keys(get_db(), game_id)['view_key']}"
 
@@ -56,7 +56,7 @@ def confirm_all_but_the_last(site, game_id: int) -> int:
     it returns (the test's follower confirms that one by a tap)."""
     with site.seed.app_context():
         from scorekeeper.store import confirmations, confirming
-        from scorekeeper.web.database import get_db
+        from scorekeeper.web.access.database import get_db
 
         db = get_db()
         waiting = confirmations.unconfirmed_deals(db, game_id)

@@ -130,7 +130,7 @@ def test_issue37_5__a_tv_that_is_no_member_opens_the_wall_link_and_follows_the_n
 def test_issue37_5__the_tournaments_wall_link_fills_the_tv_on_a_laptop(site, seeded, devices):
     with site.seed.app_context():
         from scorekeeper.store.keys import wall_key
-        from scorekeeper.web.database import get_db
+        from scorekeeper.web.access.database import get_db
 
         key = wall_key(get_db(), "tournament", seeded.tournament)
     _, tv_screen = devices

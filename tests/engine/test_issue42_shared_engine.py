@@ -13,7 +13,7 @@ from scorekeeper.engine.play import quick
 
 def test_issue42_dupes__one_alive_tells_a_running_an_unreaped_and_a_reaped_process():
     from scorekeeper.store import replica
-    from scorekeeper.web import metrics
+    from scorekeeper.web.serving import metrics
 
     assert replica.alive is processes.alive and metrics.alive is processes.alive
     process = subprocess.Popen(["sleep", "60"])

@@ -176,18 +176,22 @@ def test_issue42_1__what_pages_lent_each_other_is_defined_once_outside_the_pages
 
 def test_issue42_1__the_modules_pages_share_import_no_page():
     """A module the pages share (in ``web/`` or beside them in ``web/pages/``) imports no page:
-    else a page would lend through it. Only the app factory and ``web/groups.py`` import pages."""
+    else a page would lend through it. Only the app factory and ``web/groupsite.py`` import pages."""
     pages = page_names()
     web = PACKAGE / "web"
     helpers = [p for p in PAGES.glob("*.py") if p.stem not in pages and p.name != "__init__.py"]
-    helpers += [p for p in web.glob("*.py") if p.name not in ("__init__.py", "groups.py")]
+    helpers += [
+        p
+        for p in web.rglob("*.py")
+        if PAGES not in p.parents and p not in (web / "__init__.py", web / "groupsite.py")
+    ]
     reaching = {}
     for path in sorted(helpers):
-        folder = PAGES if path.parent == PAGES else web
+        folder = PAGES if path.parent == PAGES else path.parent
         for module, names in relative_imports(path, folder):
             if folder == PAGES and module in pages:
                 reaching.setdefault(path.name, set()).add(module)
         text = path.read_text(encoding="utf-8")
-        if folder == web and ("from .pages" in text or "import pages" in text):
+        if folder != PAGES and ("pages import" in text or ".pages" in text or "import pages" in text):
             reaching.setdefault(path.name, set()).add("pages")
     assert reaching == {}

@@ -1,5 +1,5 @@
 """The stylesheets and scripts are sent without their comments and indentation
-(``web/assets.py``), line for line, so that a page's first load keeps within its 40 KB."""
+(``web/making/assets.py``), line for line, so that a page's first load keeps within its 40 KB."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from scorekeeper.site import STATIC
-from scorekeeper.web.assets import trim
+from scorekeeper.web.making.assets import trim
 
 SOURCES = sorted(p for p in Path(STATIC).iterdir() if p.suffix in (".css", ".js"))
 

@@ -19,8 +19,8 @@ from scorekeeper.engine.errors import InvalidResult
 from scorekeeper.engine.progression import DEAL_LIMIT
 from scorekeeper.store import storage, transfer
 from scorekeeper.store.db import connect
-from scorekeeper.web import inflight
-from scorekeeper.web.database import get_db
+from scorekeeper.web.keeping import inflight
+from scorekeeper.web.access.database import get_db
 from scorekeeper.web.pages import history, players
 
 from history_helpers import import_docs, simulated_games

@@ -10,7 +10,7 @@ import pytest
 
 from scorekeeper.store.db import connect
 from scorekeeper.store.kept import Kept
-from scorekeeper.web import fragments
+from scorekeeper.web.keeping import fragments
 
 from history_helpers import import_docs, simulated_games
 from web_helpers import PLAYERS, soup

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from scorekeeper.engine import ALL_CONTRACTS, read_game
-from scorekeeper.web import svgcharts
+from scorekeeper.web.keeping import svgcharts
 
 from history_helpers import import_docs, query, simulated_games
 from web_helpers import soup

@@ -19,7 +19,7 @@ from scorekeeper.store.confirming import AlreadyConfirmed
 from scorekeeper.store.db import connect
 from scorekeeper.store.refused import Refused
 from scorekeeper.web import create_app
-from scorekeeper.web import readysheets as sheets
+from scorekeeper.web.keeping import readysheets as sheets
 
 from gamebuilder import standard_deal
 from web_helpers import PLAYERS, Table, hidden_fields, keep_score, soup

@@ -13,7 +13,7 @@ import pytest
 from scorekeeper import cli
 from scorekeeper.engine import Problem, loads
 from scorekeeper.engine.gamefile import EXTRA_LIMIT, NAME_LIMIT
-from scorekeeper.web.security import safe_path
+from scorekeeper.web.access.security import safe_path
 
 from gamebuilder import standard_game
 from history_helpers import import_docs, query

@@ -107,7 +107,7 @@ def test_issue32__hsts_and_secure_cookies_through_caddy(box):
 
 def check_links(box, phone) -> None:
     """The Phones page's links and the QR code carry the public https address, Caddy's."""
-    from scorekeeper.web.qrcodes import qr_svg
+    from scorekeeper.web.making.qrcodes import qr_svg
 
     started = phone.post_form("/games/new", {**NEW_GAME, "pin": PIN})
     game = int(started.location.rsplit("/", 1)[1])

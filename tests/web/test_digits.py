@@ -78,7 +78,7 @@ def test_player_page__western_digits_keep_the_point_and_percent(client, player_p
 
 def test_chart_labels__arabic_decimal_separator():
     from scorekeeper.web import create_app
-    from scorekeeper.web.svgcharts import _number
+    from scorekeeper.web.keeping.svgcharts import _number
 
     app = create_app({"TESTING": True, "DATABASE": ":memory:"})
     with app.test_request_context(headers={"Cookie": "digits=arabic"}):

@@ -253,7 +253,7 @@ def test_starting_by_invitation_needs_the_operators_link(tmp_path):
 def test_a_group_at_its_size_cap_says_so_and_starts_nothing(app, monkeypatch):
     group, _, phone = start_group(app)
     monkeypatch.setattr(store_groups, "SIZE_CAP", 1024)
-    monkeypatch.setattr("scorekeeper.web.rights.SIZE_CAP", 1024)
+    monkeypatch.setattr("scorekeeper.web.access.rights.SIZE_CAP", 1024)
     response = InGroup(phone, group).get("/games/new")
     assert response.status_code == 403 and "reached the most" in soup(response).get_text()
 

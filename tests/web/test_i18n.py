@@ -14,9 +14,9 @@ from scorekeeper.engine import Problem
 from scorekeeper.engine.contracts import CONTRACT_LABELS
 from scorekeeper.engine.messages import MESSAGES, SEAT_QUESTIONS
 from scorekeeper.engine.rules import RULES_TEXT
-from scorekeeper.web.i18n import local_path
+from scorekeeper.web.making.i18n import local_path
 from scorekeeper.languages import FORM_MESSAGES, SAY_WHO
-from scorekeeper.web.messages import problem_text
+from scorekeeper.web.making.messages import problem_text
 
 from web_helpers import OWN_LINK, error_next_to, soup
 

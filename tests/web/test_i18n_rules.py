@@ -12,8 +12,8 @@ from scorekeeper.engine import HouseRules, RulesError, read_game
 from scorekeeper.engine.errors import InvalidResult, Problem
 from scorekeeper.engine.messages import MESSAGES
 from scorekeeper.engine.rules import RULES_TEXT
-from scorekeeper.web.messages import problem_text
-from scorekeeper.web.rulestext import rules_text
+from scorekeeper.web.making.messages import problem_text
+from scorekeeper.web.making.rulestext import rules_text
 
 from test_transfer import good_game, upload
 from web_helpers import soup

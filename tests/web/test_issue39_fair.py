@@ -1,4 +1,4 @@
-"""Issue 39, item 2: fair renders (web/printer.py). Each group (its database file) and each
+"""Issue 39, item 2: fair renders (web/keeping/printer.py). Each group (its database file) and each
 client (the address the app sees) has a bounded share of the printing queue's renders and of
 its waiting requests, so that one group's flood, or one client's, never takes another group's
 sheets; and a render's key holds only what the server offers (a language, digits, a paper):
@@ -14,7 +14,7 @@ from urllib.parse import urlencode
 import pytest
 
 from scorekeeper.printing import pool
-from scorekeeper.web import printer
+from scorekeeper.web.keeping import printer
 
 from group_helpers import InGroup, groups_app, start_group
 from test_defects_hosting import hosted, member as hosted_member  # noqa: F401 (a fixture)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.web import present
-from scorekeeper.web.rights import device_of
+from scorekeeper.web.making import present
+from scorekeeper.web.access.rights import device_of
 
 
 @pytest.mark.parametrize(

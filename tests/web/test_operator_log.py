@@ -23,7 +23,8 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper.web import create_app, logs
+from scorekeeper.web import create_app
+from scorekeeper.web.serving import logs
 
 from hosted_box import shipped_caddy
 from test_web_no_500 import fill, make_site

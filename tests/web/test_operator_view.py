@@ -97,7 +97,7 @@ def test_issue39_6__starts_at_the_same_moment_cannot_pass_the_cap_together(tmp_p
 
 
 def test_issue39_6__a_server_process_that_ended_leaves_no_render_queue_behind(tmp_path):
-    from scorekeeper.web.metrics import forget_ended
+    from scorekeeper.web.serving.metrics import forget_ended
 
     ended = subprocess.Popen([sys.executable, "-c", "pass"])
     ended.wait()

@@ -1,4 +1,4 @@
-"""What the pages print, answered by one module (``web/printouts.py``, issue 42): a club
+"""What the pages print, answered by one module (``web/keeping/printouts.py``, issue 42): a club
 night's, a tournament's and a season's printed page are asked for in English or Arabic by the
 one check, a file name is made of a title in one way, and a game's sheet as a PNG is the same
 image at its own address and at a shared result's secret one."""
@@ -11,7 +11,7 @@ import test_tournaments
 import test_web_clubnights
 from scorekeeper.store import seasons
 from scorekeeper.store.db import connect
-from scorekeeper.web.printouts import sheet_name, slug
+from scorekeeper.web.keeping.printouts import sheet_name, slug
 
 from played import GAME
 from web_helpers import Table

@@ -516,7 +516,7 @@ def test_the_organiser_is_the_admin_of_a_tournaments_tables_confirmations(client
         stored = storage.load_game(db, game)
     finally:
         db.close()
-    from scorekeeper.web import phones, rights
+    from scorekeeper.web.access import phones, rights
 
     with app.test_request_context():
         assert phones.tournament_of(game) == tid

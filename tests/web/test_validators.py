@@ -1,5 +1,5 @@
 """The game page, the scoreboard and the state document answered from what is already known
-(``web/validators.py``): a phone that has the page of the game as it is gets 304 before any
+(``web/keeping/validators.py``): a phone that has the page of the game as it is gets 304 before any
 template or session write; a second phone gets the kept body; and every change of the game, of
 how the phone reads or of its right to keep score gives another validator and another body."""
 
@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 
 from scorekeeper.store import players
 from scorekeeper.store.db import connect
-from scorekeeper.web import rights, validators
+from scorekeeper.web.access import rights
+from scorekeeper.web.keeping import validators
 
 from web_helpers import edit_link, hidden_fields, soup
 
@@ -83,7 +84,7 @@ def test_conditional_get__304_with_no_template_and_no_cookie(app, client, game, 
 
 @pytest.mark.parametrize("page", PAGES)
 def test_conditional_get__one_query_by_the_games_id(app, client, game, page):
-    from scorekeeper.web.database import get_db
+    from scorekeeper.web.access.database import get_db
 
     path = page.format(game)
     etag, _ = seen(client, path)
@@ -359,7 +360,7 @@ def test_a_flash_message__shown_once_and_never_kept(app, client, table, game):
 def test_an_unkeyed_read__neither_kept_nor_validated(app, client, game, monkeypatch):
     """A helper that reads a table the key does not cover makes the page unkept by itself,
     without marking anything (the safe way is the default)."""
-    from scorekeeper.web.database import get_db
+    from scorekeeper.web.access.database import get_db
     from scorekeeper.web.pages import games
 
     real = games.game_context
@@ -384,7 +385,7 @@ def test_a_page_that_reads_which_phone_this_is__neither_kept_nor_validated(
     """Confirmation by the other side: what a page shows may depend on which phone reads it
     (who entered a deal, who it says it is), which no key holds; reading it leaves the page
     unkept, without a database read or a session write to give it away."""
-    from scorekeeper.web import phones
+    from scorekeeper.web.access import phones
     from scorekeeper.web.pages import games
 
     real = games.game_context
@@ -553,7 +554,7 @@ def test_item6_a_page_that_shows_ratings_without_their_version_in_its_key_is_not
 ):
     """The guard beside the key: a page that reads the ratings under a key without their
     version (any page but the game page) is neither kept nor validated."""
-    from scorekeeper.web import ratingview
+    from scorekeeper.web.making import ratingview
     from scorekeeper.web.pages import live
 
     real = live.game_context

@@ -10,7 +10,8 @@ import pytest
 
 from scorekeeper import cli
 from scorekeeper.store import keys
-from scorekeeper.web import create_app, rights as access
+from scorekeeper.web import create_app
+from scorekeeper.web.access import rights as access
 from scorekeeper.store.db import connect
 from scorekeeper.store.schema import migrate, migrations
 
@@ -174,7 +175,7 @@ def test_the_qr_codes_address_is_the_view_link(app, client, game):
     with app.test_request_context("/", base_url="http://192.168.1.23:5000"):
         from scorekeeper.web.pages import live
         from scorekeeper.store import storage
-        from scorekeeper.web.database import get_db
+        from scorekeeper.web.access.database import get_db
 
         stored = storage.load_game(get_db(), game)
         assert live.watch_url(stored) == f"/v/{row['view_key']}"
@@ -224,7 +225,7 @@ def test_a_right_is_bound_to_the_games_key_not_only_its_number(app, client, game
 
 def test_a_phone_remembers_its_latest_games(app, client):
     with app.test_request_context():
-        from scorekeeper.web import phonestate
+        from scorekeeper.web.access import phonestate
 
         for game_id in range(1, access.REMEMBERED_GAMES + 6):
             access.grant(game_id, f"{game_id:032x}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.web.dealforms import fill_counts, fill_order, form_field_name
+from scorekeeper.web.making.dealforms import fill_counts, fill_order, form_field_name
 
 from web_helpers import COMPLEX, checked_values, error_next_to, hidden_fields, soup
 

@@ -1,4 +1,4 @@
-"""Issue 27, item 1: expensive answers never starve cheap ones (web/printer.py, web/inflight.py).
+"""Issue 27, item 1: expensive answers never starve cheap ones (web/keeping/printer.py, web/keeping/inflight.py).
 
 Every PDF and PNG not kept is laid out by the printing pool through one bounded queue: past its
 bound, 503 with Retry-After; identical requests share one render; what depends only on its
@@ -13,7 +13,8 @@ from typing import Callable
 import pytest
 
 from scorekeeper.printing import pool
-from scorekeeper.web import create_app, inflight, printer
+from scorekeeper.web import create_app
+from scorekeeper.web.keeping import inflight, printer
 from scorekeeper.web.pages import advise as advise_page
 
 from web_helpers import Table, soup

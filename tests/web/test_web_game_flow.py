@@ -8,7 +8,7 @@ import pytest
 
 from scorekeeper.engine import read_game
 from scorekeeper.store import storage
-from scorekeeper.web.database import get_db
+from scorekeeper.web.access.database import get_db
 
 from web_helpers import COMPLEX, PLAYERS, hidden_fields, soup
 
@@ -379,7 +379,7 @@ def test_history__shows_undone_deals(client, table):
 def test_standings__seat_order_with_places_level_totals_sharing_one(app):
     """Paper keeps the seat order: the rows do not move when a deal changes who leads."""
     from scorekeeper.engine import GameScore
-    from scorekeeper.web import present
+    from scorekeeper.web.making import present
 
     scored = GameScore(
         deals=(),

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from scorekeeper.web.database import get_db
+from scorekeeper.web.access.database import get_db
 
 from web_helpers import checked_values, error_next_to, soup
 

@@ -16,7 +16,7 @@ from gamebuilder import standard_deal
 from history_helpers import import_docs, query, simulated_games
 from scorekeeper.store import ratings
 from scorekeeper.store.db import connect
-from scorekeeper.web import validators
+from scorekeeper.web.keeping import validators
 from web_helpers import OWN_LINK, Table, soup
 
 POOL = ("Aya", "Bilal", "Carla", "Dana", "Elias", "Farah")

@@ -111,7 +111,7 @@ def test_night_text__the_night_standings_and_its_champion(app, client, lang):
     play(table)
     play(table, names=["Aya", "Bilal", "ليلى", "Hala"])
     with app.app_context():
-        from scorekeeper.web.database import get_db
+        from scorekeeper.web.access.database import get_db
 
         db = get_db()
         standings = clubnights.night_standings(db, clubnights.night_game_ids(db, "2026-11-20"))

@@ -1,7 +1,7 @@
-"""The printed sheet ready before it is asked for (web/readysheets.py): each game's last PDF kept
+"""The printed sheet ready before it is asked for (web/keeping/readysheets.py): each game's last PDF kept
 per way of reading it, answered with an ETag and 304, made in the background after a save when
 the game is over or was printed before, one sheet at a time, and made when asked otherwise;
-every one laid out by the printing pool (web/printer.py), never by the thread that asks."""
+every one laid out by the printing pool (web/keeping/printer.py), never by the thread that asks."""
 
 from __future__ import annotations
 
@@ -14,9 +14,9 @@ from pypdf import PdfReader
 
 from scorekeeper.store import storage
 from scorekeeper.store.players import rename_player
-from scorekeeper.web.database import get_db
+from scorekeeper.web.access.database import get_db
 from scorekeeper.printing import pool
-from scorekeeper.web import readysheets as sheets
+from scorekeeper.web.keeping import readysheets as sheets
 
 from test_web_game_flow import NIGHT
 from web_helpers import PLAYERS

@@ -15,7 +15,7 @@ from scorekeeper.engine.simulate import simulate_game
 from scorekeeper.store import facts, gamecache, storage
 from scorekeeper.store.db import connect, write_lock
 from scorekeeper.store.schema import migrate
-from scorekeeper.web.database import get_db
+from scorekeeper.web.access.database import get_db
 
 PLAYERS = ["Aya", "Bilal", "Carla", "Dana"]
 DIAMONDS = {"king": 0, "contracts": ["diamonds"], "diamonds": [4, 3, 3, 3]}
@@ -218,7 +218,7 @@ def test_query__a_select_gives_its_rows_anything_else_goes_through_sqlite_utils(
 
 # -- the QR code -------------------------------------------------------------------------------
 def test_qr__drawn_once_and_a_phone_that_has_it_gets_304(table, client):
-    from scorekeeper.web.qrcodes import qr_svg
+    from scorekeeper.web.making.qrcodes import qr_svg
 
     game_id = table.new_game()
     first = client.get(f"/games/{game_id}/qr.svg")

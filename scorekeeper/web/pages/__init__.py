@@ -4,11 +4,11 @@ for what :data:`SHARED` names (``tests/project/test_architecture_map.py`` holds 
 ``games``, the game every page of a game starts from (``deals``, ``live``, ``sheets``,
 ``history``, ``charts``, ``advise``, ``rules``, ``result``, ``confirm``). What pages have in
 common besides lives in modules named for what it is: printed answers and their language
-(``web/printouts.py``), a QR code (``web/qrcodes.py``), the entrants' name check
-(``web/entrants.py``), the charts' drawing, sizes and keys (``web/svgcharts.py``), and what
-the club night's and the tournament's pages and walls share (``web/boards.py``). Outside the
+(``web/keeping/printouts.py``), a QR code (``web/making/qrcodes.py``), the entrants' name check
+(``web/making/entrants.py``), the charts' drawing, sizes and keys (``web/keeping/svgcharts.py``), and what
+the club night's and the tournament's pages and walls share (``web/making/boards.py``). Outside the
 pages, only the app factory (:data:`BLUEPRINTS`) and
-``web/groups.py`` (``front``'s blueprint, ``result.shared_result_opens``,
+``web/groupsite.py`` (``front``'s blueprint, ``result.shared_result_opens``,
 ``walls.wall_opens``) import them."""
 
 from __future__ import annotations

@@ -31,11 +31,11 @@ from ...store.keys import (
     take_pin_try,
     tries_left,
 )
-from ..database import get_db
-from ..flashes import flash_words
-from ..hosting import external_url
-from ..i18n import num, speak_the_groups_language
-from ..rights import (
+from ..access.database import get_db
+from ..making.flashes import flash_words
+from ..access.hosting import external_url
+from ..making.i18n import num, speak_the_groups_language
+from ..access.rights import (
     ADMIN_KEY,
     JOIN_KEY,
     PinForm,

@@ -5,7 +5,7 @@ and back in its answer page, sent with ``Cache-Control: no-store``: it is not wr
 database, kept in the session or put in an address, and no other page shows it.
 
 Working advice out holds a server thread for a second or more, so it is limited while it runs
-(``web/inflight.py``): one per game, one per client address, a few in all.
+(``web/keeping/inflight.py``): one per game, one per client address, a few in all.
 """
 
 from __future__ import annotations
@@ -26,13 +26,13 @@ from ...engine.advisor.baseline import averages, rules_key
 from ...engine.cards import CARDS, Rank, Suit
 from ...engine.progression import Progress
 from ...engine.rules import HouseRules
-from ..flashes import flash_words
-from ..i18n import figure as figure_text, num
-from ..messages import contract_label, problem_text
-from ..present import contracts_label, signed
-from ..inflight import ADVICE
-from ..printer import database_path
-from ..rights import client, edit_required
+from ..making.flashes import flash_words
+from ..making.i18n import figure as figure_text, num
+from ..making.messages import contract_label, problem_text
+from ..making.present import contracts_label, signed
+from ..keeping.inflight import ADVICE
+from ..keeping.printer import database_path
+from ..access.rights import client, edit_required
 from .games import fetch_game
 
 bp = Blueprint("advise", __name__, url_prefix="/games/<int:game_id>")

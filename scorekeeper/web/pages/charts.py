@@ -1,5 +1,5 @@
 """Charts as images: each is a separate ``image/svg+xml`` response, drawn on the server without
-any script (``web/svgcharts.py``); pygal puts its styles in a ``<style>`` element, which the
+any script (``web/keeping/svgcharts.py``); pygal puts its styles in a ``<style>`` element, which the
 pages' Content-Security-Policy would refuse inline. Every page that shows one also shows its
 figures as a table, for screen readers and for print.
 
@@ -15,10 +15,10 @@ from flask_babel import gettext
 
 from ...store import ratings, stats
 from ...store.kept import Kept
-from ..database import get_db
-from ..groupspace import database_path
-from ..i18n import current_language, num
-from ..svgcharts import contract_averages_svg, rating_svg, running_totals_svg
+from ..access.database import get_db
+from ..access.groupspace import database_path
+from ..making.i18n import current_language, num
+from ..keeping.svgcharts import contract_averages_svg, rating_svg, running_totals_svg
 from .games import fetch_game
 
 bp = Blueprint("charts", __name__, url_prefix="/charts")

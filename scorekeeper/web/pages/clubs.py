@@ -22,17 +22,18 @@ from wtforms import HiddenField, TextAreaField
 from ...engine import ALL_CONTRACTS, HouseRules
 from ...store import boardversion, clubnights, seating, storage
 from ...store.refused import Refused
-from .. import boards, present, rights
-from ..database import get_db
-from ..entrants import name_refusal
-from ..fields import PickField, whole_number
-from ..flashes import flash_words
-from ..forms import tonight
-from ..messages import contract_label, refusal
-from ..printer import printed
-from ..printouts import pdf_response, print_language, slug
-from ..readysheets import sheet_digits
-from ..rulestext import rules_text
+from ..making import boards, present
+from ..access import rights
+from ..access.database import get_db
+from ..making.entrants import name_refusal
+from ..making.fields import PickField, whole_number
+from ..making.flashes import flash_words
+from ..making.forms import tonight
+from ..making.messages import contract_label, refusal
+from ..keeping.printer import printed
+from ..keeping.printouts import pdf_response, print_language, slug
+from ..keeping.readysheets import sheet_digits
+from ..making.rulestext import rules_text
 
 bp = Blueprint("clubs", __name__, url_prefix="/clubs")
 CLUB_TITLE_LIMIT = clubnights.TITLE_LIMIT

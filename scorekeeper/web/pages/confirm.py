@@ -26,13 +26,14 @@ from ...store import confirmations, confirming, storage
 from ...store.confirming import AlreadyConfirmed
 from ...store.refused import Refused
 from ...store.storage import StoredGame
-from .. import meanwhile, phones, present
-from ..boards import seating_after
-from ..database import get_db
-from ..fields import form_int
-from ..flashes import flash_message, flash_plural
-from ..readysheets import after_save
-from ..rights import safe_next
+from ..making import meanwhile, present
+from ..access import phones
+from ..making.boards import seating_after
+from ..access.database import get_db
+from ..making.fields import form_int
+from ..making.flashes import flash_message, flash_plural
+from ..keeping.readysheets import after_save
+from ..access.rights import safe_next
 from .games import fetch_game
 
 bp = Blueprint("confirm", __name__, url_prefix="/games/<int:game_id>")

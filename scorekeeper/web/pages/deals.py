@@ -17,17 +17,18 @@ from ...engine import InvalidResult, score_deal
 from ...engine.contracts import Contract
 from ...store import checks, closing, storage
 from ...store.storage import StoredGame
-from .. import meanwhile, phones, present
-from ..boards import seating_after
-from ..database import get_db
-from ..dealforms import DealForm, EntryContext, form_class_for, reason_options, record_data
-from ..fields import form_int
-from ..flashes import flash_words
-from ..forms import UndoForm
-from ..i18n import isolated
-from ..messages import problem_text, refusal
-from ..readysheets import after_save
-from ..rights import edit_required
+from ..making import meanwhile, present
+from ..access import phones
+from ..making.boards import seating_after
+from ..access.database import get_db
+from ..making.dealforms import DealForm, EntryContext, form_class_for, reason_options, record_data
+from ..making.fields import form_int
+from ..making.flashes import flash_words
+from ..making.forms import UndoForm
+from ..making.i18n import isolated
+from ..making.messages import problem_text, refusal
+from ..keeping.readysheets import after_save
+from ..access.rights import edit_required
 from .games import fetch_game, game_context, seat_arg
 
 bp = Blueprint("deals", __name__, url_prefix="/games/<int:game_id>")
@@ -605,7 +606,7 @@ __all__ = ["bp", "game_context"]
 @bp.after_request
 def sheet_after_save(response):
     """A POST answered with a redirect saved, corrected or undid a deal (or found it saved
-    already): the printed sheet is made ready in the background (web/readysheets.py)."""
+    already): the printed sheet is made ready in the background (web/keeping/readysheets.py)."""
     if request.method == "POST" and response.status_code == 303 and request.view_args:
         after_save(request.view_args["game_id"])
     return response

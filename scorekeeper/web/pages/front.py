@@ -16,12 +16,12 @@ from wtforms import StringField
 from ...store import groups as store_groups
 from ...store.keys import install_key
 from ...store.refused import Refused
-from .. import groupspace as groups
-from ..flashes import flash_words
-from ..i18n import current_language, speak_the_groups_language
-from ..messages import refusal
-from ..phonestate import joined
-from ..rights import ADMIN_KEY, admit, client, grant_install
+from ..access import groupspace
+from ..making.flashes import flash_words
+from ..making.i18n import current_language, speak_the_groups_language
+from ..making.messages import refusal
+from ..access.phonestate import joined
+from ..access.rights import ADMIN_KEY, admit, client, grant_install
 
 bp = Blueprint("front", __name__)
 INVITED = "invited"
@@ -39,7 +39,7 @@ class StartForm(FlaskForm):
 def my_groups() -> list[store_groups.Group]:
     """The groups this phone is a member of (as its cookie lists them)."""
     ids = joined()
-    found = (groups.host().find(i) for i in ids if store_groups.GROUP_ID.fullmatch(i))
+    found = (groupspace.host().find(i) for i in ids if store_groups.GROUP_ID.fullmatch(i))
     return [group for group in found if group is not None]
 
 
@@ -47,13 +47,13 @@ def may_start() -> bool:
     if current_app.config["GROUPS"] != "invite":
         return True
     tag = session.get(INVITED)
-    return isinstance(tag, str) and hmac.compare_digest(tag, groups.host().invite_key()[:12])
+    return isinstance(tag, str) and hmac.compare_digest(tag, groupspace.host().invite_key()[:12])
 
 
 def _page(form: StartForm | None = None, status: int = 200):
     if form is None:
         form = StartForm(formdata=None, data={"lang": current_language()})
-        full = groups.host().full() if may_start() else None
+        full = groupspace.host().full() if may_start() else None
         if full:  # said before anyone types a name
             form.form_errors.append(refusal(Refused(full)))
     if form.lang.data not in dict(LANGUAGES):
@@ -71,7 +71,7 @@ def index():
 @bp.get("/invite/<key>")
 def invite(key: str):
     """The operator's invitation: this phone may start a group."""
-    if not hmac.compare_digest(key, groups.host().invite_key()):
+    if not hmac.compare_digest(key, groupspace.host().invite_key()):
         abort(404)
     session[INVITED] = key[:12]
     session.permanent = True
@@ -103,7 +103,7 @@ def start():
         return _page(form, 400)
     try:
         lang = form.lang.data if form.lang.data in dict(LANGUAGES) else "en"
-        group = groups.host().create(name, lang, client=client())
+        group = groupspace.host().create(name, lang, client=client())
     except Refused as exc:
         if exc.message == store_groups.LIMIT_REACHED:  # counted with the start, at once
             form.name.errors = [
@@ -119,7 +119,7 @@ def start():
         form.name.errors = [refusal(exc)]
         return _page(form, 400)
     g.group_id, g.group_path = group.id, str(group.path)
-    from ..database import get_db
+    from ..access.database import get_db
 
     admit("start")
     grant_install(ADMIN_KEY, install_key(get_db(), ADMIN_KEY))

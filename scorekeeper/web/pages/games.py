@@ -11,12 +11,21 @@ from ...engine import read_deal
 from ...store import keys, ratings, storage
 from ...store.refused import Refused
 from ...store.storage import StoredGame
-from .. import phones, present, ratingview, rights, validators
-from ..database import get_db
-from ..fields import form_int
-from ..flashes import flash_message, flash_words
-from ..forms import LIMITS, NewGameForm, new_game_data, player_label, preset_settings, tonight
-from ..messages import problem_text
+from ..access import phones, rights
+from ..making import present, ratingview
+from ..keeping import validators
+from ..access.database import get_db
+from ..making.fields import form_int
+from ..making.flashes import flash_message, flash_words
+from ..making.forms import (
+    LIMITS,
+    NewGameForm,
+    new_game_data,
+    player_label,
+    preset_settings,
+    tonight,
+)
+from ..making.messages import problem_text
 
 bp = Blueprint("games", __name__, url_prefix="/games")
 

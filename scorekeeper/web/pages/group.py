@@ -19,14 +19,14 @@ from wtforms import StringField
 from ...store import groups as store_groups
 from ...store import groupsettings, members
 from ...store.keys import install_key, rotate_game_links, rotate_install_key
-from .. import groupspace as groups
-from .. import phonestate
-from ..database import get_db
-from ..flashes import flash_words
-from ..deleted import delete_current
-from ..hosting import external_url
-from ..qrcodes import qr_svg
-from ..rights import (
+from ..access import groupspace
+from ..access import phonestate
+from ..access.database import get_db
+from ..making.flashes import flash_words
+from ..access.deleted import delete_current
+from ..access.hosting import external_url
+from ..making.qrcodes import qr_svg
+from ..access.rights import (
     ADMIN_KEY,
     JOIN_KEY,
     KEY_TAG,
@@ -44,7 +44,7 @@ bp = Blueprint("group", __name__, url_prefix="/group")
 @bp.before_request
 def only_where_reading_is_private():
     """A laptop's or a Pi's one group has no join link and no members: no such page there."""
-    if not groups.private():
+    if not groupspace.private():
         abort(404)
 
 
@@ -113,7 +113,7 @@ def _page(
                 problem=problem,
                 name_form=name_form or NameForm(formdata=None, data={"name": group_name()}),
                 delete_form=delete_form or DeleteForm(formdata=None),
-                many=groups.many(),
+                many=groupspace.many(),
             ),
             status,
         )
@@ -244,8 +244,8 @@ def rename():
         form.name.errors = [_(problem)] if problem else [_("Send the form again.")]
         return _page(name_form=form, status=400)
     groupsettings.put(get_db(), "group_name", name)
-    if groups.many():
-        groups.host().rename(groups.current() or "", name)
+    if groupspace.many():
+        groupspace.host().rename(groupspace.current() or "", name)
     flash_words(lazy_gettext("The group’s name is changed."))
     return redirect(url_for("group.show"), 303)
 
@@ -255,14 +255,14 @@ def rename():
 def delete():
     """Delete the group with its file: only with its name typed, and only on a box of many
     groups (a laptop's one group is its database file)."""
-    if not groups.many():
+    if not groupspace.many():
         abort(404)
     form = DeleteForm()
     typed = (form.confirm.data or "").strip()
     if not form.validate() or typed.casefold() != group_name().casefold():
         form.confirm.errors = [_("Type the group’s name exactly as it is, to be sure.")]
         return _page(delete_form=form, status=400)
-    group = groups.current() or ""
+    group = groupspace.current() or ""
     delete_current()
     phonestate.forget_group(group)
     flash_words(lazy_gettext("The group is deleted, with all its games."))

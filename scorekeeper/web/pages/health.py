@@ -18,8 +18,8 @@ from flask import Blueprint, current_app, jsonify
 from ... import __version__
 from ...store import replica
 from ...store.groups import GROUP_SUFFIX
-from ..database import get_db
-from ..groupspace import host, many
+from ..access.database import get_db
+from ..access.groupspace import host, many
 
 bp = Blueprint("health", __name__)
 

@@ -19,10 +19,10 @@ from flask_babel import gettext
 
 from ...store import clubnights, stats, storage
 from ...store.storage import StoredGame
-from .. import figures, present
-from ..database import get_db
-from ..rulestext import rules_text
-from ..svgcharts import RUNNING_HEIGHT, keys
+from ..making import figures, present
+from ..access.database import get_db
+from ..making.rulestext import rules_text
+from ..keeping.svgcharts import RUNNING_HEIGHT, keys
 from .games import fetch_game, game_context
 
 bp = Blueprint("history", __name__, url_prefix="/history")

@@ -7,8 +7,8 @@ from itertools import groupby
 from flask import Blueprint, render_template
 
 from ...store import storage
-from ..database import get_db
-from ..present import tell_apart
+from ..access.database import get_db
+from ..making.present import tell_apart
 
 bp = Blueprint("home", __name__)
 RECENT_GAMES = 40

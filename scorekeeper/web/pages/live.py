@@ -10,10 +10,10 @@ from flask import Blueprint, Response, jsonify, render_template, request, url_fo
 from flask_babel import gettext as _
 
 from ...store.storage import StoredGame
-from .. import validators
-from ..database import get_db
-from ..hosting import public_root
-from ..qrcodes import qr_svg
+from ..keeping import validators
+from ..access.database import get_db
+from ..access.hosting import public_root
+from ..making.qrcodes import qr_svg
 from .games import fetch_game, game_context
 
 bp = Blueprint("live", __name__, url_prefix="/games/<int:game_id>")

@@ -19,12 +19,14 @@ from wtforms import HiddenField, StringField
 
 from ...engine.gamefile import NAME_LIMIT
 from ...store import players, ratings, stats, storage
-from .. import figures, fragments, phones, ratingview, rights
-from ..database import get_db
-from ..fields import form_int
-from ..flashes import flash_message
-from ..i18n import isolated, num
-from ..messages import refusal
+from ..making import figures, ratingview
+from ..keeping import fragments
+from ..access import phones, rights
+from ..access.database import get_db
+from ..making.fields import form_int
+from ..making.flashes import flash_message
+from ..making.i18n import isolated, num
+from ..making.messages import refusal
 
 bp = Blueprint("players", __name__)
 figures.install(bp)

@@ -1,5 +1,5 @@
 """Share the night: a game's or a night's result as a short text, with the scoresheet as a PNG
-(the same sheet as the PDF, web/readysheets.py). With the Web Share API the Share button sends
+(the same sheet as the PDF, web/keeping/readysheets.py). With the Web Share API the Share button sends
 both (static/share.js); without it, or without JavaScript, its link opens a page with the text
 to copy and the image to download.
 """
@@ -20,13 +20,13 @@ from flask import (
 from flask_babel import format_date, gettext
 
 from ...store import clubnights, stats
-from .. import groupspace as groups
-from ..database import get_db
-from ..i18n import current_language
-from ..printer import printed_png
-from ..printouts import sheet_png_response
-from ..readysheets import sheet_digits
-from ..sharing import game_text, night_text
+from ..access import groupspace
+from ..access.database import get_db
+from ..making.i18n import current_language
+from ..keeping.printer import printed_png
+from ..keeping.printouts import sheet_png_response
+from ..keeping.readysheets import sheet_digits
+from ..making.sharing import game_text, night_text
 from .games import fetch_game
 
 bp = Blueprint("result", __name__)
@@ -36,7 +36,7 @@ def shared_key(what: str) -> str:
     """The secret of one result's own link, where reading is private: a hash of the app's
     secret key, the group and the result (a game's id, a night's date). It opens that result's
     text and image, and nothing else."""
-    message = f"{groups.current() or ''}/{what}".encode()
+    message = f"{groupspace.current() or ''}/{what}".encode()
     return hmac.new(str(current_app.secret_key).encode(), message, hashlib.sha256).hexdigest()[:32]
 
 
@@ -50,7 +50,7 @@ def game_share(stored, scored) -> dict[str, str]:
     """What the Share button of a game sends: its text, and where its image and page are (where
     reading is private, at the result's own secret link, which a member may pass on)."""
     text = game_text(stored.game.players, scored, title=stored.title, played_on=stored.played_on)
-    if groups.private():
+    if groupspace.private():
         key = shared_key(f"game {stored.id}")
         return {
             "text": text,
@@ -73,7 +73,7 @@ def night_share(night: str) -> dict[str, str] | None:
     text = night_text(
         night, clubnights.night_standings(db, night=night), count, clubnights.CHAMPION_RULE
     )
-    if groups.private():
+    if groupspace.private():
         key = shared_key(f"night {night}")
         return {
             "text": text,

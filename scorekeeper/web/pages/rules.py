@@ -17,9 +17,9 @@ from ...engine.contracts import ALL_CONTRACTS, Contract
 from ...engine.rules import HouseRules
 from ...printing.language import isolate_ltr, words_for
 from ...printing.sheet import contract_names, contract_rules
-from ..i18n import current_language, num
-from ..present import contracts_label, contracts_query, parse_contracts
-from ..words import table_words
+from ..making.i18n import current_language, num
+from ..making.present import contracts_label, contracts_query, parse_contracts
+from ..making.words import table_words
 from .games import fetch_game
 
 bp = Blueprint("rules", __name__)

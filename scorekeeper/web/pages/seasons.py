@@ -13,13 +13,13 @@ from flask_babel import gettext
 from flask_wtf import FlaskForm
 
 from ...store import ratings, seasons
-from .. import rights
-from ..database import get_db
-from ..flashes import flash_message
-from ..printer import printed, printed_png
-from ..printouts import pdf_response, print_language, slug
-from ..readysheets import sheet_digits
-from ..sharing import season_text
+from ..access import rights
+from ..access.database import get_db
+from ..making.flashes import flash_message
+from ..keeping.printer import printed, printed_png
+from ..keeping.printouts import pdf_response, print_language, slug
+from ..keeping.readysheets import sheet_digits
+from ..making.sharing import season_text
 
 bp = Blueprint("seasons", __name__, url_prefix="/seasons")
 

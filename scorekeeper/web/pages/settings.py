@@ -16,12 +16,13 @@ from ...engine.contracts import ALL_CONTRACTS, CONTRACT_LABELS
 from ...languages import LANGUAGES
 from ...store import groupsettings, ratings, seasons
 from ...store.refused import Refused
-from .. import ratingview, rights
-from ..database import get_db
-from ..flashes import flash_message
-from ..messages import refusal
-from ..i18n import COOKIE, COOKIE_AGE, DIGITS_COOKIE, current_language, local_path
-from ..words import (
+from ..making import ratingview
+from ..access import rights
+from ..access.database import get_db
+from ..making.flashes import flash_message
+from ..making.messages import refusal
+from ..making.i18n import COOKIE, COOKIE_AGE, DIGITS_COOKIE, current_language, local_path
+from ..making.words import (
     LEGACY_COOKIE,
     LEGACY_SETS,
     LIMIT,

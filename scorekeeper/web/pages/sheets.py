@@ -1,8 +1,8 @@
 """Printed scoresheets: a game's sheet as a PDF and as a PNG, and a blank one to fill in by hand.
 
-A game's sheet is kept and made ready before it is asked for (``web/readysheets.py``); every
+A game's sheet is kept and made ready before it is asked for (``web/keeping/readysheets.py``); every
 sheet that is not kept is laid out by the printing processes, through the one bounded queue in
-front of them (``web/printer.py``): past it, 503 with ``Retry-After``. The blank sheet depends
+front of them (``web/keeping/printer.py``): past it, 503 with ``Retry-After``. The blank sheet depends
 only on its parameters, and is kept by them.
 """
 
@@ -13,10 +13,10 @@ from flask_babel import gettext
 
 from ...engine.gamefile import NAME_LIMIT, check_players
 from ...store.storage import clean_name
-from ..messages import problem_text
-from ..printer import database_path, printed
-from ..printouts import pdf_response, sheet_name, sheet_png_response, tagged
-from ..readysheets import (
+from ..making.messages import problem_text
+from ..keeping.printer import database_path, printed
+from ..keeping.printouts import pdf_response, sheet_name, sheet_png_response, tagged
+from ..keeping.readysheets import (
     etag_of,
     remember_printed,
     sheet_digits,

@@ -24,17 +24,18 @@ from wtforms import BooleanField, TextAreaField
 from ...engine import HouseRules, bracket
 from ...store import reopening, tournaments
 from ...store.refused import Refused
-from .. import boards, rights
-from ..database import get_db
-from ..entrants import name_refusal
-from ..fields import PickField, whole_number
-from ..flashes import flash_words
-from ..i18n import num
-from ..messages import refusal
-from ..printer import printed
-from ..printouts import pdf_response, print_language, slug
-from ..readysheets import sheet_digits
-from ..rulestext import rules_text
+from ..making import boards
+from ..access import rights
+from ..access.database import get_db
+from ..making.entrants import name_refusal
+from ..making.fields import PickField, whole_number
+from ..making.flashes import flash_words
+from ..making.i18n import num
+from ..making.messages import refusal
+from ..keeping.printer import printed
+from ..keeping.printouts import pdf_response, print_language, slug
+from ..keeping.readysheets import sheet_digits
+from ..making.rulestext import rules_text
 
 bp = Blueprint("tournaments", __name__, url_prefix="/tournaments")
 

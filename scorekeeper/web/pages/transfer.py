@@ -12,7 +12,7 @@ from flask_wtf.file import FileField
 from markupsafe import Markup, escape
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from .. import groupspace as groups
+from ..access import groupspace
 from ...store import storage
 from ...store.db import connect
 from ...store.stats import parse_date
@@ -25,13 +25,14 @@ from ...store.transfer import (
     iter_document,
     stored_game,
 )
-from .. import inflight, rights
-from ..database import get_db
-from ..figures import night_label
-from ..flashes import flash_message, flash_plural
-from ..i18n import num
-from ..messages import problem_text
-from ..security import csrf
+from ..keeping import inflight
+from ..access import rights
+from ..access.database import get_db
+from ..making.figures import night_label
+from ..making.flashes import flash_message, flash_plural
+from ..making.i18n import num
+from ..making.messages import problem_text
+from ..access.security import csrf
 
 #: The largest file the import page takes; bigger files go through ``scorekeeper import``.
 UPLOAD_LIMIT = 10 * 1024 * 1024
@@ -59,7 +60,7 @@ def _stream(night: str | None) -> Iterator[str]:
     at most :data:`inflight.EXPORTS_AT_ONCE` exports stream at once: past it, 503 with
     ``Retry-After``. A stream holds its place from its first game to its end or its close."""
     inflight.EXPORTS.check_room()
-    path = groups.database_path()
+    path = groupspace.database_path()
 
     def generate() -> Iterator[str]:
         with inflight.EXPORTS.holding():

@@ -1,11 +1,11 @@
 """A club night's or a tournament's wall at its own secret link, ``/w/<wall key>``: for a
 café's TV that is no member of the group. The link opens that wall, the state it polls and its
-QR code, and nothing else: no other page of the group, no game, no rights (``web/groups.py``
+QR code, and nothing else: no other page of the group, no game, no rights (``web/groupsite.py``
 lets it through by its key alone). The organiser sees the link and its QR code on the night's
 or the tournament's page, and can make a new one: the old link then leads nowhere.
 
 The wall itself is the club night's or the tournament's own wall view (``clubs.wall``,
-``tournaments.wall``), called by its endpoint (``web/boards.py`` declares them); opened by the
+``tournaments.wall``), called by its endpoint (``web/making/boards.py`` declares them); opened by the
 wall link, it polls ``/w/<key>/state.json`` (``boards.poll_url``) instead of the night's own
 state."""
 
@@ -18,11 +18,11 @@ from flask_babel import gettext, lazy_gettext
 from flask_wtf import FlaskForm
 
 from ...store.keys import rotate_wall_key, wall_key, wall_of
-from ..boards import KINDS
-from ..database import get_db
-from ..flashes import flash_words
-from ..hosting import external_url
-from ..qrcodes import qr_svg
+from ..making.boards import KINDS
+from ..access.database import get_db
+from ..making.flashes import flash_words
+from ..access.hosting import external_url
+from ..making.qrcodes import qr_svg
 
 bp = Blueprint("walls", __name__)
 
@@ -41,7 +41,7 @@ def _opened(key: str) -> tuple[str, int]:
 
 
 def wall_opens(values: dict[str, Any]) -> bool:
-    """Does the address's key open a wall? (For ``web/groups.py``'s guard.)"""
+    """Does the address's key open a wall? (For ``web/groupsite.py``'s guard.)"""
     return wall_of(get_db(), str(values.get("key", ""))) is not None
 
 
