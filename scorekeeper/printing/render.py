@@ -306,6 +306,18 @@ def html_to_pdf(html: str) -> bytes:
     return _RENDERER.pdf(lambda density: html, densities=(0,))
 
 
+def _sheet_pdf(
+    layout: Callable[..., str], first: Any, paper: str, digits: str, **values: Any
+) -> bytes:
+    """The sheet *layout* lays out of *first* and *values*, on *paper* in *digits* (both checked
+    before rendering), at the first density that fits one page."""
+    size = paper_size(paper)  # a bad paper fails here, before rendering
+    checked_digits(digits)  # and bad digits
+    return _RENDERER.pdf(
+        lambda density: layout(first, paper=size, density=density, digits=digits, **values)
+    )
+
+
 def render_game_pdf(
     game: Game,
     *,
@@ -316,18 +328,14 @@ def render_game_pdf(
     digits: str = "western",
 ) -> bytes:
     """The game's scoresheet as a PDF in *lang*, on one page for a standard game."""
-    size, lang = paper_size(paper), language(lang)  # a bad paper fails here, before rendering
-    checked_digits(digits)  # and bad digits
-    return _RENDERER.pdf(
-        lambda density: scoresheet_html(
-            game,
-            paper=size,
-            rtl=rtl,
-            density=density,
-            lang=lang,
-            contract_words=contract_words,
-            digits=digits,
-        )
+    return _sheet_pdf(
+        scoresheet_html,
+        game,
+        paper,
+        digits,
+        rtl=rtl,
+        lang=language(lang),
+        contract_words=contract_words,
     )
 
 
@@ -342,19 +350,16 @@ def render_blank_pdf(
     digits: str = "western",
 ) -> bytes:
     """A blank scoresheet to fill in by hand, with the players' names when given."""
-    size, players, lang = paper_size(paper), _blank_names(names), language(lang)
-    checked_digits(digits)
-    return _RENDERER.pdf(
-        lambda density: blank_html(
-            players,
-            paper=size,
-            rtl=rtl,
-            title=title,
-            density=density,
-            lang=lang,
-            contract_words=contract_words,
-            digits=digits,
-        )
+    paper_size(paper)  # a bad paper is refused before the names
+    return _sheet_pdf(
+        blank_html,
+        _blank_names(names),
+        paper,
+        digits,
+        rtl=rtl,
+        title=title,
+        lang=language(lang),
+        contract_words=contract_words,
     )
 
 
