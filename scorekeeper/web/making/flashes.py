@@ -26,6 +26,12 @@ def flash_message(msgid: str, *, names: Mapping[str, str] | None = None, **value
     _flash(msgid, None, None, names, values)
 
 
+def flash_refusal(exc: Any) -> None:
+    """Flash a refusal of the store (``store.refused.Refused``) for the next page, said there in
+    its language: the one way a page flashes one (``messages.refusal`` says one on this page)."""
+    flash_message(exc.message, names=exc.names, **exc.values)
+
+
 def flash_plural(
     singular: str, plural: str, count: int, *, names: Mapping[str, str] | None = None, **values: Any
 ) -> None:

@@ -31,7 +31,7 @@ from ..access import phones
 from ..making.boards import seating_after
 from ..access.database import get_db
 from ..making.fields import form_int
-from ..making.flashes import flash_message, flash_plural
+from ..making.flashes import flash_message, flash_plural, flash_refusal
 from ..keeping.readysheets import after_save
 from ..access.rights import safe_next
 from .games import fetch_game
@@ -99,7 +99,7 @@ def confirm(game_id: int, number: int):
     except storage.NotFound:
         abort(404, _("This game has no deal %(number)s.", number=number))
     except Refused as exc:
-        flash_message(exc.message, names=exc.names, **exc.values)
+        flash_refusal(exc)
     else:
         flash_message("Deal %(number)s confirmed.", number=number)
         after_save(game_id)  # the printed sheet, made ready again without the mark
@@ -129,7 +129,7 @@ def confirm_all(game_id: int):
     except storage.NotFound:
         abort(404, _("This game has no such deal."))
     except Refused as exc:
-        flash_message(exc.message, names=exc.names, **exc.values)
+        flash_refusal(exc)
     else:
         flash_plural("%(num)s deal confirmed.", "%(num)s deals confirmed.", len(numbers))
         after_save(game_id)

@@ -16,7 +16,7 @@ from ..making import present, ratingview
 from ..keeping import validators
 from ..access.database import get_db
 from ..making.fields import form_int
-from ..making.flashes import flash_message, flash_words
+from ..making.flashes import flash_message, flash_refusal, flash_words
 from ..making.forms import (
     LIMITS,
     NewGameForm,
@@ -220,7 +220,7 @@ def first_king(game_id: int):
     try:
         storage.set_first_king(get_db(), game_id, seat)
     except Refused as exc:
-        flash_message(exc.message, names=exc.names, **exc.values)
+        flash_refusal(exc)
     else:
         flash_message(
             "%(name)s holds the 7♥: the first King.", names={"name": stored.game.players[seat]}
