@@ -179,7 +179,7 @@ def test_issue38_4__a_start_that_fails_is_given_back(tmp_path, monkeypatch):
     def broken(db) -> None:
         raise OSError("disk full")
 
-    monkeypatch.setattr(store_groups, "migrate", broken)
+    monkeypatch.setattr(store_groups, "up_to_date", broken)
     with pytest.raises(OSError):
         host.create("Second", client="10.0.0.1")
     assert host.starts_left("10.0.0.1") == left == store_groups.STARTS_PER_HOUR - 1
