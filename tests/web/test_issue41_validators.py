@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import http.client
 import sqlite3
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from flask import template_rendered
 
 from history_helpers import import_docs, simulated_games
 from live_server import Server
+from test_validators import templates_rendered, write
 from scorekeeper.store import players, schema
 from scorekeeper.store.db import connect
 from scorekeeper.web.keeping import validators
@@ -26,34 +25,10 @@ DIAMONDS = {"king": 0, "contracts": ["diamonds"], "diamonds": [4, 3, 3, 3]}
 POOL = ("Aya", "Bilal", "Carla", "Dana", "Elias")
 
 
-@contextmanager
-def templates_rendered(app):
-    names: list[str] = []
-
-    def note(sender, template, context, **extra):
-        names.append(template.name)
-
-    template_rendered.connect(note, app)
-    try:
-        yield names
-    finally:
-        template_rendered.disconnect(note, app)
-
-
 def one(app, sql: str, params=()):
     db = connect(app.config["DATABASE"])
     try:
         return db.execute(sql, params).fetchone()[0]
-    finally:
-        db.close()
-
-
-def write(app, sql: str, params=()) -> None:
-    """A write by another path than the pages (the command line, another process)."""
-    db = connect(app.config["DATABASE"])
-    try:
-        with db.conn:
-            db.conn.execute(sql, params)
     finally:
         db.close()
 
