@@ -315,3 +315,27 @@ def test_issue41_4__waitress_answers_304_and_a_write_gives_the_new_page(app, tmp
     finally:
         server.stop()
     assert "Traceback" not in server.output()
+
+
+# -- a box of many groups ----------------------------------------------------------------------
+def test_issue41_5__a_groups_etag_opens_nothing_to_a_stranger_nor_in_another_group(tmp_path):
+    from group_helpers import InGroup, groups_app, start_group
+
+    app = groups_app(tmp_path)
+    a, _, starter_a = start_group(app, "Group A")
+    b, _, starter_b = start_group(app, "Group B", address="127.0.0.2")
+    member_a, member_b = InGroup(starter_a, a), InGroup(starter_b, b)
+    for page in ("/history/", "/leaderboard", "/"):
+        response = member_a.get(page)
+        assert response.status_code == 200 and response.headers["ETag"], page
+        etag = response.headers["ETag"]
+        assert member_a.get(page, headers={"If-None-Match": etag}).status_code == 304
+        # the same page of another group, with A's tag: B's own page, never a 304
+        other = member_b.get(page, headers={"If-None-Match": etag})
+        assert other.status_code == 200 and other.headers["ETag"] != etag, page
+        # a phone that is no member of A: refused as without the tag, never a 304
+        stranger = InGroup(app.test_client(), a)
+        refused = stranger.get(page, headers={"If-None-Match": etag})
+        assert refused.status_code not in (200, 304), (page, refused.status_code)
+        assert refused.status_code == stranger.get(page).status_code
+        assert b"Group A" not in refused.get_data()
