@@ -306,6 +306,7 @@ SAMPLES: dict[str, tuple[Sample, ...]] = {
     ),
     "tournaments.wall": (_page("tournament-wall", "/tournaments/{tournament}/wall"),),
     "seasons.show": (_page("season", "/seasons/{season}"),),
+    "seasons.remove": (_page("season-remove", "/seasons/{season}/remove"),),
     "rules.show": (_page("rules", "/rules/queens"),),
     "rules.game": (_page("game-rules-complex", f"/games/{{heavy}}/rules/{COMPLEX}"),),
     "result.game": (_page("share-result", "/games/{over}/result"),),

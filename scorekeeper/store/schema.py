@@ -582,6 +582,48 @@ def m018_deal_version_keys(db: Database) -> None:
         begin {draw}; end""")
 
 
+#: The tables of what a group looks back at (its games, deals, seats, players, ratings,
+#: settings, seasons, club nights and tournaments): every change of one of them draws the
+#: group's version tag again (``m020_group_version``). The web wing keeps a page of the group
+#: only when it read nothing else (``web/keeping/validators.py``).
+GROUP_VERSION_TABLES = (
+    "games",
+    "deals",
+    "deal_history",
+    "game_players",
+    "players",
+    "seat_contract_stats",
+    "settings",
+    "ratings",
+    "rating_changes",
+    "club_nights",
+    "club_night_players",
+    "club_tables",
+    "club_sitting_out",
+    "seasons",
+    "tournaments",
+    "tournament_entrants",
+    "tournament_tables",
+)
+
+
+@migrations()
+def m020_group_version(db: Database) -> None:
+    """The group's version tag, ``group_version.tag`` (one row): a random tag that SQLite
+    draws again, in the same transaction, on every insert, update or delete of a row of
+    :data:`GROUP_VERSION_TABLES`, whatever wrote it (the pages, the command line, an import,
+    a restore, the backfill, another process). The pages a group looks back at (history,
+    home, the leaderboard, a player's page, a night, a season, the charts) are kept and
+    validated under it: a phone that has the page of the current tag is answered 304."""
+    db.execute("create table group_version (id integer primary key check (id = 1), tag text)")
+    db.execute(f"insert into group_version (id, tag) values (1, {RANDOM_TAG_SQL})")
+    draw = f"update group_version set tag = {RANDOM_TAG_SQL}"
+    for table in GROUP_VERSION_TABLES:
+        for event in ("insert", "update", "delete"):
+            db.execute(f"""create trigger {table}_group_version_{event}
+                after {event} on {table} begin {draw}; end""")
+
+
 class MigrationFailed(Exception):
     """A migration raised: the database was left as it was before (``migrate``)."""
 

@@ -57,6 +57,7 @@ FORM_PAGES = [
     "/clubs/1",
     "/clubs/2",
     "/seasons/1",
+    "/seasons/1/remove",
     *(
         f"/games/1/deals/new?contracts={c}"
         for c in (

@@ -63,7 +63,7 @@ from typing import Any, Callable, Hashable, Iterator
 
 from flask import Flask, Response, current_app, g, make_response, request, session
 
-from ...store import members
+from ...store import members, schema
 from ...store import ratings as rating_store
 from ...store.kept import Kept
 from ..access import phonestate, rights
@@ -81,10 +81,16 @@ EDITION = "scorekeeper.edition"
 GAME_TABLES = frozenset({"games", "deals", "game_players", "players", "sqlite_master"})
 #: The tables whose every change draws the ratings' version again (``store.ratings.VERSION``).
 RATINGS_TABLES = frozenset({"settings", "ratings", "rating_changes"})
+#: The tables whose every change draws the group's version tag again (``store/schema.py``,
+#: ``m020_group_version``), and the schema.
+GROUP_TABLES = frozenset(schema.GROUP_VERSION_TABLES) | {"group_version", "sqlite_master"}
 #: What a kept or validated answer tells the browser: keep it, but ask before showing it again.
 CACHE_CONTROL = "private, no-cache"
 
-_pages: Kept[tuple[bytes, str]] = Kept(SIZE)
+#: The headers a view sets of its own that a kept answer sends again (a chart's policy).
+KEPT_HEADERS = ("Content-Security-Policy",)
+
+_pages: Kept[tuple[bytes, str, tuple[tuple[str, str], ...]]] = Kept(SIZE)
 
 
 def version_row(game_id: int) -> tuple[str | None, str | None, str | None, str | None] | None:
@@ -152,6 +158,65 @@ def whole_page_cached(
     return opt_in
 
 
+def group_page_cached(
+    page: str, *, holds: tuple[Callable[[], bool], ...] = ()
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Opt the view of a page the group looks back at (history, home, the leaderboard, a
+    player, a night, a season, a chart) in to being kept and validated under the group's
+    version tag (``m020_group_version``), which every write of the group's games, deals,
+    players, ratings, settings, seasons, club nights and tournaments draws again. *holds*:
+    the install's rights the page shows (``rights.is_admin``...), asked before the page is
+    made and held in its key. The page is kept only when its making read nothing else (see
+    the module)."""
+
+    def opt_in(view: Callable[..., Any]) -> Callable[..., Any]:
+        @wraps(view)
+        def kept(**values: Any) -> Response:
+            return _group_answer(page, values, lambda: view(**values), holds)
+
+        return kept
+
+    return opt_in
+
+
+def _group_answer(
+    page: str,
+    values: dict[str, Any],
+    make: Callable[[], object],
+    holds: tuple[Callable[[], bool], ...],
+) -> Response:
+    """The group's page *page* (the view's arguments *values*): 304 when the phone has it,
+    else the body kept for its key, else ``make()``, kept when it read nothing outside the
+    key. The version tag and the phone's state are read in one statement."""
+    row = (
+        None
+        if flash_waiting()
+        else get_db()
+        .conn.execute(f"select tag, {members.STATE_SQL} from group_version", [phonestate.row_key()])
+        .fetchone()
+    )
+    if row is None:  # a flash: the page is made for this phone alone
+        with tables_read(get_db().conn) as g.tables_read:
+            return make_response(make())
+    phonestate.preload(row[1])
+    allowed = g.rights_read = set()
+    held = tuple(hold() for hold in holds)
+    key: tuple[Hashable, ...] = (
+        current_app.extensions[EDITION],
+        database_path(),
+        page,
+        tuple(sorted(values.items())),
+        row[0],
+        held,
+        reader_key(),
+        here(),
+        request.scheme,
+        request.host,
+        in_group_space(),
+    )
+    return _serve(key, make, covered=GROUP_TABLES, allowed=allowed, reader=True)
+
+
 @contextmanager
 def tables_read(conn: sqlite3.Connection) -> Iterator[set[str]]:
     """The tables the statements run on *conn* meanwhile read (SQLite's authorizer; setting
@@ -199,6 +264,26 @@ def _answer(
     )
     if reader:
         key += (reader_key(), here(), request.scheme, request.host, in_group_space())
+    return _serve(
+        key,
+        make,
+        covered=GAME_TABLES | (RATINGS_TABLES if ratings else frozenset()),
+        allowed={("edit", game_id)} if with_rights else set(),
+        reader=reader,
+    )
+
+
+def _serve(
+    key: tuple[Hashable, ...],
+    make: Callable[[], object],
+    *,
+    covered: frozenset[str],
+    allowed: set[tuple[str, Any]],
+    reader: bool,
+) -> Response:
+    """The page of *key*: 304 when the phone has it, else the body kept for it, else
+    ``make()``, kept when its making read no table outside *covered* and no right outside
+    *allowed*."""
     etag = etag_of(key)
     if request.if_none_match.contains_weak(etag):
         response = current_app.response_class(status=304)
@@ -206,13 +291,12 @@ def _answer(
         kept = _pages.get(key)
         if kept is not None:
             response = current_app.response_class(kept[0], mimetype=kept[1])
+            response.headers.extend(kept[2])
         else:
             read = g.rights_read = set()
-            covered = GAME_TABLES | (RATINGS_TABLES if ratings else frozenset())
             with tables_read(get_db().conn) as g.tables_read:
                 response = make_response(make())
             tables = g.tables_read
-            allowed = {("edit", game_id)} if with_rights else set()
             if not (
                 response.status_code == 200
                 and read <= allowed
@@ -220,7 +304,8 @@ def _answer(
                 and made_for_anyone(response)
             ):
                 return response
-            _pages.put(key, (response.get_data(), response.mimetype))
+            own = tuple((h, response.headers[h]) for h in KEPT_HEADERS if h in response.headers)
+            _pages.put(key, (response.get_data(), response.mimetype, own))
     response.set_etag(etag)
     response.headers["Cache-Control"] = CACHE_CONTROL
     if reader:

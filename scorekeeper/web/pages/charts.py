@@ -16,6 +16,7 @@ from flask_babel import gettext
 from ...store import ratings, stats
 from ...store.kept import Kept
 from ..access.database import get_db
+from ..keeping import validators
 from ..access.groupspace import database_path
 from ..making.i18n import current_language, num
 from ..keeping.svgcharts import contract_averages_svg, rating_svg, running_totals_svg
@@ -38,6 +39,7 @@ RUNNING: Kept[str] = Kept(64)
 
 
 @bp.get("/games/<int:game_id>/running.svg")
+@validators.whole_page_cached("running chart")
 def running(game_id: int):
     stored = fetch_game(game_id)
     key = (
@@ -55,6 +57,7 @@ def running(game_id: int):
 
 
 @bp.get("/players/<int:player_id>/contracts.svg")
+@validators.group_page_cached("contracts chart")
 def contracts(player_id: int):
     db = get_db()
     if stats.player(db, player_id) is None:
@@ -70,6 +73,7 @@ def contracts(player_id: int):
 
 
 @bp.get("/players/<int:player_id>/rating.svg")
+@validators.group_page_cached("rating chart")
 def rating(player_id: int):
     db = get_db()
     if stats.player(db, player_id) is None:

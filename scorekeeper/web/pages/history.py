@@ -21,6 +21,7 @@ from ...store import clubnights, stats, storage
 from ...store.storage import StoredGame
 from ..making import figures, present
 from ..access.database import get_db
+from ..keeping import validators
 from ..making.rulestext import rules_text
 from ..keeping.svgcharts import RUNNING_HEIGHT, keys
 from .games import fetch_game, game_context
@@ -176,6 +177,7 @@ def read_cursor(name: str) -> Cursor | None:
 
 
 @bp.get("/")
+@validators.group_page_cached("history")
 def index():
     """Past nights, newest first; ``?player=`` searches by name, ``?after=`` (older) and
     ``?before=`` (newer), with ``&game=``, page through them."""
@@ -221,6 +223,7 @@ def read_game_cursor(name: str) -> int | None:
 
 
 @bp.get("/nights/<night>")
+@validators.group_page_cached("night")
 def night(night: str):
     """One night's games, each with its players in seat order and their places, a page of
     GAMES_PER_PAGE at a time (``?after=ID``: the older games, ``?before=ID``: the newer)."""
@@ -301,6 +304,7 @@ def deal_lines(stored: StoredGame) -> list[dict[str, Any]]:
 
 
 @bp.get("/games/<int:game_id>")
+@validators.group_page_cached("past game")
 def game(game_id: int):
     """A game's record: standings, running totals, every deal and the kingdom grid; read-only."""
     stored = fetch_game(game_id)

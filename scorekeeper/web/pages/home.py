@@ -8,6 +8,7 @@ from flask import Blueprint, render_template
 
 from ...store import storage
 from ..access.database import get_db
+from ..keeping import validators
 from ..making.present import tell_apart
 
 bp = Blueprint("home", __name__)
@@ -15,6 +16,7 @@ RECENT_GAMES = 40
 
 
 @bp.get("/")
+@validators.group_page_cached("home")
 def index():
     db = get_db()
     in_progress = storage.list_games(db, finished=False)

@@ -20,7 +20,7 @@ from wtforms import HiddenField, StringField
 from ...engine.gamefile import NAME_LIMIT
 from ...store import players, ratings, stats, storage
 from ..making import figures, ratingview
-from ..keeping import fragments
+from ..keeping import fragments, validators
 from ..access import phones, rights
 from ..access.database import get_db
 from ..making.fields import form_int
@@ -115,6 +115,7 @@ PLAYERS_PER_PAGE = 100
 
 
 @bp.get("/players/")
+@validators.group_page_cached("roster")
 def roster():
     """Everyone, by name, a page of PLAYERS_PER_PAGE at a time (``?page=N``)."""
     db = get_db()
@@ -132,6 +133,7 @@ def roster():
 
 
 @bp.get("/players/<int:pid>")
+@validators.group_page_cached("player", holds=(rights.is_admin,))
 def show(pid: int):
     """One player over all their finished games, or over a date range."""
     db = get_db()
@@ -142,6 +144,7 @@ def show(pid: int):
     if ratingview.on():
         rating = ratings.of_players(db, [pid]).get(pid)
         rated = ratings.history(db, pid, latest=RATED_LISTED)[::-1]
+    can_delete = rights.is_admin() and not players.game_count(db, pid)
     return render_template(
         "players/show.html",
         player=player,
@@ -154,8 +157,10 @@ def show(pid: int):
         rivals=stats.head_to_head(db, pid, filters),
         partners=stats.partners(db, pid, filters),
         can_change=rights.is_admin(),
-        can_delete=rights.is_admin() and not players.game_count(db, pid),
-        delete_form=DeleteForm(formdata=None),
+        can_delete=can_delete,
+        # made only for the admin: a form holds this phone's CSRF token, and a page that
+        # holds none is kept for every phone (``validators.group_page_cached``)
+        delete_form=DeleteForm(formdata=None) if can_delete else None,
         rating=rating,
         rated=rated,
         provisional_games=ratings.PROVISIONAL_GAMES,
@@ -324,6 +329,7 @@ def chances():
 
 
 @bp.get("/leaderboard")
+@validators.group_page_cached("leaderboard")
 def leaderboard():
     """Every player's finished games in a date range and under a preset, side by side."""
     filters, problems = read_filters(with_preset=True)

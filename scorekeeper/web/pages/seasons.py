@@ -8,13 +8,14 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from flask import Blueprint, abort, redirect, render_template, url_for
+from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import gettext
 from flask_wtf import FlaskForm
 
 from ...store import ratings, seasons
 from ..access import rights
 from ..access.database import get_db
+from ..keeping import validators
 from ..making.flashes import flash_message
 from ..keeping.printer import printed, printed_png
 from ..keeping.printouts import pdf_response, print_language, slug
@@ -62,6 +63,7 @@ def share_of(season: seasons.Season, figures: dict[str, Any]) -> dict[str, str]:
 
 
 @bp.get("/<int:season_id>")
+@validators.group_page_cached("season", holds=(rights.may_start_games,))
 def show(season_id: int):
     season = fetch_season(season_id)
     figures = season_figures(season)
@@ -72,17 +74,22 @@ def show(season_id: int):
         record_rules=record_rules(),
         ties=seasons.TIES,
         share=share_of(season, figures) if figures["rows"] else None,
-        remove_form=FlaskForm() if rights.may_start_games() else None,
+        # a link to the form rather than the form: the page holds no CSRF token, so it is
+        # kept for every phone that may remove it (``validators.group_page_cached``)
+        may_remove=rights.may_start_games(),
         **figures,
     )
 
 
-@bp.post("/<int:season_id>/remove")
+@bp.route("/<int:season_id>/remove", methods=["GET", "POST"])
 def remove(season_id: int):
-    """Remove a season (one added by mistake): its games stay as they are."""
-    fetch_season(season_id)
+    """Remove a season (one added by mistake): its games stay as they are. GET: the form
+    that asks first."""
+    season = fetch_season(season_id)
     if not rights.may_start_games():
         abort(403, gettext(seasons.WHO_MAY))
+    if request.method == "GET":
+        return render_template("seasons/remove.html", season=season, form=FlaskForm())
     if not FlaskForm().validate():
         abort(400, gettext("This form is incomplete. Open Settings again."))
     seasons.delete(get_db(), season_id)
