@@ -582,6 +582,99 @@ def m018_deal_version_keys(db: Database) -> None:
         begin {draw}; end""")
 
 
+#: The sums m019's triggers keep, as (column, what one fact row adds).
+_PLAY_SUMS = (
+    ("deals", "1"),
+    ("points", "{f}.points"),
+    ("took_kh", "coalesce({f}.took_kh, 0)"),
+    ("made", "coalesce({f}.doubles_made, 0)"),
+    ("passed", "coalesce({f}.doubles_passed, 0)"),
+    ("back", "coalesce({f}.doubles_back, 0)"),
+    ("took_doubled", "coalesce({f}.took_doubled, 0)"),
+    ("p1", "({f}.trex_place is 1)"),
+    ("p2", "({f}.trex_place is 2)"),
+    ("p3", "({f}.trex_place is 3)"),
+    ("p4", "({f}.trex_place is 4)"),
+)
+
+
+def _play_sums_step(sign: str, seat: str, facts: str, where: str, per_row: bool) -> str:
+    """The statement that adds (*sign* ``+``) or takes away (``-``) facts from the sums of
+    the seat *seat* (a ``game_players`` row: ``gp``, ``new`` or ``old``) where it is a
+    finished seat: one fact row (*per_row*, *facts* ``new``/``old``) or all of the seat's
+    (``seat_contract_stats f`` read by *where*), then drops the rows left at no deal."""
+    key = "player_id, night, preset, contract, is_king"
+    if per_row:
+        values = ", ".join(f"{sign}{expr.format(f=facts)}" for _, expr in _PLAY_SUMS)
+        source = (
+            f"select {seat}.player_id, {seat}.night, {seat}.preset, {facts}.contract, "
+            f"{facts}.is_king, {values} from game_players {seat} where {where}"
+        )
+    else:
+        values = ", ".join(f"{sign}sum({expr.format(f='f')})" for _, expr in _PLAY_SUMS)
+        source = (
+            f"select {seat}.player_id, {seat}.night, {seat}.preset, f.contract, f.is_king, "
+            f"{values} from seat_contract_stats f where {where} group by f.contract, f.is_king"
+        )
+    columns = ", ".join(name for name, _ in _PLAY_SUMS)
+    update = ", ".join(f"{name} = {name} + excluded.{name}" for name, _ in _PLAY_SUMS)
+    upsert = (
+        f"insert into player_contract_nights ({key}, {columns}) {source} "
+        f"on conflict ({key}) do update set {update}"
+    )
+    if sign == "+":
+        return upsert
+    whose = (  # the one (player, night) taken from, read off its primary key
+        f"(select {seat}.player_id, {seat}.night from game_players {seat} where {where})"
+        if per_row
+        else f"(select {seat}.player_id, {seat}.night)"
+    )
+    return (
+        f"{upsert}; delete from player_contract_nights "
+        f"where (player_id, night) in {whose} and deals = 0"
+    )
+
+
+@migrations()
+def m019_player_contract_nights(db: Database) -> None:
+    """What a player's page adds up of how they play each contract, summed per player, night,
+    preset, contract and whether they were King (``store.playsums``): the facts of their
+    finished seats, kept by triggers in the transaction of every write of the facts
+    (``seat_contract_stats``) or of a seat (its player, night, preset, finished flag), so that
+    the page adds up a row per night instead of one per deal. The backfill fills it for the
+    games stored already."""
+    sums = ", ".join(f"{name} integer not null" for name, _ in _PLAY_SUMS)
+    db.execute(f"""create table player_contract_nights (
+        player_id integer not null, night text not null, preset text not null,
+        contract text not null, is_king integer not null, {sums},
+        primary key (player_id, night, preset, contract, is_king)) without rowid""")
+    finished = "{s}.finished = 1 and {s}.night is not null and {s}.preset is not null"
+    one_seat = "gp.game_id = {f}.game_id and gp.seat = {f}.seat and " + finished.format(s="gp")
+    whole_seat = "f.game_id = {s}.game_id and f.seat = {s}.seat and " + finished
+    steps = {
+        "facts_insert": ("after insert on seat_contract_stats", [("+", "gp", "new", True)]),
+        "facts_delete": ("after delete on seat_contract_stats", [("-", "gp", "old", True)]),
+        "seat_insert": ("after insert on game_players", [("+", "new", "", False)]),
+        "seat_delete": ("after delete on game_players", [("-", "old", "", False)]),
+        "seat_update": (
+            "after update of player_id, night, preset, finished, game_id, seat on game_players",
+            [("-", "old", "", False), ("+", "new", "", False)],
+        ),
+    }
+    for name, (event, parts) in steps.items():
+        body = "; ".join(
+            _play_sums_step(
+                sign,
+                seat,
+                facts,
+                one_seat.format(f=facts) if per_row else whole_seat.format(s=seat),
+                per_row,
+            )
+            for sign, seat, facts, per_row in parts
+        )
+        db.execute(f"create trigger player_contract_nights_{name} {event} begin {body}; end")
+
+
 class MigrationFailed(Exception):
     """A migration raised: the database was left as it was before (``migrate``)."""
 
