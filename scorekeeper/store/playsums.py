@@ -3,7 +3,8 @@
 ``player_contract_nights`` holds, for each player, night, preset, contract and whether they
 were King, the sums of the facts (``store.facts``) of their finished seats: deals, points, K♥
 taken, doubles made, passed and taken back, doubled cards taken, and the Trex deals finished
-1st to 4th. Migration m019's triggers keep it in the transaction of every write of a game's
+1st to 4th. ``player_nights`` holds each player's finished games, places and points per
+night, what a season's standings and best night add up (``store.seasons``). Migration m019's triggers keep it in the transaction of every write of a game's
 facts or of a seat (its player, night, preset, finished flag), whichever path writes them
 (a deal, a correction, an undo, an import, a merge of players, a deletion); the backfill
 rebuilds it from the facts (:func:`rebuild`). :func:`recomputed` reads the same sums from the
@@ -41,20 +42,36 @@ _FROM_FACTS = """select gp.player_id, gp.night, gp.preset, f.contract, f.is_king
     group by gp.player_id, gp.night, gp.preset, f.contract, f.is_king"""
 
 
+#: Each player's finished games, places (``p4``: fourth or below) and points per night.
+NIGHTS = "player_nights"
+NIGHT_COLUMNS = ("player_id", "night", "games", "p1", "p2", "p3", "p4", "points")
+_NIGHTS_FROM_SEATS = """select gp.player_id, gp.night, count(*), sum(gp.rank is 1),
+    sum(gp.rank is 2), sum(gp.rank is 3), coalesce(sum(gp.rank >= 4), 0),
+    coalesce(sum(gp.total), 0) from game_players gp
+    where gp.finished = 1 and gp.night is not null group by gp.player_id, gp.night"""
+
+
 def rebuild(db: Database) -> None:
-    """Every row again from the facts (the backfill's; call inside its transaction)."""
+    """Every row of both tables again from the facts and the seats (the backfill's; call
+    inside its transaction)."""
     db.execute(f"delete from {TABLE}")
     db.execute(f"insert into {TABLE} ({', '.join(KEY + SUMS)}) {_FROM_FACTS}")
+    db.execute(f"delete from {NIGHTS}")
+    db.execute(f"insert into {NIGHTS} ({', '.join(NIGHT_COLUMNS)}) {_NIGHTS_FROM_SEATS}")
 
 
 def kept(db: Database) -> set[tuple[Any, ...]]:
-    """Every row kept, as tuples of KEY then SUMS."""
-    return set(db.execute(f"select {', '.join(KEY + SUMS)} from {TABLE}").fetchall())
+    """Every row kept of both tables, each tagged with its table's name."""
+    return {(TABLE, *r) for r in db.execute(f"select {', '.join(KEY + SUMS)} from {TABLE}")} | {
+        (NIGHTS, *r) for r in db.execute(f"select {', '.join(NIGHT_COLUMNS)} from {NIGHTS}")
+    }
 
 
 def recomputed(db: Database) -> set[tuple[Any, ...]]:
-    """The rows the facts make now, from scratch: what :func:`kept` must equal."""
-    return set(db.execute(_FROM_FACTS).fetchall())
+    """The rows the facts and the seats make now, from scratch: what :func:`kept` must equal."""
+    return {(TABLE, *r) for r in db.execute(_FROM_FACTS)} | {
+        (NIGHTS, *r) for r in db.execute(_NIGHTS_FROM_SEATS)
+    }
 
 
 def by_contract(db: Database, pid: int, where: str, params: list[Any]) -> list[dict[str, Any]]:

@@ -641,8 +641,10 @@ def m019_player_contract_nights(db: Database) -> None:
     preset, contract and whether they were King (``store.playsums``): the facts of their
     finished seats, kept by triggers in the transaction of every write of the facts
     (``seat_contract_stats``) or of a seat (its player, night, preset, finished flag), so that
-    the page adds up a row per night instead of one per deal. The backfill fills it for the
-    games stored already."""
+    the page adds up a row per night instead of one per deal. And ``player_nights``: each
+    player's finished games, places and points per night (a season's standings and best night
+    add up a row per player and night instead of one per seat). The backfill fills both for
+    the games stored already."""
     sums = ", ".join(f"{name} integer not null" for name, _ in _PLAY_SUMS)
     db.execute(f"""create table player_contract_nights (
         player_id integer not null, night text not null, preset text not null,
@@ -673,6 +675,52 @@ def m019_player_contract_nights(db: Database) -> None:
             for sign, seat, facts, per_row in parts
         )
         db.execute(f"create trigger player_contract_nights_{name} {event} begin {body}; end")
+    # What a season adds up of each player's finished seats, per night: the games, the places
+    # (p4: fourth or below) and the points; a row per player and night (a season's standings
+    # and best night), kept by the seats' own triggers.
+    db.execute("""create table player_nights (
+        player_id integer not null, night text not null, games integer not null,
+        p1 integer not null, p2 integer not null, p3 integer not null, p4 integer not null,
+        points integer not null, primary key (player_id, night)) without rowid""")
+    db.execute("create index player_nights_by_night on player_nights (night, player_id)")
+    columns = "games, p1, p2, p3, p4, points"
+    for name, event, parts in (
+        ("insert", "after insert on game_players", ["+new"]),
+        ("delete", "after delete on game_players", ["-old"]),
+        (
+            "update",
+            "after update of player_id, night, finished, rank, total on game_players",
+            ["-old", "+new"],
+        ),
+    ):
+        steps = []
+        for part in parts:
+            sign, seat = part[0], part[1:]
+            values = ", ".join(
+                f"{sign}{value}"
+                for value in (
+                    "1",
+                    f"({seat}.rank is 1)",
+                    f"({seat}.rank is 2)",
+                    f"({seat}.rank is 3)",
+                    f"coalesce({seat}.rank >= 4, 0)",
+                    f"coalesce({seat}.total, 0)",
+                )
+            )
+            update = ", ".join(f"{c} = {c} + excluded.{c}" for c in columns.split(", "))
+            step = (
+                f"insert into player_nights (player_id, night, {columns}) "
+                f"select {seat}.player_id, {seat}.night, {values} "
+                f"where {seat}.finished = 1 and {seat}.night is not null "
+                f"on conflict (player_id, night) do update set {update}"
+            )
+            if sign == "-":
+                step += (
+                    f"; delete from player_nights where player_id = {seat}.player_id "
+                    f"and night = {seat}.night and games = 0"
+                )
+            steps.append(step)
+        db.execute(f"create trigger player_nights_{name} {event} begin {'; '.join(steps)}; end")
 
 
 class MigrationFailed(Exception):

@@ -59,6 +59,7 @@ def served(db, pid: int, filters: stats.Filters) -> list[tuple]:
 def assert_kept(db) -> None:
     assert playsums.kept(db) == playsums.recomputed(db)
     assert not db.execute(f"select 1 from {playsums.TABLE} where deals <= 0").fetchone()
+    assert not db.execute(f"select 1 from {playsums.NIGHTS} where games <= 0").fetchone()
     for (pid,) in db.execute("select id from players").fetchall():
         for filters in (
             stats.Filters(),
@@ -187,6 +188,7 @@ def test_issue41_2__the_backfill_fills_the_sums_of_games_stored_before_them(tmp_
     db = fresh(tmp_path / "g.sqlite3")
     kept = playsums.kept(db)
     db.execute(f"delete from {playsums.TABLE}")  # as m019 leaves the games stored before it
+    db.execute(f"delete from {playsums.NIGHTS}")
     db.execute("pragma user_version = 1")
     db.conn.commit()
     up_to_date(db)
