@@ -624,14 +624,14 @@ def _play_sums_step(sign: str, seat: str, facts: str, where: str, per_row: bool)
     )
     if sign == "+":
         return upsert
-    whose = (  # the one (player, night) taken from, read off its primary key
-        f"(select {seat}.player_id, {seat}.night from game_players {seat} where {where})"
-        if per_row
-        else f"(select {seat}.player_id, {seat}.night)"
-    )
+    if per_row:  # the one (player, night) taken from, read off its primary key
+        found = f"from game_players {seat} where {where}"
+        player, night = f"(select {seat}.player_id {found})", f"(select {seat}.night {found})"
+    else:
+        player, night = f"{seat}.player_id", f"{seat}.night"
     return (
         f"{upsert}; delete from player_contract_nights "
-        f"where (player_id, night) in {whose} and deals = 0"
+        f"where player_id = {player} and night = {night} and deals = 0"
     )
 
 
