@@ -684,7 +684,7 @@ def m019_player_contract_nights(db: Database) -> None:
         points integer not null, primary key (player_id, night)) without rowid""")
     db.execute("create index player_nights_by_night on player_nights (night, player_id)")
     columns = "games, p1, p2, p3, p4, points"
-    for name, event, parts in (
+    for name, event, signed in (
         ("insert", "after insert on game_players", ["+new"]),
         ("delete", "after delete on game_players", ["-old"]),
         (
@@ -693,8 +693,8 @@ def m019_player_contract_nights(db: Database) -> None:
             ["-old", "+new"],
         ),
     ):
-        steps = []
-        for part in parts:
+        night_steps = []
+        for part in signed:
             sign, seat = part[0], part[1:]
             values = ", ".join(
                 f"{sign}{value}"
@@ -719,8 +719,10 @@ def m019_player_contract_nights(db: Database) -> None:
                     f"; delete from player_nights where player_id = {seat}.player_id "
                     f"and night = {seat}.night and games = 0"
                 )
-            steps.append(step)
-        db.execute(f"create trigger player_nights_{name} {event} begin {'; '.join(steps)}; end")
+            night_steps.append(step)
+        db.execute(
+            f"create trigger player_nights_{name} {event} begin {'; '.join(night_steps)}; end"
+        )
 
 
 class MigrationFailed(Exception):
