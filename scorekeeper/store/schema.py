@@ -582,6 +582,147 @@ def m018_deal_version_keys(db: Database) -> None:
         begin {draw}; end""")
 
 
+#: The sums m019's triggers keep, as (column, what one fact row adds).
+_PLAY_SUMS = (
+    ("deals", "1"),
+    ("points", "{f}.points"),
+    ("took_kh", "coalesce({f}.took_kh, 0)"),
+    ("made", "coalesce({f}.doubles_made, 0)"),
+    ("passed", "coalesce({f}.doubles_passed, 0)"),
+    ("back", "coalesce({f}.doubles_back, 0)"),
+    ("took_doubled", "coalesce({f}.took_doubled, 0)"),
+    ("p1", "({f}.trex_place is 1)"),
+    ("p2", "({f}.trex_place is 2)"),
+    ("p3", "({f}.trex_place is 3)"),
+    ("p4", "({f}.trex_place is 4)"),
+)
+
+
+def _play_sums_step(sign: str, seat: str, facts: str, where: str, per_row: bool) -> str:
+    """The statement that adds (*sign* ``+``) or takes away (``-``) facts from the sums of
+    the seat *seat* (a ``game_players`` row: ``gp``, ``new`` or ``old``) where it is a
+    finished seat: one fact row (*per_row*, *facts* ``new``/``old``) or all of the seat's
+    (``seat_contract_stats f`` read by *where*), then drops the rows left at no deal."""
+    key = "player_id, night, preset, contract, is_king"
+    if per_row:
+        values = ", ".join(f"{sign}{expr.format(f=facts)}" for _, expr in _PLAY_SUMS)
+        source = (
+            f"select {seat}.player_id, {seat}.night, {seat}.preset, {facts}.contract, "
+            f"{facts}.is_king, {values} from game_players {seat} where {where}"
+        )
+    else:
+        values = ", ".join(f"{sign}sum({expr.format(f='f')})" for _, expr in _PLAY_SUMS)
+        source = (
+            f"select {seat}.player_id, {seat}.night, {seat}.preset, f.contract, f.is_king, "
+            f"{values} from seat_contract_stats f where {where} group by f.contract, f.is_king"
+        )
+    columns = ", ".join(name for name, _ in _PLAY_SUMS)
+    update = ", ".join(f"{name} = {name} + excluded.{name}" for name, _ in _PLAY_SUMS)
+    upsert = (
+        f"insert into player_contract_nights ({key}, {columns}) {source} "
+        f"on conflict ({key}) do update set {update}"
+    )
+    if sign == "+":
+        return upsert
+    if per_row:  # the one (player, night) taken from, read off its primary key
+        found = f"from game_players {seat} where {where}"
+        player, night = f"(select {seat}.player_id {found})", f"(select {seat}.night {found})"
+    else:
+        player, night = f"{seat}.player_id", f"{seat}.night"
+    return (
+        f"{upsert}; delete from player_contract_nights "
+        f"where player_id = {player} and night = {night} and deals = 0"
+    )
+
+
+@migrations()
+def m019_player_contract_nights(db: Database) -> None:
+    """What a player's page adds up of how they play each contract, summed per player, night,
+    preset, contract and whether they were King (``store.playsums``): the facts of their
+    finished seats, kept by triggers in the transaction of every write of the facts
+    (``seat_contract_stats``) or of a seat (its player, night, preset, finished flag), so that
+    the page adds up a row per night instead of one per deal. And ``player_nights``: each
+    player's finished games, places and points per night (a season's standings and best night
+    add up a row per player and night instead of one per seat). The backfill fills both for
+    the games stored already."""
+    sums = ", ".join(f"{name} integer not null" for name, _ in _PLAY_SUMS)
+    db.execute(f"""create table player_contract_nights (
+        player_id integer not null, night text not null, preset text not null,
+        contract text not null, is_king integer not null, {sums},
+        primary key (player_id, night, preset, contract, is_king)) without rowid""")
+    finished = "{s}.finished = 1 and {s}.night is not null and {s}.preset is not null"
+    one_seat = "gp.game_id = {f}.game_id and gp.seat = {f}.seat and " + finished.format(s="gp")
+    whole_seat = "f.game_id = {s}.game_id and f.seat = {s}.seat and " + finished
+    steps = {
+        "facts_insert": ("after insert on seat_contract_stats", [("+", "gp", "new", True)]),
+        "facts_delete": ("after delete on seat_contract_stats", [("-", "gp", "old", True)]),
+        "seat_insert": ("after insert on game_players", [("+", "new", "", False)]),
+        "seat_delete": ("after delete on game_players", [("-", "old", "", False)]),
+        "seat_update": (
+            "after update of player_id, night, preset, finished, game_id, seat on game_players",
+            [("-", "old", "", False), ("+", "new", "", False)],
+        ),
+    }
+    for name, (event, parts) in steps.items():
+        body = "; ".join(
+            _play_sums_step(
+                sign,
+                seat,
+                facts,
+                one_seat.format(f=facts) if per_row else whole_seat.format(s=seat),
+                per_row,
+            )
+            for sign, seat, facts, per_row in parts
+        )
+        db.execute(f"create trigger player_contract_nights_{name} {event} begin {body}; end")
+    # What a season adds up of each player's finished seats, per night: the games, the places
+    # (p4: fourth or below) and the points; a row per player and night (a season's standings
+    # and best night), kept by the seats' own triggers.
+    db.execute("""create table player_nights (
+        player_id integer not null, night text not null, games integer not null,
+        p1 integer not null, p2 integer not null, p3 integer not null, p4 integer not null,
+        points integer not null, primary key (player_id, night)) without rowid""")
+    db.execute("create index player_nights_by_night on player_nights (night, player_id)")
+    columns = "games, p1, p2, p3, p4, points"
+    for name, event, signed in (
+        ("insert", "after insert on game_players", ["+new"]),
+        ("delete", "after delete on game_players", ["-old"]),
+        (
+            "update",
+            "after update of player_id, night, finished, rank, total on game_players",
+            ["-old", "+new"],
+        ),
+    ):
+        night_steps = []
+        for part in signed:
+            sign, seat = part[0], part[1:]
+            values = ", ".join(
+                f"{sign}{value}"
+                for value in (
+                    "1",
+                    f"({seat}.rank is 1)",
+                    f"({seat}.rank is 2)",
+                    f"({seat}.rank is 3)",
+                    f"coalesce({seat}.rank >= 4, 0)",
+                    f"coalesce({seat}.total, 0)",
+                )
+            )
+            update = ", ".join(f"{c} = {c} + excluded.{c}" for c in columns.split(", "))
+            step = (
+                f"insert into player_nights (player_id, night, {columns}) "
+                f"select {seat}.player_id, {seat}.night, {values} "
+                f"where {seat}.finished = 1 and {seat}.night is not null "
+                f"on conflict (player_id, night) do update set {update}"
+            )
+            if sign == "-":
+                step += (
+                    f"; delete from player_nights where player_id = {seat}.player_id "
+                    f"and night = {seat}.night and games = 0"
+                )
+            night_steps.append(step)
+        db.execute(
+            f"create trigger player_nights_{name} {event} begin {'; '.join(night_steps)}; end"
+        )
 #: The tables of what a group looks back at (its games, deals, seats, players, ratings,
 #: settings, seasons, club nights and tournaments): every change of one of them draws the
 #: group's version tag again (``m020_group_version``). The web wing keeps a page of the group
@@ -604,6 +745,8 @@ GROUP_VERSION_TABLES = (
     "tournaments",
     "tournament_entrants",
     "tournament_tables",
+    "player_contract_nights",
+    "player_nights",
 )
 
 

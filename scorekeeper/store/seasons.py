@@ -8,7 +8,8 @@ and each game's K♥ taken, Trex deals finished first and biggest comeback (the 
 :func:`~scorekeeper.engine.scoring.comeback`) are kept with its summary by storage, in the
 transaction of every write (``facts.refresh_feats``), so they always equal the engine's
 reading of its deals (``tests/store/test_seasons.py`` works them out again from scratch). A season's
-figures themselves are not kept: they are added up when asked, over the season's nights only.
+figures themselves are not kept: they are added up when asked, over the season's nights only,
+the standings and the best night from each player's sums per night (``playsums``).
 """
 
 from __future__ import annotations
@@ -176,28 +177,31 @@ def rating_changes(db: Database, first: str, last: str) -> dict[int, int]:
     after their last game of it less the one before their first (empty with ratings off)."""
     if not ratings.enabled(db):
         return {}
+    # the first and the last of each player's games picked by SQL, not a row at a time here
     rows = db.execute(
-        f"select c.player_id, c.mu_before, c.sigma_before, c.mu_after, c.sigma_after "
+        f"select distinct c.player_id, first_value(c.mu_before) over w, "
+        f"first_value(c.sigma_before) over w, last_value(c.mu_after) over w, "
+        f"last_value(c.sigma_after) over w "
         f"from games g indexed by idx_games_night join rating_changes c on c.game_id = g.id "
-        f"where g.night between ? and ? and g.finished = 1 order by c.player_id, {ORDER}",
+        f"where g.night between ? and ? and g.finished = 1 window w as (partition by "
+        f"c.player_id order by {ORDER} rows between unbounded preceding and unbounded following)",
         [first, last],
     )
-    spans: dict[int, list[float]] = {}
-    for pid, mu0, sigma0, mu1, sigma1 in rows:
-        span = spans.setdefault(pid, [mu0, sigma0, mu1, sigma1])
-        span[2:] = [mu1, sigma1]
-    return {p: ratings.shown(s[2], s[3]) - ratings.shown(s[0], s[1]) for p, s in spans.items()}
+    return {
+        pid: ratings.shown(mu1, sigma1) - ratings.shown(mu0, sigma0)
+        for pid, mu0, sigma0, mu1, sigma1 in rows
+    }
 
 
 def standings(db: Database, first: str, last: str) -> list[dict[str, Any]]:
     """Every player of a finished game played from *first* to *last* (both included), best
     first by CHAMPION_RULE: games, wins (a first place by "Who wins"), places 1st to 4th,
     average place, points (the sum of their final totals) and the change of their rating."""
-    rows = db.query(
-        "select p.id, p.name, count(*) as games, sum(gp.rank = 1) as p1, sum(gp.rank = 2) as p2, "
-        "sum(gp.rank = 3) as p3, sum(gp.rank >= 4) as p4, sum(gp.total) as points "
-        "from game_players gp join players p on p.id = gp.player_id "
-        "where gp.finished = 1 and gp.night between ? and ? group by gp.player_id",
+    rows = db.query(  # a row per player and night (``playsums``), not one per seat
+        "select p.id, p.name, sum(n.games) as games, sum(n.p1) as p1, sum(n.p2) as p2, "
+        "sum(n.p3) as p3, sum(n.p4) as p4, sum(n.points) as points "
+        "from player_nights n join players p on p.id = n.player_id "
+        "where n.night between ? and ? group by n.player_id",
         [first, last],
     )
     changes = rating_changes(db, first, last)
@@ -304,10 +308,9 @@ def best_night(db: Database, first: str, last: str) -> dict[str, Any] | None:
     """The night one player won the most finished games on (fewer games played, then the
     earlier night, on a tie)."""
     row = db.execute(
-        "select p.name, gp.night, sum(gp.rank = 1) as wins, count(*) as games "
-        "from game_players gp join players p on p.id = gp.player_id "
-        "where gp.finished = 1 and gp.night between ? and ? group by gp.player_id, gp.night "
-        "having wins > 0 order by wins desc, games, gp.night, p.name_key limit 1",
+        "select p.name, n.night, n.p1 as wins, n.games from player_nights n "
+        "join players p on p.id = n.player_id where n.night between ? and ? and n.p1 > 0 "
+        "order by wins desc, n.games, n.night, p.name_key limit 1",
         [first, last],
     ).fetchone()
     if row is None:

@@ -16,7 +16,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from ..engine import ALL_CONTRACTS, PRESETS, Contract
-from . import ratings
+from . import playsums, ratings
 
 PRESET_CHOICES = (*PRESETS, "custom")
 SORTS = {
@@ -52,7 +52,12 @@ class Filters:
 
     def where(self, alias: str = "gp") -> tuple[str, list[Any]]:
         """The SQL condition on a ``game_players`` row: finished, and inside the filters."""
-        parts, params = [f"{alias}.finished = 1"], []
+        inside, params = self.nights(alias)
+        return f"{alias}.finished = 1 and {inside}", params
+
+    def nights(self, alias: str) -> tuple[str, list[Any]]:
+        """The SQL condition on a row's ``night`` and ``preset``: inside the filters."""
+        parts, params = ["1 = 1"], []
         if self.start:
             parts.append(f"{alias}.night >= ?")
             params.append(self.start)
@@ -173,22 +178,14 @@ class PlayStats:
 
 
 def play_stats(db: Database, pid: int, filters: Filters) -> PlayStats:
-    cte, params = _mine(pid, filters)
-    sql = (
-        cte
-        + """select s.contract, s.is_king, count(*) as deals, sum(s.points) as points,
-        sum(s.took_kh) as took_kh, sum(s.doubles_made) as made, sum(s.doubles_passed) as passed,
-        sum(s.doubles_back) as back, sum(s.took_doubled) as took_doubled,
-        sum(s.trex_place = 1) as p1, sum(s.trex_place = 2) as p2, sum(s.trex_place = 3) as p3,
-        sum(s.trex_place = 4) as p4
-        from mine m join seat_contract_stats s on s.game_id = m.game_id and s.seat = m.seat
-        group by s.contract, s.is_king"""
-    )
+    """Read off the sums kept per night (``playsums``): a row per night and contract, not one
+    per deal, so the page does not grow with the player's record as fast as it does."""
+    where, params = filters.nights("n")
     lines = {c: ContractLine(c) for c in ALL_CONTRACTS}
     out = PlayStats(list(lines.values()))
     empty = {"made": 0, "passed": 0, "back": 0, "took_doubled": 0}
     out.doubles = {"kh": dict(empty), "queens": dict(empty)}
-    for row in db.query(sql, params):
+    for row in playsums.by_contract(db, pid, where, params):
         contract = Contract(row["contract"])
         line = lines[contract]
         if row["is_king"]:

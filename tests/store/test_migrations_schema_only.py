@@ -43,7 +43,7 @@ KH = {"king": 0, "contracts": ["king_of_hearts"], "king_of_hearts": {"taker": 1}
 
 
 #: The migrations added since 0.2.0: the only ones its databases run.
-SINCE_0_2_0 = ["m020_group_version"]
+SINCE_0_2_0 = ["m019_player_contract_nights", "m020_group_version"]
 
 
 def database_0_2_0(path: Path) -> Path:
@@ -115,22 +115,25 @@ def test_issue42_2__a_database_of_0_2_0_is_not_migrated_again_and_keeps_its_deri
     path = database_0_2_0(tmp_path / "old.sqlite3")
     before_record = recorded(path)
     assert "m005_install_keys" in before_record and "m013_deal_version_keys" in before_record
+    # the migrations added since 0.2.0 (m019 on) are pending, and only they
+    since = [m.name for m in migrations._migrations][len(before_record) :]
+    assert since == SINCE_0_2_0
     db = connect(path)
     try:
-        pending = [m.name for m in migrations.pending(db)]
-        assert newer_migrations(db) == [] and pending == SINCE_0_2_0
+        assert newer_migrations(db) == []
+        assert [m.name for m in migrations.pending(db)] == since
         before = derived(db)
         assert before["rating_changes"] and before["seat_contract_stats"]
         assert backfill.version(db) == 0
-        assert up_to_date(db) == SINCE_0_2_0  # only what 0.2.0 lacks: none of its own twice
+        assert up_to_date(db) == since  # no migration runs twice
         assert backfill.version(db) == backfill.VERSION
         assert derived(db) == before  # today's code makes what 0.2.0's migrations made
         changes = db.conn.total_changes
         assert up_to_date(db) == [] and db.conn.total_changes == changes  # once per version
     finally:
         db.close()
-    # the record keeps the names it was written with
-    assert recorded(path) == before_record + SINCE_0_2_0
+    # the record keeps the names it was written with, and adds the new migrations after them
+    assert recorded(path) == before_record + since
     assert backup.check_database(path) == 3
 
 

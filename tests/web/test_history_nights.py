@@ -253,3 +253,40 @@ def test_night_page__a_long_night_lists_its_earlier_games_a_line_each(app, clien
         assert all(name in line.bdi.get_text() for name in winners)
         assert line.a["href"].startswith("/history/games/")
     assert len(response.data) < 25_000  # the 30 games' HTML; each card is about 1 KB
+
+
+def test_issue41_3__a_players_games_a_page_at_a_time_each_exactly_once(app, client, monkeypatch):
+    """A player's list of games (Past nights searched by their name) is paged as the nights
+    are: bounded pages, older and back newer, every game of theirs exactly once."""
+    monkeypatch.setattr(history, "NIGHTS_PER_PAGE", 3)
+    monkeypatch.setattr(history, "GAMES_PER_PAGE", 4)
+    docs = list(simulated_games(30, seed=41, per_night=3, pool=POOL))
+    ids = import_docs(app, docs)
+    theirs = sorted(f"/history/games/{i}" for i, doc in zip(ids, docs) if "Aya" in doc["players"])
+    assert len(theirs) > 8  # more than two pages
+    pages, url = [], "/history/?player=aya"
+    while url:
+        page = soup(client.get(url))
+        pages.append([a["href"] for a in page.select("section.night li a")])
+        older = page.find("a", string="Older nights")
+        url = older["href"] if older else None
+    assert all(0 < len(p) <= 4 for p in pages) and len(pages) > 2
+    seen = [href for p in pages for href in p]
+    assert sorted(seen) == theirs and len(set(seen)) == len(seen)
+    # and back: from the last page, the newer pages lead to the first again
+    page = soup(client.get(older_of(client, "/history/?player=aya", len(pages) - 1)))
+    back = []
+    while True:
+        back.insert(0, [a["href"] for a in page.select("section.night li a")])
+        newer = page.find("a", string="Newer nights")
+        if not newer:
+            break
+        page = soup(client.get(newer["href"]))
+    assert back == pages
+
+
+def older_of(client, url: str, steps: int) -> str:
+    """The address *steps* pages older than *url*."""
+    for _ in range(steps):
+        url = soup(client.get(url)).find("a", string="Older nights")["href"]
+    return url
