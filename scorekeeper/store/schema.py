@@ -723,6 +723,8 @@ def m019_player_contract_nights(db: Database) -> None:
         db.execute(
             f"create trigger player_nights_{name} {event} begin {'; '.join(night_steps)}; end"
         )
+
+
 #: The tables of what a group looks back at (its games, deals, seats, players, ratings,
 #: settings, seasons, club nights and tournaments): every change of one of them draws the
 #: group's version tag again (``m020_group_version``). The web wing keeps a page of the group
