@@ -192,6 +192,8 @@ def test_issue42_1__the_modules_pages_share_import_no_page():
             if folder == PAGES and module in pages:
                 reaching.setdefault(path.name, set()).add(module)
         text = path.read_text(encoding="utf-8")
-        if folder != PAGES and ("pages import" in text or ".pages" in text or "import pages" in text):
+        if folder != PAGES and (
+            "pages import" in text or ".pages" in text or "import pages" in text
+        ):
             reaching.setdefault(path.name, set()).add("pages")
     assert reaching == {}
