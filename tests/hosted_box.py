@@ -181,9 +181,9 @@ def shipped_config(port: int, upstream: int) -> str:
     """deploy/Caddyfile as it ships (its global options and log filters included), on plain
     HTTP at *port* of 127.0.0.1, in front of the server on *upstream*, its admin endpoint off."""
     shipped = (Path(__file__).resolve().parents[1] / "deploy" / "Caddyfile").read_text()
-    site = shipped.replace("scores.example.org {", f"http://127.0.0.1:{port} {{").replace(
-        "127.0.0.1:5000", f"127.0.0.1:{upstream}"
-    )
+    # the upstream first, and only the port 5000 itself: the site's own port may start with 5000
+    upstream_set = re.sub(r"127\.0\.0\.1:5000\b", f"127.0.0.1:{upstream}", shipped)
+    site = upstream_set.replace("scores.example.org {", f"http://127.0.0.1:{port} {{")
     if re.search(r"^\{$", site, re.M):  # its global options: admin off among them
         return re.sub(r"^\{$", "{\n\tadmin off", site, count=1, flags=re.M)
     return "{\n\tadmin off\n}\n" + site
