@@ -60,6 +60,7 @@ from phone_helpers import (
 )
 from samples import Seeded, seed
 from web_helpers import PLAYERS, Table
+from live_server import serve_in_thread, stop_in_thread
 
 
 @dataclass
@@ -104,12 +105,7 @@ class Site:
 
 
 def _serve(app) -> tuple[Any, threading.Thread]:
-    from waitress import create_server
-
-    server = create_server(app, host="127.0.0.1", port=0, threads=4)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    return server, thread
+    return serve_in_thread(app)
 
 
 @pytest.fixture(scope="session")
@@ -120,8 +116,7 @@ def site(tmp_path_factory) -> Iterator[Site]:
     seed = create_app({**config, "TESTING": True, "WTF_CSRF_ENABLED": False})
     server, thread = _serve(app)
     yield Site(f"http://127.0.0.1:{server.effective_port}", app, seed, config["DATABASE"])
-    server.close()
-    thread.join(timeout=5)
+    stop_in_thread(server, thread)
 
 
 #: What belongs to no group on a box of many groups: a test client asks for it as it is.
@@ -182,8 +177,7 @@ def groups_site(tmp_path_factory) -> Iterator[Site]:
     site = _group(app, config, origin, "Thursday table")
     site.groups = lambda name: _group(app, config, origin, name)
     yield site
-    server.close()
-    thread.join(timeout=5)
+    stop_in_thread(server, thread)
 
 
 #: The two kinds of box the tests of a night at the table run on.

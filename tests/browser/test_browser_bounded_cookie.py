@@ -7,7 +7,6 @@ and from the 7th group Chromium dropped the cookie's change silently, so joining
 
 from __future__ import annotations
 
-import threading
 
 import pytest
 
@@ -17,6 +16,7 @@ from scorekeeper.store.db import connect
 from scorekeeper.web import create_app
 
 from phone_helpers import PHONE
+from live_server import serve_in_thread, stop_in_thread
 
 GROUPS, GAMES = 13, 40
 #: "Far below 4 KB": a quarter of it, whatever the phone holds.
@@ -26,7 +26,6 @@ COOKIE_LIMIT = 1024
 @pytest.fixture(scope="module")
 def box(tmp_path_factory):
     """The box, and its groups: each with 40 games, its join link and the games' edit links."""
-    from waitress import create_server
 
     tmp = tmp_path_factory.mktemp("bounded-cookie")
     app = create_app({"GROUPS": "open", "INSTANCE_PATH": str(tmp / "instance")})
@@ -51,12 +50,9 @@ def box(tmp_path_factory):
             groups.append((group.id, keys.install_key(db, "join"), list(zip(games, edit))))
         finally:
             db.close()
-    server = create_server(app, host="127.0.0.1", port=0, threads=4)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
+    server, thread = serve_in_thread(app)
     yield f"http://127.0.0.1:{server.effective_port}", groups
-    server.close()
-    thread.join(timeout=5)
+    stop_in_thread(server, thread)
 
 
 def session_cookie(context) -> str:

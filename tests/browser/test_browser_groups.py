@@ -5,27 +5,23 @@ with no link sees nothing, and once the link is rotated a fourth cannot join by 
 from __future__ import annotations
 
 import re
-import threading
 
 import pytest
 
 from scorekeeper.web import create_app
 
 from phone_helpers import PHONE, chip, shoot
+from live_server import serve_in_thread, stop_in_thread
 
 
 @pytest.fixture(scope="module")
 def box(tmp_path_factory):
-    from waitress import create_server
 
     tmp = tmp_path_factory.mktemp("groups-box")
     app = create_app({"GROUPS": "open", "INSTANCE_PATH": str(tmp / "instance")})
-    server = create_server(app, host="127.0.0.1", port=0, threads=4)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
+    server, thread = serve_in_thread(app)
     yield f"http://127.0.0.1:{server.effective_port}"
-    server.close()
-    thread.join(timeout=5)
+    stop_in_thread(server, thread)
 
 
 @pytest.fixture

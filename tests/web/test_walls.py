@@ -23,7 +23,7 @@ import pytest
 
 from gamebuilder import standard_game
 from hosted_box import LoopbackPhone, hosted_box, shipped_caddy
-from live_server import Phone, Server, hidden_fields
+from live_server import Phone, Server, hidden_fields, serve_in_thread, stop_in_thread
 from scorekeeper.engine import HouseRules
 from scorekeeper.store import clubnights, keys, storage, tournaments
 from scorekeeper.store.db import connect
@@ -62,11 +62,7 @@ def send(phone: LoopbackPhone, page: str, action: str, fields: dict[str, str]):
 
 
 def _waitress(app) -> tuple[object, threading.Thread, int]:
-    from waitress import create_server
-
-    server = create_server(app, host="127.0.0.1", port=0, threads=4)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
+    server, thread = serve_in_thread(app)
     return server, thread, server.effective_port
 
 
@@ -112,8 +108,7 @@ def box(request, tmp_path_factory) -> Iterator[WallBox]:
         for p in phones:
             p.close()
         time.sleep(0.3)  # waitress done with the connections closed before it stops
-        server.close()
-        thread.join(timeout=5)
+        stop_in_thread(server, thread)
 
 
 def start_club(box: WallBox) -> str:
