@@ -9,6 +9,7 @@ import json
 import os
 import sqlite3
 import subprocess
+import threading
 import sys
 from pathlib import Path
 
@@ -285,3 +286,52 @@ def test_issue40_1__the_key_file_signs_the_cookies_and_the_instance_key_is_left_
     assert not (tmp_path / "i" / "secret_key").exists()
     other = create_app({"INSTANCE_PATH": str(tmp_path / "j"), "GROUPS": "open"})
     assert other.secret_key != app.secret_key  # without it: the instance folder's own
+
+
+def test_issue40_2__a_pack_taken_while_games_are_written_holds_whole_games(boxes, capsys, tmp_path):
+    from scorekeeper.store import transfer
+
+    old, _ = boxes
+    group = a_group(capsys, old, tmp_path)
+    stop = threading.Event()
+    written = [2]
+
+    def write() -> None:
+        db = connect(old / "groups" / f"{group}.sqlite3")
+        try:
+            while not stop.is_set():
+                game = standard_game(first_king=written[0] % 4)
+                game["title"] = f"Table {written[0]}"
+                transfer.import_games(db, transfer.read_import(json.dumps(game)))
+                written[0] += 1
+        finally:
+            db.close()
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    try:
+        counts = []
+        for number in range(3):
+            packed = tmp_path / f"p{number}.pack"
+            assert (
+                cli.main(["groups", "pack", group, "--out", str(packed), "--instance", str(old)])
+                == 0
+            )
+            box = tmp_path / f"box{number}"
+            assert cli.main(["groups", "adopt", str(packed), "--instance", str(box)]) == 0
+            conn = sqlite3.connect(box / "groups" / f"{group}.sqlite3")
+            try:
+                assert conn.execute("pragma integrity_check").fetchone()[0] == "ok"
+                deals = conn.execute(
+                    "select count(*) from games g where (select count(*) from deals d "
+                    "where d.game_id = g.id) != 20"
+                ).fetchone()[0]
+                counts.append(conn.execute("select count(*) from games").fetchone()[0])
+            finally:
+                conn.close()
+            assert deals == 0  # whole games only
+    finally:
+        stop.set()
+        writer.join(timeout=30)
+    capsys.readouterr()
+    assert 2 <= counts[0] <= counts[-1] <= written[0] and written[0] > 2
