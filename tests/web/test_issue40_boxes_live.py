@@ -64,7 +64,8 @@ def send(phone, page: str, fields: dict[str, str]):
 def site(tmp_path):
     """Box 1 and box 2 (one key file), and Caddy in front, routing nothing yet."""
     key = tmp_path / "site.key"
-    key.write_text(os.urandom(32).hex() + "\n")
+    secret = os.urandom(32).hex()
+    key.write_text(secret + "\n")
     key.chmod(0o600)
     port = free_port()
     options = ("--proxy-hops", "1", "--public-url", f"https://{HOST}:{port}")
@@ -80,6 +81,8 @@ def site(tmp_path):
             box.start()
         caddy.start()
         yield boxes, caddy, phones
+        for box in boxes:
+            assert secret not in box.output()  # never printed nor logged
     finally:
         for phone in phones:
             phone.close()
