@@ -33,6 +33,7 @@ from sqlite_utils import Database
 
 from ..engine.gamefile import has_control, is_visible
 from .db import connect
+from .paths import KEPT_INFIX, LOCK_SUFFIX
 from .refused import N_, Refused
 from .backfill import up_to_date
 from .schema import migrate, register_migrations
@@ -339,8 +340,6 @@ class Host:
         shutil.rmtree(
             group.path.with_name(f".{group.path.name}{LITESTREAM_SUFFIX}"), ignore_errors=True
         )
-        from .backup import KEPT_INFIX, LOCK_SUFFIX
-
         for kept in (
             *self.folder.glob(f"{group.path.name}{KEPT_INFIX}*"),
             self.folder / f"{group.path.name}{LOCK_SUFFIX}",
