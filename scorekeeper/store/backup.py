@@ -280,13 +280,19 @@ def restore_database(backup: str | Path, database: str | Path) -> Restored:
             _swap_in(temp, database)
         finally:
             temp.unlink(missing_ok=True)
-        db = connect(database)
-        try:
-            backfill.up_to_date(db)
-            count = db.execute("select count(*) from games").fetchone()[0]
-        finally:
-            db.close()
+        count = up_to_date_games(database)
     return Restored(count, kept, left_out)
+
+
+def up_to_date_games(database: Path) -> int:
+    """What is derived from the games of a database just built, made (``backfill``); the
+    number of its games."""
+    db = connect(database)
+    try:
+        backfill.up_to_date(db)
+        return db.execute("select count(*) from games").fetchone()[0]
+    finally:
+        db.close()
 
 
 def _check_file(backup: Path) -> None:

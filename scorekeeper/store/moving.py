@@ -27,9 +27,8 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
-from . import backfill, backup
+from . import backup
 from .backup import BackupError
-from .db import connect
 from .groups import GROUP_ID, LANGS, Group, Host, _remove_with_journal, name_problem
 from .restorechecks import MOMENT
 
@@ -160,12 +159,7 @@ def adopt(host: Host, path: str | os.PathLike[str]) -> tuple[Group, int, list[st
     linked = False
     try:
         left_out = backup._build(path, temp, target, backup.COPIED + backup.OWN)
-        db = connect(temp)
-        try:
-            backfill.up_to_date(db)
-            games = db.execute("select count(*) from games").fetchone()[0]
-        finally:
-            db.close()
+        games = backup.up_to_date_games(temp)
         try:
             os.link(temp, target)  # never over a file that is there, even one made meanwhile
         except FileExistsError:

@@ -41,25 +41,6 @@ def command(instance: Path, *args: str) -> list[str]:
     return done.stdout.splitlines()
 
 
-def csrf(body: str) -> str:
-    found = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', body)
-    assert found, body[:2000]
-    return found.group(1)
-
-
-def send(phone, page: str, fields: dict[str, str]):
-    """Open *page* and send its form back to it (with the page's CSRF token)."""
-    shown = phone.request("form", "GET", page)
-    assert shown.status == 200, (page, shown.status)
-    return phone.request(
-        "post",
-        "POST",
-        page,
-        {"csrf_token": csrf(shown.body), **fields},
-        {"Referer": phone.root + page},
-    )
-
-
 @pytest.fixture
 def site(tmp_path):
     """Box 1 and box 2 (one key file), and Caddy in front, routing nothing yet."""
@@ -118,7 +99,7 @@ def test_issue40_1_2__one_key_one_caddy_two_boxes_a_phone_stays_a_member_and_a_g
     assert mine.request("join", "GET", join_b).status == 303
     for group in (a, b, a, b):
         assert mine.request("home", "GET", f"/g/{group}/").status == 200, group
-    made = send(mine, f"/g/{a}/games/new", NEW_GAME)
+    made = mine.post_form(f"/g/{a}/games/new", NEW_GAME)
     assert made.status == 303, made.body[:1000]
     game = int(made.location.rstrip("/").rsplit("/", 1)[1])
     share = mine.request("result", "GET", f"/g/{a}/games/{game}/result").body
@@ -162,7 +143,7 @@ def test_issue40_1_2__one_key_one_caddy_two_boxes_a_phone_stays_a_member_and_a_g
     assert admin.request("admin", "GET", admin_a.split(HOST, 1)[-1]).status == 303
     assert admin.request("group", "GET", f"/g/{a}/group").status == 200  # the admin's page
     assert command(two.instance, "ratings", "--json", "--group", a) == ratings
-    assert send(mine, f"/g/{a}/games/new", NEW_GAME).status == 303  # it keeps its records there
+    assert mine.post_form(f"/g/{a}/games/new", NEW_GAME).status == 303  # it keeps its records there
 
     # nothing of it is left on box 1: file, log, shared memory, locks, kept files, its line
     left = [p.name for p in one.instance.rglob("*") if a in p.name]
