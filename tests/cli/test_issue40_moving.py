@@ -335,3 +335,35 @@ def test_issue40_2__a_pack_taken_while_games_are_written_holds_whole_games(boxes
         writer.join(timeout=30)
     capsys.readouterr()
     assert 2 <= counts[0] <= counts[-1] <= written[0] and written[0] > 2
+
+
+def test_issue40_2__a_group_adopted_back_under_its_id_is_read_from_its_new_file(
+    boxes, capsys, tmp_path
+):
+    """A server thread keeps its connection to a group's file; a group moved away (deleted)
+    and adopted back under its id is another file at the same path, read anew, never the
+    deleted one through the kept connection."""
+    from scorekeeper.store.db import forget_connection, thread_connection
+
+    old, new = boxes
+    group = a_group(capsys, old, tmp_path)
+    path = str(old / "groups" / f"{group}.sqlite3")
+    count = "select count(*) from games"
+    kept = thread_connection(path, create=False)
+    assert kept.execute(count).fetchone()[0] == 2
+    packed = tmp_path / "away.pack"
+    pack(capsys, old, group, packed)
+    assert run(capsys, "groups", "adopt", str(packed), "--instance", str(new))[0] == 0
+    assert run(capsys, "groups", "delete", group, "--yes", "--instance", str(old))[0] == 0
+    game = tmp_path / "third.json"
+    game.write_text(json.dumps(standard_game(first_king=3)), encoding="utf-8")
+    assert run(capsys, "import", str(game), "--group", group, "--instance", str(new))[0] == 0
+    back = tmp_path / "back.pack"
+    assert run(capsys, "groups", "pack", group, "--out", str(back), "--instance", str(new))[0] == 0
+    assert run(capsys, "groups", "adopt", str(back), "--instance", str(old))[0] == 0
+    try:
+        again = thread_connection(path, create=False)
+        assert again is not kept
+        assert again.execute(count).fetchone()[0] == 3
+    finally:
+        forget_connection(path)
