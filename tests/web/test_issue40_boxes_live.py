@@ -61,7 +61,7 @@ def site(tmp_path):
         for box in boxes:
             box.start()
         caddy.start()
-        yield boxes, caddy, phones
+        yield boxes, caddy, phones, secret
         for box in boxes:
             assert secret not in box.output()  # never printed nor logged
     finally:
@@ -70,6 +70,18 @@ def site(tmp_path):
         caddy.stop()
         for box in boxes:
             box.stop()
+
+
+def cookie(phone: InternetPhone, secret: str) -> dict:
+    """What the phone's one session cookie holds, read with the site's key."""
+    from flask import Flask
+    from flask.sessions import SecureCookieSessionInterface
+
+    app = Flask("reader")
+    app.secret_key = secret
+    return (
+        SecureCookieSessionInterface().get_signing_serializer(app).loads(phone.cookies["session"])
+    )
 
 
 def route(caddy: Caddy, routes: dict[str, int]) -> None:
@@ -82,7 +94,7 @@ def route(caddy: Caddy, routes: dict[str, int]) -> None:
 def test_issue40_1_2__one_key_one_caddy_two_boxes_a_phone_stays_a_member_and_a_group_moves(
     site, tmp_path
 ):
-    (one, two), caddy, phones = site
+    (one, two), caddy, phones, secret = site
 
     def phone(source: str) -> InternetPhone:
         phones.append(InternetPhone(caddy, source))
@@ -99,6 +111,8 @@ def test_issue40_1_2__one_key_one_caddy_two_boxes_a_phone_stays_a_member_and_a_g
     assert mine.request("join", "GET", join_b).status == 303
     for group in (a, b, a, b):
         assert mine.request("home", "GET", f"/g/{group}/").status == 200, group
+    key = cookie(mine, secret)["k"]
+    assert cookie(mine, secret)["groups"] == [a, b]  # box 2 kept box 1's group in the list
     made = mine.post_form(f"/g/{a}/games/new", NEW_GAME)
     assert made.status == 303, made.body[:1000]
     game = int(made.location.rstrip("/").rsplit("/", 1)[1])
@@ -134,6 +148,7 @@ def test_issue40_1_2__one_key_one_caddy_two_boxes_a_phone_stays_a_member_and_a_g
         assert mine.request("page", "GET", f"/g/{a}{page}").status == 200, page
     assert "Autumn" in mine.request("page", "GET", f"/g/{a}/seasons/1").body
     assert mine.request("home", "GET", f"/g/{b}/").status == 200
+    assert cookie(mine, secret)["k"] == key and set(cookie(mine, secret)["groups"]) == {a, b}
     assert stranger.request("result", "GET", result).status == 200  # the old result link
     assert stranger.request("home", "GET", f"/g/{a}/").status == 404
     newcomer = phone("127.0.4.3")
