@@ -37,6 +37,11 @@ APP: dict[str, Setting] = {
     "SECRET_KEY": Setting(
         None, "signs the session; none: the instance folder's secret_key, made on the first run"
     ),
+    "SECRET_KEY_FILE": Setting(
+        None,
+        "the file holding the secret key the boxes behind one address share "
+        "(serve --secret-key-file); none: the instance folder's secret_key",
+    ),
     "GROUPS": Setting(None, 'many groups on one box: None, "open" or "invite" (serve --groups)'),
     "PROXY_HOPS": Setting(0, "the reverse proxies in front (serve --proxy-hops): the hosted mode"),
     "PUBLIC_URL": Setting(None, "the address every link and QR code carries (serve --public-url)"),
@@ -231,6 +236,18 @@ SERVE: dict[str, Option] = {
         alone="open",
         metavar="invite",
         words="off",
+    ),
+    "secret_key_file": Option(
+        "--secret-key-file",
+        "the secret key's file, one for every box behind one address",
+        "the file holding the key that signs the phones' cookies and result links, the same "
+        "file on every box behind one address (owner-only, at least 32 characters); checked "
+        "at start, never printed",
+        key="SECRET_KEY_FILE",
+        variable="SCOREKEEPER_SECRET_KEY_FILE",
+        read=str,
+        metavar="FILE",
+        words="the instance folder's secret_key",
     ),
     "log_level": Option(
         "--log-level",

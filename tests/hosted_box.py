@@ -24,7 +24,7 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator
+from typing import Iterator, Mapping
 
 from scorekeeper.store import keys
 from scorekeeper.store.db import connect
@@ -45,9 +45,23 @@ NEW_GAME = {
 }
 
 
-def caddyfile(folder: Path, port: int, upstream: int) -> str:
+def routed(upstream: int, routes: Mapping[str, int]) -> str:
+    """The site's proxying: each group of *routes* (its id: the port of its box) to its box,
+    everything else to *upstream*."""
+    if not routes:
+        return f"reverse_proxy 127.0.0.1:{upstream}"
+    blocks = [
+        f"@{group} path /g/{group} /g/{group}/*\n\thandle @{group} {{\n"
+        f"\t\treverse_proxy 127.0.0.1:{port}\n\t}}"
+        for group, port in routes.items()
+    ]
+    return "\n\t".join([*blocks, f"handle {{\n\t\treverse_proxy 127.0.0.1:{upstream}\n\t}}"])
+
+
+def caddyfile(folder: Path, port: int, upstream: int, routes: Mapping[str, int] = {}) -> str:
     """Caddy as deploy/Caddyfile has it, on high ports, with a certificate of its own making
-    (never installed in the system's trust), and an access log of the addresses it saw."""
+    (never installed in the system's trust), and an access log of the addresses it saw; with
+    *routes*, each of those groups' addresses goes to the box on its port."""
     return f"""{{
 	admin off
 	http_port {free_port()}
@@ -62,7 +76,7 @@ https://{HOST}:{port} {{
 	bind 127.0.0.1
 	tls internal
 	encode zstd gzip
-	reverse_proxy 127.0.0.1:{upstream}
+	{routed(upstream, routes)}
 	log {{
 		output file {folder / "access.log"}
 		format json
@@ -74,15 +88,18 @@ https://{HOST}:{port} {{
 class Caddy:
     """Caddy in its own process, in front of the server on *upstream*."""
 
-    def __init__(self, folder: Path, port: int, upstream: int):
+    def __init__(
+        self, folder: Path, port: int, upstream: int, routes: Mapping[str, int] | None = None
+    ):
         self.folder, self.port, self.upstream = folder, port, upstream
+        self.routes = dict(routes or {})
         self.process: subprocess.Popen | None = None
         self.log = folder / "caddy.log"
 
     def start(self, timeout: float = 30) -> "Caddy":
         self.folder.mkdir(parents=True, exist_ok=True)
         config = self.folder / "Caddyfile"
-        config.write_text(caddyfile(self.folder, self.port, self.upstream))
+        config.write_text(caddyfile(self.folder, self.port, self.upstream, self.routes))
         env = {
             **os.environ,
             "HOME": str(self.folder),

@@ -1,7 +1,7 @@
 """``scorekeeper groups``: the groups of a box that hosts many (``serve --groups``), for an
 operator, a script or a test to drive without a browser: start one, list them, print or rotate
 a group's join and admin links, print or rotate the operator's invitation link, delete one with
-its file."""
+its file, and move one to another box (pack it here, adopt it there)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import json
 import sys
 from typing import Any
 
-from .common import EXIT_NOT_FOUND, add_instance_option, fail, groups_host, link_prefix
+from .common import EXIT_NOT_FOUND, add_instance_option, fail, groups_host, link_prefix, plural
 
 
 def _link(args: argparse.Namespace, group: str, name: str, *, rotate: bool = False) -> str:
@@ -134,6 +134,45 @@ def cmd_delete(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_pack(args: argparse.Namespace) -> int:
+    """``groups pack ID --out FILE``: the whole group in one file, also while the box serves."""
+    from ..store.backup import BackupError
+    from ..store.moving import pack
+
+    try:
+        packed = pack(groups_host(), args.id, args.out)
+    except BackupError as exc:
+        if str(exc).startswith("There is no group"):
+            print(exc, file=sys.stderr)
+            return EXIT_NOT_FOUND
+        return fail([str(exc)])
+    print(
+        f"Packed the group {packed.group.id} ({plural(packed.games, 'game')}) into {packed.path}"
+        " (owner only: it holds the group's links)."
+    )
+    print(f"On the other box: scorekeeper groups adopt {packed.path.name}")
+    return 0
+
+
+def cmd_adopt(args: argparse.Namespace) -> int:
+    """``groups adopt FILE``: the packed group registered on this box under its own id."""
+    from ..store.backup import BackupError
+    from ..store.moving import adopt
+
+    try:
+        group, games, left_out = adopt(groups_host(), args.file)
+    except BackupError as exc:
+        return fail([*str(exc).splitlines(), "Nothing was changed."])
+    if left_out:
+        print(f"Left behind, not being a scorekeeper's: {', '.join(left_out)}")
+    print(f"Adopted the group {group.id} ({group.name}, {plural(games, 'game')}).")
+    print(
+        "Route /g/" + group.id + "/ to this box, then delete it on the old one "
+        f"(scorekeeper groups delete {group.id} --yes)."
+    )
+    return 0
+
+
 def add_commands(sub: Any) -> None:
     groups = sub.add_parser("groups", help="the groups of a box that hosts many (serve --groups)")
     each = groups.add_subparsers(dest="groups_command", required=True)
@@ -167,6 +206,21 @@ def add_commands(sub: Any) -> None:
     delete.add_argument("id", help="the group's id")
     delete.add_argument("--yes", action="store_true", help="yes, delete it and all its games")
     delete.set_defaults(func=cmd_delete)
+    packing = each.add_parser(
+        "pack",
+        help="write the whole group into one file (owner only), also while the box serves, "
+        "for `groups adopt` on another box",
+    )
+    packing.add_argument("id", help="the group's id")
+    packing.add_argument("--out", metavar="FILE", required=True, help="the file to write")
+    packing.set_defaults(func=cmd_pack)
+    adopting = each.add_parser(
+        "adopt",
+        help="register a packed group on this box under its own id (refused when that id "
+        "is here already), every row checked as restore checks it",
+    )
+    adopting.add_argument("file", help="the file `groups pack` wrote")
+    adopting.set_defaults(func=cmd_adopt)
     for command in each.choices.values():
         add_instance_option(command)
     for command in (create, each.choices["join-link"], each.choices["admin-link"], invite):

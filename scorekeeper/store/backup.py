@@ -34,6 +34,7 @@ from ..engine.errors import RulesError
 from ..engine.gamefile import NAME_LIMIT, name_problem
 from . import backfill, restorechecks
 from .db import BUSY_TIMEOUT_SECONDS, WritingDatabase, connect
+from .paths import KEPT_INFIX, LOCK_SUFFIX
 from .schema import m010_names_show_every_character, migrate, migrations
 
 try:
@@ -43,7 +44,6 @@ except ImportError:  # Windows: no advisory locks; restore then relies on the us
 
 #: The tables every scorekeeper database has, whatever its version.
 TABLES = {"players", "games", "game_players", "deals", "deal_history", "_sqlite_migrations"}
-LOCK_SUFFIX = ".serving"
 
 
 class BackupError(Exception):
@@ -217,6 +217,10 @@ COPIED = (
     "tournament_entrants",
     "tournament_tables",
 )
+#: What adopting a packed group (``store.moving``) copies besides, held to the same checks: the
+#: group's own keys (its join and admin links), its members and its phones' state, which a
+#: restore keeps from the install it restores into.
+OWN = ("install_keys", "members", "phone_states")
 #: Why a restored player's name cannot be kept, by the engine's name problem.
 NAME_REASONS = {
     "player_name_empty": "has no name",
@@ -271,18 +275,24 @@ def restore_database(backup: str | Path, database: str | Path) -> Restored:
             kept = None
             if database.exists() and database.stat().st_size > 0:
                 stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
-                kept = database.with_name(f"{database.name}.before-restore-{stamp}")
+                kept = database.with_name(f"{database.name}{KEPT_INFIX}{stamp}")
                 backup_database(database, kept)
             _swap_in(temp, database)
         finally:
             temp.unlink(missing_ok=True)
-        db = connect(database)
-        try:
-            backfill.up_to_date(db)
-            count = db.execute("select count(*) from games").fetchone()[0]
-        finally:
-            db.close()
+        count = up_to_date_games(database)
     return Restored(count, kept, left_out)
+
+
+def up_to_date_games(database: Path) -> int:
+    """What is derived from the games of a database just built, made (``backfill``); the
+    number of its games."""
+    db = connect(database)
+    try:
+        backfill.up_to_date(db)
+        return db.execute("select count(*) from games").fetchone()[0]
+    finally:
+        db.close()
 
 
 def _check_file(backup: Path) -> None:
@@ -299,8 +309,11 @@ def _check_file(backup: Path) -> None:
             raise BackupError(f"{backup} is not a scorekeeper database (not SQLite).")
 
 
-def _build(backup: Path, temp: Path, database: Path) -> list[str]:
-    """Build the restored database in *temp*; what the file held that was left out."""
+def _build(backup: Path, temp: Path, database: Path, tables: tuple[str, ...] = COPIED) -> list[str]:
+    """Build the restored database in *temp*; what the file held that was left out. *tables*:
+    the tables whose rows come from the file (``COPIED``, and ``OWN`` too where a packed group
+    is adopted); the install's own keys and phones' state are kept from *database* where
+    *tables* leaves them out."""
     try:
         source = _open_read_only(backup)
     except sqlite3.Error as exc:
@@ -308,15 +321,15 @@ def _build(backup: Path, temp: Path, database: Path) -> list[str]:
     try:
         source.execute("PRAGMA trusted_schema = OFF")
         applied, left_out = _read_schema(source, backup)
-        reference = _columns_at(applied)
+        reference = _columns_at(applied, tables)
         _check_columns(source, backup, reference)
-        keys = _install_keys(database)
-        phones = _install_keys(database, "phone_states")
+        keys = [] if "install_keys" in tables else _install_keys(database)
+        phones = [] if "phone_states" in tables else _install_keys(database, "phone_states")
         db = WritingDatabase(sqlite3.connect(str(temp), timeout=BUSY_TIMEOUT_SECONDS))
         try:
             db.execute("PRAGMA foreign_keys = ON")
             _apply_up_to(db, applied)
-            for table in COPIED:
+            for table in tables:
                 if table in reference:
                     _copy_rows(source, db, backup, table, reference[table])
             migrate(db)
@@ -329,7 +342,7 @@ def _build(backup: Path, temp: Path, database: Path) -> list[str]:
             if phones:  # a phone's rights hold where the restored games keep their keys
                 with db.atomic():
                     db.table("phone_states").insert_all(phones)
-            _check_and_score(db, backup)
+            _check_and_score(db, backup, own="members" in tables)
             backfill.record(db)  # every game was scored again, the ratings made again
             db.execute("VACUUM")
         finally:
@@ -419,7 +432,9 @@ def _objects_at(applied: list[str]) -> dict[tuple[str, str], str]:
         db.close()
 
 
-def _columns_at(applied: list[str]) -> dict[str, list[tuple[str, str, bool]]]:
+def _columns_at(
+    applied: list[str], tables: tuple[str, ...] = COPIED
+) -> dict[str, list[tuple[str, str, bool]]]:
     """Each copied table's columns as the migrations make them: (name, type, not null)."""
     db = _reference(applied)
     try:
@@ -428,7 +443,7 @@ def _columns_at(applied: list[str]) -> dict[str, list[tuple[str, str, bool]]]:
                 (row[1], row[2].upper(), bool(row[3] or row[5]))
                 for row in db.execute(f"pragma table_info({table})")
             ]
-            for table in COPIED
+            for table in tables
         }
         return {table: found for table, found in columns.items() if found}  # at that version
     finally:
@@ -438,9 +453,7 @@ def _columns_at(applied: list[str]) -> dict[str, list[tuple[str, str, bool]]]:
 def _check_columns(
     source: sqlite3.Connection, backup: Path, reference: dict[str, list[tuple[str, str, bool]]]
 ) -> None:
-    for table in COPIED:
-        if table not in reference:
-            continue  # not a table of the backup's version
+    for table in reference:  # the tables of the backup's version
         have = {row[1] for row in source.execute(f"pragma table_info({table})")}
         wanted = {name for name, _, _ in reference[table]}
         if have != wanted:
@@ -489,7 +502,7 @@ def _copy_rows(
     """Copy the rows of *table*, each value checked against its column's declared type."""
     names = ", ".join(f'"{name}"' for name, _, _ in columns)
     # a setting the migrations wrote meanwhile (the ratings' version) takes the file's value
-    verb = "insert or replace" if table == "settings" else "insert"
+    verb = "insert or replace" if table in ("settings", "install_keys") else "insert"
     insert = f"{verb} into {table} ({names}) values ({', '.join('?' * len(columns))})"
     cursor = source.execute(f"select {names} from {table}")
     with db.atomic():
@@ -524,11 +537,13 @@ def _check_value(
         raise BackupError(f"{backup}: row {number} of {table} holds more than {size} in {column}.")
 
 
-def _check_and_score(db: Database, backup: Path) -> None:
+def _check_and_score(db: Database, backup: Path, *, own: bool = False) -> None:
     """Every row checked as an import is, or as the form that makes it, and every game scored
-    again by the engine."""
+    again by the engine; with *own*, the group's keys, members and phones' state too."""
     try:
         _check_rows(db, backup)
+        if own:
+            restorechecks.check_own(db)
     except restorechecks.Unsound as exc:
         raise BackupError(f"{backup}: {exc}") from None
 

@@ -172,17 +172,35 @@ def thread_connection(path: str, *, create: bool = True) -> Database:
     the last one open on a WAL database checkpoints it, with a sync to disk. So each thread
     (a server thread) opens one on first use and keeps it for its next uses; a thread keeps
     connections to the THREAD_CONNECTIONS databases it used last, closing the oldest.
+
+    A kept connection is used again only while *path* is still the file it opened: a group's
+    file deleted and another put in its place (a group moved away and adopted back under its
+    id, ``store.moving``) is opened anew, never read or written through the deleted one.
     """
     kept = getattr(_kept, "dbs", None)
     if kept is None:
         kept = _kept.dbs = {}
     db = kept.pop(path, None)
+    if db is not None and getattr(db, "opened", None) != _file_identity(path):
+        with contextlib.suppress(sqlite3.Error):
+            db.close()
+        db = None
     if db is None:
         db = connect(path, create=create)
+        db.opened = _file_identity(path)  # type: ignore[attr-defined]
         while len(kept) >= THREAD_CONNECTIONS:
             kept.pop(next(iter(kept))).close()
     kept[path] = db  # the newest last
     return db
+
+
+def _file_identity(path: str) -> tuple[int, int] | None:
+    """Which file *path* is now (its device and inode), or None where there is none."""
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return found.st_dev, found.st_ino
 
 
 def forget_connection(path: str) -> None:

@@ -33,6 +33,7 @@ from sqlite_utils import Database
 
 from ..engine.gamefile import has_control, is_visible
 from .db import connect
+from .paths import KEPT_INFIX, LOCK_SUFFIX
 from .refused import N_, Refused
 from .backfill import up_to_date
 from .schema import migrate, register_migrations
@@ -327,9 +328,10 @@ class Host:
         self._write("update groups set name = ? where id = ?", [name, group_id])
 
     def delete(self, group_id: str) -> bool:
-        """Delete the group: its line in the register, then its file, and what Litestream kept
-        of it beside the file (deploy/litestream-groups.yml; its replica stays where it is).
-        False: no such group."""
+        """Delete the group: its line in the register, then its file (its log, shared memory
+        and journal), what Litestream kept of it beside the file (deploy/litestream-groups.yml;
+        its replica in the bucket stays where it is), the files a restore kept of it
+        (``.before-restore-*``) and its serving lock. False: no such group."""
         group = self.find(group_id)
         if group is None:
             return False
@@ -338,6 +340,12 @@ class Host:
         shutil.rmtree(
             group.path.with_name(f".{group.path.name}{LITESTREAM_SUFFIX}"), ignore_errors=True
         )
+        for kept in (
+            *self.folder.glob(f"{group.path.name}{KEPT_INFIX}*"),
+            self.folder / f"{group.path.name}{LOCK_SUFFIX}",
+        ):
+            with suppress(FileNotFoundError):
+                os.remove(kept)
         return True
 
     def sweep(self, group_id: str) -> None:

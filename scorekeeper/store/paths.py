@@ -26,6 +26,10 @@ from ..settings import environ
 
 DATABASE_FILE = "scorekeeper.sqlite3"
 SECRET_KEY_FILE = "secret_key"
+#: Beside a database: the lock ``serve`` holds on it while it runs (a restore waits for it), and
+#: the database a restore replaced, kept as ``<file>.before-restore-<moment>``.
+LOCK_SUFFIX = ".serving"
+KEPT_INFIX = ".before-restore-"
 #: The folder name an installed package's instance gets (Flask's ``<import name>-instance``).
 INSTALLED_INSTANCE = "scorekeeper.web-instance"
 #: The folder's name in the user's data folder.

@@ -9,6 +9,7 @@ restore (``backup.py``) says it of the file.
 from __future__ import annotations
 
 import json
+import re
 
 from sqlite_utils import Database
 
@@ -16,13 +17,18 @@ from ..engine import bracket, read_deal
 from ..engine.errors import RulesError
 from ..engine.gamefile import EXTRA_LIMIT, has_control, is_date
 from ..engine.rules import HouseRules
-from . import clubnights, groupsettings, seasons, seating, tournaments
-from .keys import KEY
+from . import clubnights, groupsettings, members, seasons, seating, tournaments
+from .keys import INSTALL_KEYS, KEY
 
 #: The longest text a column that does not hold JSON may have: a title or a name is at most
 #: 120 characters, a key, a token or a PIN's hash a few hundred, a moment 25.
 SHORT_TEXT = 1024
 HISTORY_ACTIONS = frozenset({"create", "correct", "undo", "confirm", "admin_confirm"})
+#: A moment as the app writes one (``2026-12-05T02:55:00+00:00``), or a day.
+MOMENT = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}([T ][0-9:.]{5,15}(Z|[+-][0-9]{2}:?[0-9]{2})?)?")
+PHONE = re.compile(r"[0-9a-f]{64}")
+#: The most a phone's state may hold in one group, as JSON (its links to a few hundred games).
+STATE_LIMIT = 64 * 1024
 
 
 class Unsound(Exception):
@@ -204,3 +210,44 @@ def check_history(row: dict, names: list | None) -> None:
         raise Unsound(f"{where} does not hold four scores.")
     if names is None or read_deal(record, row["number"], names)[0] is None:
         raise Unsound(f"{where} does not hold a deal of its game.")
+
+
+def check_own(db: Database) -> None:
+    """A packed group's own rows, as the app writes them (``groups adopt``): its keys (the join
+    and admin links), its members and its phones' state."""
+    for row in db.query("select name, key, created_at, shown_at from install_keys"):
+        if row["name"] not in INSTALL_KEYS or not KEY.fullmatch(row["key"] or ""):
+            raise Unsound(f"the group's {str(row['name'])[:20]!r} key is not one.")
+        if not MOMENT.fullmatch(row["created_at"]) or not (
+            row["shown_at"] is None or MOMENT.fullmatch(row["shown_at"])
+        ):
+            raise Unsound(f"the group's {row['name']} key has a moment that is not one.")
+    for row in db.query("select * from members order by id"):
+        where = f"member {row['id']}"
+        if not (
+            isinstance(row["token"], str)
+            and len(row["token"]) == members.TOKEN_LENGTH
+            and KEY.fullmatch(row["token"])
+        ):
+            raise Unsound(f"{where}: its token is not one.")
+        if row["via"] not in members.VIA or len(row["device"] or "") > 80:
+            raise Unsound(f"{where} did not come in by a way the app knows.")
+        if not all(
+            row[c] is None or MOMENT.fullmatch(row[c]) for c in ("joined_at", "seen_on", "ended_at")
+        ) or not MOMENT.fullmatch(row["joined_at"] or ""):
+            raise Unsound(f"{where}: a moment of it is not one.")
+    tokens = {r[0] for r in db.execute("select token from members")}
+    for row in db.query("select phone, member, state, seen_on from phone_states"):
+        where = "a phone's state"
+        if not PHONE.fullmatch(row["phone"]) or not MOMENT.fullmatch(row["seen_on"]):
+            raise Unsound(f"{where}: its key or day is not one.")
+        if row["member"] is not None and row["member"] not in tokens:
+            raise Unsound(f"{where} names a member the group does not have.")
+        if len(row["state"]) > STATE_LIMIT:
+            raise Unsound(f"{where} holds more than {STATE_LIMIT // 1024} KB.")
+        try:
+            state = json.loads(row["state"])
+        except ValueError:
+            raise Unsound(f"{where} is not JSON.") from None
+        if not isinstance(state, dict) or state.get("member") != row["member"]:
+            raise Unsound(f"{where} is not an object of its member.")

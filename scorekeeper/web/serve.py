@@ -314,7 +314,7 @@ def start(
     name, as ``settings.SERVE`` declares them (their keys of the app's configuration are filled
     from that declaration); *db_path*: ``--db``. *run* replaces the server in tests;
     *end_process*: once the server has stopped cleanly, end the process at once (``end``)."""
-    from . import create_app
+    from . import KeyFileRefused, create_app, read_key_file
     from .serving import logs
     from .access.hosting import public_url_problem
     from .serving.metrics import metrics_folder, remove_folder
@@ -342,6 +342,12 @@ def start(
     for option, problem in problems.items():
         if problem:
             say(f"{option}: {problem}.", "error", sys.stderr)
+            return 2
+    if config["SECRET_KEY_FILE"]:  # read once, here: never printed, never logged
+        try:
+            config["SECRET_KEY"] = read_key_file(config["SECRET_KEY_FILE"])
+        except KeyFileRefused as exc:
+            say(f"--secret-key-file: {exc}.", "error", sys.stderr)
             return 2
 
     # A key is printed only where a person reads it as the server starts: on a terminal, by a

@@ -160,6 +160,7 @@ VARIABLE_SAMPLES = {
     "max_groups": ("7", 7),
     "min_free_disk": ("2G", 2 * 1024**3),
     "metrics": ("1", True),
+    "secret_key_file": ("site.key", "site.key"),  # a file the fill test writes
 }
 
 
@@ -240,6 +241,9 @@ def test_issue42_5__serve_fills_the_apps_configuration_from_the_declarations(tmp
     from scorekeeper import cli
 
     monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(tmp_path / "instance"))
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "site.key").write_text("5e" * 32 + "\n")
+    (tmp_path / "site.key").chmod(0o600)
     monkeypatch.setattr("scorekeeper.printing.warm_up", lambda: None)
     monkeypatch.setattr("scorekeeper.printing.pool.warm_up", lambda: None)
     for name, (text, _) in VARIABLE_SAMPLES.items():
@@ -256,6 +260,7 @@ def test_issue42_5__serve_fills_the_apps_configuration_from_the_declarations(tmp
     keyed["METRICS"] = False
     assert {key: app.config[key] for key in keyed} == keyed
     assert (kwargs["port"], kwargs["workers"]) == (5077, 1)
+    assert app.secret_key == "5e" * 32  # the key file's, never printed
 
 
 def test_issue42_5__a_default_is_written_once(tmp_path):
