@@ -7,8 +7,8 @@ Both run against an S3 API on this machine: moto's server (``moto[server]``, in 
 extra) on a free port, with one bucket, which Litestream reaches as it would Garage or MinIO
 (``LITESTREAM_S3_ENDPOINT``).
 
-``recover``: a box of --groups groups (each a copy of one group of 20 games, as
-``bench_groups.py`` builds them) is replicated to the bucket by Litestream with
+``recover``: a box of --groups groups (each a copy of one group of --games games, 20 unless
+told, as ``bench_groups.py`` builds them) is replicated to the bucket by Litestream with
 ``deploy/litestream-groups.yml`` until every group is there; then ``scorekeeper groups recover``
 brings all of them back onto a new instance folder, --jobs at once, and the time is printed,
 with the time of one ``litestream restore`` and of this version's restore of one group.
@@ -421,8 +421,11 @@ def replicate_all(box: S3Box, wanted: int, timeout: float = 900) -> float:
         process.wait(timeout=60)
 
 
-def time_recover(work: Path, groups: int, jobs: list[int]) -> list[Timing]:
-    from bench_groups import build
+def time_recover(work: Path, groups: int, jobs: list[int], games: int = 20) -> list[Timing]:
+    import bench_groups
+
+    bench_groups.GAMES_PER_GROUP = games
+    build = bench_groups.build
 
     s3 = S3(work / "s3").start()
     try:
@@ -498,6 +501,7 @@ def main(argv: list[str] | None = None) -> int:
     rec = sub.add_parser("recover")
     rec.add_argument("--groups", type=int, default=1000)
     rec.add_argument("--jobs", default="8", help="comma-separated pool sizes to time")
+    rec.add_argument("--games", type=int, default=20, help="games in each group (at least 1)")
     dr = sub.add_parser("drill")
     dr.add_argument("--seconds", type=float, default=6)
     dr.add_argument("--runs", type=int, default=1)
@@ -516,7 +520,9 @@ def main(argv: list[str] | None = None) -> int:
     failed = False
     with tempfile.TemporaryDirectory(prefix="bench-recover-") as tmp:
         if args.what == "recover":
-            for t in time_recover(Path(tmp), args.groups, [int(j) for j in args.jobs.split(",")]):
+            for t in time_recover(
+                Path(tmp), args.groups, [int(j) for j in args.jobs.split(",")], args.games
+            ):
                 print(
                     f"recovered {t.recovered} of {t.groups} groups with --jobs {t.jobs} in "
                     f"{t.seconds:.1f} s ({t.seconds / max(t.groups, 1) * 1000:.0f} ms a group); "
