@@ -236,12 +236,15 @@ def _check(table: str, number: int, column: str, kind: str, not_null: bool, valu
         raise BackupError(f"row {number} of {table} holds too long a {column}.")
 
 
-def recover_group(binary: str, url: str, staging: Path, target: Path) -> int:
-    """One group: restored from *url* into *staging*, held to restore's checks, then linked
-    in at *target* (never over a file). The number of its games; BackupError (one line) and
-    nothing left behind when it cannot be."""
-    fetched = staging / f"{target.stem}.litestream"
-    built = staging / f"{target.stem}.restored"
+def recover_group(binary: str, url: str, staging: Path, host: Host, group: Listed) -> int:
+    """One group: restored from *url* into *staging*, held to restore's checks, then its line
+    written into *host*'s register and its file linked in (never over a file): a command
+    killed between the two leaves a line without a file, which no page or list shows and the
+    next ``recover`` writes again. The number of its games; BackupError (one line) and nothing
+    left behind when it cannot be."""
+    target = host.path_of(group.id)
+    fetched = staging / f"{group.id}.litestream"
+    built = staging / f"{group.id}.restored"
     try:
         if not litestream_restore(binary, url, fetched):
             raise BackupError("the replica holds nothing of it.")
@@ -254,26 +257,31 @@ def recover_group(binary: str, url: str, staging: Path, target: Path) -> int:
         finally:
             conn.close()
         os.chmod(built, 0o600)
+        if target.exists():
+            raise BackupError("a group of that id is already on this box.")
+        _enter(host, group)
         try:
             os.link(built, target)  # never over a file that is there, all of it at once
         except FileExistsError:
             raise BackupError("a group of that id is already on this box.") from None
+        except BaseException:
+            _forget(host, group.id)
+            raise
         return games
     finally:
-        for path in staging.glob(f"{target.stem}.*"):
+        for path in staging.glob(f"{group.id}.*"):
             path.unlink(missing_ok=True)
 
 
-def _recover_one(job: tuple[str, str, str, str]) -> tuple[str, int | None, str]:
+def _recover_one(job: tuple[str, str, str, str, Listed]) -> tuple[str, int | None, str]:
     """``recover_group`` in a pool's process: (id, games or None, what went wrong)."""
-    binary, url, staging, target = job
-    group_id = Path(target).stem
+    binary, url, staging, instance, group = job
     try:
-        return group_id, recover_group(binary, url, Path(staging), Path(target)), ""
+        return group.id, recover_group(binary, url, Path(staging), Host(instance), group), ""
     except BackupError as exc:
-        return group_id, None, str(exc)
+        return group.id, None, str(exc)
     except Exception as exc:  # noqa: BLE001 (one line for the group, never a traceback)
-        return group_id, None, f"{type(exc).__name__}: {exc}"
+        return group.id, None, f"{type(exc).__name__}: {exc}"
 
 
 def recover(
@@ -320,13 +328,13 @@ def recover(
                 )
             else:
                 todo.append(group)
-        by_id = {g.id: g for g in todo}
         work = [
             (
                 binary,
                 replica_url(root, f"groups/{g.id}{GROUP_SUFFIX}", endpoint, region),
                 str(staging),
-                str(host.path_of(g.id)),
+                str(host.instance),
+                g,
             )
             for g in todo
         ]
@@ -335,13 +343,6 @@ def recover(
                 group_id, games, problem = future.result()
                 if games is None:
                     result.problems.append(f"The group {group_id} was not recovered: {problem}")
-                    continue
-                try:
-                    _enter(host, by_id[group_id])
-                except Exception as exc:  # noqa: BLE001 (the file goes: nothing half-way)
-                    host.path_of(group_id).unlink(missing_ok=True)
-                    host.sweep(group_id)
-                    result.problems.append(f"The group {group_id} was not registered: {exc}")
                     continue
                 result.recovered[group_id] = games
                 said(f"recovered {group_id} ({games} game{'s' * (games != 1)})")
@@ -352,13 +353,23 @@ def recover(
 
 
 def _enter(host: Host, group: Listed) -> None:
-    """The recovered group's line in this box's register, as the lost box had it."""
+    """The recovered group's line in this box's register, as the lost box had it (over a line
+    of that id without a file: one an interrupted ``recover`` left)."""
     reg = host.register()
     try:
         with reg.atomic():
             reg.execute(
-                "insert into groups (id, name, lang, created_at) values (?, ?, ?, ?)",
+                "insert or replace into groups (id, name, lang, created_at) values (?, ?, ?, ?)",
                 [group.id, group.name, group.lang, group.created_at],
             )
+    finally:
+        reg.close()
+
+
+def _forget(host: Host, group_id: str) -> None:
+    reg = host.register()
+    try:
+        with reg.atomic():
+            reg.execute("delete from groups where id = ?", [group_id])
     finally:
         reg.close()

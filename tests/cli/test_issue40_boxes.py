@@ -296,3 +296,23 @@ def test_issue40_4__recover_from_a_replica_without_a_register_says_so_in_one_lin
     )
     assert done.returncode == 2
     assert done.stderr.strip() == "The replica s3://trex/none holds no register of groups."
+
+
+@pytest.mark.slow
+def test_issue40_4__a_line_an_interrupted_recover_left_without_its_file_is_written_again(
+    lost_box, tmp_path
+):
+    _, _, made = lost_box
+    target = tmp_path / "box2"
+    host = Host(target)
+    register = host.register()
+    with register.atomic():  # the line written, the command killed before the file came
+        register.execute(
+            "insert into groups (id, name, lang, created_at) values (?, 'Quiet', 'ar', 'x')",
+            [made["empty"]],
+        )
+    register.close()
+    assert [g.id for g in host.groups()] == []  # a line without a file shows nowhere
+    done = recover_into(lost_box, target)
+    assert "Recovered 2 of the 3 groups" in done.stderr, done.stderr
+    assert sorted(g.id for g in host.groups()) == sorted([made["played"], made["empty"]])
