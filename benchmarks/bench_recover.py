@@ -29,6 +29,7 @@ import argparse
 import http.client
 import os
 import platform
+import resource
 import secrets
 import shutil
 import signal
@@ -146,6 +147,12 @@ class S3:
                 name = item["Key"][len(prefix) + 1 :].split(".sqlite3/")[0]
                 found.add(name + ".sqlite3")
         return found
+
+    def cpu(self) -> float:
+        """The CPU seconds the S3 server has used so far."""
+        assert self.process is not None
+        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
@@ -396,6 +403,8 @@ class Timing:
     one_litestream: float
     one_restore: float
     said: str
+    cpu: float  # seconds of CPU: the command, its pool, every litestream restore
+    s3_cpu: float  # seconds of CPU of the S3 server meanwhile
 
 
 def replicate_all(box: S3Box, wanted: int, timeout: float = 900) -> float:
@@ -438,6 +447,7 @@ def time_recover(work: Path, groups: int, jobs: list[int], games: int = 20) -> l
         timings = []
         for n in jobs:
             target = S3Box(work / f"new{n}", s3, f"new{n}")
+            cpu, s3_cpu = children_cpu(), s3.cpu()
             begun = time.monotonic()
             done = subprocess.run(
                 [str(BIN / "scorekeeper"), "groups", "recover", "--from", f"s3://{BUCKET}/lost"]
@@ -448,6 +458,7 @@ def time_recover(work: Path, groups: int, jobs: list[int], games: int = 20) -> l
                 timeout=1200,
             )
             seconds = time.monotonic() - begun
+            cpu, s3_cpu = children_cpu() - cpu, s3.cpu() - s3_cpu
             conn = sqlite3.connect(target.instance / "groups.sqlite3")
             recovered = conn.execute("select count(*) from groups").fetchone()[0]
             conn.close()
@@ -460,12 +471,20 @@ def time_recover(work: Path, groups: int, jobs: list[int], games: int = 20) -> l
                     one_litestream,
                     one_restore,
                     done.stderr.strip().splitlines()[-1] if done.stderr.strip() else "",
+                    cpu,
+                    s3_cpu,
                 )
             )
             shutil.rmtree(target.instance, ignore_errors=True)
         return timings
     finally:
         s3.stop()
+
+
+def children_cpu() -> float:
+    """The CPU seconds of this process's children that ended (theirs included)."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
 
 
 def time_one(box: S3Box, group: Path, work: Path) -> tuple[float, float]:
@@ -527,7 +546,8 @@ def main(argv: list[str] | None = None) -> int:
                     f"recovered {t.recovered} of {t.groups} groups with --jobs {t.jobs} in "
                     f"{t.seconds:.1f} s ({t.seconds / max(t.groups, 1) * 1000:.0f} ms a group); "
                     f"one group: litestream restore {t.one_litestream * 1000:.0f} ms, "
-                    f"restore's checks {t.one_restore * 1000:.0f} ms; it said: {t.said}"
+                    f"restore's checks {t.one_restore * 1000:.0f} ms; CPU: the command "
+                    f"{t.cpu:.1f} s, the S3 server {t.s3_cpu:.1f} s; it said: {t.said}"
                 )
                 failed = failed or t.recovered != t.groups
         else:
