@@ -159,38 +159,40 @@ def test_issue40_2__one_caddyfile_imports_a_fragment_per_box_and_each_group_reac
 # -- recover ---------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def lost_box(tmp_path_factory):
-    """A box of three groups (one with games and a member, one that is not a scorekeeper
-    database, one whose register line names no group) replicated by Litestream to moto's S3
-    server, then gone: (the S3 server, the box, its groups' ids)."""
+    """A box whose register lists three groups (one with games and a member, one empty, and
+    a file that is not a scorekeeper database) replicated by Litestream to moto's S3 server,
+    then gone: (the S3 server, the box, its groups' ids and the member's token)."""
     if litestream_binary() is None:
         pytest.skip("no litestream")
     work = tmp_path_factory.mktemp("lost")
     s3 = S3(work / "s3").start()
-    box = S3Box(work / "lost", s3, "lost")
-    host = Host(box.instance)
-    played, empty = host.create("Friday"), host.create("Quiet", "ar")
-    db = connect(played.path)
     try:
-        document = {"format": "trex-games/1", "games": [simulated(7), simulated(8)]}
-        import_games(db, read_import(json.dumps(document)))
-        token = members.admit(db, "join", "phone")
-        join = keys.install_key(db, "join")
+        box = S3Box(work / "lost", s3, "lost")
+        host = Host(box.instance)
+        played, empty = host.create("Friday"), host.create("Quiet", "ar")
+        db = connect(played.path)
+        try:
+            document = {"format": "trex-games/1", "games": [simulated(7), simulated(8)]}
+            import_games(db, read_import(json.dumps(document)))
+            token = members.admit(db, "join", "phone")
+            join = keys.install_key(db, "join")
+        finally:
+            db.close()
+        foreign = host.path_of("zzzzzzzzzz")
+        conn = sqlite3.connect(foreign)
+        conn.execute("create table notes (x)")
+        conn.commit()
+        conn.close()
+        register = sqlite3.connect(host.register_path)
+        register.execute(
+            "insert into groups (id, name, lang, created_at) values ('zzzzzzzzzz', 'Odd', 'en', 'x')"
+        )
+        register.commit()
+        register.close()
+        replicate_all(box, 3)
+        yield s3, box, {"played": played.id, "empty": empty.id, "token": token, "join": join}
     finally:
-        db.close()
-    foreign = host.path_of("zzzzzzzzzz")
-    conn = sqlite3.connect(foreign)
-    conn.execute("create table notes (x)")
-    conn.commit()
-    conn.close()
-    register = sqlite3.connect(host.register_path)
-    register.execute(
-        "insert into groups (id, name, lang, created_at) values ('zzzzzzzzzz', 'Odd', 'en', 'x')"
-    )
-    register.commit()
-    register.close()
-    replicate_all(box, 3)
-    yield s3, box, {"played": played.id, "empty": empty.id, "token": token, "join": join}
-    s3.stop()
+        s3.stop()
 
 
 def recover_into(lost_box, target: Path, *more: str) -> subprocess.CompletedProcess:
