@@ -18,7 +18,8 @@ of the bucket, both with one secret key), one Caddy whose Caddyfile imports a ro
 per box (``scorekeeper groups routes``), and tables (phones with their cookie jars) entering
 deals through Caddy in groups on both boxes; box 1 gets SIGKILL (its whole tree); its groups
 are recovered onto box 2 (``groups recover --upstream``), box 2's fragment rewritten, box 1's
-removed, Caddy reloaded; then every table's same phone enters its next deal. It prints, per
+removed, Caddy reloaded; then every table's same phone enters its next deal, and box 2's
+Litestream must have taken the recovered groups into its own replica. It prints, per
 group, the deals acknowledged and the deals found. ``tests/project/test_issue40_drill.py`` runs
 it.
 """
@@ -288,11 +289,25 @@ class Drill:
     routes: str  # box 2's fragment after the recovery
     carried_on: list[str]  # what failed when the same phones went on
     errors: list[str] = field(default_factory=list)  # box 2's tables that failed
+    unreplicated: list[str] = field(default_factory=list)  # moved, not in box 2's replica
 
     @property
     def problems(self) -> list[str]:
         found = [p for c in self.counts.values() for p in c.problems]
-        return found + self.carried_on + self.errors
+        unreplicated = [f"{g} is not in box 2's replica" for g in self.unreplicated]
+        return found + self.carried_on + self.errors + unreplicated
+
+
+def wait_replicated(s3: S3, prefix: str, groups: list[str], timeout: float = 30) -> list[str]:
+    """The *groups* that are not yet in the replica under *prefix* after *timeout* seconds: box
+    2's Litestream takes the recovered files on by itself (its watch on the groups' folder)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        found = s3.replicated(prefix)
+        missing = [g for g in groups if f"groups/{g}.sqlite3" not in found]
+        if not missing or time.monotonic() > deadline:
+            return missing
+        time.sleep(1)
 
 
 def routes_of(box: S3Box, upstream: str) -> str:
@@ -366,7 +381,10 @@ def drill(
         }
         by_seed = {seed: n for c in counts.values() for seed, n in c.per_table.items()}
         carried = [p for t in table_list if (p := carry_on(t, front.port, by_seed[t.seed]))]
-        return Drill(counts, moved, stayed, recover_seconds, lost_at, routes, carried, errors)
+        unreplicated = wait_replicated(s3, "box2", moved)
+        return Drill(
+            counts, moved, stayed, recover_seconds, lost_at, routes, carried, errors, unreplicated
+        )
     finally:
         for box in boxes:
             box.lose()

@@ -35,7 +35,8 @@ def test_issue40_5__a_lost_box_comes_back_on_the_other_box_and_the_same_phones_c
 ):
     result = drill(tmp_path, groups=(2, 1), tables=2, seconds=6, pace=0.3)
     assert result.problems == []  # nothing acknowledged before the last deal found is missing,
-    # what was found is sound, box 2's tables never failed, every phone entered its next deal
+    # what was found is sound, box 2's tables never failed, every phone entered its next deal,
+    # and box 2's Litestream took the moved groups into its own replica
     assert len(result.moved) == 2 and len(result.stayed) == 1
     for group in result.moved:
         assert f"\tpath /g/{group} /g/{group}/*" in result.routes
