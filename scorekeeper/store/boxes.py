@@ -28,6 +28,7 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
@@ -42,9 +43,9 @@ from .groups import GROUP_ID, GROUP_SUFFIX, LANGS, REGISTER_FILE, Host, name_pro
 
 #: HOST:PORT of an upstream: a name or IPv4 address, or an IPv6 address in brackets.
 UPSTREAM = re.compile(r"(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,252})|\[[0-9A-Fa-f:.]{2,45}\]):(\d{1,5})")
-#: The staging folder in the instance folder (never named like a group's file, which Litestream
-#: watches for).
-STAGING = ".recovering"
+#: How a run's staging folder in the instance folder begins (never named like a group's file,
+#: which Litestream watches for).
+STAGING = ".recovering-"
 #: How long one group's ``litestream restore`` may take.
 RESTORE_TIMEOUT = 300
 
@@ -302,8 +303,7 @@ def recover(
     begun = time.monotonic()
     result = Recovery()
     host.folder.mkdir(parents=True, exist_ok=True)
-    staging = host.instance / STAGING
-    staging.mkdir(mode=0o700, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=STAGING, dir=host.instance))  # this run's, 0700
     try:
         register = staging / f"register{os.getpid()}.litestream"
         try:
