@@ -1,7 +1,9 @@
 """``scorekeeper groups``: the groups of a box that hosts many (``serve --groups``), for an
 operator, a script or a test to drive without a browser: start one, list them, print or rotate
 a group's join and admin links, print or rotate the operator's invitation link, delete one with
-its file, and move one to another box (pack it here, adopt it there)."""
+its file, move one to another box (pack it here, adopt it there), print the proxy's routes to
+this box's groups, and bring a lost box's groups back from their Litestream replica
+(``store.boxes``)."""
 
 from __future__ import annotations
 
@@ -167,10 +169,59 @@ def cmd_adopt(args: argparse.Namespace) -> int:
         print(f"Left behind, not being a scorekeeper's: {', '.join(left_out)}")
     print(f"Adopted the group {group.id} ({group.name}, {plural(games, 'game')}).")
     print(
-        "Route /g/" + group.id + "/ to this box, then delete it on the old one "
+        "Route /g/" + group.id + "/ to this box (scorekeeper groups routes --upstream "
+        "HOST:PORT, on both boxes), then delete it on the old one "
         f"(scorekeeper groups delete {group.id} --yes)."
     )
     return 0
+
+
+def cmd_routes(args: argparse.Namespace) -> int:
+    """``groups routes``: this box's groups as a Caddyfile fragment, to *upstream*."""
+    from ..store.boxes import caddy_routes, upstream_problem
+
+    problem = upstream_problem(args.upstream)
+    if problem:
+        return fail([problem])
+    print(caddy_routes((g.id for g in groups_host().groups()), args.upstream), end="")
+    return 0
+
+
+def cmd_recover(args: argparse.Namespace) -> int:
+    """``groups recover``: every group of a lost box, from its replica, onto this box."""
+    from ..store.boxes import RecoverError, caddy_routes, recover, upstream_problem
+
+    if args.upstream and (problem := upstream_problem(args.upstream)):
+        return fail([problem])
+    if args.jobs < 1:
+        return fail(["--jobs is at least 1."])
+    host = groups_host()
+    try:
+        done = recover(
+            host,
+            args.source,
+            endpoint=args.endpoint,
+            region=args.region,
+            jobs=args.jobs,
+            said=lambda line: print(line, file=sys.stderr) if args.verbose else None,
+        )
+    except RecoverError as exc:
+        return fail([str(exc)])
+    for line in done.problems:
+        print(line, file=sys.stderr)
+    print(
+        f"Recovered {len(done.recovered)} of the {done.listed} groups the replica lists in "
+        f"{done.seconds:.1f} s.",
+        file=sys.stderr,
+    )
+    if args.upstream:
+        print(caddy_routes((g.id for g in host.groups()), args.upstream), end="")
+    else:
+        print(
+            "Now send them here: `scorekeeper groups routes --upstream HOST:PORT`.",
+            file=sys.stderr,
+        )
+    return 1 if done.problems else 0
 
 
 def add_commands(sub: Any) -> None:
@@ -221,6 +272,34 @@ def add_commands(sub: Any) -> None:
     )
     adopting.add_argument("file", help="the file `groups pack` wrote")
     adopting.set_defaults(func=cmd_adopt)
+    routes = each.add_parser(
+        "routes", help="print a Caddyfile fragment that sends this box's groups to HOST:PORT"
+    )
+    routes.add_argument(
+        "--upstream", required=True, metavar="HOST:PORT", help="where the proxy reaches this box"
+    )
+    routes.set_defaults(func=cmd_routes)
+    back = each.add_parser(
+        "recover",
+        help="restore every group of a lost box from its Litestream replica onto this box",
+    )
+    back.add_argument(
+        "--from",
+        dest="source",
+        required=True,
+        metavar="URL",
+        help="the lost box's replica: s3://BUCKET/PATH (its LITESTREAM_REPLICA_URL)",
+    )
+    back.add_argument("--endpoint", metavar="URL", help="an S3-compatible service's address")
+    back.add_argument("--region", help="the bucket's region, if the service needs one")
+    back.add_argument(
+        "--jobs", type=int, default=8, metavar="N", help="groups restored at once (default 8)"
+    )
+    back.add_argument(
+        "--upstream", metavar="HOST:PORT", help="then print this box's routes to HOST:PORT"
+    )
+    back.add_argument("--verbose", action="store_true", help="a line per group recovered")
+    back.set_defaults(func=cmd_recover)
     for command in each.choices.values():
         add_instance_option(command)
     for command in (create, each.choices["join-link"], each.choices["admin-link"], invite):

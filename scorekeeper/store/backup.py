@@ -19,6 +19,7 @@ either.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import sqlite3
 import tempfile
@@ -408,16 +409,34 @@ def _read_schema(source: sqlite3.Connection, backup: Path) -> tuple[list[str], l
 
 
 def _reference(applied: list[str]) -> WritingDatabase:
+    """A new database in memory with the schema at that version (the migrations run once per
+    version and process: a box recovering many groups restores each through it)."""
     db = WritingDatabase(sqlite3.connect(":memory:"))
-    _apply_up_to(db, applied)
+    db.conn.deserialize(_schema_image(tuple(applied)))
     return db
 
 
+@functools.lru_cache(maxsize=4)
+def _schema_image(applied: tuple[str, ...]) -> bytes:
+    """The bytes of an empty database that this version's migrations built as far as a
+    backup had them."""
+    db = WritingDatabase(sqlite3.connect(":memory:"))
+    try:
+        known = [m.name for m in migrations._migrations]
+        later = known[len(applied) :]
+        migrations.apply(db, stop_before=later[0] if later else None)
+        return db.conn.serialize()
+    finally:
+        db.close()
+
+
 def _apply_up_to(db: Database, applied: list[str]) -> None:
-    """Apply this version's migrations as far as the backup had them."""
-    known = [m.name for m in migrations._migrations]
-    later = known[len(applied) :]
-    migrations.apply(db, stop_before=later[0] if later else None)
+    """This version's migrations as far as the backup had them, in *db* (new and empty)."""
+    reference = _reference(applied)
+    try:
+        reference.conn.backup(db.conn)
+    finally:
+        reference.close()
 
 
 def _objects_at(applied: list[str]) -> dict[tuple[str, str], str]:
