@@ -11,9 +11,9 @@ migrations and copies in the rows of the app's own tables, checked as an import 
 scored again by the engine; triggers, views and other tables of the file stay behind. It
 refuses, in one line and changing nothing, a file that is not a sound scorekeeper backup, and
 refuses to run while a server uses the database: ``scorekeeper serve`` holds a shared lock on a
-file beside the database for as long as it runs, and a restore needs that lock alone. The
-database being replaced is first backed up beside itself, so a restore never loses anything
-either.
+file beside the database for as long as it runs, and a restore needs that lock alone (one
+group of a box of many is restored while the box serves: ``restoring.py``). The database being
+replaced is first backed up beside itself, so a restore never loses anything either.
 """
 
 from __future__ import annotations
@@ -81,12 +81,6 @@ def serving_lock(database: str | Path) -> IO[str] | None:
         raise BackupError(
             f"A restore is running on {database}; start the server again when it has finished."
         ) from None
-
-
-def not_served(database: str | Path) -> contextlib.AbstractContextManager[None]:
-    """Held while no server runs on *database* (for a box of many groups: its register, which
-    ``serve --groups`` holds); raises BackupError while one does."""
-    return _restore_lock(Path(database))
 
 
 @contextlib.contextmanager
@@ -256,7 +250,7 @@ def restore_database(backup: str | Path, database: str | Path) -> Restored:
     when the file cannot be restored.
     """
     backup, database = Path(backup), Path(database)
-    _check_file(backup)
+    check_backup_file(backup)
     if database.exists() and database.resolve() == backup.resolve():
         raise BackupError("That file is the database itself.")
     database.parent.mkdir(parents=True, exist_ok=True)
@@ -285,7 +279,8 @@ def restore_database(backup: str | Path, database: str | Path) -> Restored:
     return Restored(count, kept, left_out)
 
 
-def _check_file(backup: Path) -> None:
+def check_backup_file(backup: Path) -> None:
+    """Refuse (BackupError) a file that cannot be a backup: missing, too big, not SQLite."""
     if not backup.is_file():
         raise BackupError(f"There is no file {backup}.")
     size = backup.stat().st_size

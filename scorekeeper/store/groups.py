@@ -333,8 +333,14 @@ class Host:
         group = self.find(group_id)
         if group is None:
             return False
+        from .backup import LOCK_SUFFIX
+        from .restoring import MARK_SUFFIX
+
         self._write("delete from groups where id = ?", [group_id])
         _remove_with_journal(group.path)
+        for left in (LOCK_SUFFIX, MARK_SUFFIX):  # a restore's lock, and a stopped one's mark
+            with suppress(FileNotFoundError):
+                os.remove(f"{group.path}{left}")
         shutil.rmtree(
             group.path.with_name(f".{group.path.name}{LITESTREAM_SUFFIX}"), ignore_errors=True
         )
