@@ -194,8 +194,8 @@ RESTORE_LIMIT = 256 * 1024 * 1024
 #: a game keeps, under 64 KB); other text is held to ``restorechecks.SHORT_TEXT``.
 TEXT_LIMIT = 1024 * 1024
 #: The app's tables whose rows a restore brings back, parents first. Not copied: the facts (made
-#: again from the deals), the PIN tries (minutes old), and the install's keys and its phones'
-#: state (the install being restored into keeps its own).
+#: again from the deals), the PIN tries (minutes old), and the install's keys, its members and
+#: its phones' state (the install being restored into keeps its own).
 #: The tables every backup has, whatever its version...
 ALWAYS = ("players", "games", "game_players", "deals", "deal_history")
 #: ...and every table whose rows a restore copies, where the backup's version has it.
@@ -307,6 +307,7 @@ def _build(backup: Path, temp: Path, database: Path) -> list[str]:
         _check_columns(source, backup, reference)
         keys = _install_keys(database)
         phones = _install_keys(database, "phone_states")
+        members = _install_keys(database, "members")
         db = WritingDatabase(sqlite3.connect(str(temp), timeout=BUSY_TIMEOUT_SECONDS))
         try:
             db.execute("PRAGMA foreign_keys = ON")
@@ -321,8 +322,9 @@ def _build(backup: Path, temp: Path, database: Path) -> list[str]:
                 with db.atomic():
                     db.execute("delete from install_keys")
                     db.table("install_keys").insert_all(keys)
-            if phones:  # a phone's rights hold where the restored games keep their keys
-                with db.atomic():
+            if phones or members:  # a phone's rights hold where the restored games keep their
+                with db.atomic():  # keys; its membership, whatever the file held
+                    db.table("members").insert_all(members)
                     db.table("phone_states").insert_all(phones)
             _check_and_score(db, backup)
             backfill.record(db)  # every game was scored again, the ratings made again
