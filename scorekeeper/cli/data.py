@@ -144,8 +144,13 @@ def cmd_restore(args: argparse.Namespace) -> int:
     target = database_path(args.db)
     try:
         if args.group:  # while the box serves: the group answers "being restored" meanwhile
-            print(f"Group {args.group} is being restored; its pages are back when this ends.")
-            restored = restore_group(args.file, target)
+            restored = restore_group(
+                args.file,
+                target,
+                on_marked=lambda: print(
+                    f"Group {args.group} answers 'being restored' until this ends.", flush=True
+                ),
+            )
         else:
             restored = restore_database(args.file, target)
     except BackupError as exc:

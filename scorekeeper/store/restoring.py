@@ -25,7 +25,7 @@ import os
 import tempfile
 import time
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 from .backup import BackupError, Restored, check_backup_file, restore_database
 
@@ -118,12 +118,14 @@ def restore_group(
     database: str | os.PathLike[str],
     *,
     settle: float = SETTLE_SECONDS,
+    on_marked: Callable[[], None] = lambda: None,
 ) -> Restored:
     """Restore *backup* into the group's file *database* while the box serves: marked for the
-    whole restore (the group answers "being restored"), the mark taken away at the end,
-    whether the restore was done or refused. A file that is plainly no backup is refused before
-    the mark is placed."""
+    whole restore (the group answers "being restored"; *on_marked* is called once it does),
+    the mark taken away at the end, whether the restore was done or refused. A file that is
+    plainly no backup is refused before the mark is placed."""
     check_backup_file(Path(backup))
     with marked(database):
+        on_marked()
         time.sleep(settle)  # the requests already past the mark end meanwhile
         return restore_database(backup, database)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import re
+import sqlite3
 import subprocess
 import sys
 
@@ -25,6 +26,14 @@ SAMPLES = {"key": "0" * 32, "night": "2026-11-20", "contracts": "trex"}
 @pytest.fixture
 def app(tmp_path):
     return groups_app(tmp_path)
+
+
+def dump(path: str) -> list[str]:
+    conn = sqlite3.connect(path)
+    try:
+        return list(conn.iterdump())
+    finally:
+        conn.close()
 
 
 def every_address(app, group: str) -> list[tuple[str, str]]:
@@ -127,3 +136,33 @@ def test_issue40_3__a_mark_left_by_a_restorer_that_was_killed_locks_nobody_out(a
         assert restoring.being_restored(path)
         assert phone.get(f"/g/{b}/").status_code == 503
     assert not mark.exists()
+
+
+def test_issue40_3__a_refused_restore_leaves_the_group_as_it_was_and_unmarked(app, tmp_path):
+    b, _, phone = start_group(app)
+    game = Table(InGroup(phone, b)).new_game()
+    path = group_file(app, b)
+    before = dump(path)
+    marks = []
+    text = tmp_path / "notes.txt"
+    text.write_text("not a backup")
+    with pytest.raises(restoring.BackupError, match="not SQLite"):  # refused before any mark
+        restoring.restore_group(text, path, settle=0, on_marked=lambda: marks.append(1))
+    assert marks == []
+    foreign = tmp_path / "foreign.sqlite3"
+    conn = sqlite3.connect(foreign)
+    conn.execute("create table notes (text)")
+    conn.commit()
+    conn.close()
+    seen = []
+    with pytest.raises(restoring.BackupError, match="not a scorekeeper database"):
+        restoring.restore_group(
+            foreign,
+            path,
+            settle=0,
+            on_marked=lambda: seen.append(phone.get(f"/g/{b}/games/{game}").status_code),
+        )
+    assert seen == [503]  # marked while it ran...
+    assert not restoring.mark_path(path).exists()  # ...and no more
+    assert dump(path) == before
+    assert phone.get(f"/g/{b}/games/{game}").status_code == 200

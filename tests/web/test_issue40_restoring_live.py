@@ -167,6 +167,7 @@ def test_issue40_3__group_b_is_restored_while_a_phone_of_group_a_keeps_entering_
         watcher.join(timeout=60)
         assert done.returncode == 0, done.stderr
         assert "Restored 1 game" in done.stdout
+        assert f"Group {b} answers 'being restored'" in done.stdout
         assert player.error is None, player.error
         assert during > 0  # A's deals went on while B was restored
         assert watcher.seen[503] > 0 and watcher.seen[200] > 0 and not watcher.wrong, (
