@@ -34,6 +34,7 @@ from ..engine.errors import RulesError
 from ..engine.gamefile import NAME_LIMIT, name_problem
 from . import backfill, restorechecks
 from .db import BUSY_TIMEOUT_SECONDS, WritingDatabase, connect
+from .paths import SERVING_SUFFIX
 from .schema import m010_names_show_every_character, migrate, migrations
 
 try:
@@ -43,7 +44,7 @@ except ImportError:  # Windows: no advisory locks; restore then relies on the us
 
 #: The tables every scorekeeper database has, whatever its version.
 TABLES = {"players", "games", "game_players", "deals", "deal_history", "_sqlite_migrations"}
-LOCK_SUFFIX = ".serving"
+LOCK_SUFFIX = SERVING_SUFFIX
 
 
 class BackupError(Exception):

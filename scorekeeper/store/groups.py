@@ -35,6 +35,7 @@ from ..engine.gamefile import has_control, is_visible
 from .db import connect
 from .refused import N_, Refused
 from .backfill import up_to_date
+from .paths import BEING_RESTORED_SUFFIX, SERVING_SUFFIX
 from .schema import migrate, register_migrations
 
 #: The register, beside the groups' folder in the instance folder.
@@ -333,12 +334,12 @@ class Host:
         group = self.find(group_id)
         if group is None:
             return False
-        from .backup import LOCK_SUFFIX
-        from .restoring import MARK_SUFFIX
-
         self._write("delete from groups where id = ?", [group_id])
         _remove_with_journal(group.path)
-        for left in (LOCK_SUFFIX, MARK_SUFFIX):  # a restore's lock, and a stopped one's mark
+        for left in (
+            SERVING_SUFFIX,
+            BEING_RESTORED_SUFFIX,
+        ):  # a restore's lock, and a stopped one's mark
             with suppress(FileNotFoundError):
                 os.remove(f"{group.path}{left}")
         shutil.rmtree(

@@ -26,6 +26,10 @@ from ..settings import environ
 
 DATABASE_FILE = "scorekeeper.sqlite3"
 SECRET_KEY_FILE = "secret_key"
+#: Beside a database: the lock a server holds on it while it serves it (``backup``), and the
+#: mark of a restore of it under way while its box serves (``restoring``).
+SERVING_SUFFIX = ".serving"
+BEING_RESTORED_SUFFIX = ".being-restored"
 #: The folder name an installed package's instance gets (Flask's ``<import name>-instance``).
 INSTALLED_INSTANCE = "scorekeeper.web-instance"
 #: The folder's name in the user's data folder.

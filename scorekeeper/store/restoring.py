@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from .backup import BackupError, Restored, check_backup_file, restore_database
+from .paths import BEING_RESTORED_SUFFIX
 
 try:
     import fcntl
@@ -35,7 +36,7 @@ except ImportError:  # Windows: the restorer's process id is asked after instead
     fcntl = None  # type: ignore[assignment]
 
 #: The mark's name beside the group's file.
-MARK_SUFFIX = ".being-restored"
+MARK_SUFFIX = BEING_RESTORED_SUFFIX
 #: How long the restorer waits, once the mark is placed, for the requests already past it.
 SETTLE_SECONDS = 2.0
 #: What a phone is asked to wait before it asks again, in seconds.
@@ -124,7 +125,8 @@ def restore_group(
     whole restore (the group answers "being restored"; *on_marked* is called once it does),
     the mark taken away at the end, whether the restore was done or refused. A file that is
     plainly no backup is refused before the mark is placed."""
-    check_backup_file(Path(backup))
+    backup, database = Path(backup), Path(database)
+    check_backup_file(backup)
     with marked(database):
         on_marked()
         time.sleep(settle)  # the requests already past the mark end meanwhile

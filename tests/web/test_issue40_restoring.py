@@ -16,6 +16,7 @@ import pytest
 from scorekeeper.store import restoring
 
 from group_helpers import InGroup, group_file, groups_app, start_group
+from upgrade_helpers import dump
 from web_helpers import Table, soup
 
 BEING_RESTORED = "being restored from a backup"
@@ -26,14 +27,6 @@ SAMPLES = {"key": "0" * 32, "night": "2026-11-20", "contracts": "trex"}
 @pytest.fixture
 def app(tmp_path):
     return groups_app(tmp_path)
-
-
-def dump(path: str) -> list[str]:
-    conn = sqlite3.connect(path)
-    try:
-        return list(conn.iterdump())
-    finally:
-        conn.close()
 
 
 def every_address(app, group: str) -> list[tuple[str, str]]:
