@@ -10,10 +10,12 @@ import re
 import sqlite3
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from scorekeeper.store import restoring
+from scorekeeper.store.backup import backup_database
 
 from group_helpers import InGroup, group_file, groups_app, start_group
 from upgrade_helpers import dump
@@ -159,3 +161,18 @@ def test_issue40_3__a_refused_restore_leaves_the_group_as_it_was_and_unmarked(ap
     assert not restoring.mark_path(path).exists()  # ...and no more
     assert dump(path) == before
     assert phone.get(f"/g/{b}/games/{game}").status_code == 200
+
+
+def test_issue40_3__deleting_a_group_removes_what_its_restores_left_beside_its_file(app, tmp_path):
+    b, _, phone = start_group(app)
+    path = group_file(app, b)
+    backup = tmp_path / "b.sqlite3"
+    backup_database(path, backup)
+    restoring.restore_group(backup, path, settle=0)  # leaves the restore's lock file
+    restoring.mark_path(path).write_text("999999999\n")  # as a stopped restore leaves its mark
+    assert not restoring.being_restored(path)
+    left = {p.name for p in Path(path).parent.iterdir() if p.name.startswith(b)}
+    assert f"{b}.sqlite3.serving" in left and f"{b}.sqlite3.being-restored" in left
+    assert app.extensions["groups"].delete(b)
+    left = {p.name for p in Path(path).parent.iterdir() if p.name.startswith(b)}
+    assert {name for name in left if ".before-restore-" not in name} == set()
