@@ -8,6 +8,7 @@ and lock nobody out."""
 from __future__ import annotations
 
 import itertools
+import json
 import sqlite3
 import subprocess
 import sys
@@ -51,6 +52,7 @@ class Watcher(threading.Thread):
         super().__init__(daemon=True)
         self.phone, self.game_id = phone, game_id
         self.stop, self.seen, self.wrong = threading.Event(), Counter(), []
+        self.deals: list[int] = []  # what each state read said, in order
 
     def run(self) -> None:
         for path in itertools.cycle(
@@ -60,6 +62,8 @@ class Watcher(threading.Thread):
                 break
             reply = self.phone.request("watch", "GET", path)
             self.seen[reply.status] += 1
+            if reply.status == 200 and path.endswith(".json"):
+                self.deals.append(json.loads(reply.body)["deals"])
             if reply.status == 503 and (
                 BEING_RESTORED not in reply.body
                 or reply.headers.get("Retry-After") != str(restoring.RETRY_SECONDS)
@@ -145,6 +149,9 @@ def test_issue40_3__group_b_is_restored_while_a_phone_of_group_a_keeps_entering_
         stopped = cli(instance, "restore", str(backup), "--group", b, wait=False)
         try:
             wait_for(lambda: phone_b.request("page", "GET", "/").status == 503)
+            # a form sent meanwhile, CSRF token or not: "being restored", before any check
+            sent = member_b.request("save", "POST", f"/games/{game_b}/deals/new", {"king": "0"})
+            assert sent.status == 503 and BEING_RESTORED in sent.body, sent.status
         finally:
             stopped.kill()
             stopped.communicate()
@@ -174,6 +181,9 @@ def test_issue40_3__group_b_is_restored_while_a_phone_of_group_a_keeps_entering_
             watcher.seen,
             watcher.wrong,
         )
+        # the old file or the restored one, never a mix: five deals, then three, then no more five
+        assert watcher.deals and set(watcher.deals) <= {5, 3}, watcher.deals
+        assert watcher.deals[-1] == 3 and 5 not in watcher.deals[watcher.deals.index(3) :]
         file_a = instance / "groups" / f"{a}.sqlite3"
         for game_id, count in player.acknowledged.items():
             assert deals_in(file_a, game_id) == count, game_id  # every deal acknowledged, kept
