@@ -336,10 +336,8 @@ class Host:
             return False
         self._write("delete from groups where id = ?", [group_id])
         _remove_with_journal(group.path)
-        for left in (
-            SERVING_SUFFIX,
-            BEING_RESTORED_SUFFIX,
-        ):  # a restore's lock, and a stopped one's mark
+        # what a restore leaves beside the file: its lock, and the mark of one that was stopped
+        for left in (SERVING_SUFFIX, BEING_RESTORED_SUFFIX):
             with suppress(FileNotFoundError):
                 os.remove(f"{group.path}{left}")
         shutil.rmtree(

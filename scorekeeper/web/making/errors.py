@@ -108,7 +108,7 @@ def handle_being_restored(error: BeingRestored):
     """The "being restored" page, drawn without the group's menu and without opening its
     file; its link asks for the same page again (after a form sent: the group's first page)."""
     g.outsider = True
-    again = request.script_root + here() if request.method == "GET" else error.home
+    again = request.script_root + here() if request.method in ("GET", "HEAD") else error.home
     page = render_template(
         "error.html",
         code=503,
