@@ -25,7 +25,7 @@ import tempfile
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import IO, Iterator
+from typing import IO, Callable, Iterator
 
 from sqlite_utils import Database
 
@@ -240,7 +240,9 @@ class Restored:
     left_out: list[str] = field(default_factory=list)
 
 
-def restore_database(backup: str | Path, database: str | Path) -> Restored:
+def restore_database(
+    backup: str | Path, database: str | Path, *, settled: Callable[[], None] = lambda: None
+) -> Restored:
     """Bring back the data of *backup* into *database*, never its schema.
 
     A new database is built through this version's migrations, and the rows of the app's own
@@ -248,7 +250,8 @@ def restore_database(backup: str | Path, database: str | Path) -> Restored:
     checked by the engine as an import is, and every game scored again. Only then is the file
     copied over the database in one transaction, the replaced database kept beside it. Triggers, views and other
     tables of the file never come along. Raises BackupError (one line) and changes nothing
-    when the file cannot be restored.
+    when the file cannot be restored. *settled* is called once the file is built and checked,
+    before anything of *database* is read (``restoring``: the wait for requests under way).
     """
     backup, database = Path(backup), Path(database)
     check_backup_file(backup)
@@ -262,7 +265,7 @@ def restore_database(backup: str | Path, database: str | Path) -> Restored:
         os.close(fd)
         temp = Path(temp_name)
         try:
-            left_out = _build(backup, temp, database)
+            left_out = _build(backup, temp, database, settled)
             kept = None
             if database.exists() and database.stat().st_size > 0:
                 stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
@@ -295,8 +298,24 @@ def check_backup_file(backup: Path) -> None:
             raise BackupError(f"{backup} is not a scorekeeper database (not SQLite).")
 
 
-def _build(backup: Path, temp: Path, database: Path) -> list[str]:
-    """Build the restored database in *temp*; what the file held that was left out."""
+def _keep_own_rows(db: Database, database: Path) -> None:
+    """The install's own rows, read from the database being replaced: its keys, its members
+    and its phones' state (a phone's rights hold where the restored games keep their keys; its
+    membership, whatever the file held)."""
+    keys = _install_keys(database)
+    phones = _install_keys(database, "phone_states")
+    members = _install_keys(database, "members")
+    with db.atomic():
+        if keys:
+            db.execute("delete from install_keys")
+            db.table("install_keys").insert_all(keys)
+        db.table("members").insert_all(members)
+        db.table("phone_states").insert_all(phones)
+
+
+def _build(backup: Path, temp: Path, database: Path, settled: Callable[[], None]) -> list[str]:
+    """Build the restored database in *temp*; what the file held that was left out. *settled*
+    is called before anything of *database* is read."""
     try:
         source = _open_read_only(backup)
     except sqlite3.Error as exc:
@@ -306,9 +325,6 @@ def _build(backup: Path, temp: Path, database: Path) -> list[str]:
         applied, left_out = _read_schema(source, backup)
         reference = _columns_at(applied)
         _check_columns(source, backup, reference)
-        keys = _install_keys(database)
-        phones = _install_keys(database, "phone_states")
-        members = _install_keys(database, "members")
         db = WritingDatabase(sqlite3.connect(str(temp), timeout=BUSY_TIMEOUT_SECONDS))
         try:
             db.execute("PRAGMA foreign_keys = ON")
@@ -319,16 +335,10 @@ def _build(backup: Path, temp: Path, database: Path) -> list[str]:
             migrate(db)
             if m010_names_show_every_character.__name__ not in applied:
                 backfill.show_every_character(db)  # a backup older than the names' rules
-            if keys:
-                with db.atomic():
-                    db.execute("delete from install_keys")
-                    db.table("install_keys").insert_all(keys)
-            if phones or members:  # a phone's rights hold where the restored games keep their
-                with db.atomic():  # keys; its membership, whatever the file held
-                    db.table("members").insert_all(members)
-                    db.table("phone_states").insert_all(phones)
             _check_and_score(db, backup)
             backfill.record(db)  # every game was scored again, the ratings made again
+            settled()  # the database replaced is read from here on
+            _keep_own_rows(db, database)
             db.execute("VACUUM")
         finally:
             db.close()

@@ -13,9 +13,11 @@ is asked after instead.
 
 The restore itself is ``backup.restore_database``: the new file is built and checked apart,
 then copied over the group's file in one SQLite transaction, the file replaced kept beside it;
-a refused or failed restore changes nothing. Before it starts, the restorer waits
-:data:`SETTLE_SECONDS`, so that a request that was already past the mark when it was placed has
-ended: what it wrote is in the copy kept.
+a refused or failed restore changes nothing. Before it reads anything of the group's file (its
+keys, members and phones' state, kept; the copy of it kept beside it), at least
+:data:`SETTLE_SECONDS` have gone by since the mark was placed (the new file is built meanwhile),
+so that a request that was already past the mark when it was placed has ended: what it wrote is
+in the copy kept.
 """
 
 from __future__ import annotations
@@ -129,5 +131,9 @@ def restore_group(
     check_backup_file(backup)
     with marked(database):
         on_marked()
-        time.sleep(settle)  # the requests already past the mark end meanwhile
-        return restore_database(backup, database)
+        settled_at = time.monotonic() + settle  # the requests already past the mark end by then
+
+        def settled() -> None:
+            time.sleep(max(0.0, settled_at - time.monotonic()))
+
+        return restore_database(backup, database, settled=settled)
