@@ -176,3 +176,21 @@ def test_issue40_3__deleting_a_group_removes_what_its_restores_left_beside_its_f
     assert app.extensions["groups"].delete(b)
     left = {p.name for p in Path(path).parent.iterdir() if p.name.startswith(b)}
     assert {name for name in left if ".before-restore-" not in name} == set()
+
+
+def test_issue40_3__without_advisory_locks_a_mark_holds_while_its_restorer_lives(
+    app, monkeypatch, tmp_path
+):
+    monkeypatch.setattr(restoring, "fcntl", None)  # as on Windows
+    path = tmp_path / "g.sqlite3"
+    path.touch()
+    with restoring.marked(path):
+        assert restoring.mark_path(path).read_text().split() == [str(os.getpid())]
+        assert restoring.being_restored(path)
+    dead = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True
+    )
+    restoring.mark_path(path).write_text(dead.stdout)  # a restorer that has ended
+    assert not restoring.being_restored(path)
+    restoring.mark_path(path).write_text("not a number")
+    assert not restoring.being_restored(path)
