@@ -14,7 +14,6 @@ without a mark (every request of every group pays it) and with one held.
 from __future__ import annotations
 
 import argparse
-import json
 import platform
 import sys
 import tempfile
@@ -25,27 +24,17 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from load_tables import simulated  # noqa: E402
+from bench_groups import import_simulated  # noqa: E402
 
 from scorekeeper.store import restoring  # noqa: E402
 from scorekeeper.store.backup import backup_database  # noqa: E402
-from scorekeeper.store.db import connect  # noqa: E402
 from scorekeeper.store.groups import Host  # noqa: E402
-from scorekeeper.store.transfer import import_games, read_import  # noqa: E402
 
 
 def one_size(games: int) -> dict:
     folder = Path(tempfile.mkdtemp(prefix="bench-restore-"))
     group = Host(folder / "instance").create("Restored table", "en")
-    db = connect(group.path)
-    try:
-        document = {
-            "format": "trex-games/1",
-            "games": [simulated(1000 + seed) for seed in range(games)],
-        }
-        import_games(db, read_import(json.dumps(document)))
-    finally:
-        db.close()
+    import_simulated(group.path, games)
     backup = folder / "backup.sqlite3"
     backup_database(group.path, backup)
     marked: list[float] = []
