@@ -77,25 +77,32 @@ class GroupPhone(Phone):
         return reply
 
 
-def build(instance: Path, count: int) -> list[tuple[str, str]]:
-    """The instance of *count* groups; (group id, join key) of each."""
-    from scorekeeper.store import keys
+def import_simulated(path: Path, games: int) -> None:
+    """Import *games* simulated games into the database at *path* (all in its file)."""
     from scorekeeper.store.db import connect
-    from scorekeeper.store.groups import ID_ALPHABET, ID_LENGTH, Host
     from scorekeeper.store.transfer import import_games, read_import
 
-    host = Host(instance)
-    first = host.create("Group 0", "en")
-    db = connect(first.path)
+    db = connect(path)
     try:
         document = {
             "format": "trex-games/1",
-            "games": [simulated(1000 + seed) for seed in range(GAMES_PER_GROUP)],
+            "games": [simulated(1000 + seed) for seed in range(games)],
         }
         import_games(db, read_import(json.dumps(document)))
         db.execute("pragma wal_checkpoint(truncate)")
     finally:
         db.close()
+
+
+def build(instance: Path, count: int) -> list[tuple[str, str]]:
+    """The instance of *count* groups; (group id, join key) of each."""
+    from scorekeeper.store import keys
+    from scorekeeper.store.db import connect
+    from scorekeeper.store.groups import ID_ALPHABET, ID_LENGTH, Host
+
+    host = Host(instance)
+    first = host.create("Group 0", "en")
+    import_simulated(first.path, GAMES_PER_GROUP)
     register = host.register()
     try:
         for n in range(1, count):

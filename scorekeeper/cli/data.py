@@ -138,13 +138,20 @@ def _backup_every_group(host: Any, into: str, keep: int) -> int:
 
 
 def cmd_restore(args: argparse.Namespace) -> int:
-    import contextlib
-
-    from ..store.backup import BackupError, not_served, restore_database
+    from ..store.backup import BackupError, restore_database
+    from ..store.restoring import restore_group
 
     target = database_path(args.db)
     try:
-        with not_served(groups_host().register_path) if args.group else contextlib.nullcontext():
+        if args.group:  # while the box serves: the group answers "being restored" meanwhile
+            restored = restore_group(
+                args.file,
+                target,
+                on_marked=lambda: print(
+                    f"Group {args.group} answers 'being restored' until this ends.", flush=True
+                ),
+            )
+        else:
             restored = restore_database(args.file, target)
     except BackupError as exc:
         return fail([f"{exc} Nothing was changed."])
@@ -278,13 +285,15 @@ def add_commands(sub: Any) -> None:
 
     restore = sub.add_parser(
         "restore",
-        help="bring back a backup (stop the server first)",
+        help="bring back a backup (stop the server first; a group: while the box serves)",
         description="Replace the database with the data of a backup, never its schema: a new "
         "database is built by this version, and the rows of the scorekeeper's own "
         "tables are copied in, checked as an import is, every game scored again. "
         "Triggers, views and other tables stay behind. Refused, in one line and "
         "changing nothing, when the file is not a sound scorekeeper backup, and "
-        "while `scorekeeper serve` runs on the database: stop it first. The "
+        "while `scorekeeper serve` runs on the database: stop it first. With --group, "
+        "on a box of many groups, the box goes on serving: that group answers "
+        "'being restored' until the restore ends, the others are untouched. The "
         "database being replaced is kept beside it as FILE.before-restore-TIME.",
     )
     restore.add_argument("file", help="a file written by `scorekeeper backup`")

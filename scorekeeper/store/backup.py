@@ -11,9 +11,9 @@ migrations and copies in the rows of the app's own tables, checked as an import 
 scored again by the engine; triggers, views and other tables of the file stay behind. It
 refuses, in one line and changing nothing, a file that is not a sound scorekeeper backup, and
 refuses to run while a server uses the database: ``scorekeeper serve`` holds a shared lock on a
-file beside the database for as long as it runs, and a restore needs that lock alone. The
-database being replaced is first backed up beside itself, so a restore never loses anything
-either.
+file beside the database for as long as it runs, and a restore needs that lock alone (one
+group of a box of many is restored while the box serves: ``restoring.py``). The database being
+replaced is first backed up beside itself, so a restore never loses anything either.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ import tempfile
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import IO, Iterator
+from typing import IO, Callable, Iterator
 
 from sqlite_utils import Database
 
@@ -82,12 +82,6 @@ def serving_lock(database: str | Path) -> IO[str] | None:
         raise BackupError(
             f"A restore is running on {database}; start the server again when it has finished."
         ) from None
-
-
-def not_served(database: str | Path) -> contextlib.AbstractContextManager[None]:
-    """Held while no server runs on *database* (for a box of many groups: its register, which
-    ``serve --groups`` holds); raises BackupError while one does."""
-    return _restore_lock(Path(database))
 
 
 @contextlib.contextmanager
@@ -201,8 +195,8 @@ RESTORE_LIMIT = 256 * 1024 * 1024
 #: a game keeps, under 64 KB); other text is held to ``restorechecks.SHORT_TEXT``.
 TEXT_LIMIT = 1024 * 1024
 #: The app's tables whose rows a restore brings back, parents first. Not copied: the facts (made
-#: again from the deals), the PIN tries (minutes old), and the install's keys and its phones'
-#: state (the install being restored into keeps its own).
+#: again from the deals), the PIN tries (minutes old), and the install's keys, its members and
+#: its phones' state (the install being restored into keeps its own).
 #: The tables every backup has, whatever its version...
 ALWAYS = ("players", "games", "game_players", "deals", "deal_history")
 #: ...and every table whose rows a restore copies, where the backup's version has it.
@@ -250,7 +244,9 @@ class Restored:
     left_out: list[str] = field(default_factory=list)
 
 
-def restore_database(backup: str | Path, database: str | Path) -> Restored:
+def restore_database(
+    backup: str | Path, database: str | Path, *, settled: Callable[[], None] = lambda: None
+) -> Restored:
     """Bring back the data of *backup* into *database*, never its schema.
 
     A new database is built through this version's migrations, and the rows of the app's own
@@ -258,10 +254,11 @@ def restore_database(backup: str | Path, database: str | Path) -> Restored:
     checked by the engine as an import is, and every game scored again. Only then is the file
     copied over the database in one transaction, the replaced database kept beside it. Triggers, views and other
     tables of the file never come along. Raises BackupError (one line) and changes nothing
-    when the file cannot be restored.
+    when the file cannot be restored. *settled* is called once the file is built and checked,
+    before anything of *database* is read (``restoring``: the wait for requests under way).
     """
     backup, database = Path(backup), Path(database)
-    _check_file(backup)
+    check_backup_file(backup)
     if database.exists() and database.resolve() == backup.resolve():
         raise BackupError("That file is the database itself.")
     database.parent.mkdir(parents=True, exist_ok=True)
@@ -272,7 +269,7 @@ def restore_database(backup: str | Path, database: str | Path) -> Restored:
         os.close(fd)
         temp = Path(temp_name)
         try:
-            left_out = _build(backup, temp, database)
+            left_out = _build(backup, temp, database, settled=settled)
             kept = None
             if database.exists() and database.stat().st_size > 0:
                 stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
@@ -296,7 +293,8 @@ def up_to_date_games(database: Path) -> int:
         db.close()
 
 
-def _check_file(backup: Path) -> None:
+def check_backup_file(backup: Path) -> None:
+    """Refuse (BackupError) a file that cannot be a backup: missing, too big, not SQLite."""
     if not backup.is_file():
         raise BackupError(f"There is no file {backup}.")
     size = backup.stat().st_size
@@ -310,11 +308,33 @@ def _check_file(backup: Path) -> None:
             raise BackupError(f"{backup} is not a scorekeeper database (not SQLite).")
 
 
-def _build(backup: Path, temp: Path, database: Path, tables: tuple[str, ...] = COPIED) -> list[str]:
+def _keep_own_rows(db: Database, database: Path, tables: tuple[str, ...]) -> None:
+    """The install's own rows that *tables* leaves out, read from the database being replaced:
+    its keys, its members and its phones' state (a phone's rights hold where the restored games
+    keep their keys; its membership, whatever the file held)."""
+    keys = [] if "install_keys" in tables else _install_keys(database)
+    phones = [] if "phone_states" in tables else _install_keys(database, "phone_states")
+    members = [] if "members" in tables else _install_keys(database, "members")
+    with db.atomic():
+        if keys:
+            db.execute("delete from install_keys")
+            db.table("install_keys").insert_all(keys)
+        db.table("members").insert_all(members)
+        db.table("phone_states").insert_all(phones)
+
+
+def _build(
+    backup: Path,
+    temp: Path,
+    database: Path,
+    tables: tuple[str, ...] = COPIED,
+    settled: Callable[[], None] = lambda: None,
+) -> list[str]:
     """Build the restored database in *temp*; what the file held that was left out. *tables*:
     the tables whose rows come from the file (``COPIED``, and ``OWN`` too where a packed group
-    is adopted); the install's own keys and phones' state are kept from *database* where
-    *tables* leaves them out."""
+    is adopted); the install's own keys, members and phones' state are kept from *database*
+    where *tables* leaves them out. *settled* is called before anything of *database* is
+    read."""
     try:
         source = _open_read_only(backup)
     except sqlite3.Error as exc:
@@ -324,8 +344,6 @@ def _build(backup: Path, temp: Path, database: Path, tables: tuple[str, ...] = C
         applied, left_out = _read_schema(source, backup)
         reference = _columns_at(applied, tables)
         _check_columns(source, backup, reference)
-        keys = [] if "install_keys" in tables else _install_keys(database)
-        phones = [] if "phone_states" in tables else _install_keys(database, "phone_states")
         db = WritingDatabase(sqlite3.connect(str(temp), timeout=BUSY_TIMEOUT_SECONDS))
         try:
             db.execute("PRAGMA foreign_keys = ON")
@@ -336,15 +354,10 @@ def _build(backup: Path, temp: Path, database: Path, tables: tuple[str, ...] = C
             migrate(db)
             if m010_names_show_every_character.__name__ not in applied:
                 backfill.show_every_character(db)  # a backup older than the names' rules
-            if keys:
-                with db.atomic():
-                    db.execute("delete from install_keys")
-                    db.table("install_keys").insert_all(keys)
-            if phones:  # a phone's rights hold where the restored games keep their keys
-                with db.atomic():
-                    db.table("phone_states").insert_all(phones)
             _check_and_score(db, backup, own="members" in tables)
             backfill.record(db)  # every game was scored again, the ratings made again
+            settled()  # the database replaced is read from here on
+            _keep_own_rows(db, database, tables)
             db.execute("VACUUM")
         finally:
             db.close()

@@ -33,7 +33,7 @@ from sqlite_utils import Database
 
 from ..engine.gamefile import has_control, is_visible
 from .db import connect
-from .paths import KEPT_INFIX, LOCK_SUFFIX
+from .paths import BEING_RESTORED_SUFFIX, KEPT_INFIX, LOCK_SUFFIX
 from .refused import N_, Refused
 from .backfill import up_to_date
 from .schema import migrate, register_migrations
@@ -331,7 +331,7 @@ class Host:
         """Delete the group: its line in the register, then its file (its log, shared memory
         and journal), what Litestream kept of it beside the file (deploy/litestream-groups.yml;
         its replica in the bucket stays where it is), the files a restore kept of it
-        (``.before-restore-*``) and its serving lock. False: no such group."""
+        (``.before-restore-*``), its serving lock and the mark of a restore that was stopped. False: no such group."""
         group = self.find(group_id)
         if group is None:
             return False
@@ -343,6 +343,7 @@ class Host:
         for kept in (
             *self.folder.glob(f"{group.path.name}{KEPT_INFIX}*"),
             self.folder / f"{group.path.name}{LOCK_SUFFIX}",
+            self.folder / f"{group.path.name}{BEING_RESTORED_SUFFIX}",  # a stopped restore's
         ):
             with suppress(FileNotFoundError):
                 os.remove(kept)

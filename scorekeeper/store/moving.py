@@ -98,7 +98,7 @@ def pack(host: Host, group_id: str, out: str | os.PathLike[str]) -> Packed:
 def read_pack(path: Path) -> dict[str, str]:
     """The group's line in the register as the pack *path* holds it. Raises BackupError: not
     a pack (a damaged or foreign file), or a line that no group could have."""
-    backup._check_file(path)
+    backup.check_backup_file(path)
     try:
         conn = backup._open_read_only(path)
     except sqlite3.Error as exc:

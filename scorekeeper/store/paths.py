@@ -26,9 +26,11 @@ from ..settings import environ
 
 DATABASE_FILE = "scorekeeper.sqlite3"
 SECRET_KEY_FILE = "secret_key"
-#: Beside a database: the lock ``serve`` holds on it while it runs (a restore waits for it), and
-#: the database a restore replaced, kept as ``<file>.before-restore-<moment>``.
+#: Beside a database: the lock a server holds on it while it serves it (a restore waits for it),
+#: the mark of a restore of it under way while its box serves (``restoring``), and the database
+#: a restore replaced, kept as ``<file>.before-restore-<moment>``.
 LOCK_SUFFIX = ".serving"
+BEING_RESTORED_SUFFIX = ".being-restored"
 KEPT_INFIX = ".before-restore-"
 #: The folder name an installed package's instance gets (Flask's ``<import name>-instance``).
 INSTALLED_INSTANCE = "scorekeeper.web-instance"

@@ -23,14 +23,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Flask, Response, abort, current_app, g, make_response
+from flask import Flask, Response, abort, current_app, g, make_response, request
 
 from ..store import groups as store_groups
 from ..store.db import connect, forget_connection
 from ..store.backfill import up_to_date
+from ..store.restoring import RETRY_SECONDS, being_restored
 from .access.database import get_db
 from .access.deleted import OUTSIDER_TEXT, deleted_meanwhile
-from .making.errors import missing_group
+from .making.errors import BeingRestored, missing_group
 from .access.groupspace import current, host, in_group_space, many, private
 from .access.rights import is_member
 
@@ -137,12 +138,25 @@ def _guard(endpoint: str, values: dict[str, Any]) -> None:
     outsider()
 
 
+def _not_being_restored(group_id: str) -> None:
+    """A group being restored (``store.restoring``) answers "being restored" to every request,
+    before anything opens its file: the other groups go on."""
+    if store_groups.GROUP_ID.fullmatch(group_id) and being_restored(host().path_of(group_id)):
+        raise BeingRestored(RETRY_SECONDS, f"{request.script_root}/g/{group_id}/")
+
+
 def _pull(endpoint: str | None, values: dict[str, Any] | None) -> None:
-    if endpoint is None or endpoint == "static" or endpoint.split(".")[0] in OUTSIDE:
+    if endpoint is None:  # no page of that address (404, 405): under a group's prefix too
+        if many() and request.path.startswith("/g/"):
+            _not_being_restored(request.path.split("/")[2])
+        return
+    if endpoint == "static" or endpoint.split(".")[0] in OUTSIDE:
         return
     values = values if values is not None else {}
     if many():
-        _open_group(str(values.pop("group", "")))
+        group_id = str(values.pop("group", ""))
+        _not_being_restored(group_id)
+        _open_group(group_id)
     if private():
         _guard(endpoint, values)
 

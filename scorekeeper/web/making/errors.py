@@ -9,10 +9,16 @@ from flask.globals import request_ctx
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext
 from flask_wtf.csrf import CSRFError
-from werkzeug.exceptions import HTTPException, InternalServerError, SecurityError
+from werkzeug.exceptions import (
+    HTTPException,
+    InternalServerError,
+    SecurityError,
+    ServiceUnavailable,
+)
 from ...store.closing import Closed
 
 from ..access.deleted import OUTSIDER_TEXT, deleted_meanwhile
+from .i18n import here
 
 TITLES = {
     400: lazy_gettext("That did not work"),
@@ -82,6 +88,38 @@ def handle_http(error: HTTPException):
     return page, code
 
 
+BEING_RESTORED_TITLE = lazy_gettext("Being restored")
+BEING_RESTORED_TEXT = lazy_gettext(
+    "This group's games are being restored from a backup. Its pages are back in a minute: "
+    "try again then."
+)
+
+
+class BeingRestored(ServiceUnavailable):
+    """The request's group is being restored (``store.restoring``): 503, ask again in
+    *retry_after* seconds; nothing of the group is read. *home*: the group's first page."""
+
+    def __init__(self, retry_after: int, home: str):
+        super().__init__(str(BEING_RESTORED_TEXT), retry_after=retry_after)
+        self.home = home
+
+
+def handle_being_restored(error: BeingRestored):
+    """The "being restored" page, drawn without the group's menu and without opening its
+    file; its link asks for the same page again (after a form sent: the group's first page)."""
+    g.outsider = True
+    again = request.script_root + here() if request.method in ("GET", "HEAD") else error.home
+    page = render_template(
+        "error.html",
+        code=503,
+        title=str(BEING_RESTORED_TITLE),
+        text=str(BEING_RESTORED_TEXT),
+        back_url=again,
+        back_label=_("Try again"),
+    )
+    return page, 503, {"Retry-After": str(error.retry_after), "Cache-Control": "no-store"}
+
+
 def missing_group():
     """The answer to a request whose group was deleted while it ran: the 404 of a group that is
     not there, as a phone outside the group gets it, drawn without the group's menu."""
@@ -127,6 +165,7 @@ def handle_closed(error: Closed):
 def init_app(app: Flask) -> None:
     app.register_error_handler(Closed, handle_closed)
     app.register_error_handler(CSRFError, handle_csrf)
+    app.register_error_handler(BeingRestored, handle_being_restored)
     app.register_error_handler(OverflowError, handle_overflow)
     app.register_error_handler(sqlite3.DatabaseError, handle_database)
     app.register_error_handler(HTTPException, handle_http)
