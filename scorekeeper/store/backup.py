@@ -293,6 +293,15 @@ def up_to_date_games(database: Path) -> int:
         db.close()
 
 
+def build_whole(source: Path, out: Path) -> tuple[int, list[str]]:
+    """A group's file built in the new file *out* from *source* with all of its rows, its own
+    links' keys, members and phones' state included, every row held to restore's checks (a
+    packed group adopted, a lost box's group recovered): its number of games, and what
+    *source* held that was left out. BackupError (a line per problem) otherwise."""
+    left_out = _build(source, out, out, COPIED + OWN)
+    return up_to_date_games(out), left_out
+
+
 def check_backup_file(backup: Path) -> None:
     """Refuse (BackupError) a file that cannot be a backup: missing, too big, not SQLite."""
     if not backup.is_file():

@@ -13,8 +13,8 @@ to ``<url>/groups.sqlite3`` and each group to ``<url>/groups/<id>.sqlite3``. ``r
 the lost box's register from the replica (the groups it held when it was lost: a deleted
 group's replica, kept in the bucket, is not brought back), then restores its groups several at
 once (a bounded pool of processes, each running ``litestream restore`` for one group and then
-this version's restore, ``backup.restore_database``: every row held to restore's checks, every
-game scored again) in a staging folder beside the groups' folder. Only a file that passed is
+the file built as a packed group is adopted, ``backup.build_whole``: every row, its links'
+keys and members included, held to restore's checks, every game scored again) in a staging folder beside the groups' folder. Only a file that passed is
 linked into the groups' folder, under its own id, and never over a file that is there; then its
 line goes into the register. A group that fails leaves nothing behind and is said in one line.
 It works while this box serves: a group answers from the moment its whole file is in place.
@@ -36,9 +36,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 from urllib.parse import urlencode
 
-from .backup import TEXT_LIMIT, BackupError, restore_database
-from .keys import KEY
-from .restorechecks import text_limit
+from .backup import BackupError, build_whole
 from .groups import GROUP_ID, GROUP_SUFFIX, LANGS, REGISTER_FILE, Host, name_problem
 
 #: HOST:PORT of an upstream: a name or IPv4 address, or an IPv6 address in brackets.
@@ -167,76 +165,6 @@ def read_register(path: Path) -> tuple[list[Listed], list[str]]:
     return groups, problems
 
 
-#: A group's own rows that a restore keeps from the database it replaces rather than take from
-#: the file (the keys of its links, its members, their phones' state): on a box that takes the
-#: group over they come from the replica, which is that same group.
-OWN_TABLES = ("install_keys", "members", "phone_states")
-#: What a column's declared type lets a value be.
-KINDS = {"INTEGER": (int,), "TEXT": (str,)}
-
-
-def _columns(conn: sqlite3.Connection, table: str) -> dict[str, tuple[str, bool]]:
-    return {
-        r[1]: (r[2].upper(), bool(r[3] or r[5]))
-        for r in conn.execute(f"pragma table_info({table})")
-    }
-
-
-def carry_own_rows(source: Path, target: Path) -> None:
-    """The rows of ``OWN_TABLES`` of *source* (a group's file as its replica holds it) into
-    *target* (the same group restored from it), in one transaction: each value of its
-    column's type and length, each link's key a key, nothing pointing to nothing.
-    BackupError (one line) otherwise, and *target* is left as it was."""
-    src = sqlite3.connect(f"{source.resolve().as_uri()}?mode=ro", uri=True)
-    dst = sqlite3.connect(target, isolation_level=None)
-    try:
-        dst.execute("PRAGMA foreign_keys = ON")
-        dst.execute("BEGIN IMMEDIATE")
-        try:
-            for table in OWN_TABLES:
-                have, want = _columns(src, table), _columns(dst, table)
-                if not have:
-                    continue  # a replica older than that table: nothing of it to keep
-                if set(have) - set(want):
-                    raise BackupError(f"its {table} table has columns it should not have.")
-                names = list(have)
-                dst.execute(f"delete from {table}")
-                rows = src.execute(f"select {', '.join(names)} from {table}")
-                for number, row in enumerate(rows, start=1):
-                    for name, value in zip(names, row):
-                        _check(table, number, name, *want[name], value)
-                    if table == "install_keys" and not KEY.fullmatch(row[names.index("key")]):
-                        raise BackupError(f"row {number} of {table} does not hold a key.")
-                    dst.execute(
-                        f"insert into {table} ({', '.join(names)}) "
-                        f"values ({', '.join('?' * len(names))})",
-                        row,
-                    )
-            if dst.execute("PRAGMA foreign_key_check").fetchone() is not None:
-                raise BackupError("a row of its members or phones points to nothing.")
-            dst.execute("COMMIT")
-        except BaseException:
-            dst.execute("ROLLBACK")
-            raise
-    except sqlite3.Error as exc:
-        raise BackupError(f"its members cannot be read: {exc}.") from None
-    finally:
-        src.close()
-        dst.close()
-
-
-def _check(table: str, number: int, column: str, kind: str, not_null: bool, value: object) -> None:
-    if value is None:
-        if not_null:
-            raise BackupError(f"row {number} of {table} has no {column}.")
-        return
-    if not isinstance(value, KINDS.get(kind, (int, float, str))) or isinstance(value, bool):
-        raise BackupError(f"row {number} of {table} holds {type(value).__name__} in {column}.")
-    long = TEXT_LIMIT if column == "state" else text_limit(column, TEXT_LIMIT)  # a phone's JSON
-    if isinstance(value, str) and len(value) > long:
-        raise BackupError(f"row {number} of {table} holds too long a {column}.")
-
-
 def recover_group(binary: str, url: str, staging: Path, host: Host, group: Listed) -> int:
     """One group: restored from *url* into *staging*, held to restore's checks, then its line
     written into *host*'s register and its file linked in (never over a file): a command
@@ -250,8 +178,7 @@ def recover_group(binary: str, url: str, staging: Path, host: Host, group: Liste
         if not litestream_restore(binary, url, fetched):
             raise BackupError("the replica holds nothing of it.")
         os.chmod(fetched, 0o600)
-        games = restore_database(fetched, built).games
-        carry_own_rows(fetched, built)
+        games, _ = build_whole(fetched, built)
         conn = sqlite3.connect(built)
         try:
             conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")

@@ -158,8 +158,7 @@ def adopt(host: Host, path: str | os.PathLike[str]) -> tuple[Group, int, list[st
     temp = Path(name)
     linked = False
     try:
-        left_out = backup._build(path, temp, target, backup.COPIED + backup.OWN)
-        games = backup.up_to_date_games(temp)
+        games, left_out = backup.build_whole(path, temp)
         try:
             os.link(temp, target)  # never over a file that is there, even one made meanwhile
         except FileExistsError:
