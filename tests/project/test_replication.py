@@ -232,6 +232,25 @@ def children(pid: int) -> list[int]:
     return found
 
 
+def replica_register_lists(litestream: Path, replica: Path, group: str, scratch: Path) -> bool:
+    """Does the register as the folder replica *replica* holds it list *group*?"""
+    import sqlite3
+
+    copy = scratch / "register-as-replicated.sqlite3"
+    copy.unlink(missing_ok=True)
+    done = subprocess.run(
+        [str(litestream), "restore", "-o", str(copy), (replica / "groups.sqlite3").as_uri()],
+        capture_output=True,
+    )
+    if done.returncode != 0 or not copy.exists():
+        return False
+    conn = sqlite3.connect(copy)
+    try:
+        return conn.execute("select 1 from groups where id = ?", [group]).fetchone() is not None
+    finally:
+        conn.close()
+
+
 def test_issue39_4__a_box_whose_litestream_is_killed_stops_instead_of_serving_unreplicated(
     litestream, tmp_path
 ):
@@ -258,6 +277,10 @@ def test_issue39_4__a_box_whose_litestream_is_killed_stops_instead_of_serving_un
         deadline = time.monotonic() + 20
         while not list((tmp_path / "replica" / "groups").glob(f"{group}.sqlite3/ltx/*/*.ltx")):
             assert time.monotonic() < deadline, "the group never reached the replica"
+            time.sleep(0.2)
+        # the restore brings back the groups the replica's register lists: wait for the line
+        while not replica_register_lists(litestream, tmp_path / "replica", group, tmp_path):
+            assert time.monotonic() < deadline, "the group never reached the replica's register"
             time.sleep(0.2)
         status, health = healthz(box.port)
         while health["replication"]["last_change_age_s"] is None:  # read again within 5 s
