@@ -177,14 +177,14 @@ def rating_changes(db: Database, first: str, last: str) -> dict[int, int]:
     after their last game of it less the one before their first (empty with ratings off)."""
     if not ratings.enabled(db):
         return {}
-    # the first and the last of each player's games picked by SQL, not a row at a time here
+    # each player's first and last night of the range, off their ratings kept per night
+    # (``playsums``: m021), not every rating change of the range
     rows = db.execute(
-        f"select distinct c.player_id, first_value(c.mu_before) over w, "
-        f"first_value(c.sigma_before) over w, last_value(c.mu_after) over w, "
-        f"last_value(c.sigma_after) over w "
-        f"from games g indexed by idx_games_night join rating_changes c on c.game_id = g.id "
-        f"where g.night between ? and ? and g.finished = 1 window w as (partition by "
-        f"c.player_id order by {ORDER} rows between unbounded preceding and unbounded following)",
+        "select distinct n.player_id, first_value(n.mu_before) over w, "
+        "first_value(n.sigma_before) over w, last_value(n.mu_after) over w, "
+        "last_value(n.sigma_after) over w from player_rating_nights n "
+        "where n.night between ? and ? window w as (partition by n.player_id order by n.night "
+        "rows between unbounded preceding and unbounded following)",
         [first, last],
     )
     return {
@@ -238,25 +238,51 @@ def _names(db: Database, game_id: int, seats: tuple[int, ...]) -> tuple[str, ...
 
 def longest_run(db: Database, first: str, last: str) -> Record | None:
     """The most finished games of the range one player won one after another, in order of
-    play; it links to the game that made it that long."""
+    play; it links to the game that made it that long. Read off each player's runs kept per
+    night (``playsums``: m021): the run a night starts with joins the one the night before
+    ended with, a night won throughout carries it on."""
     rows = db.execute(
-        f"select gp.player_id, p.name, g.id, g.night, g.created_at, gp.rank "
-        f"from games g indexed by idx_games_night "
-        f"join game_players gp on gp.game_id = g.id join players p on p.id = gp.player_id "
-        f"where g.night between ? and ? and g.finished = 1 order by gp.player_id, {ORDER}",
+        "select n.player_id, n.night, n.games, n.lead, n.lead_game, n.trail, n.last_game, "
+        "n.inner, n.inner_game from player_run_nights n "
+        "where n.night between ? and ? order by n.player_id, n.night",
         [first, last],
     )
-    best: tuple[int, tuple, str] | None = None  # run, the game's order of play, name
+    best: list[tuple[int, int, str, int]] = []  # the longest runs: value, player, night, game
     current, player = 0, None
-    for pid, name, game_id, night, created_at, rank in rows:
-        current = ((current if pid == player else 0) + 1) if rank == 1 else 0
+    for pid, night, games, lead, lead_game, trail, last_game, inner, inner_game in rows:
+        current = current if pid == player else 0
         player = pid
-        order = (night, created_at, game_id)
-        if current and (best is None or (-current, order) < (-best[0], best[1])):
-            best = (current, order, name)
-    if best is None:
+        ends = []  # each run that ends (or stands, for now) on this night, in order of play
+        if lead == games:
+            current += games
+            ends.append((current, last_game))
+        else:
+            if lead:
+                ends.append((current + lead, lead_game))
+            if inner:
+                ends.append((inner, inner_game))
+            current = trail
+            if trail:
+                ends.append((trail, last_game))
+        for value, game in ends:
+            if not best or value > best[0][0]:
+                best = [(value, pid, night, game)]
+            elif value == best[0][0] and best[-1][1:] != (pid, night, game):
+                best.append((value, pid, night, game))
+    if not best:
         return None
-    return Record("run", best[0], (best[2],), best[1][2], best[1][0])
+    # a record shared goes to whoever set it first: the earliest game, in order of play
+    games_of = [game for *_, game in best]
+    order = {
+        game: (night, created_at, game)
+        for game, night, created_at in db.execute(
+            f"select id, night, created_at from games where id in ({', '.join('?' * len(games_of))})",
+            games_of,
+        )
+    }
+    value, pid, night, game = min(best, key=lambda b: order[b[3]])
+    name = db.execute("select name from players where id = ?", [pid]).fetchone()[0]
+    return Record("run", value, (name,), game, night)
 
 
 def _top_game(

@@ -86,9 +86,11 @@ def _mine(pid: int, filters: Filters) -> tuple[str, list[Any]]:
 
 
 def player_summary(db: Database, pid: int, filters: Filters) -> dict[str, Any]:
-    """Games played, wins, average, best and worst final score."""
+    """Games played, wins, average, best and worst final score (over every night, read off
+    the player's sums and the index of their totals)."""
     cte, params = _mine(pid, filters)
-    row = next(
+    row = None if filters != Filters() else over_all(db, pid)
+    row = row or next(
         db.query(
             cte + "select count(*) as games, coalesce(sum(rank = 1), 0) as wins, "
             "avg(total) as average, max(total) as best, min(total) as worst "
@@ -102,6 +104,21 @@ def player_summary(db: Database, pid: int, filters: Filters) -> dict[str, Any]:
         )
     )["n"]
     return row
+
+
+def over_all(db: Database, pid: int) -> dict[str, Any] | None:
+    """The player's games, wins, average, best and worst over their whole record, off their
+    sums (``player_totals``) and the index of their totals; None without a finished game."""
+    row = db.execute(
+        "select t.games, t.p1, 1.0 * t.points / t.games, "
+        "(select max(total) from game_players where player_id = t.player_id and finished = 1), "
+        "(select min(total) from game_players where player_id = t.player_id and finished = 1) "
+        "from player_totals t where t.player_id = ?",
+        [pid],
+    ).fetchone()
+    if row is None:
+        return None
+    return dict(zip(("games", "wins", "average", "best", "worst"), row))
 
 
 @dataclass
@@ -181,11 +198,12 @@ def play_stats(db: Database, pid: int, filters: Filters) -> PlayStats:
     """Read off the sums kept per night (``playsums``): a row per night and contract, not one
     per deal, so the page does not grow with the player's record as fast as it does."""
     where, params = filters.nights("n")
+    table = playsums.TABLE if filters.start or filters.end else playsums.OVER_ALL
     lines = {c: ContractLine(c) for c in ALL_CONTRACTS}
     out = PlayStats(list(lines.values()))
     empty = {"made": 0, "passed": 0, "back": 0, "took_doubled": 0}
     out.doubles = {"kh": dict(empty), "queens": dict(empty)}
-    for row in playsums.by_contract(db, pid, where, params):
+    for row in playsums.by_contract(db, pid, where, params, table=table):
         contract = Contract(row["contract"])
         line = lines[contract]
         if row["is_king"]:
@@ -207,37 +225,37 @@ def play_stats(db: Database, pid: int, filters: Filters) -> PlayStats:
     return out
 
 
+def _pairs(filters: Filters) -> tuple[str, str, list[Any]]:
+    """The table of pair sums the filters read (over every night without a date range, else
+    per night: ``playsums``) and the condition on its rows ``n``."""
+    table = "player_pair_nights" if filters.start or filters.end else "player_pairs"
+    return (table, *filters.nights("n"))
+
+
 def head_to_head(db: Database, pid: int, filters: Filters) -> list[dict[str, Any]]:
-    """Against each other player: games together, who finished ahead, average scores."""
-    cte, params = _mine(pid, filters)
-    sql = (
-        cte
-        + """select o.player_id as id, p.name, count(*) as games,
-        sum(m.rank < o.rank) as ahead, sum(m.rank > o.rank) as behind,
-        sum(m.rank = o.rank) as level, avg(m.total) as my_average,
-        avg(o.total) as their_average
-        from mine m join game_players o on o.game_id = m.game_id and o.seat != m.seat
-        join players p on p.id = o.player_id
-        group by o.player_id order by games desc, p.name_key"""
-    )
-    return list(db.query(sql, params))
+    """Against each other player: games together, who finished ahead, average scores (read
+    off the pair sums kept per night and over every night, ``playsums``)."""
+    table, where, params = _pairs(filters)
+    sql = f"""select n.other_id as id, p.name, sum(n.games) as games,
+        sum(n.ahead) as ahead, sum(n.behind) as behind, sum(n.level) as level,
+        1.0 * sum(n.my_points) / sum(n.games) as my_average,
+        1.0 * sum(n.their_points) / sum(n.games) as their_average
+        from {table} n join players p on p.id = n.other_id
+        where n.player_id = ? and {where}
+        group by n.other_id order by games desc, p.name_key"""
+    return list(db.query(sql, [pid, *params]))
 
 
 def partners(db: Database, pid: int, filters: Filters) -> list[dict[str, Any]]:
     """Partnership games with each partner: won, level, lost, the team's average total."""
-    cte, params = _mine(pid, filters)
-    sql = (
-        cte
-        + """select o.player_id as id, p.name, count(*) as games,
-        sum(g.team_result = case m.seat % 2 when 0 then '0+2' else '1+3' end) as won,
-        sum(g.team_result = 'tie') as level,
-        avg(m.total + o.total) as team_average
-        from mine m join games g on g.id = m.game_id and g.partnership = 1
-        join game_players o on o.game_id = m.game_id and o.seat = (m.seat + 2) % 4
-        join players p on p.id = o.player_id
-        group by o.player_id order by games desc, p.name_key"""
-    )
-    rows = list(db.query(sql, params))
+    table, where, params = _pairs(filters)
+    sql = f"""select n.other_id as id, p.name, sum(n.team_games) as games,
+        sum(n.team_won) as won, sum(n.team_level) as level,
+        1.0 * sum(n.team_points) / sum(n.team_games) as team_average
+        from {table} n join players p on p.id = n.other_id
+        where n.player_id = ? and n.team_games > 0 and {where}
+        group by n.other_id order by games desc, p.name_key"""
+    rows = list(db.query(sql, [pid, *params]))
     for row in rows:
         row["lost"] = row["games"] - row["won"] - row["level"]
     return rows
