@@ -1076,6 +1076,13 @@ def m021_looking_back_sums(db: Database) -> None:
     db.execute(
         "create index idx_game_players_player_totals on game_players (player_id, finished, total)"
     )
+    # a season's records over most of the record, read from the best figure down
+    for table, column in (
+        ("game_players", "kh_taken"),
+        ("game_players", "trex_firsts"),
+        ("games", "comeback"),
+    ):
+        db.execute(f"create index idx_{table}_{column} on {table} ({column}) where {column} > 0")
 
     db.execute("""create table player_rating_nights (player_id integer not null,
         night text not null, mu_before real not null, sigma_before real not null,

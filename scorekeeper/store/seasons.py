@@ -285,6 +285,27 @@ def longest_run(db: Database, first: str, last: str) -> Record | None:
     return Record("run", value, (name,), game, night)
 
 
+#: The index of the games, or of the seats, by each figure of a record, holding only the rows
+#: that have some (m021): a season over most of the record reads its best rows first.
+BY_FIGURE = {
+    "g.comeback": "games g indexed by idx_games_comeback",
+    "gp.kh_taken": "game_players gp indexed by idx_game_players_kh_taken",
+    "gp.trex_firsts": "game_players gp indexed by idx_game_players_trex_firsts",
+}
+
+
+def wide(db: Database, first: str, last: str) -> bool:
+    """Does the range hold at least a quarter of the days of the record (a year of a few
+    years, the whole record)? Its best games are then found sooner from the best down than
+    night by night."""
+    start, end = db.execute("select min(night), max(night) from games").fetchone()
+    if start is None:
+        return False
+    day = dt.date.fromisoformat
+    inside = (day(min(last, end)) - day(max(first, start))).days + 1
+    return inside * 4 >= (day(end) - day(start)).days + 1
+
+
 def _top_game(
     db: Database, first: str, last: str, column: str, *, also: str = "", seat: bool = False
 ) -> tuple | None:
@@ -294,9 +315,11 @@ def _top_game(
     seats, by_seat = (
         ("join game_players gp on gp.game_id = g.id ", ", gp.seat") if seat else ("", "")
     )
+    tables = f"games g indexed by idx_games_night {seats}"
+    if wide(db, first, last):  # from the best figure down, the first of the range found
+        tables = BY_FIGURE[column] + (" join games g on g.id = gp.game_id " if seat else " ")
     row = db.execute(
-        f"select g.id, g.night{by_seat}, {column}{also} "
-        f"from games g indexed by idx_games_night {seats}"
+        f"select g.id, g.night{by_seat}, {column}{also} from {tables}"
         f"where g.night between ? and ? and g.finished = 1 and {column} > 0 "
         f"order by {column} desc, {ORDER}{by_seat} limit 1",
         [first, last],

@@ -31,6 +31,9 @@ SORTS = {
     "games": "games desc, wins desc",
 }
 RECENT = 5
+#: A player's seats are read off the index of their results, in order of nights: with the
+#: index of their totals beside it (m021), SQLite may otherwise take that one and sort.
+BY_PLAYER = "indexed by idx_game_players_player_results"
 
 
 def parse_date(value: str | None) -> str | None:
@@ -80,7 +83,7 @@ def _mine(pid: int, filters: Filters) -> tuple[str, list[Any]]:
     where, params = filters.where()
     sql = (
         f"with mine as (select gp.game_id, gp.seat, gp.total, gp.rank, gp.night "
-        f"from game_players gp where gp.player_id = ? and {where}) "
+        f"from game_players gp {BY_PLAYER} where gp.player_id = ? and {where}) "
     )
     return sql, [pid, *params]
 
@@ -135,7 +138,7 @@ def recent_form(db: Database, pid: int, filters: Filters, count: int = RECENT) -
     the last *count* games and the length of the current run."""
     where, params = filters.where()
     cursor = db.execute(
-        f"select gp.game_id, gp.night, gp.rank, gp.total from game_players gp "
+        f"select gp.game_id, gp.night, gp.rank, gp.total from game_players gp {BY_PLAYER} "
         f"where gp.player_id = ? and {where} order by gp.night desc, gp.game_id desc",
         [pid, *params],
     )
@@ -267,12 +270,17 @@ def leaderboard(db: Database, filters: Filters, sort: str = "wins") -> list[dict
     order = SORTS.get(sort, SORTS["wins"])
     # Without a date range the query adds up every finished seat: read in player order off the
     # player index, they need no sorting for the grouping (half the time at 1,000 games).
-    index = "" if filters.start or filters.end else "indexed by idx_game_players_player_results"
+    index = "" if filters.start or filters.end else BY_PLAYER
+    added_up = f"""select gp.player_id, count(*) as games, sum(gp.rank = 1) as wins,
+        avg(gp.total) as average, max(gp.total) as best
+        from game_players gp {index} where {where} group by gp.player_id"""
+    if filters == Filters():  # the whole record: each player's sums (``player_totals``)
+        added_up = """select t.player_id, t.games, t.p1 as wins,
+            1.0 * t.points / t.games as average, (select max(total) from game_players
+            where player_id = t.player_id and finished = 1) as best from player_totals t"""
     sql = f"""select p.id, p.name, a.games, a.wins, 1.0 * a.wins / a.games as win_rate,
         a.average, a.best, r.mu, r.sigma, r.games as rated_games
-        from (select gp.player_id, count(*) as games, sum(gp.rank = 1) as wins,
-              avg(gp.total) as average, max(gp.total) as best
-              from game_players gp {index} where {where} group by gp.player_id) a
+        from ({added_up}) a
         join players p on p.id = a.player_id left join ratings r on r.player_id = p.id
         order by {order}, p.name_key"""
     rows = list(db.query(sql, params))

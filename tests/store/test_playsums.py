@@ -184,9 +184,26 @@ def assert_read_as_before(db) -> None:
     ranges = [nights, ("2026-11-18", "2026-11-19"), ("2026-11-01", "2026-11-17")]
     for first, last in ranges if nights[0] else []:
         assert seasons.longest_run(db, first, last) == longest_run_from_the_seats(db, first, last)
+        both_ways = []  # the records read from the best figure down, and night by night
+        for wide in (True, False):
+            with pytest.MonkeyPatch.context() as patch:
+                patch.setattr(seasons, "wide", lambda *_, wide=wide: wide)
+                both_ways.append(seasons.hall(db, first, last))
+        assert both_ways[0] == both_ways[1]
         if ratings.enabled(db):
             kept_changes = seasons.rating_changes(db, first, last)
             assert kept_changes == rating_changes_from_the_games(db, first, last)
+    board = {
+        r["id"]: (r["games"], r["wins"], pytest.approx(r["average"]), r["best"])
+        for r in stats.leaderboard(db, stats.Filters())
+    }
+    assert board == {
+        pid: (games, wins, average, best)
+        for pid, games, wins, average, best in db.execute(
+            "select player_id, count(*), sum(rank = 1), avg(total), max(total) "
+            "from game_players where finished = 1 group by player_id"
+        )
+    }
     for (pid,) in db.execute("select id from players").fetchall():
         row = stats.player_summary(db, pid, stats.Filters())
         games, wins, average, best, worst = summary_from_the_seats(db, pid)
