@@ -342,15 +342,13 @@ def history(db: Database, player_id: int, latest: int | None = None) -> list[dic
     if latest is None:
         rows = list(db.query(f"{sql} order by {ORDER}", [player_id]))
     else:
-        newest = ", ".join(f"{column} desc" for column in ORDER.split(", "))
-        rows = list(db.query(f"{sql} order by {newest} limit ?", [player_id, latest]))[::-1]
-        first = (
-            db.execute(
-                "select count(*) from rating_changes where player_id = ?", [player_id]
-            ).fetchone()[0]
-            - len(rows)
-            + 1
-        )
+        rows = _latest(db, player_id, latest)
+        rated = db.execute("select games from ratings where player_id = ?", [player_id]).fetchone()
+        count = rated[0] if rated else 0  # ``games``: how many of their games were rated
+        if len(rows) < min(latest, count):  # rated games outside their nights' sums
+            newest = ", ".join(f"{column} desc" for column in ORDER.split(", "))
+            rows = list(db.query(f"{sql} order by {newest} limit ?", [player_id, latest]))[::-1]
+        first = count - len(rows) + 1
     out = []
     for number, r in enumerate(rows, start=first):
         before, after = (
@@ -369,6 +367,40 @@ def history(db: Database, player_id: int, latest: int | None = None) -> list[dic
             }
         )
     return out
+
+
+def _latest(db: Database, player_id: int, latest: int) -> list[dict[str, Any]]:
+    """The player's *latest* rated games, in order of play: only the nights that hold them
+    are read (their games per night, ``playsums``, newest first), then their seats of those
+    nights off the index of their results, not every rated game of theirs sorted."""
+    since, played = None, 0
+    nights = db.execute(
+        "select night, games from player_nights where player_id = ? order by night desc",
+        [player_id],
+    )
+    try:
+        for night, games in nights:
+            since, played = night, played + games
+            if played >= latest:
+                break
+    finally:
+        nights.close()
+    if since is None:
+        return []
+    newest = ", ".join(f"{column} desc" for column in ORDER.split(", "))
+    rows = list(
+        db.query(
+            "select c.game_id, g.night, g.title, c.place, c.mu_before, c.sigma_before, "
+            "c.mu_after, c.sigma_after from game_players gp "
+            "indexed by idx_game_players_player_results "
+            "join rating_changes c on c.game_id = gp.game_id and c.player_id = gp.player_id "
+            "join games g on g.id = gp.game_id "
+            f"where gp.player_id = ? and gp.finished = 1 and gp.night >= ? "
+            f"order by {newest} limit ?",
+            [player_id, since, latest],
+        )
+    )
+    return rows[::-1]
 
 
 def changes_in(db: Database, game_id: int) -> dict[int, int]:
