@@ -235,9 +235,24 @@ def _pairs(filters: Filters) -> tuple[str, str, list[Any]]:
     return (table, *filters.nights("n"))
 
 
-def head_to_head(db: Database, pid: int, filters: Filters) -> list[dict[str, Any]]:
+def other_players(db: Database, pid: int, filters: Filters) -> tuple[int, int]:
+    """How many other players the player played against, and with as partner, in the
+    filters (the lengths of :func:`head_to_head` and :func:`partners`)."""
+    table, where, params = _pairs(filters)
+    row = db.execute(
+        f"select count(*), coalesce(sum(team > 0), 0) from (select sum(n.team_games) as team "
+        f"from {table} n where n.player_id = ? and {where} group by n.other_id)",
+        [pid, *params],
+    ).fetchone()
+    return row[0], row[1]
+
+
+def head_to_head(
+    db: Database, pid: int, filters: Filters, *, offset: int = 0, limit: int = -1
+) -> list[dict[str, Any]]:
     """Against each other player: games together, who finished ahead, average scores (read
-    off the pair sums kept per night and over every night, ``playsums``)."""
+    off the pair sums kept per night and over every night, ``playsums``); *limit* of them
+    from *offset*, most games first."""
     table, where, params = _pairs(filters)
     sql = f"""select n.other_id as id, p.name, sum(n.games) as games,
         sum(n.ahead) as ahead, sum(n.behind) as behind, sum(n.level) as level,
@@ -245,20 +260,23 @@ def head_to_head(db: Database, pid: int, filters: Filters) -> list[dict[str, Any
         1.0 * sum(n.their_points) / sum(n.games) as their_average
         from {table} n join players p on p.id = n.other_id
         where n.player_id = ? and {where}
-        group by n.other_id order by games desc, p.name_key"""
-    return list(db.query(sql, [pid, *params]))
+        group by n.other_id order by games desc, p.name_key limit ? offset ?"""
+    return list(db.query(sql, [pid, *params, limit, offset]))
 
 
-def partners(db: Database, pid: int, filters: Filters) -> list[dict[str, Any]]:
-    """Partnership games with each partner: won, level, lost, the team's average total."""
+def partners(
+    db: Database, pid: int, filters: Filters, *, offset: int = 0, limit: int = -1
+) -> list[dict[str, Any]]:
+    """Partnership games with each partner: won, level, lost, the team's average total;
+    *limit* of them from *offset*, most games first."""
     table, where, params = _pairs(filters)
     sql = f"""select n.other_id as id, p.name, sum(n.team_games) as games,
         sum(n.team_won) as won, sum(n.team_level) as level,
         1.0 * sum(n.team_points) / sum(n.team_games) as team_average
         from {table} n join players p on p.id = n.other_id
         where n.player_id = ? and n.team_games > 0 and {where}
-        group by n.other_id order by games desc, p.name_key"""
-    rows = list(db.query(sql, [pid, *params]))
+        group by n.other_id order by games desc, p.name_key limit ? offset ?"""
+    rows = list(db.query(sql, [pid, *params, limit, offset]))
     for row in rows:
         row["lost"] = row["games"] - row["won"] - row["level"]
     return rows

@@ -112,6 +112,20 @@ def fetch_player(pid: int) -> dict[str, Any]:
 # -- pages ---------------------------------------------------------------------------------
 #: Players listed per page of the roster: its memory and time the same at any size of group.
 PLAYERS_PER_PAGE = 100
+#: Other players listed per page of a player's head-to-head, and of their partners.
+RIVALS_PER_PAGE = 20
+#: The query arguments of a player's page that page its two lists of other players.
+LISTS = ("rivals", "partners")
+
+
+def page_asked(arg: str, count: int, per_page: int) -> tuple[int, int]:
+    """The page of a list of *count* players that ``?arg=N`` asks for (the first without it)
+    and how many pages the list has; 404 for a page that is not one of them."""
+    page = request.args.get(arg, "1")
+    pages = max(1, -(-count // per_page))
+    if not page.isascii() or not page.isdigit() or not 0 < int(page) <= pages:
+        abort(404, gettext("There is no such page of players."))
+    return int(page), pages
 
 
 @bp.get("/players/")
@@ -119,13 +133,8 @@ PLAYERS_PER_PAGE = 100
 def roster():
     """Everyone, by name, a page of PLAYERS_PER_PAGE at a time (``?page=N``)."""
     db = get_db()
-    page = request.args.get("page", "1")
-    if not page.isascii() or not page.isdigit() or not 0 < int(page) < 10**9:
-        abort(404, gettext("There is no such page of players."))
-    page_number, count = int(page), stats.player_count(db)
-    pages = max(1, -(-count // PLAYERS_PER_PAGE))
-    if page_number > pages:
-        abort(404, gettext("There is no such page of players."))
+    count = stats.player_count(db)
+    page_number, pages = page_asked("page", count, PLAYERS_PER_PAGE)
     rows = stats.roster(db, offset=(page_number - 1) * PLAYERS_PER_PAGE, limit=PLAYERS_PER_PAGE)
     return render_template(
         "players/roster.html", players=rows, page=page_number, pages=pages, count=count
@@ -145,6 +154,12 @@ def show(pid: int):
         rating = ratings.of_players(db, [pid]).get(pid)
         rated = ratings.history(db, pid, latest=RATED_LISTED)[::-1]
     can_delete = rights.is_admin() and not players.game_count(db, pid)
+    counts = dict(zip(LISTS, stats.other_players(db, pid, filters)))
+    asked = {name: page_asked(name, counts[name], RIVALS_PER_PAGE) for name in LISTS}
+    listed = {
+        name: {"offset": (asked[name][0] - 1) * RIVALS_PER_PAGE, "limit": RIVALS_PER_PAGE}
+        for name in LISTS
+    }
     return render_template(
         "players/show.html",
         player=player,
@@ -154,8 +169,9 @@ def show(pid: int):
         play=stats.play_stats(db, pid, filters),
         recent=form.recent,
         run=form.run,
-        rivals=stats.head_to_head(db, pid, filters),
-        partners=stats.partners(db, pid, filters),
+        rivals=stats.head_to_head(db, pid, filters, **listed["rivals"]),
+        partners=stats.partners(db, pid, filters, **listed["partners"]),
+        pagers={name: list_pager(pid, filters, name, *asked[name]) for name in LISTS},
         can_change=rights.is_admin(),
         can_delete=can_delete,
         # made only for the admin: a form holds this phone's CSRF token, and a page that
@@ -165,6 +181,27 @@ def show(pid: int):
         rated=rated,
         provisional_games=ratings.PROVISIONAL_GAMES,
     )
+
+
+def list_pager(
+    pid: int, filters: stats.Filters, name: str, page: int, pages: int
+) -> dict[str, Any]:
+    """The pager of the list *name* of a player's page: the page, how many, and the links to
+    the pages before and after (the filters and the other list's page kept)."""
+    kept = {**filters.args(), **{n: request.args[n] for n in LISTS if n in request.args}}
+
+    def link(number: int) -> str:
+        args = (
+            {**kept, name: number} if number > 1 else {k: v for k, v in kept.items() if k != name}
+        )
+        return url_for("players.show", pid=pid, **args)
+
+    return {
+        "page": page,
+        "pages": pages,
+        "previous": link(page - 1) if page > 1 else None,
+        "next": link(page + 1) if page < pages else None,
+    }
 
 
 @bp.route("/players/<int:pid>/rename", methods=["GET", "POST"])
