@@ -121,10 +121,15 @@ def rebuild(db: Database) -> None:
 
 def remake_nights(db: Database) -> None:
     """The ratings and runs per night again, from the ratings and the seats."""
-    db.execute(f"delete from {RATING_NIGHTS}")
-    db.execute(RATING_NIGHTS_SQL.format(**_ALL))
+    remake_rating_nights(db)
     db.execute(f"delete from {RUN_NIGHTS}")
     db.execute(RUN_NIGHTS_SQL.format(**_ALL))
+
+
+def remake_rating_nights(db: Database) -> None:
+    """Each player's rating before and after each night again, from the rating changes."""
+    db.execute(f"delete from {RATING_NIGHTS}")
+    db.execute(RATING_NIGHTS_SQL.format(**_ALL))
 
 
 def _rows(db: Database, table: str, columns: tuple[str, ...]) -> set[tuple[Any, ...]]:

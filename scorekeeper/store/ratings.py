@@ -23,11 +23,15 @@ and turning them on again rates every game from scratch.
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Iterator, Sequence
 
 from openskill.models import PlackettLuce
 from sqlite_utils import Database
+
+from . import playsums
+from .schema import RATINGS_RECOMPUTING
 
 #: The model, with openskill's defaults (mu 25, sigma 25/3, beta 25/6, tau 25/300).
 MODEL = PlackettLuce()
@@ -184,9 +188,26 @@ def _changed(db: Database) -> None:
 
 
 def _clear(db: Database) -> None:
-    db.execute("delete from rating_changes")
+    with all_at_once(db):
+        db.execute("delete from rating_changes")
     db.execute("delete from ratings")
     _changed(db)
+
+
+@contextmanager
+def all_at_once(db: Database) -> Iterator[None]:
+    """Write many rating changes, then make each player's ratings per night (``playsums``,
+    m021) once, at the end, instead of once per change (one transaction: the settings row
+    that says so never outlives it)."""
+    held = db.execute("select 1 from settings where key = ?", [RATINGS_RECOMPUTING]).fetchone()
+    if held:  # inside another: that one makes them
+        yield
+        return
+    with db.atomic():
+        db.execute("insert into settings (key, value) values (?, '1')", [RATINGS_RECOMPUTING])
+        yield
+        db.execute("delete from settings where key = ?", [RATINGS_RECOMPUTING])
+        playsums.remake_rating_nights(db)
 
 
 def recompute(db: Database) -> int:
@@ -200,7 +221,7 @@ def recompute(db: Database) -> int:
         for player in game.players:
             games[player] = games.get(player, 0) + 1
         count += 1
-    with db.atomic():
+    with db.atomic(), all_at_once(db):
         _clear(db)
         db.conn.executemany(
             f"insert into rating_changes {CHANGE_COLUMNS} values (?, ?, ?, ?, ?, ?, ?)", changes

@@ -959,6 +959,9 @@ def _rollup(db: Database, source: str, table: str, key: tuple[str, ...], sums: t
         db.execute(f"create trigger {table}_{event} after {event} on {source} begin {body}; end")
 
 
+#: The settings row that says every game is being rated again, inside the transaction that
+#: does it (``ratings.recompute``): m021's triggers leave the ratings per night to its end.
+RATINGS_RECOMPUTING = "ratings_recomputing"
 #: Each player's rating before their first and after their last finished game of each night
 #: (m021), for the players *{players}* and the nights *{nights}* (SQL conditions on
 #: ``c.player_id`` and ``g.night``): the rows the triggers make again, and the backfill.
@@ -1092,6 +1095,9 @@ def m021_looking_back_sums(db: Database) -> None:
         "create index player_rating_nights_by_night on player_rating_nights (night, player_id)"
     )
     rated = _partial_remade("player_rating_nights", RATING_NIGHTS_SQL, "+c.player_id", "g.night")
+    # while every game is rated again (``ratings.recompute``, its settings row of the moment),
+    # the rows are made once at its end instead of once per rating change
+    one_by_one = f"when not exists (select 1 from settings where key = '{RATINGS_RECOMPUTING}')"
     of_game = "(select player_id from rating_changes where game_id = {g}.id)"
     for name, event, body in (
         (
@@ -1119,7 +1125,8 @@ def m021_looking_back_sums(db: Database) -> None:
         ),
         ("game_delete", "after delete on games", rated(of_game.format(g="old"), "(old.night)")),
     ):
-        db.execute(f"create trigger player_rating_nights_{name} {event} begin {body}; end")
+        when = one_by_one if name.startswith("change_") else ""
+        db.execute(f"create trigger player_rating_nights_{name} {event} {when} begin {body}; end")
 
     db.execute("""create table player_run_nights (player_id integer not null,
         night text not null, games integer not null, lead integer not null, lead_game integer,

@@ -229,6 +229,7 @@ def assert_read_as_before(db) -> None:
 
 def assert_kept(db) -> None:
     assert playsums.kept(db) == playsums.recomputed(db)
+    assert not db.execute("select 1 from settings where key = 'ratings_recomputing'").fetchone()
     kept_runs = {r for r in playsums.kept(db) if r[0] == playsums.RUN_NIGHTS}
     assert kept_runs == runs_counted_in_python(db)
     assert_read_as_before(db)
