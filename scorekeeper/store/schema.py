@@ -1079,6 +1079,7 @@ def m021_looking_back_sums(db: Database) -> None:
     db.execute(
         "create index idx_game_players_player_totals on game_players (player_id, finished, total)"
     )
+    db.execute("create index player_nights_by_wins on player_nights (p1, games) where p1 > 0")
     # a season's records over most of the record, read from the best figure down
     for table, column in (
         ("game_players", "kh_taken"),

@@ -180,11 +180,11 @@ def rating_changes(db: Database, first: str, last: str) -> dict[int, int]:
     # each player's first and last night of the range, off their ratings kept per night
     # (``playsums``: m021), not every rating change of the range
     rows = db.execute(
-        "select distinct n.player_id, first_value(n.mu_before) over w, "
-        "first_value(n.sigma_before) over w, last_value(n.mu_after) over w, "
-        "last_value(n.sigma_after) over w from player_rating_nights n "
-        "where n.night between ? and ? window w as (partition by n.player_id order by n.night "
-        "rows between unbounded preceding and unbounded following)",
+        "select m.player_id, a.mu_before, a.sigma_before, b.mu_after, b.sigma_after "
+        "from (select player_id, min(night) as first, max(night) as last "
+        "from player_rating_nights where night between ? and ? group by player_id) m "
+        "join player_rating_nights a on a.player_id = m.player_id and a.night = m.first "
+        "join player_rating_nights b on b.player_id = m.player_id and b.night = m.last",
         [first, last],
     )
     return {
@@ -197,12 +197,17 @@ def standings(db: Database, first: str, last: str) -> list[dict[str, Any]]:
     """Every player of a finished game played from *first* to *last* (both included), best
     first by CHAMPION_RULE: games, wins (a first place by "Who wins"), places 1st to 4th,
     average place, points (the sum of their final totals) and the change of their rating."""
-    rows = db.query(  # a row per player and night (``playsums``), not one per seat
-        "select p.id, p.name, sum(n.games) as games, sum(n.p1) as p1, sum(n.p2) as p2, "
-        "sum(n.p3) as p3, sum(n.p4) as p4, sum(n.points) as points "
-        "from player_nights n join players p on p.id = n.player_id "
-        "where n.night between ? and ? group by n.player_id",
-        [first, last],
+    # a row per player and night (``playsums``), not one per seat; over the whole record, a
+    # row per player (their sums over every night)
+    sums = "sum(n.games) as games, sum(n.p1) as p1, sum(n.p2) as p2, sum(n.p3) as p3, "
+    sums += "sum(n.p4) as p4, sum(n.points) as points"
+    table, where, params = "player_nights", "where n.night between ? and ?", [first, last]
+    if whole(db, first, last):
+        table, where, params = "player_totals", "", []
+    rows = db.query(
+        f"select p.id, p.name, {sums} from {table} n join players p on p.id = n.player_id "
+        f"{where} group by n.player_id",
+        params,
     )
     changes = rating_changes(db, first, last)
     out = []
@@ -294,6 +299,12 @@ BY_FIGURE = {
 }
 
 
+def whole(db: Database, first: str, last: str) -> bool:
+    """Does the range hold every night of the record?"""
+    start, end = db.execute("select min(night), max(night) from games").fetchone()
+    return start is None or (first <= start and end <= last)
+
+
 def wide(db: Database, first: str, last: str) -> bool:
     """Does the range hold at least a quarter of the days of the record (a year of a few
     years, the whole record)? Its best games are then found sooner from the best down than
@@ -356,8 +367,10 @@ def biggest_comeback(db: Database, first: str, last: str) -> Record | None:
 def best_night(db: Database, first: str, last: str) -> dict[str, Any] | None:
     """The night one player won the most finished games on (fewer games played, then the
     earlier night, on a tie)."""
+    # over most of the record, from the most wins down (the index of m021)
+    nights = "player_nights n indexed by player_nights_by_wins" if wide(db, first, last) else ""
     row = db.execute(
-        "select p.name, n.night, n.p1 as wins, n.games from player_nights n "
+        f"select p.name, n.night, n.p1 as wins, n.games from {nights or 'player_nights n'} "
         "join players p on p.id = n.player_id where n.night between ? and ? and n.p1 > 0 "
         "order by wins desc, n.games, n.night, p.name_key limit 1",
         [first, last],

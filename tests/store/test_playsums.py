@@ -184,11 +184,15 @@ def assert_read_as_before(db) -> None:
     ranges = [nights, ("2026-11-18", "2026-11-19"), ("2026-11-01", "2026-11-17")]
     for first, last in ranges if nights[0] else []:
         assert seasons.longest_run(db, first, last) == longest_run_from_the_seats(db, first, last)
-        both_ways = []  # the records read from the best figure down, and night by night
-        for wide in (True, False):
+        both_ways = []  # read from the best figure down and night by night; the standings
+        for wide in (True, False):  # of the whole record off the sums over every night
             with pytest.MonkeyPatch.context() as patch:
                 patch.setattr(seasons, "wide", lambda *_, wide=wide: wide)
-                both_ways.append(seasons.hall(db, first, last))
+                if not wide:
+                    patch.setattr(seasons, "whole", lambda *_: False)
+                both_ways.append(
+                    (seasons.hall(db, first, last), seasons.standings(db, first, last))
+                )
         assert both_ways[0] == both_ways[1]
         if ratings.enabled(db):
             kept_changes = seasons.rating_changes(db, first, last)
