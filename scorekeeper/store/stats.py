@@ -28,7 +28,7 @@ SORTS = {
     "win_rate": "win_rate desc, wins desc, average desc",
     "average": "average desc, wins desc",
     "best": "best desc, average desc",
-    "games": "games desc, wins desc",
+    "games": "a.games desc, wins desc",  # a.games: the ratings have games of their own
 }
 RECENT = 5
 #: A player's seats are read off the index of their results, in order of nights: with the
@@ -282,8 +282,20 @@ def partners(
     return rows
 
 
-def leaderboard(db: Database, filters: Filters, sort: str = "wins") -> list[dict[str, Any]]:
-    """Every player with a finished game in the filters, with their last few ranks."""
+def leaderboard_count(db: Database, filters: Filters) -> int:
+    """How many players the leaderboard of the filters lists."""
+    if filters == Filters():
+        return db.execute("select count(*) from player_totals").fetchone()[0]
+    where, params = filters.where()
+    sql = f"select count(distinct gp.player_id) from game_players gp where {where}"
+    return db.execute(sql, params).fetchone()[0]
+
+
+def leaderboard(
+    db: Database, filters: Filters, sort: str = "wins", *, offset: int = 0, limit: int = -1
+) -> list[dict[str, Any]]:
+    """Every player with a finished game in the filters, with their last few ranks; *limit*
+    of them from *offset* (a page: only theirs are read game by game)."""
     where, params = filters.where()
     order = SORTS.get(sort, SORTS["wins"])
     # Without a date range the query adds up every finished seat: read in player order off the
@@ -300,8 +312,8 @@ def leaderboard(db: Database, filters: Filters, sort: str = "wins") -> list[dict
         a.average, a.best, r.mu, r.sigma, r.games as rated_games
         from ({added_up}) a
         join players p on p.id = a.player_id left join ratings r on r.player_id = p.id
-        order by {order}, p.name_key"""
-    rows = list(db.query(sql, params))
+        order by {order}, p.name_key limit ? offset ?"""
+    rows = list(db.query(sql, [*params, limit, offset]))
     for row in rows:
         row["rating"] = None if row["mu"] is None else ratings.shown(row["mu"], row["sigma"])
         row["provisional"] = (row["rated_games"] or 0) < ratings.PROVISIONAL_GAMES

@@ -4,9 +4,14 @@ whoever they have played with; every other player is on one page of the list, on
 
 from __future__ import annotations
 
+import sqlite3
+from contextlib import closing
+
 import pytest
 
 from history_helpers import import_docs, query, simulated_games
+from scorekeeper.web.pages import players as players_page
+from scorekeeper.web.pages import seasons as seasons_page
 from scorekeeper.web.pages.players import RIVALS_PER_PAGE
 from web_helpers import soup
 
@@ -61,3 +66,42 @@ def test_issue41_3__a_page_of_the_lists_that_is_not_one_answers_404(app, client,
         assert response.status_code == 404, arg
         assert "There is no such page of players." in response.get_data(as_text=True)
     assert client.get(f"/players/{many}?rivals=2").status_code == 200
+
+
+def test_issue41_3__the_leaderboard_is_listed_a_page_at_a_time_in_every_order(
+    app, client, many, monkeypatch
+):
+    monkeypatch.setattr(players_page, "BOARD_PER_PAGE", 10)  # three pages of 29 players
+    count = query(app, "select count(distinct player_id) as n from game_players where finished = 1")
+    assert count[0]["n"] > 1
+    for sort in ("wins", "win_rate", "average", "best", "games", "rating"):
+        seen, url = [], f"/leaderboard?sort={sort}"
+        while url:
+            response = client.get(url)
+            assert response.status_code == 200, url  # sorted by games it was a 500
+            page = soup(response)
+            seen += [a.get_text(strip=True) for a in page.select("table.board tbody th > a")]
+            link = page.select_one("#board-pages a[rel=next]")
+            url = None if link is None else link["href"]
+            if url:
+                assert f"sort={sort}" in url
+        assert len(seen) == len(set(seen)) == count[0]["n"] > 20
+    assert client.get("/leaderboard?page=99").status_code == 404
+
+
+def test_issue41_3__a_seasons_standings_are_listed_a_page_at_a_time(app, client, many, monkeypatch):
+    monkeypatch.setattr(seasons_page, "STANDINGS_PER_PAGE", 10)
+    with closing(sqlite3.connect(app.config["DATABASE"])) as conn, conn:
+        conn.execute(
+            "insert into seasons (name, first_night, last_night, created_at) select 'All', "
+            "min(night), max(night), '2026-12-05T00:00:00' from games"
+        )
+    [season] = query(app, "select max(id) as id from seasons")
+    places, url = [], f"/seasons/{season['id']}"
+    while url:
+        page = soup(client.get(url))
+        places += [int(td.get_text(strip=True)) for td in page.select(".season-board td.rank")]
+        link = page.select_one("#standings-pages a[rel=next]")
+        url = None if link is None else link["href"]
+    assert places == list(range(1, len(places) + 1)) and len(places) > 20
+    assert client.get(f"/seasons/{season['id']}?page=0").status_code == 404

@@ -9,7 +9,7 @@ that game's seat at another player (``store.players.fix_seat_name``).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from flask import Blueprint, abort, jsonify, redirect, render_template, request, url_for
 from flask_babel import gettext, lazy_gettext
@@ -114,6 +114,8 @@ def fetch_player(pid: int) -> dict[str, Any]:
 PLAYERS_PER_PAGE = 100
 #: Other players listed per page of a player's head-to-head, and of their partners.
 RIVALS_PER_PAGE = 20
+#: Players listed per page of the leaderboard (``?page=N``).
+BOARD_PER_PAGE = 50
 #: The query arguments of a player's page that page its two lists of other players.
 LISTS = ("rivals", "partners")
 
@@ -196,6 +198,12 @@ def list_pager(
         )
         return url_for("players.show", pid=pid, **args)
 
+    return pager_of(page, pages, link)
+
+
+def pager_of(page: int, pages: int, link: Callable[[int], str]) -> dict[str, Any]:
+    """What a pager of a list shows (``players_pager``): the page, how many, and the links
+    (*link* of a page's number) to the pages before and after, None at either end."""
     return {
         "page": page,
         "pages": pages,
@@ -376,10 +384,19 @@ def leaderboard():
     if sort not in stats.SORTS or (sort == "rating" and not rated):
         sort = default
     labels = preset_labels()
-    board = fragments.leaderboard(get_db(), filters, sort, rated)
+    db = get_db()
+    page, pages = page_asked("page", stats.leaderboard_count(db, filters), BOARD_PER_PAGE)
+    start = (page - 1) * BOARD_PER_PAGE
+    board = fragments.leaderboard(db, filters, sort, rated, offset=start, limit=BOARD_PER_PAGE)
+    kept = {**filters.args(), **({"sort": sort} if "sort" in request.args else {})}
+
+    def link(number: int) -> str:
+        return url_for("players.leaderboard", **kept, **({"page": number} if number > 1 else {}))
+
     return render_template(
         "players/leaderboard.html",
         board=board,
+        pager=pager_of(page, pages, link),
         filters=filters,
         problems=problems,
         presets=[(p, labels.get(p, p.title())) for p in stats.PRESET_CHOICES],
