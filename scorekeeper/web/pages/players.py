@@ -115,7 +115,7 @@ PLAYERS_PER_PAGE = 100
 #: Other players listed per page of a player's head-to-head, and of their partners.
 RIVALS_PER_PAGE = 20
 #: Players listed per page of the leaderboard (``?page=N``).
-BOARD_PER_PAGE = 50
+BOARD_PER_PAGE = 25
 #: The query arguments of a player's page that page its two lists of other players.
 LISTS = ("rivals", "partners")
 

@@ -26,7 +26,7 @@ from .players import page_asked, pager_of
 bp = Blueprint("seasons", __name__, url_prefix="/seasons")
 #: Players listed per page of a season's standings (``?page=N``): the champion, the share
 #: text and the poster count every player all the same.
-STANDINGS_PER_PAGE = 50
+STANDINGS_PER_PAGE = 25
 
 
 def fetch_season(season_id: int) -> seasons.Season:
