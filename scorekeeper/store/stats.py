@@ -235,51 +235,57 @@ def _pairs(filters: Filters) -> tuple[str, str, list[Any]]:
     return (table, *filters.nights("n"))
 
 
-def other_players(db: Database, pid: int, filters: Filters) -> tuple[int, int]:
-    """How many other players the player played against, and with as partner, in the
-    filters (the lengths of :func:`head_to_head` and :func:`partners`)."""
-    table, where, params = _pairs(filters)
-    row = db.execute(
-        f"select count(*), coalesce(sum(team > 0), 0) from (select sum(n.team_games) as team "
-        f"from {table} n where n.player_id = ? and {where} group by n.other_id)",
-        [pid, *params],
-    ).fetchone()
-    return row[0], row[1]
+@dataclass
+class Others:
+    """The other players a player played with in the filters, each added up once (a row per
+    other player of the pair sums, ``playsums``): against them (:attr:`rivals`, most games
+    first) and with them as partner (:attr:`partners`)."""
+
+    rivals: list[dict[str, Any]]
+    partners: list[dict[str, Any]]
 
 
-def head_to_head(
-    db: Database, pid: int, filters: Filters, *, offset: int = 0, limit: int = -1
-) -> list[dict[str, Any]]:
-    """Against each other player: games together, who finished ahead, average scores (read
-    off the pair sums kept per night and over every night, ``playsums``); *limit* of them
-    from *offset*, most games first."""
+def others(db: Database, pid: int, filters: Filters) -> Others:
+    """Every other player's head-to-head and partnership figures, in one statement."""
     table, where, params = _pairs(filters)
-    sql = f"""select n.other_id as id, p.name, sum(n.games) as games,
+    sql = f"""select n.other_id as id, p.name, p.name_key, sum(n.games) as games,
         sum(n.ahead) as ahead, sum(n.behind) as behind, sum(n.level) as level,
         1.0 * sum(n.my_points) / sum(n.games) as my_average,
-        1.0 * sum(n.their_points) / sum(n.games) as their_average
+        1.0 * sum(n.their_points) / sum(n.games) as their_average,
+        sum(n.team_games) as team_games, sum(n.team_won) as won,
+        sum(n.team_level) as team_level, sum(n.team_points) as team_points
         from {table} n join players p on p.id = n.other_id
-        where n.player_id = ? and {where}
-        group by n.other_id order by games desc, p.name_key limit ? offset ?"""
-    return list(db.query(sql, [pid, *params, limit, offset]))
+        where n.player_id = ? and {where} group by n.other_id"""
+    rows = list(db.query(sql, [pid, *params]))
+    rivals = sorted(rows, key=lambda r: (-r["games"], r["name_key"]))
+    partners = []
+    for r in sorted(rows, key=lambda r: (-r["team_games"], r["name_key"])):
+        if not r["team_games"]:
+            break
+        won, level = r["won"], r["team_level"]
+        partners.append(
+            {
+                "id": r["id"],
+                "name": r["name"],
+                "games": r["team_games"],
+                "won": won,
+                "level": level,
+                "team_average": r["team_points"] / r["team_games"],
+                "lost": r["team_games"] - won - level,
+            }
+        )
+    rival_keys = ("id", "name", "games", "ahead", "behind", "level", "my_average", "their_average")
+    return Others([{k: r[k] for k in rival_keys} for r in rivals], partners)
 
 
-def partners(
-    db: Database, pid: int, filters: Filters, *, offset: int = 0, limit: int = -1
-) -> list[dict[str, Any]]:
-    """Partnership games with each partner: won, level, lost, the team's average total;
-    *limit* of them from *offset*, most games first."""
-    table, where, params = _pairs(filters)
-    sql = f"""select n.other_id as id, p.name, sum(n.team_games) as games,
-        sum(n.team_won) as won, sum(n.team_level) as level,
-        1.0 * sum(n.team_points) / sum(n.team_games) as team_average
-        from {table} n join players p on p.id = n.other_id
-        where n.player_id = ? and n.team_games > 0 and {where}
-        group by n.other_id order by games desc, p.name_key limit ? offset ?"""
-    rows = list(db.query(sql, [pid, *params, limit, offset]))
-    for row in rows:
-        row["lost"] = row["games"] - row["won"] - row["level"]
-    return rows
+def head_to_head(db: Database, pid: int, filters: Filters) -> list[dict[str, Any]]:
+    """Against each other player: games together, who finished ahead, average scores."""
+    return others(db, pid, filters).rivals
+
+
+def partners(db: Database, pid: int, filters: Filters) -> list[dict[str, Any]]:
+    """Partnership games with each partner: won, level, lost, the team's average total."""
+    return others(db, pid, filters).partners
 
 
 def leaderboard_count(db: Database, filters: Filters) -> int:

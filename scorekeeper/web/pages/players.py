@@ -156,10 +156,11 @@ def show(pid: int):
         rating = ratings.of_players(db, [pid]).get(pid)
         rated = ratings.history(db, pid, latest=RATED_LISTED)[::-1]
     can_delete = rights.is_admin() and not players.game_count(db, pid)
-    counts = dict(zip(LISTS, stats.other_players(db, pid, filters)))
-    asked = {name: page_asked(name, counts[name], RIVALS_PER_PAGE) for name in LISTS}
-    listed = {
-        name: {"offset": (asked[name][0] - 1) * RIVALS_PER_PAGE, "limit": RIVALS_PER_PAGE}
+    everyone = stats.others(db, pid, filters)
+    lists = {"rivals": everyone.rivals, "partners": everyone.partners}
+    asked = {name: page_asked(name, len(lists[name]), RIVALS_PER_PAGE) for name in LISTS}
+    shown = {
+        name: lists[name][(asked[name][0] - 1) * RIVALS_PER_PAGE :][:RIVALS_PER_PAGE]
         for name in LISTS
     }
     return render_template(
@@ -171,8 +172,8 @@ def show(pid: int):
         play=stats.play_stats(db, pid, filters),
         recent=form.recent,
         run=form.run,
-        rivals=stats.head_to_head(db, pid, filters, **listed["rivals"]),
-        partners=stats.partners(db, pid, filters, **listed["partners"]),
+        rivals=shown["rivals"],
+        partners=shown["partners"],
         pagers={name: list_pager(pid, filters, name, *asked[name]) for name in LISTS},
         can_change=rights.is_admin(),
         can_delete=can_delete,
