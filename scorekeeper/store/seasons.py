@@ -253,27 +253,32 @@ def longest_run(db: Database, first: str, last: str) -> Record | None:
         [first, last],
     )
     best: list[tuple[int, int, str, int]] = []  # the longest runs: value, player, night, game
-    current, player = 0, None
+    top, current, player = 0, 0, None
+
+    def reached(value: int, pid: int, night: str, game: int) -> None:
+        nonlocal top, best
+        if value > top:
+            top, best = value, [(value, pid, night, game)]
+        elif best[-1][1:] != (pid, night, game):
+            best.append((value, pid, night, game))
+
     for pid, night, games, lead, lead_game, trail, last_game, inner, inner_game in rows:
-        current = current if pid == player else 0
-        player = pid
-        ends = []  # each run that ends (or stands, for now) on this night, in order of play
+        if pid != player:
+            current, player = 0, pid
+        # each run that ends (or stands, for now) on this night, in order of play; most are
+        # shorter than the longest so far and are passed over at a comparison
         if lead == games:
             current += games
-            ends.append((current, last_game))
-        else:
-            if lead:
-                ends.append((current + lead, lead_game))
-            if inner:
-                ends.append((inner, inner_game))
-            current = trail
-            if trail:
-                ends.append((trail, last_game))
-        for value, game in ends:
-            if not best or value > best[0][0]:
-                best = [(value, pid, night, game)]
-            elif value == best[0][0] and best[-1][1:] != (pid, night, game):
-                best.append((value, pid, night, game))
+            if current >= top:
+                reached(current, pid, night, last_game)
+            continue
+        if lead and current + lead >= top:
+            reached(current + lead, pid, night, lead_game)
+        if inner and inner >= top:
+            reached(inner, pid, night, inner_game)
+        current = trail
+        if trail and trail >= top:
+            reached(trail, pid, night, last_game)
     if not best:
         return None
     # a record shared goes to whoever set it first: the earliest game, in order of play
