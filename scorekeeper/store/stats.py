@@ -245,6 +245,9 @@ class Others:
     partners: list[dict[str, Any]]
 
 
+RIVAL_KEYS = ("id", "name", "games", "ahead", "behind", "level", "my_average", "their_average")
+
+
 def others(db: Database, pid: int, filters: Filters) -> Others:
     """Every other player's head-to-head and partnership figures, in one statement."""
     table, where, params = _pairs(filters)
@@ -256,26 +259,25 @@ def others(db: Database, pid: int, filters: Filters) -> Others:
         sum(n.team_level) as team_level, sum(n.team_points) as team_points
         from {table} n join players p on p.id = n.other_id
         where n.player_id = ? and {where} group by n.other_id"""
-    rows = list(db.query(sql, [pid, *params]))
-    rivals = sorted(rows, key=lambda r: (-r["games"], r["name_key"]))
-    partners = []
-    for r in sorted(rows, key=lambda r: (-r["team_games"], r["name_key"])):
-        if not r["team_games"]:
-            break
-        won, level = r["won"], r["team_level"]
-        partners.append(
-            {
-                "id": r["id"],
-                "name": r["name"],
-                "games": r["team_games"],
-                "won": won,
-                "level": level,
-                "team_average": r["team_points"] / r["team_games"],
-                "lost": r["team_games"] - won - level,
-            }
-        )
-    rival_keys = ("id", "name", "games", "ahead", "behind", "level", "my_average", "their_average")
-    return Others([{k: r[k] for k in rival_keys} for r in rivals], partners)
+    # tuples, not a dict per row: a long-standing member has played with hundreds of players
+    rows = db.execute(sql, [pid, *params]).fetchall()
+    rivals = [
+        dict(zip(RIVAL_KEYS, (r[0], r[1], *r[3:9])))
+        for r in sorted(rows, key=lambda r: (-r[3], r[2]))
+    ]
+    partners = [
+        {
+            "id": r[0],
+            "name": r[1],
+            "games": r[9],
+            "won": r[10],
+            "level": r[11],
+            "team_average": r[12] / r[9],
+            "lost": r[9] - r[10] - r[11],
+        }
+        for r in sorted((r for r in rows if r[9]), key=lambda r: (-r[9], r[2]))
+    ]
+    return Others(rivals, partners)
 
 
 def head_to_head(db: Database, pid: int, filters: Filters) -> list[dict[str, Any]]:
