@@ -86,6 +86,7 @@ _PAIRS_FROM_SEATS = """select a.player_id, a.night, a.preset, b.player_id, count
 #: (table, its per-night table, key, sums).
 ROLLUPS = (
     ("player_pairs", PAIRS, ("player_id", "preset", "other_id"), PAIR_SUMS),
+    ("player_rivals", PAIRS, ("player_id", "other_id"), PAIR_SUMS),
     ("player_contracts", TABLE, ("player_id", "preset", "contract", "is_king"), SUMS),
     ("player_totals", NIGHTS, ("player_id",), NIGHT_COLUMNS[2:]),
 )

@@ -754,6 +754,7 @@ _M020_TABLES = (
 M021_TABLES = (
     "player_pair_nights",
     "player_pairs",
+    "player_rivals",
     "player_contracts",
     "player_totals",
     "player_rating_nights",
@@ -1020,10 +1021,12 @@ def m021_looking_back_sums(db: Database) -> None:
     of one per seat: ``player_pair_nights``, each player's games against each other player per
     night and preset (head-to-head, and the partnership games with them as partner);
     ``player_pairs``, ``player_contracts`` and ``player_totals``, the sums of the per-night
-    tables over every night; ``player_rating_nights``, each player's rating before their
-    first and after their last game of each night; ``player_run_nights``, each player's
-    winning runs of each night (at the start, at the end, the longest inside). Schema and
-    triggers only: the backfill fills them for the games stored already."""
+    tables over every night (``player_rivals``: the pairs over every preset too);
+    ``player_rating_nights``, each player's rating before their first and after their last
+    game of each night; ``player_run_nights``, each player's winning runs of each night (at
+    the start, at the end, the longest inside); and the indexes of a player's totals, of the
+    records' figures and of each night's wins. Schema, indexes and triggers only: the
+    backfill fills the tables for the games stored already."""
     pair_sums = tuple(name for name, _ in _PAIR_SUMS)
     db.execute(f"""create table player_pair_nights (player_id integer not null,
         night text not null, preset text not null, other_id integer not null,
@@ -1061,6 +1064,8 @@ def m021_looking_back_sums(db: Database) -> None:
     _rollup(
         db, "player_pair_nights", "player_pairs", ("player_id", "preset", "other_id"), pair_sums
     )
+    # and over every preset too: a player's page without a filter reads a row per other player
+    _rollup(db, "player_pairs", "player_rivals", ("player_id", "other_id"), pair_sums)
     _rollup(
         db,
         "player_contract_nights",

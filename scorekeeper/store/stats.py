@@ -231,6 +231,8 @@ def play_stats(db: Database, pid: int, filters: Filters) -> PlayStats:
 def _pairs(filters: Filters) -> tuple[str, str, list[Any]]:
     """The table of pair sums the filters read (over every night without a date range, else
     per night: ``playsums``) and the condition on its rows ``n``."""
+    if filters == Filters():  # the whole record: a row per other player
+        return "player_rivals", "1 = 1", []
     table = "player_pair_nights" if filters.start or filters.end else "player_pairs"
     return (table, *filters.nights("n"))
 
