@@ -9,7 +9,7 @@ that game's seat at another player (``store.players.fix_seat_name``).
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
 
 from flask import Blueprint, abort, jsonify, redirect, render_template, request, url_for
 from flask_babel import gettext, lazy_gettext
@@ -27,6 +27,7 @@ from ..making.fields import form_int
 from ..making.flashes import flash_message
 from ..making.i18n import isolated, num
 from ..making.messages import refusal
+from ..making.paging import page_asked, pager_of
 
 bp = Blueprint("players", __name__)
 figures.install(bp)
@@ -120,16 +121,6 @@ BOARD_PER_PAGE = 25
 LISTS = ("rivals", "partners")
 
 
-def page_asked(arg: str, count: int, per_page: int) -> tuple[int, int]:
-    """The page of a list of *count* players that ``?arg=N`` asks for (the first without it)
-    and how many pages the list has; 404 for a page that is not one of them."""
-    page = request.args.get(arg, "1")
-    pages = max(1, -(-count // per_page))
-    if not page.isascii() or not page.isdigit() or not 0 < int(page) <= pages:
-        abort(404, gettext("There is no such page of players."))
-    return int(page), pages
-
-
 @bp.get("/players/")
 @validators.group_page_cached("roster")
 def roster():
@@ -200,17 +191,6 @@ def list_pager(
         return url_for("players.show", pid=pid, **args)
 
     return pager_of(page, pages, link)
-
-
-def pager_of(page: int, pages: int, link: Callable[[int], str]) -> dict[str, Any]:
-    """What a pager of a list shows (``players_pager``): the page, how many, and the links
-    (*link* of a page's number) to the pages before and after, None at either end."""
-    return {
-        "page": page,
-        "pages": pages,
-        "previous": link(page - 1) if page > 1 else None,
-        "next": link(page + 1) if page < pages else None,
-    }
 
 
 @bp.route("/players/<int:pid>/rename", methods=["GET", "POST"])

@@ -20,8 +20,8 @@ from ..making.flashes import flash_message
 from ..keeping.printer import printed, printed_png
 from ..keeping.printouts import pdf_response, print_language, slug
 from ..keeping.readysheets import sheet_digits
+from ..making.paging import page_asked, pager_of
 from ..making.sharing import season_text
-from .players import page_asked, pager_of
 
 bp = Blueprint("seasons", __name__, url_prefix="/seasons")
 #: Players listed per page of a season's standings (``?page=N``): the champion, the share
