@@ -32,7 +32,7 @@ from sqlite_utils import Database
 from ..engine import InvalidResult
 from ..engine.errors import RulesError
 from ..engine.gamefile import NAME_LIMIT, name_problem
-from . import backfill, restorechecks
+from . import backfill, playsums, restorechecks
 from .db import BUSY_TIMEOUT_SECONDS, WritingDatabase, connect
 from .schema import m010_names_show_every_character, migrate, migrations
 
@@ -330,6 +330,8 @@ def _build(backup: Path, temp: Path, database: Path) -> list[str]:
                 with db.atomic():
                     db.table("phone_states").insert_all(phones)
             _check_and_score(db, backup)
+            with db.atomic():  # the players' sums from the rows as restored and scored
+                playsums.rebuild(db)
             backfill.record(db)  # every game was scored again, the ratings made again
             db.execute("VACUUM")
         finally:

@@ -5,6 +5,8 @@ of writes came before; and a player's page reads its figures off them."""
 from __future__ import annotations
 
 import json
+import sqlite3
+from contextlib import closing
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -13,7 +15,16 @@ from hypothesis import strategies as st
 from gamebuilder import standard_game
 from history_helpers import simulated_games
 from scorekeeper.engine import read_game
-from scorekeeper.store import playsums, players, ratings, seasons, stats, storage, transfer
+from scorekeeper.store import (
+    backup,
+    playsums,
+    players,
+    ratings,
+    seasons,
+    stats,
+    storage,
+    transfer,
+)
 from scorekeeper.store.backfill import up_to_date
 from scorekeeper.store.db import connect
 from scorekeeper.store.refused import Refused
@@ -430,6 +441,26 @@ def test_issue41_2__the_backfill_fills_the_sums_of_games_stored_before_them(tmp_
     up_to_date(db)
     assert playsums.kept(db) == kept == playsums.recomputed(db)
     db.close()
+
+
+def test_issue41_2__a_backup_from_before_the_sums_restores_with_them(tmp_path):
+    """A backup that recorded no m021 (nor m019) is restored through the migrations: the rows
+    copied before the sums' tables existed, then every game scored again, leave the sums equal
+    to a recomputation."""
+    db = fresh(tmp_path / "g.sqlite3")
+    db.close()
+    with closing(sqlite3.connect(tmp_path / "g.sqlite3")) as conn, conn:
+        conn.execute(
+            "delete from _sqlite_migrations where name in "
+            "('m019_player_contract_nights', 'm020_group_version', 'm021_looking_back_sums')"
+        )
+    backup.restore_database(tmp_path / "g.sqlite3", tmp_path / "restored.sqlite3")
+    restored = connect(tmp_path / "restored.sqlite3")
+    try:
+        assert playsums.kept(restored)
+        assert_kept(restored)
+    finally:
+        restored.close()
 
 
 def test_issue41_2__the_players_page_shows_the_figures_of_the_facts(tmp_path):
