@@ -9,6 +9,13 @@ facts or of a seat (its player, night, preset, finished flag), whichever path wr
 (a deal, a correction, an undo, an import, a merge of players, a deletion); the backfill
 rebuilds it from the facts (:func:`rebuild`). :func:`recomputed` reads the same sums from the
 facts themselves: the tests hold the kept ones to it after any sequence of writes.
+
+Migration m021 adds, kept the same way: each player's games against each other player per
+night and preset (``player_pair_nights``: head-to-head and partners), the sums of the
+per-night tables over every night (:data:`ROLLUPS`, kept from the per-night rows by their own
+triggers), each player's rating before and after each night (``player_rating_nights``, made
+once at the end while every game is rated again) and each night's winning runs
+(``player_run_nights``).
 """
 
 from __future__ import annotations
