@@ -1,7 +1,7 @@
 """How the pages a group looks back with grow with the record: 1,000, 10,000 (and 100,000) games.
 
     python benchmarks/bench_past_growth.py [--sizes 1000,10000] [--base 1000] [--repeat 15]
-                                           [--profile] [--json OUT]
+                                           [--profile] [--keep DIR] [--json OUT]
 
 For each size, builds the database as ``bench_growth.py`` does (--base games played by the
 simulator and imported, the rest copies of their rows made by SQL, each copy with its own
@@ -9,9 +9,12 @@ players and nights: here with their facts and records too, and its players' nigh
 that the busiest player's games grow with the record), adds a season over the whole record,
 then in one process, through the Flask test client (no HTTP: the time is the page's own),
 asks --repeat times for each of: home, Past nights (first page and a deep one), the busiest
-night, the busiest player's page, the leaderboard and the season. Prints the median time of
-each, and the ratio of each size's time to the first size's. --profile prints cProfile's top
-functions of each page at the biggest size.
+night, the busiest player's page, the leaderboard and the season, each made again (the pages
+kept are cleared before each request: the time of a page after a write), the sizes taken in
+turn. Prints the median time of each, and the ratio of each size's time to the first size's.
+--profile prints cProfile's top functions of each page at the biggest size. The databases of
+sizes above --base are built by SQL copies, and the players' sums and ratings derived from
+them without scoring every game again (see ``derive``).
 """
 
 from __future__ import annotations
@@ -75,6 +78,23 @@ def spread_facts(path: Path, base_games: int) -> None:
     conn.close()
 
 
+def derive(path: Path) -> None:
+    """What the backfill derives of the copies: their summaries and facts are SQL copies of
+    the base games' (``spread_facts``), so the players' sums are made again from them and the
+    games rated (the backfill without scoring every game again: hours at 100,000 games on a
+    small machine)."""
+    from scorekeeper.store import backfill, open_database, playsums, ratings
+
+    db = open_database(str(path))
+    with db.atomic():
+        playsums.rebuild(db)
+        if ratings.enabled(db):
+            ratings.recompute(db)
+        backfill.record(db)
+    db.conn.execute("analyze")
+    db.close()
+
+
 def pages(path: Path) -> dict[str, str]:
     import sqlite3
 
@@ -96,30 +116,43 @@ def pages(path: Path) -> dict[str, str]:
     }
 
 
-def measure(path: Path, repeat: int, profile: bool) -> dict[str, float]:
+def measure(paths: dict[int, Path], repeat: int, profile: bool) -> dict[int, dict[str, float]]:
+    """The median time of each page at each size; the sizes taken in turn, a request each,
+    so that a change of the machine's load falls on all of them alike (it is shared)."""
     from scorekeeper.web import create_app
+    from scorekeeper.web.keeping import fragments, validators
 
-    app = create_app({"DATABASE": str(path), "INSTANCE_PATH": str(path.parent / "instance")})
-    client = app.test_client()
-    out = {}
-    for name, url in pages(path).items():
-        first = client.get(url)
-        assert first.status_code == 200, (url, first.status_code)
-        times = []
+    clients, urls = {}, {}
+    for size, path in paths.items():
+        app = create_app({"DATABASE": str(path), "INSTANCE_PATH": str(path.parent / "instance")})
+        clients[size], urls[size] = app.test_client(), pages(path)
+    times: dict[int, dict[str, list[float]]] = {size: {} for size in paths}
+    for name in urls[next(iter(paths))]:
+        for size, client in clients.items():
+            first = client.get(urls[size][name])
+            assert first.status_code == 200, (urls[size][name], first.status_code)
         for _ in range(repeat):
-            start = time.perf_counter()
-            client.get(url, headers={"Cache-Control": "no-cache"})
-            times.append(time.perf_counter() - start)
-        out[name] = statistics.median(times)
+            for size, client in clients.items():
+                validators.clear()  # the page made again, as after a write (not the kept one)
+                fragments.clear()
+                start = time.perf_counter()
+                client.get(urls[size][name])
+                times[size].setdefault(name, []).append(time.perf_counter() - start)
         if profile:
+            size = max(paths)
+            validators.clear()
+            fragments.clear()
             profiler = cProfile.Profile()
             profiler.enable()
-            client.get(url)
+            clients[size].get(urls[size][name])
             profiler.disable()
             text = io.StringIO()
             pstats.Stats(profiler, stream=text).sort_stats("cumulative").print_stats(18)
-            print(f"--- {name} ({url})\n{text.getvalue()}")
-    return out
+            print(f"--- {name} ({urls[size][name]})\n{text.getvalue()}")
+    return {
+        size: {name: statistics.median(values) for name, values in pages_.items()}
+        for size, pages_ in times.items()
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -133,21 +166,20 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",")]
     base_docs = played(min(args.base, min(sizes)), seed=1)
-    results: dict[int, dict[str, float]] = {}
+    paths: dict[int, Path] = {}
     with tempfile.TemporaryDirectory(prefix="trex-bench-past-") as name:
         folder = Path(args.keep or name)
         folder.mkdir(parents=True, exist_ok=True)
         for size in sizes:
             path = folder / f"g{size}.sqlite3"
             if not path.exists():
+                started = time.perf_counter()
                 build(path, size, base_docs)
                 spread_facts(path, len(base_docs))
-                from scorekeeper.store import backfill, open_database
-
-                db = open_database(str(path))  # the summaries of the copies, as an upgrade
-                backfill.backfill(db)
-                db.close()
-            results[size] = measure(path, args.repeat, args.profile and size == sizes[-1])
+                derive(path)
+                print(f"built {size:,} games in {time.perf_counter() - started:.0f} s", flush=True)
+            paths[size] = path
+        results = measure(paths, args.repeat, args.profile)
     first = sizes[0]
     print(f"{'page':18}" + "".join(f"{s:>12,}" for s in sizes) + "   ratio (ms; × the first)")
     for page in results[first]:

@@ -4,7 +4,7 @@
 A migration changes the schema and nothing else (``schema.py``). What the store keeps derived
 from the stored games, for pages to read by SQL, is this module's: each game's summary (totals,
 places, the next King, whether it is over), its facts and its records (``storage.store_summary``,
-``facts``), the players' sums per night (``playsums``, version 2), and the ratings (``ratings.recompute``); and the players' names as today's rules keep
+``facts``), the players' sums per night and over every night, their ratings and winning runs per night (``playsums``, versions 2 and 3), and the ratings (``ratings.recompute``); and the players' names as today's rules keep
 them (``show_every_character``). It runs when the database's recorded version (SQLite's
 ``user_version``) is below ``VERSION``: once on a database an older version wrote, and once, over
 no game, on a new one. A save therefore never asks which migrations ran: every table and column
@@ -26,7 +26,7 @@ from . import playsums, ratings, storage
 from .schema import migrate, migrations
 
 #: The backfill's version: what today's code derives from a stored game (see above).
-VERSION = 2
+VERSION = 3
 
 
 def version(db: Database) -> int:

@@ -33,7 +33,7 @@ from sqlite_utils import Database
 from ..engine import InvalidResult
 from ..engine.errors import RulesError
 from ..engine.gamefile import NAME_LIMIT, name_problem
-from . import backfill, restorechecks
+from . import backfill, playsums, restorechecks
 from .db import BUSY_TIMEOUT_SECONDS, WritingDatabase, connect
 from .paths import KEPT_INFIX, LOCK_SUFFIX
 from .schema import m010_names_show_every_character, migrate, migrations
@@ -364,6 +364,8 @@ def _build(
             if m010_names_show_every_character.__name__ not in applied:
                 backfill.show_every_character(db)  # a backup older than the names' rules
             _check_and_score(db, backup, own="members" in tables)
+            with db.atomic():  # the players' sums from the rows as restored and scored
+                playsums.rebuild(db)
             backfill.record(db)  # every game was scored again, the ratings made again
             settled()  # the database replaced is read from here on
             _keep_own_rows(db, database, tables)

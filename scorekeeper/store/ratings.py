@@ -23,11 +23,15 @@ and turning them on again rates every game from scratch.
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Iterator, Sequence
 
 from openskill.models import PlackettLuce
 from sqlite_utils import Database
+
+from . import playsums
+from .schema import RATINGS_RECOMPUTING
 
 #: The model, with openskill's defaults (mu 25, sigma 25/3, beta 25/6, tau 25/300).
 MODEL = PlackettLuce()
@@ -184,9 +188,26 @@ def _changed(db: Database) -> None:
 
 
 def _clear(db: Database) -> None:
-    db.execute("delete from rating_changes")
+    with all_at_once(db):
+        db.execute("delete from rating_changes")
     db.execute("delete from ratings")
     _changed(db)
+
+
+@contextmanager
+def all_at_once(db: Database) -> Iterator[None]:
+    """Write many rating changes, then make each player's ratings per night (``playsums``,
+    m021) once, at the end, instead of once per change (one transaction: the settings row
+    that says so never outlives it)."""
+    held = db.execute("select 1 from settings where key = ?", [RATINGS_RECOMPUTING]).fetchone()
+    if held:  # inside another: that one makes them
+        yield
+        return
+    with db.atomic():
+        db.execute("insert into settings (key, value) values (?, '1')", [RATINGS_RECOMPUTING])
+        yield
+        db.execute("delete from settings where key = ?", [RATINGS_RECOMPUTING])
+        playsums.remake_rating_nights(db)
 
 
 def recompute(db: Database) -> int:
@@ -200,7 +221,7 @@ def recompute(db: Database) -> int:
         for player in game.players:
             games[player] = games.get(player, 0) + 1
         count += 1
-    with db.atomic():
+    with db.atomic(), all_at_once(db):
         _clear(db)
         db.conn.executemany(
             f"insert into rating_changes {CHANGE_COLUMNS} values (?, ?, ?, ?, ?, ?, ?)", changes
@@ -342,15 +363,13 @@ def history(db: Database, player_id: int, latest: int | None = None) -> list[dic
     if latest is None:
         rows = list(db.query(f"{sql} order by {ORDER}", [player_id]))
     else:
-        newest = ", ".join(f"{column} desc" for column in ORDER.split(", "))
-        rows = list(db.query(f"{sql} order by {newest} limit ?", [player_id, latest]))[::-1]
-        first = (
-            db.execute(
-                "select count(*) from rating_changes where player_id = ?", [player_id]
-            ).fetchone()[0]
-            - len(rows)
-            + 1
-        )
+        rows = _latest(db, player_id, latest)
+        rated = db.execute("select games from ratings where player_id = ?", [player_id]).fetchone()
+        count = rated[0] if rated else 0  # ``games``: how many of their games were rated
+        if len(rows) < min(latest, count):  # rated games outside their nights' sums
+            newest = ", ".join(f"{column} desc" for column in ORDER.split(", "))
+            rows = list(db.query(f"{sql} order by {newest} limit ?", [player_id, latest]))[::-1]
+        first = count - len(rows) + 1
     out = []
     for number, r in enumerate(rows, start=first):
         before, after = (
@@ -369,6 +388,40 @@ def history(db: Database, player_id: int, latest: int | None = None) -> list[dic
             }
         )
     return out
+
+
+def _latest(db: Database, player_id: int, latest: int) -> list[dict[str, Any]]:
+    """The player's *latest* rated games, in order of play: only the nights that hold them
+    are read (their games per night, ``playsums``, newest first), then their seats of those
+    nights off the index of their results, not every rated game of theirs sorted."""
+    since, played = None, 0
+    nights = db.execute(
+        "select night, games from player_nights where player_id = ? order by night desc",
+        [player_id],
+    )
+    try:
+        for night, games in nights:
+            since, played = night, played + games
+            if played >= latest:
+                break
+    finally:
+        nights.close()
+    if since is None:
+        return []
+    newest = ", ".join(f"{column} desc" for column in ORDER.split(", "))
+    rows = list(
+        db.query(
+            "select c.game_id, g.night, g.title, c.place, c.mu_before, c.sigma_before, "
+            "c.mu_after, c.sigma_after from game_players gp "
+            "indexed by idx_game_players_player_results "
+            "join rating_changes c on c.game_id = gp.game_id and c.player_id = gp.player_id "
+            "join games g on g.id = gp.game_id "
+            f"where gp.player_id = ? and gp.finished = 1 and gp.night >= ? "
+            f"order by {newest} limit ?",
+            [player_id, since, latest],
+        )
+    )
+    return rows[::-1]
 
 
 def changes_in(db: Database, game_id: int) -> dict[int, int]:

@@ -729,7 +729,7 @@ def m019_player_contract_nights(db: Database) -> None:
 #: settings, seasons, club nights and tournaments): every change of one of them draws the
 #: group's version tag again (``m020_group_version``). The web wing keeps a page of the group
 #: only when it read nothing else (``web/keeping/validators.py``).
-GROUP_VERSION_TABLES = (
+_M020_TABLES = (
     "games",
     "deals",
     "deal_history",
@@ -750,23 +750,39 @@ GROUP_VERSION_TABLES = (
     "player_contract_nights",
     "player_nights",
 )
+#: The tables of the players' sums m021 adds (``store.playsums``), drawing the tag too.
+M021_TABLES = (
+    "player_pair_nights",
+    "player_pairs",
+    "player_rivals",
+    "player_contracts",
+    "player_totals",
+    "player_rating_nights",
+    "player_run_nights",
+)
+GROUP_VERSION_TABLES = _M020_TABLES + M021_TABLES
+
+
+def _version_triggers(db: Database, tables: tuple[str, ...]) -> None:
+    """Every insert, update or delete of a row of *tables* draws the group's tag again."""
+    draw = f"update group_version set tag = {RANDOM_TAG_SQL}"
+    for table in tables:
+        for event in ("insert", "update", "delete"):
+            db.execute(f"""create trigger {table}_group_version_{event}
+                after {event} on {table} begin {draw}; end""")
 
 
 @migrations()
 def m020_group_version(db: Database) -> None:
     """The group's version tag, ``group_version.tag`` (one row): a random tag that SQLite
     draws again, in the same transaction, on every insert, update or delete of a row of
-    :data:`GROUP_VERSION_TABLES`, whatever wrote it (the pages, the command line, an import,
+    :data:`GROUP_VERSION_TABLES` (the tables m021 adds: its own triggers), whatever wrote it (the pages, the command line, an import,
     a restore, the backfill, another process). The pages a group looks back at (history,
     home, the leaderboard, a player's page, a night, a season, the charts) are kept and
     validated under it: a phone that has the page of the current tag is answered 304."""
     db.execute("create table group_version (id integer primary key check (id = 1), tag text)")
     db.execute(f"insert into group_version (id, tag) values (1, {RANDOM_TAG_SQL})")
-    draw = f"update group_version set tag = {RANDOM_TAG_SQL}"
-    for table in GROUP_VERSION_TABLES:
-        for event in ("insert", "update", "delete"):
-            db.execute(f"""create trigger {table}_group_version_{event}
-                after {event} on {table} begin {draw}; end""")
+    _version_triggers(db, _M020_TABLES)
 
 
 class MigrationFailed(Exception):
@@ -825,3 +841,329 @@ def r001_register(db: Database) -> None:
     db.execute("create table if not exists group_starts (client text not null, at real not null)")
     db.execute("create index if not exists group_starts_client on group_starts (client, at)")
     db.execute("create table if not exists host_keys (name text primary key, key text not null)")
+
+
+#: The sums kept for each ordered pair of players of a finished game (m021), as (column,
+#: what the pair adds): ``a`` the player's seat, ``b`` the other's, ``{P}`` and ``{T}`` the
+#: game's partnership flag and team result.
+_PAIR_SUMS = (
+    ("games", "1"),
+    ("ahead", "coalesce({a}.rank < {b}.rank, 0)"),
+    ("behind", "coalesce({a}.rank > {b}.rank, 0)"),
+    ("level", "coalesce({a}.rank = {b}.rank, 0)"),
+    ("my_points", "coalesce({a}.total, 0)"),
+    ("their_points", "coalesce({b}.total, 0)"),
+    ("team_games", "({P} is 1 and {b}.seat = ({a}.seat + 2) % 4)"),
+    (
+        "team_won",
+        "({P} is 1 and {b}.seat = ({a}.seat + 2) % 4 and "
+        "{T} is (case {a}.seat % 2 when 0 then '0+2' else '1+3' end))",
+    ),
+    ("team_level", "({P} is 1 and {b}.seat = ({a}.seat + 2) % 4 and {T} is 'tie')"),
+    (
+        "team_points",
+        "(case when {P} is 1 and {b}.seat = ({a}.seat + 2) % 4 "
+        "then coalesce({a}.total, 0) + coalesce({b}.total, 0) else 0 end)",
+    ),
+)
+_PAIR_KEY = ("player_id", "night", "preset", "other_id")
+#: A seat counted in the players' sums: finished, with a night and a preset.
+_COUNTED = "{s}.finished = 1 and {s}.night is not null and {s}.preset is not null"
+
+
+def _upsert(table: str, key: tuple[str, ...], sums: tuple[str, ...], source: str) -> str:
+    """Add the rows *source* selects (the key's columns, then the sums') to *table*'s."""
+    update = ", ".join(f"{name} = {name} + excluded.{name}" for name in sums)
+    return (
+        f"insert into {table} ({', '.join(key + sums)}) {source} "
+        f"on conflict ({', '.join(key)}) do update set {update}"
+    )
+
+
+def _pair_step(sign: str, where: str, *, game: str = "g", a: str = "a", b: str = "b") -> str:
+    """Add (*sign* ``+``) or take away (``-``) the pairs of seats *where* selects (``a``'s
+    player against ``b``'s) to ``player_pair_nights``; *game* the games' row (``g``, joined,
+    or ``new``/``old``), *a* and *b* the seats (tables, or ``new``/``old``)."""
+    values = ", ".join(
+        f"{sign}{expr.format(P=f'{game}.partnership', T=f'{game}.team_result', a=a, b=b)}"
+        for _, expr in _PAIR_SUMS
+    )
+    tables = [f"game_players {t}" for t in (a, b) if t not in ("new", "old")]
+    if game == "g":
+        tables.append("games g")
+    source = (
+        f"select {a}.player_id, {a}.night, {a}.preset, {b}.player_id, {values} "
+        f"from {', '.join(tables)} where {where} and {_COUNTED.format(s=a)}"
+    )
+    return _upsert("player_pair_nights", _PAIR_KEY, tuple(n for n, _ in _PAIR_SUMS), source)
+
+
+def _seat_pairs(sign: str, seat: str, others: str) -> list[str]:
+    """The steps that add or take away every pair the seat *seat* (``new``/``old``) makes with
+    the other seats of its game (*others*: which rows of ``o`` they are), both ways."""
+    steps = []
+    for mine, theirs in ((seat, "o"), ("o", seat)):
+        where = f"o.game_id = {seat}.game_id and {others} and g.id = {seat}.game_id"
+        steps.append(_pair_step(sign, where, a=mine, b=theirs))
+    if sign == "-":
+        steps.append(
+            f"delete from player_pair_nights where night = {seat}.night and games = 0 and "
+            f"player_id in (select o.player_id from game_players o where o.game_id = "
+            f"{seat}.game_id union all select {seat}.player_id)"
+        )
+    return steps
+
+
+def _game_pairs(sign: str, game: str) -> list[str]:
+    """The steps that add or take away every pair of seats of the game *game*
+    (``new``/``old``), as its partnership flag and team result make them."""
+    steps = [
+        _pair_step(
+            sign, f"a.game_id = {game}.id and b.game_id = a.game_id and b.seat != a.seat", game=game
+        )
+    ]
+    if sign == "-":
+        steps.append(
+            f"delete from player_pair_nights where games = 0 and player_id in "
+            f"(select o.player_id from game_players o where o.game_id = {game}.id) and night in "
+            f"(select o.night from game_players o where o.game_id = {game}.id)"
+        )
+    return steps
+
+
+def _rollup(db: Database, source: str, table: str, key: tuple[str, ...], sums: tuple[str, ...]):
+    """*table*: *source*'s sums over every night (its key without ``night``), kept by
+    triggers on *source*; a row goes when its first sum (a count) is back to 0."""
+    columns = ", ".join(f"{name} integer not null" for name in sums)
+    keys = ", ".join(
+        f"{name} {'integer' if name.endswith('_id') or name == 'is_king' else 'text'} not null"
+        for name in key
+    )
+    db.execute(
+        f"create table {table} ({keys}, {columns}, primary key ({', '.join(key)})) without rowid"
+    )
+
+    def step(sign: str, row: str) -> str:
+        values = ", ".join([f"{row}.{k}" for k in key] + [f"{sign}{row}.{s}" for s in sums])
+        upsert = _upsert(table, key, sums, f"select {values} where true")
+        if sign == "+":
+            return upsert
+        match = " and ".join(f"{k} = {row}.{k}" for k in key)
+        return f"{upsert}; delete from {table} where {match} and {sums[0]} = 0"
+
+    for event, parts in (
+        ("insert", [("+", "new")]),
+        ("delete", [("-", "old")]),
+        ("update", [("-", "old"), ("+", "new")]),
+    ):
+        body = "; ".join(step(sign, row) for sign, row in parts)
+        db.execute(f"create trigger {table}_{event} after {event} on {source} begin {body}; end")
+
+
+#: The settings row that says every game is being rated again, inside the transaction that
+#: does it (``ratings.recompute``): m021's triggers leave the ratings per night to its end.
+RATINGS_RECOMPUTING = "ratings_recomputing"
+#: Each player's rating before their first and after their last finished game of each night
+#: (m021), for the players *{players}* and the nights *{nights}* (SQL conditions on
+#: ``c.player_id`` and ``g.night``): the rows the triggers make again, and the backfill.
+RATING_NIGHTS_SQL = """insert into player_rating_nights (player_id, night, mu_before,
+    sigma_before, mu_after, sigma_after)
+    select distinct c.player_id, g.night, first_value(c.mu_before) over w,
+    first_value(c.sigma_before) over w, last_value(c.mu_after) over w,
+    last_value(c.sigma_after) over w
+    from games g join rating_changes c on c.game_id = g.id
+    where g.finished = 1 and g.night is not null and {nights} and {players}
+    window w as (partition by c.player_id, g.night order by g.created_at, g.id
+    rows between unbounded preceding and unbounded following)"""
+
+#: Each player's winning runs of each night (m021), in order of play: the games, the run at
+#: the start (``lead``) and the game it ends on, the run at the end (``trail``) and the
+#: night's last game, and the longest run inside (``inner``, touching neither end) and the
+#: game it ends on (the first, on a tie); for the players *{players}* and the nights
+#: *{nights}* (SQL conditions on ``gp.player_id`` and ``gp.night``).
+RUN_NIGHTS_SQL = """insert into player_run_nights (player_id, night, games, lead, lead_game,
+    trail, last_game, inner, inner_game)
+    with s as (select gp.player_id as p, gp.night as n, g.id as game, gp.rank is 1 as won,
+        row_number() over (partition by gp.player_id, gp.night
+            order by g.created_at, g.id) as i
+        from game_players gp join games g on g.id = gp.game_id
+        where gp.finished = 1 and g.finished = 1 and gp.night is not null
+        and {nights} and {players}),
+    nights as (select p, n, max(i) as games, game as last_game from s group by p, n),
+    runs as (select p, n, max(i) as b, game, count(*) as len
+        from (select p, n, i, game, i - row_number() over (partition by p, n order by i) as k
+            from s where won) group by p, n, k),
+    placed as (select r.p, r.n, r.b - r.len + 1 as a, r.b, r.len, r.game, t.games,
+        t.last_game, row_number() over (partition by r.p, r.n
+            order by (r.b - r.len + 1 > 1 and r.b < t.games) desc, r.len desc, r.b) as pick
+        from runs r join nights t on t.p = r.p and t.n = r.n)
+    select t.p, t.n, t.games,
+        coalesce(max(case when x.a = 1 then x.len end), 0),
+        max(case when x.a = 1 then x.game end),
+        coalesce(max(case when x.b = t.games then x.len end), 0), t.last_game,
+        coalesce(max(case when x.pick = 1 and x.a > 1 and x.b < t.games then x.len end), 0),
+        max(case when x.pick = 1 and x.a > 1 and x.b < t.games then x.game end)
+    from nights t left join placed x on x.p = t.p and x.n = t.n group by t.p, t.n"""
+
+
+def _remade(table: str, sql: str, player: str, night: str, players: str, nights: str) -> str:
+    """The steps that make *table*'s rows of the players *players* and the nights *nights*
+    (SQL lists) again by *sql*, whose conditions are on the columns *player* and *night*."""
+    return f"delete from {table} where player_id in {players} and night in {nights}; " + sql.format(
+        players=f"{player} in {players}", nights=f"{night} in {nights}"
+    )
+
+
+@migrations()
+def m021_looking_back_sums(db: Database) -> None:
+    """What the pages a group looks back at add up, kept in the transaction of every write
+    (``store.playsums``), so that they read a row per player and night, or per player, instead
+    of one per seat: ``player_pair_nights``, each player's games against each other player per
+    night and preset (head-to-head, and the partnership games with them as partner);
+    ``player_pairs``, ``player_contracts`` and ``player_totals``, the sums of the per-night
+    tables over every night (``player_rivals``: the pairs over every preset too);
+    ``player_rating_nights``, each player's rating before their first and after their last
+    game of each night; ``player_run_nights``, each player's winning runs of each night (at
+    the start, at the end, the longest inside); and the indexes of a player's totals, of the
+    records' figures and of each night's wins. Schema, indexes and triggers only: the
+    backfill fills the tables for the games stored already."""
+    pair_sums = tuple(name for name, _ in _PAIR_SUMS)
+    db.execute(f"""create table player_pair_nights (player_id integer not null,
+        night text not null, preset text not null, other_id integer not null,
+        {", ".join(f"{name} integer not null" for name in pair_sums)},
+        primary key (player_id, night, preset, other_id)) without rowid""")
+    moved = "not (o.game_id = new.game_id and o.seat = new.seat)"
+    for name, event, steps in (
+        (
+            "seat_insert",
+            "after insert on game_players",
+            _seat_pairs("+", "new", "o.seat != new.seat"),
+        ),
+        (
+            "seat_delete",
+            "after delete on game_players",
+            _seat_pairs("-", "old", "o.seat != old.seat"),
+        ),
+        (
+            "seat_update",
+            "after update of player_id, night, preset, finished, rank, total, game_id, seat "
+            "on game_players",
+            _seat_pairs("-", "old", moved) + _seat_pairs("+", "new", "o.seat != new.seat"),
+        ),
+        ("game_insert", "after insert on games", _game_pairs("+", "new")),
+        ("game_delete", "after delete on games", _game_pairs("-", "old")),
+        (
+            "game_update",
+            "after update of partnership, team_result on games",
+            _game_pairs("-", "old") + _game_pairs("+", "new"),
+        ),
+    ):
+        db.execute(
+            f"create trigger player_pair_nights_{name} {event} begin {'; '.join(steps)}; end"
+        )
+    _rollup(
+        db, "player_pair_nights", "player_pairs", ("player_id", "preset", "other_id"), pair_sums
+    )
+    # and over every preset too: a player's page without a filter reads a row per other player
+    _rollup(db, "player_pairs", "player_rivals", ("player_id", "other_id"), pair_sums)
+    _rollup(
+        db,
+        "player_contract_nights",
+        "player_contracts",
+        ("player_id", "preset", "contract", "is_king"),
+        tuple(name for name, _ in _PLAY_SUMS),
+    )
+    _rollup(
+        db,
+        "player_nights",
+        "player_totals",
+        ("player_id",),
+        ("games", "p1", "p2", "p3", "p4", "points"),
+    )
+    # the best and worst final score of a player's record, off an index (not summable)
+    db.execute(
+        "create index idx_game_players_player_totals on game_players (player_id, finished, total)"
+    )
+    db.execute("create index player_nights_by_wins on player_nights (p1, games) where p1 > 0")
+    # a season's records over most of the record, read from the best figure down
+    for table, column in (
+        ("game_players", "kh_taken"),
+        ("game_players", "trex_firsts"),
+        ("games", "comeback"),
+    ):
+        db.execute(f"create index idx_{table}_{column} on {table} ({column}) where {column} > 0")
+
+    db.execute("""create table player_rating_nights (player_id integer not null,
+        night text not null, mu_before real not null, sigma_before real not null,
+        mu_after real not null, sigma_after real not null,
+        primary key (player_id, night)) without rowid""")
+    db.execute(
+        "create index player_rating_nights_by_night on player_rating_nights (night, player_id)"
+    )
+    rated = _partial_remade("player_rating_nights", RATING_NIGHTS_SQL, "+c.player_id", "g.night")
+    # while every game is rated again (``ratings.recompute``, its settings row of the moment),
+    # the rows are made once at its end instead of once per rating change
+    one_by_one = f"when not exists (select 1 from settings where key = '{RATINGS_RECOMPUTING}')"
+    of_game = "(select player_id from rating_changes where game_id = {g}.id)"
+    for name, event, body in (
+        (
+            "change_insert",
+            "after insert on rating_changes",
+            rated("(new.player_id)", "(select night from games where id = new.game_id)"),
+        ),
+        (
+            "change_delete",
+            "after delete on rating_changes",
+            rated("(old.player_id)", "(select night from games where id = old.game_id)"),
+        ),
+        (
+            "change_update",
+            "after update on rating_changes",
+            rated(
+                "(old.player_id, new.player_id)",
+                "(select night from games where id in (old.game_id, new.game_id))",
+            ),
+        ),
+        (
+            "game_update",
+            "after update of night, created_at, finished on games",
+            rated(of_game.format(g="new"), "(old.night, new.night)"),
+        ),
+        ("game_delete", "after delete on games", rated(of_game.format(g="old"), "(old.night)")),
+    ):
+        when = one_by_one if name.startswith("change_") else ""
+        db.execute(f"create trigger player_rating_nights_{name} {event} {when} begin {body}; end")
+
+    db.execute("""create table player_run_nights (player_id integer not null,
+        night text not null, games integer not null, lead integer not null, lead_game integer,
+        trail integer not null, last_game integer not null, inner integer not null,
+        inner_game integer, primary key (player_id, night)) without rowid""")
+    db.execute("create index player_run_nights_by_night on player_run_nights (night, player_id)")
+    runs = _partial_remade("player_run_nights", RUN_NIGHTS_SQL, "gp.player_id", "gp.night")
+    seats = "(select {c} from game_players where game_id = {g}.id)"
+    for name, event, body in (
+        ("seat_insert", "after insert on game_players", runs("(new.player_id)", "(new.night)")),
+        ("seat_delete", "after delete on game_players", runs("(old.player_id)", "(old.night)")),
+        (
+            "seat_update",
+            "after update of player_id, night, finished, rank, game_id, seat on game_players",
+            runs("(old.player_id, new.player_id)", "(old.night, new.night)"),
+        ),
+        (
+            "game_update",
+            "after update of created_at, finished on games",
+            runs(seats.format(c="player_id", g="new"), seats.format(c="night", g="new")),
+        ),
+        (
+            "game_delete",
+            "after delete on games",
+            runs(seats.format(c="player_id", g="old"), seats.format(c="night", g="old")),
+        ),
+    ):
+        db.execute(f"create trigger player_run_nights_{name} {event} begin {body}; end")
+    _version_triggers(db, M021_TABLES)
+
+
+def _partial_remade(table: str, sql: str, player: str, night: str) -> Callable[[str, str], str]:
+    """:func:`_remade` for *table*, of the players and nights given."""
+    return lambda players, nights: _remade(table, sql, player, night, players, nights)

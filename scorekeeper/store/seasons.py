@@ -177,14 +177,14 @@ def rating_changes(db: Database, first: str, last: str) -> dict[int, int]:
     after their last game of it less the one before their first (empty with ratings off)."""
     if not ratings.enabled(db):
         return {}
-    # the first and the last of each player's games picked by SQL, not a row at a time here
+    # each player's first and last night of the range, off their ratings kept per night
+    # (``playsums``: m021), not every rating change of the range
     rows = db.execute(
-        f"select distinct c.player_id, first_value(c.mu_before) over w, "
-        f"first_value(c.sigma_before) over w, last_value(c.mu_after) over w, "
-        f"last_value(c.sigma_after) over w "
-        f"from games g indexed by idx_games_night join rating_changes c on c.game_id = g.id "
-        f"where g.night between ? and ? and g.finished = 1 window w as (partition by "
-        f"c.player_id order by {ORDER} rows between unbounded preceding and unbounded following)",
+        "select m.player_id, a.mu_before, a.sigma_before, b.mu_after, b.sigma_after "
+        "from (select player_id, min(night) as first, max(night) as last "
+        "from player_rating_nights where night between ? and ? group by player_id) m "
+        "join player_rating_nights a on a.player_id = m.player_id and a.night = m.first "
+        "join player_rating_nights b on b.player_id = m.player_id and b.night = m.last",
         [first, last],
     )
     return {
@@ -197,12 +197,17 @@ def standings(db: Database, first: str, last: str) -> list[dict[str, Any]]:
     """Every player of a finished game played from *first* to *last* (both included), best
     first by CHAMPION_RULE: games, wins (a first place by "Who wins"), places 1st to 4th,
     average place, points (the sum of their final totals) and the change of their rating."""
-    rows = db.query(  # a row per player and night (``playsums``), not one per seat
-        "select p.id, p.name, sum(n.games) as games, sum(n.p1) as p1, sum(n.p2) as p2, "
-        "sum(n.p3) as p3, sum(n.p4) as p4, sum(n.points) as points "
-        "from player_nights n join players p on p.id = n.player_id "
-        "where n.night between ? and ? group by n.player_id",
-        [first, last],
+    # a row per player and night (``playsums``), not one per seat; over the whole record, a
+    # row per player (their sums over every night)
+    sums = "sum(n.games) as games, sum(n.p1) as p1, sum(n.p2) as p2, sum(n.p3) as p3, "
+    sums += "sum(n.p4) as p4, sum(n.points) as points"
+    table, where, params = "player_nights", "where n.night between ? and ?", [first, last]
+    if whole(db, first, last):
+        table, where, params = "player_totals", "", []
+    rows = db.query(
+        f"select p.id, p.name, {sums} from {table} n join players p on p.id = n.player_id "
+        f"{where} group by n.player_id",
+        params,
     )
     changes = rating_changes(db, first, last)
     out = []
@@ -238,25 +243,83 @@ def _names(db: Database, game_id: int, seats: tuple[int, ...]) -> tuple[str, ...
 
 def longest_run(db: Database, first: str, last: str) -> Record | None:
     """The most finished games of the range one player won one after another, in order of
-    play; it links to the game that made it that long."""
+    play; it links to the game that made it that long. Read off each player's runs kept per
+    night (``playsums``: m021): the run a night starts with joins the one the night before
+    ended with, a night won throughout carries it on."""
     rows = db.execute(
-        f"select gp.player_id, p.name, g.id, g.night, g.created_at, gp.rank "
-        f"from games g indexed by idx_games_night "
-        f"join game_players gp on gp.game_id = g.id join players p on p.id = gp.player_id "
-        f"where g.night between ? and ? and g.finished = 1 order by gp.player_id, {ORDER}",
+        "select n.player_id, n.night, n.games, n.lead, n.lead_game, n.trail, n.last_game, "
+        "n.inner, n.inner_game from player_run_nights n "
+        "where n.night between ? and ? order by n.player_id, n.night",
         [first, last],
     )
-    best: tuple[int, tuple, str] | None = None  # run, the game's order of play, name
-    current, player = 0, None
-    for pid, name, game_id, night, created_at, rank in rows:
-        current = ((current if pid == player else 0) + 1) if rank == 1 else 0
-        player = pid
-        order = (night, created_at, game_id)
-        if current and (best is None or (-current, order) < (-best[0], best[1])):
-            best = (current, order, name)
-    if best is None:
+    best: list[tuple[int, int, str, int]] = []  # the longest runs: value, player, night, game
+    top, current, player = 0, 0, None
+
+    def reached(value: int, pid: int, night: str, game: int) -> None:
+        nonlocal top, best
+        if value > top:
+            top, best = value, [(value, pid, night, game)]
+        elif best[-1][1:] != (pid, night, game):
+            best.append((value, pid, night, game))
+
+    for pid, night, games, lead, lead_game, trail, last_game, inner, inner_game in rows:
+        if pid != player:
+            current, player = 0, pid
+        # each run that ends (or stands, for now) on this night, in order of play; most are
+        # shorter than the longest so far and are passed over at a comparison
+        if lead == games:
+            current += games
+            if current >= top:
+                reached(current, pid, night, last_game)
+            continue
+        if lead and current + lead >= top:
+            reached(current + lead, pid, night, lead_game)
+        if inner and inner >= top:
+            reached(inner, pid, night, inner_game)
+        current = trail
+        if trail and trail >= top:
+            reached(trail, pid, night, last_game)
+    if not best:
         return None
-    return Record("run", best[0], (best[2],), best[1][2], best[1][0])
+    # a record shared goes to whoever set it first: the earliest game, in order of play
+    games_of = [game for *_, game in best]
+    order = {
+        game: (night, created_at, game)
+        for game, night, created_at in db.execute(
+            f"select id, night, created_at from games where id in ({', '.join('?' * len(games_of))})",
+            games_of,
+        )
+    }
+    value, pid, night, game = min(best, key=lambda b: order[b[3]])
+    name = db.execute("select name from players where id = ?", [pid]).fetchone()[0]
+    return Record("run", value, (name,), game, night)
+
+
+#: The index of the games, or of the seats, by each figure of a record, holding only the rows
+#: that have some (m021): a season over most of the record reads its best rows first.
+BY_FIGURE = {
+    "g.comeback": "games g indexed by idx_games_comeback",
+    "gp.kh_taken": "game_players gp indexed by idx_game_players_kh_taken",
+    "gp.trex_firsts": "game_players gp indexed by idx_game_players_trex_firsts",
+}
+
+
+def whole(db: Database, first: str, last: str) -> bool:
+    """Does the range hold every night of the record?"""
+    start, end = db.execute("select min(night), max(night) from games").fetchone()
+    return start is None or (first <= start and end <= last)
+
+
+def wide(db: Database, first: str, last: str) -> bool:
+    """Does the range hold at least a quarter of the days of the record (a year of a few
+    years, the whole record)? Its best games are then found sooner from the best down than
+    night by night."""
+    start, end = db.execute("select min(night), max(night) from games").fetchone()
+    if start is None:
+        return False
+    day = dt.date.fromisoformat
+    inside = (day(min(last, end)) - day(max(first, start))).days + 1
+    return inside * 4 >= (day(end) - day(start)).days + 1
 
 
 def _top_game(
@@ -268,9 +331,11 @@ def _top_game(
     seats, by_seat = (
         ("join game_players gp on gp.game_id = g.id ", ", gp.seat") if seat else ("", "")
     )
+    tables = f"games g indexed by idx_games_night {seats}"
+    if wide(db, first, last):  # from the best figure down, the first of the range found
+        tables = BY_FIGURE[column] + (" join games g on g.id = gp.game_id " if seat else " ")
     row = db.execute(
-        f"select g.id, g.night{by_seat}, {column}{also} "
-        f"from games g indexed by idx_games_night {seats}"
+        f"select g.id, g.night{by_seat}, {column}{also} from {tables}"
         f"where g.night between ? and ? and g.finished = 1 and {column} > 0 "
         f"order by {column} desc, {ORDER}{by_seat} limit 1",
         [first, last],
@@ -307,8 +372,10 @@ def biggest_comeback(db: Database, first: str, last: str) -> Record | None:
 def best_night(db: Database, first: str, last: str) -> dict[str, Any] | None:
     """The night one player won the most finished games on (fewer games played, then the
     earlier night, on a tie)."""
+    # over most of the record, from the most wins down (the index of m021)
+    nights = "player_nights n indexed by player_nights_by_wins" if wide(db, first, last) else ""
     row = db.execute(
-        "select p.name, n.night, n.p1 as wins, n.games from player_nights n "
+        f"select p.name, n.night, n.p1 as wins, n.games from {nights or 'player_nights n'} "
         "join players p on p.id = n.player_id where n.night between ? and ? and n.p1 > 0 "
         "order by wins desc, n.games, n.night, p.name_key limit 1",
         [first, last],

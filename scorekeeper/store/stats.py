@@ -28,9 +28,12 @@ SORTS = {
     "win_rate": "win_rate desc, wins desc, average desc",
     "average": "average desc, wins desc",
     "best": "best desc, average desc",
-    "games": "games desc, wins desc",
+    "games": "a.games desc, wins desc",  # a.games: the ratings have games of their own
 }
 RECENT = 5
+#: A player's seats are read off the index of their results, in order of nights: with the
+#: index of their totals beside it (m021), SQLite may otherwise take that one and sort.
+BY_PLAYER = "indexed by idx_game_players_player_results"
 
 
 def parse_date(value: str | None) -> str | None:
@@ -80,15 +83,17 @@ def _mine(pid: int, filters: Filters) -> tuple[str, list[Any]]:
     where, params = filters.where()
     sql = (
         f"with mine as (select gp.game_id, gp.seat, gp.total, gp.rank, gp.night "
-        f"from game_players gp where gp.player_id = ? and {where}) "
+        f"from game_players gp {BY_PLAYER} where gp.player_id = ? and {where}) "
     )
     return sql, [pid, *params]
 
 
 def player_summary(db: Database, pid: int, filters: Filters) -> dict[str, Any]:
-    """Games played, wins, average, best and worst final score."""
+    """Games played, wins, average, best and worst final score (over every night, read off
+    the player's sums and the index of their totals)."""
     cte, params = _mine(pid, filters)
-    row = next(
+    row = None if filters != Filters() else over_all(db, pid)
+    row = row or next(
         db.query(
             cte + "select count(*) as games, coalesce(sum(rank = 1), 0) as wins, "
             "avg(total) as average, max(total) as best, min(total) as worst "
@@ -102,6 +107,21 @@ def player_summary(db: Database, pid: int, filters: Filters) -> dict[str, Any]:
         )
     )["n"]
     return row
+
+
+def over_all(db: Database, pid: int) -> dict[str, Any] | None:
+    """The player's games, wins, average, best and worst over their whole record, off their
+    sums (``player_totals``) and the index of their totals; None without a finished game."""
+    row = db.execute(
+        "select t.games, t.p1, 1.0 * t.points / t.games, "
+        "(select max(total) from game_players where player_id = t.player_id and finished = 1), "
+        "(select min(total) from game_players where player_id = t.player_id and finished = 1) "
+        "from player_totals t where t.player_id = ?",
+        [pid],
+    ).fetchone()
+    if row is None:
+        return None
+    return dict(zip(("games", "wins", "average", "best", "worst"), row))
 
 
 @dataclass
@@ -118,7 +138,7 @@ def recent_form(db: Database, pid: int, filters: Filters, count: int = RECENT) -
     the last *count* games and the length of the current run."""
     where, params = filters.where()
     cursor = db.execute(
-        f"select gp.game_id, gp.night, gp.rank, gp.total from game_players gp "
+        f"select gp.game_id, gp.night, gp.rank, gp.total from game_players gp {BY_PLAYER} "
         f"where gp.player_id = ? and {where} order by gp.night desc, gp.game_id desc",
         [pid, *params],
     )
@@ -181,11 +201,12 @@ def play_stats(db: Database, pid: int, filters: Filters) -> PlayStats:
     """Read off the sums kept per night (``playsums``): a row per night and contract, not one
     per deal, so the page does not grow with the player's record as fast as it does."""
     where, params = filters.nights("n")
+    table = playsums.TABLE if filters.start or filters.end else playsums.OVER_ALL
     lines = {c: ContractLine(c) for c in ALL_CONTRACTS}
     out = PlayStats(list(lines.values()))
     empty = {"made": 0, "passed": 0, "back": 0, "took_doubled": 0}
     out.doubles = {"kh": dict(empty), "queens": dict(empty)}
-    for row in playsums.by_contract(db, pid, where, params):
+    for row in playsums.by_contract(db, pid, where, params, table=table):
         contract = Contract(row["contract"])
         line = lines[contract]
         if row["is_king"]:
@@ -207,57 +228,102 @@ def play_stats(db: Database, pid: int, filters: Filters) -> PlayStats:
     return out
 
 
+def _pairs(filters: Filters) -> tuple[str, str, list[Any]]:
+    """The table of pair sums the filters read (over every night without a date range, else
+    per night: ``playsums``) and the condition on its rows ``n``."""
+    if filters == Filters():  # the whole record: a row per other player
+        return "player_rivals", "1 = 1", []
+    table = "player_pair_nights" if filters.start or filters.end else "player_pairs"
+    return (table, *filters.nights("n"))
+
+
+@dataclass
+class Others:
+    """The other players a player played with in the filters, each added up once (a row per
+    other player of the pair sums, ``playsums``): against them (:attr:`rivals`, most games
+    first) and with them as partner (:attr:`partners`)."""
+
+    rivals: list[dict[str, Any]]
+    partners: list[dict[str, Any]]
+
+
+RIVAL_KEYS = ("id", "name", "games", "ahead", "behind", "level", "my_average", "their_average")
+
+
+def others(db: Database, pid: int, filters: Filters) -> Others:
+    """Every other player's head-to-head and partnership figures, in one statement."""
+    table, where, params = _pairs(filters)
+    sql = f"""select n.other_id as id, p.name, p.name_key, sum(n.games) as games,
+        sum(n.ahead) as ahead, sum(n.behind) as behind, sum(n.level) as level,
+        1.0 * sum(n.my_points) / sum(n.games) as my_average,
+        1.0 * sum(n.their_points) / sum(n.games) as their_average,
+        sum(n.team_games) as team_games, sum(n.team_won) as won,
+        sum(n.team_level) as team_level, sum(n.team_points) as team_points
+        from {table} n join players p on p.id = n.other_id
+        where n.player_id = ? and {where} group by n.other_id"""
+    # tuples, not a dict per row: a long-standing member has played with hundreds of players
+    rows = db.execute(sql, [pid, *params]).fetchall()
+    rivals = [
+        dict(zip(RIVAL_KEYS, (r[0], r[1], *r[3:9])))
+        for r in sorted(rows, key=lambda r: (-r[3], r[2]))
+    ]
+    partners = [
+        {
+            "id": r[0],
+            "name": r[1],
+            "games": r[9],
+            "won": r[10],
+            "level": r[11],
+            "team_average": r[12] / r[9],
+            "lost": r[9] - r[10] - r[11],
+        }
+        for r in sorted((r for r in rows if r[9]), key=lambda r: (-r[9], r[2]))
+    ]
+    return Others(rivals, partners)
+
+
 def head_to_head(db: Database, pid: int, filters: Filters) -> list[dict[str, Any]]:
     """Against each other player: games together, who finished ahead, average scores."""
-    cte, params = _mine(pid, filters)
-    sql = (
-        cte
-        + """select o.player_id as id, p.name, count(*) as games,
-        sum(m.rank < o.rank) as ahead, sum(m.rank > o.rank) as behind,
-        sum(m.rank = o.rank) as level, avg(m.total) as my_average,
-        avg(o.total) as their_average
-        from mine m join game_players o on o.game_id = m.game_id and o.seat != m.seat
-        join players p on p.id = o.player_id
-        group by o.player_id order by games desc, p.name_key"""
-    )
-    return list(db.query(sql, params))
+    return others(db, pid, filters).rivals
 
 
 def partners(db: Database, pid: int, filters: Filters) -> list[dict[str, Any]]:
     """Partnership games with each partner: won, level, lost, the team's average total."""
-    cte, params = _mine(pid, filters)
-    sql = (
-        cte
-        + """select o.player_id as id, p.name, count(*) as games,
-        sum(g.team_result = case m.seat % 2 when 0 then '0+2' else '1+3' end) as won,
-        sum(g.team_result = 'tie') as level,
-        avg(m.total + o.total) as team_average
-        from mine m join games g on g.id = m.game_id and g.partnership = 1
-        join game_players o on o.game_id = m.game_id and o.seat = (m.seat + 2) % 4
-        join players p on p.id = o.player_id
-        group by o.player_id order by games desc, p.name_key"""
-    )
-    rows = list(db.query(sql, params))
-    for row in rows:
-        row["lost"] = row["games"] - row["won"] - row["level"]
-    return rows
+    return others(db, pid, filters).partners
 
 
-def leaderboard(db: Database, filters: Filters, sort: str = "wins") -> list[dict[str, Any]]:
-    """Every player with a finished game in the filters, with their last few ranks."""
+def leaderboard_count(db: Database, filters: Filters) -> int:
+    """How many players the leaderboard of the filters lists."""
+    if filters == Filters():
+        return db.execute("select count(*) from player_totals").fetchone()[0]
+    where, params = filters.where()
+    sql = f"select count(distinct gp.player_id) from game_players gp where {where}"
+    return db.execute(sql, params).fetchone()[0]
+
+
+def leaderboard(
+    db: Database, filters: Filters, sort: str = "wins", *, offset: int = 0, limit: int = -1
+) -> list[dict[str, Any]]:
+    """Every player with a finished game in the filters, with their last few ranks; *limit*
+    of them from *offset* (a page: only theirs are read game by game)."""
     where, params = filters.where()
     order = SORTS.get(sort, SORTS["wins"])
     # Without a date range the query adds up every finished seat: read in player order off the
     # player index, they need no sorting for the grouping (half the time at 1,000 games).
-    index = "" if filters.start or filters.end else "indexed by idx_game_players_player_results"
+    index = "" if filters.start or filters.end else BY_PLAYER
+    added_up = f"""select gp.player_id, count(*) as games, sum(gp.rank = 1) as wins,
+        avg(gp.total) as average, max(gp.total) as best
+        from game_players gp {index} where {where} group by gp.player_id"""
+    if filters == Filters():  # the whole record: each player's sums (``player_totals``)
+        added_up = """select t.player_id, t.games, t.p1 as wins,
+            1.0 * t.points / t.games as average, (select max(total) from game_players
+            where player_id = t.player_id and finished = 1) as best from player_totals t"""
     sql = f"""select p.id, p.name, a.games, a.wins, 1.0 * a.wins / a.games as win_rate,
         a.average, a.best, r.mu, r.sigma, r.games as rated_games
-        from (select gp.player_id, count(*) as games, sum(gp.rank = 1) as wins,
-              avg(gp.total) as average, max(gp.total) as best
-              from game_players gp {index} where {where} group by gp.player_id) a
+        from ({added_up}) a
         join players p on p.id = a.player_id left join ratings r on r.player_id = p.id
-        order by {order}, p.name_key"""
-    rows = list(db.query(sql, params))
+        order by {order}, p.name_key limit ? offset ?"""
+    rows = list(db.query(sql, [*params, limit, offset]))
     for row in rows:
         row["rating"] = None if row["mu"] is None else ratings.shown(row["mu"], row["sigma"])
         row["provisional"] = (row["rated_games"] or 0) < ratings.PROVISIONAL_GAMES

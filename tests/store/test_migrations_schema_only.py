@@ -43,7 +43,7 @@ KH = {"king": 0, "contracts": ["king_of_hearts"], "king_of_hearts": {"taker": 1}
 
 
 #: The migrations added since 0.2.0: the only ones its databases run.
-SINCE_0_2_0 = ["m019_player_contract_nights", "m020_group_version"]
+SINCE_0_2_0 = ["m019_player_contract_nights", "m020_group_version", "m021_looking_back_sums"]
 
 
 def database_0_2_0(path: Path) -> Path:

@@ -85,12 +85,21 @@ def scoresheet(stored: StoredGame, readonly: bool = False) -> Markup:
     return fragment(("sheet", id(game), stored.id, bool(readonly), waiting), render, holds=game)
 
 
-def leaderboard(db: Database, filters: stats.Filters, sort: str, rated: bool = False) -> Markup:
+def leaderboard(
+    db: Database,
+    filters: stats.Filters,
+    sort: str,
+    rated: bool = False,
+    *,
+    offset: int = 0,
+    limit: int = -1,
+) -> Markup:
     """The leaderboard's table: everyone at every table reads it and few things change it.
-    With *rated*, it has each player's rating (the group keeps ratings)."""
+    With *rated*, it has each player's rating (the group keeps ratings); *limit* players from
+    *offset* (a page of it)."""
 
     def render() -> Markup:
-        rows = stats.leaderboard(db, filters, sort)
+        rows = stats.leaderboard(db, filters, sort, offset=offset, limit=limit)
         return Markup(
             render_template(
                 "players/_board.html",
@@ -109,6 +118,8 @@ def leaderboard(db: Database, filters: stats.Filters, sort: str, rated: bool = F
         tuple(sorted(filters.args().items())),
         sort,
         rated,
+        offset,
+        limit,
     )
     return fragment(what, render)
 

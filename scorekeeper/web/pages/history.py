@@ -80,12 +80,15 @@ def _filters(player_ids: list[int] | None) -> tuple[list[str], list[Any]]:
     )
 
 
+# Row values, which SQLite reads as one range of the nights' index: the same condition written
+# with ``or``, its parameters bound, made it read the index from its far end (5 ms at 100,000
+# games for the first page's "newer" check).
 def _older_than(cursor: Cursor) -> tuple[str, list[Any]]:
-    return "(g.night < ? or (g.night = ? and g.id < ?))", [cursor[0], cursor[0], cursor[1]]
+    return "(g.night, g.id) < (?, ?)", [cursor[0], cursor[1]]
 
 
 def _newer_than(cursor: Cursor) -> tuple[str, list[Any]]:
-    return "(g.night > ? or (g.night = ? and g.id > ?))", [cursor[0], cursor[0], cursor[1]]
+    return "(g.night, g.id) > (?, ?)", [cursor[0], cursor[1]]
 
 
 def _page_ids(

@@ -27,6 +27,7 @@ from ..making.fields import form_int
 from ..making.flashes import flash_message
 from ..making.i18n import isolated, num
 from ..making.messages import refusal
+from ..making.paging import page_asked, pager_of
 
 bp = Blueprint("players", __name__)
 figures.install(bp)
@@ -112,6 +113,12 @@ def fetch_player(pid: int) -> dict[str, Any]:
 # -- pages ---------------------------------------------------------------------------------
 #: Players listed per page of the roster: its memory and time the same at any size of group.
 PLAYERS_PER_PAGE = 100
+#: Other players listed per page of a player's head-to-head, and of their partners.
+RIVALS_PER_PAGE = 20
+#: Players listed per page of the leaderboard (``?page=N``).
+BOARD_PER_PAGE = 25
+#: The query arguments of a player's page that page its two lists of other players.
+LISTS = ("rivals", "partners")
 
 
 @bp.get("/players/")
@@ -119,13 +126,8 @@ PLAYERS_PER_PAGE = 100
 def roster():
     """Everyone, by name, a page of PLAYERS_PER_PAGE at a time (``?page=N``)."""
     db = get_db()
-    page = request.args.get("page", "1")
-    if not page.isascii() or not page.isdigit() or not 0 < int(page) < 10**9:
-        abort(404, gettext("There is no such page of players."))
-    page_number, count = int(page), stats.player_count(db)
-    pages = max(1, -(-count // PLAYERS_PER_PAGE))
-    if page_number > pages:
-        abort(404, gettext("There is no such page of players."))
+    count = stats.player_count(db)
+    page_number, pages = page_asked("page", count, PLAYERS_PER_PAGE)
     rows = stats.roster(db, offset=(page_number - 1) * PLAYERS_PER_PAGE, limit=PLAYERS_PER_PAGE)
     return render_template(
         "players/roster.html", players=rows, page=page_number, pages=pages, count=count
@@ -145,6 +147,13 @@ def show(pid: int):
         rating = ratings.of_players(db, [pid]).get(pid)
         rated = ratings.history(db, pid, latest=RATED_LISTED)[::-1]
     can_delete = rights.is_admin() and not players.game_count(db, pid)
+    everyone = stats.others(db, pid, filters)
+    lists = {"rivals": everyone.rivals, "partners": everyone.partners}
+    asked = {name: page_asked(name, len(lists[name]), RIVALS_PER_PAGE) for name in LISTS}
+    shown = {
+        name: lists[name][(asked[name][0] - 1) * RIVALS_PER_PAGE :][:RIVALS_PER_PAGE]
+        for name in LISTS
+    }
     return render_template(
         "players/show.html",
         player=player,
@@ -154,8 +163,9 @@ def show(pid: int):
         play=stats.play_stats(db, pid, filters),
         recent=form.recent,
         run=form.run,
-        rivals=stats.head_to_head(db, pid, filters),
-        partners=stats.partners(db, pid, filters),
+        rivals=shown["rivals"],
+        partners=shown["partners"],
+        pagers={name: list_pager(pid, filters, name, *asked[name]) for name in LISTS},
         can_change=rights.is_admin(),
         can_delete=can_delete,
         # made only for the admin: a form holds this phone's CSRF token, and a page that
@@ -165,6 +175,22 @@ def show(pid: int):
         rated=rated,
         provisional_games=ratings.PROVISIONAL_GAMES,
     )
+
+
+def list_pager(
+    pid: int, filters: stats.Filters, name: str, page: int, pages: int
+) -> dict[str, Any]:
+    """The pager of the list *name* of a player's page: the page, how many, and the links to
+    the pages before and after (the filters and the other list's page kept)."""
+    kept = {**filters.args(), **{n: request.args[n] for n in LISTS if n in request.args}}
+
+    def link(number: int) -> str:
+        args = (
+            {**kept, name: number} if number > 1 else {k: v for k, v in kept.items() if k != name}
+        )
+        return url_for("players.show", pid=pid, **args)
+
+    return pager_of(page, pages, link)
 
 
 @bp.route("/players/<int:pid>/rename", methods=["GET", "POST"])
@@ -339,10 +365,19 @@ def leaderboard():
     if sort not in stats.SORTS or (sort == "rating" and not rated):
         sort = default
     labels = preset_labels()
-    board = fragments.leaderboard(get_db(), filters, sort, rated)
+    db = get_db()
+    page, pages = page_asked("page", stats.leaderboard_count(db, filters), BOARD_PER_PAGE)
+    start = (page - 1) * BOARD_PER_PAGE
+    board = fragments.leaderboard(db, filters, sort, rated, offset=start, limit=BOARD_PER_PAGE)
+    kept = {**filters.args(), **({"sort": sort} if "sort" in request.args else {})}
+
+    def link(number: int) -> str:
+        return url_for("players.leaderboard", **kept, **({"page": number} if number > 1 else {}))
+
     return render_template(
         "players/leaderboard.html",
         board=board,
+        pager=pager_of(page, pages, link),
         filters=filters,
         problems=problems,
         presets=[(p, labels.get(p, p.title())) for p in stats.PRESET_CHOICES],

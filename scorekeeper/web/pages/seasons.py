@@ -20,9 +20,13 @@ from ..making.flashes import flash_message
 from ..keeping.printer import printed, printed_png
 from ..keeping.printouts import pdf_response, print_language, slug
 from ..keeping.readysheets import sheet_digits
+from ..making.paging import page_asked, pager_of
 from ..making.sharing import season_text
 
 bp = Blueprint("seasons", __name__, url_prefix="/seasons")
+#: Players listed per page of a season's standings (``?page=N``): the champion, the share
+#: text and the poster count every player all the same.
+STANDINGS_PER_PAGE = 25
 
 
 def fetch_season(season_id: int) -> seasons.Season:
@@ -67,8 +71,18 @@ def share_of(season: seasons.Season, figures: dict[str, Any]) -> dict[str, str]:
 def show(season_id: int):
     season = fetch_season(season_id)
     figures = season_figures(season)
+    page, pages = page_asked("page", len(figures["rows"]), STANDINGS_PER_PAGE)
+    start = (page - 1) * STANDINGS_PER_PAGE
+
+    def link(number: int) -> str:
+        return url_for(
+            "seasons.show", season_id=season_id, **({"page": number} if number > 1 else {})
+        )
+
     return render_template(
         "seasons/show.html",
+        shown=figures["rows"][start : start + STANDINGS_PER_PAGE],
+        pager=pager_of(page, pages, link),
         season=season,
         champion_rule=seasons.CHAMPION_RULE,
         record_rules=record_rules(),
