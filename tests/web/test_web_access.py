@@ -7,6 +7,7 @@ import re
 import stat
 
 import pytest
+from werkzeug.security import check_password_hash
 
 from scorekeeper import cli
 from scorekeeper.store import keys
@@ -237,7 +238,9 @@ def test_a_phone_remembers_its_latest_games(app, client):
 def test_pin__set_at_new_game_lets_another_phone_keep_score(app, client, watcher):
     game = pin_game(client)
     [row] = rows(app, "select pin_hash from games where id = ?", [game])
-    assert row["pin_hash"] and "4821" not in row["pin_hash"]
+    stored = row["pin_hash"]  # a salted hash of the PIN, never the PIN (its digits may occur)
+    assert stored and stored != "4821" and ":" in stored.split("$")[0]
+    assert check_password_hash(stored, "4821") and not check_password_hash(stored, "4812")
     locked = watcher.get(f"/games/{game}/deals/new?contracts=diamonds")
     page = soup(locked)
     fields = hidden_fields(page, "form[action$=unlock]")
