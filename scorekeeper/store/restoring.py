@@ -29,6 +29,7 @@ import time
 from pathlib import Path
 from typing import Callable, Iterator
 
+from ..engine.processes import alive
 from .backup import BackupError, Restored, check_backup_file, restore_database
 from .paths import BEING_RESTORED_SUFFIX
 
@@ -69,17 +70,12 @@ def being_restored(database: str | os.PathLike[str]) -> bool:
 
 
 def _alive(text: bytes) -> bool:
+    """Whether the restorer whose process id the mark holds (*text*) still runs."""
     try:
         pid = int(text.split()[0])
     except (ValueError, IndexError):
         return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True  # there, though another user's
-    return True
+    return alive(pid)
 
 
 @contextlib.contextmanager
