@@ -77,6 +77,7 @@ def test_advise_on_a_phone(site, own_game, new_phone):
     shoot(page, "advise-picker-light")
     thumb.tap("#picker button[type=submit]")
     page.locator("#advice h2").wait_for()
+    page.wait_for_load_state("load")  # the answer's stylesheets applied before they are read
     assert thumb.taken() == 14  # 13 cards and one to ask
     best = page.locator("#advice .choices > li.best")
     assert best.locator(".name b").inner_text() == "King of Hearts"
@@ -113,6 +114,7 @@ def test_advise_without_javascript(site, own_game, new_phone):
         page.locator(f'#picker input[value="{card}"]').check()
     page.locator("#picker button[type=submit]").click()
     page.locator("#advice h2").wait_for()
+    page.wait_for_load_state("load")  # the answer's stylesheets applied before they are read
     names = page.locator("#advice .choices .name b").all_inner_texts()
     assert sorted(names) == ["Complex", "Trex"]
     shoot(page, "advise-answer-without-javascript")
@@ -132,6 +134,7 @@ def test_advise_in_arabic(site, own_game, new_phone):
     tap_hand(page, thumb)
     thumb.tap("#picker button[type=submit]")
     page.locator("#advice h2").wait_for()
+    page.wait_for_load_state("load")  # the answer's stylesheets applied before they are read
     assert page.evaluate(CONTRAST_SCRIPT) == []
     shoot(page, "advise-answer-arabic-dark")
 
